@@ -1,0 +1,83 @@
+/**
+ * The season config: everything an organiser changes once a year, in one typed, validated place.
+ * Edit, run the tests, deploy (README: "Configuration per season"). It seeds the season's races in D1.
+ *
+ * Values from the spec: race day 2025-09-13, price tiers and their cut-off, the registration-button cut-off,
+ * start times. Values the spec leaves open are ours and documented here:
+ * - lastRegistration: 2025-09-12 23:59 Stockholm (the day before the race; on-site registration after that).
+ * - on-site (box-office) price: adult 300, child 200 (above the late tier: paying on the day costs a little more).
+ * - built-in campaign code words: VANLOPP50 (50 kr per person), FRIBILJETT (free order), TIDIGFAGEL (−50 kr per
+ *   runner until 1 Oct 2025).
+ * - bib ranges per distance: 0.8 → 1–199, 1.6 → 200–399, 2.8 → 400–599, 5.6 → 600–999.
+ */
+
+/** A wall-clock moment in Europe/Stockholm, 'YYYY-MM-DDTHH:MM' (seconds optional). */
+export type StockholmDateTime = string;
+
+export type DistanceKm = "0.8" | "1.6" | "2.8" | "5.6";
+export type CampaignRule = "flat50" | "free" | "minus50";
+
+export interface PriceTier {
+  adult: number;
+  child: number;
+}
+
+export interface SeasonRace {
+  distance: DistanceKm;
+  /** 'HH:MM' Stockholm time on race day. */
+  startTime: string;
+  bibRange: [number, number];
+  openForReg: boolean;
+}
+
+export interface BuiltinCampaign {
+  code: string;
+  rule: CampaignRule;
+  /** Last valid moment (inclusive), Stockholm time; absent = valid all season. */
+  validUntil?: StockholmDateTime;
+}
+
+export interface Season {
+  year: number;
+  /** 'YYYY-MM-DD' */
+  raceDay: string;
+  /** Fees up to and including this moment are the early tier. */
+  earlyPriceUntil: StockholmDateTime;
+  earlyPrice: PriceTier;
+  latePrice: PriceTier;
+  onSitePrice: PriceTier;
+  /** Registration (new registrations and changes) closes after this moment. */
+  lastRegistration: StockholmDateTime;
+  /** The top bar's registration button shows until this moment. */
+  registrationButtonUntil: StockholmDateTime;
+  adultAge: number;
+  races: SeasonRace[];
+  campaigns: BuiltinCampaign[];
+  contactEmail: string;
+  siteName: string;
+}
+
+export const SEASON: Season = {
+  year: 2025,
+  raceDay: "2025-09-13",
+  earlyPriceUntil: "2025-09-06T23:59:59",
+  earlyPrice: { adult: 150, child: 100 },
+  latePrice: { adult: 250, child: 150 },
+  onSitePrice: { adult: 300, child: 200 },
+  lastRegistration: "2025-09-12T23:59:59",
+  registrationButtonUntil: "2025-09-13T12:00:00",
+  adultAge: 16,
+  races: [
+    { distance: "0.8", startTime: "11:00", bibRange: [1, 199], openForReg: true },
+    { distance: "1.6", startTime: "11:15", bibRange: [200, 399], openForReg: true },
+    { distance: "2.8", startTime: "11:45", bibRange: [400, 599], openForReg: true },
+    { distance: "5.6", startTime: "11:45", bibRange: [600, 999], openForReg: true },
+  ],
+  campaigns: [
+    { code: "VANLOPP50", rule: "flat50" },
+    { code: "FRIBILJETT", rule: "free" },
+    { code: "TIDIGFAGEL", rule: "minus50", validUntil: "2025-10-01T23:59:59" },
+  ],
+  contactEmail: "info@example.se",
+  siteName: "Byloppet",
+};

@@ -1,0 +1,254 @@
+/**
+ * The D1 data model (drizzle). `npm run db:generate` turns changes here into SQL under `migrations/`,
+ * which are applied automatically at local start (`npm start`, `npm run dev`) and in the Worker tests.
+ *
+ * Times are stored as integer epoch milliseconds (UTC); dates as 'YYYY-MM-DD' strings (Stockholm date).
+ * Money is whole kronor (integers): every price in the spec is whole kronor.
+ */
+
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+/** One family's registration in one season; e-mail is lower-cased and unique within the season. */
+export const registrations = sqliteTable(
+  "registrations",
+  {
+    id: text("id").primaryKey(),
+    season: integer("season").notNull(),
+    email: text("email").notNull(),
+    /** The payid of the payment currently selected in `swishtory` (spec: payid). */
+    payid: text("payid"),
+    /** Bumped on every runner-map save; the SPA sends it back so a stale tab cannot overwrite a newer save. */
+    version: integer("version").notNull().default(0),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [uniqueIndex("registrations_season_email").on(t.season, t.email)],
+);
+
+/** A runner of a registration (spec: deltagare). Box-office runners have no registration. */
+export const participants = sqliteTable(
+  "participants",
+  {
+    id: text("id").primaryKey(),
+    registrationId: text("registration_id").references(() => registrations.id, { onDelete: "cascade" }),
+    season: integer("season").notNull(),
+    firstname: text("firstname").notNull(),
+    lastname: text("lastname").notNull(),
+    age: integer("age").notNull(),
+    company: text("company").notNull().default(""),
+    /** Kilometres as the spec writes them: '0.8', '1.6', '2.8', '5.6'. */
+    distance: text("distance").notNull(),
+    group: text("group").notNull().default("Ingen"),
+    bib: integer("bib"),
+    /** The race (part) the runner was added to once paid; mirrors the race Durable Object. */
+    raceId: text("race_id"),
+    phone: text("phone"),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("participants_registration").on(t.registrationId), index("participants_race").on(t.raceId)],
+);
+
+/** A payment attempt (spec: payment record; `swishtory` is all rows of one registration keyed by id). */
+export const payments = sqliteTable(
+  "payments",
+  {
+    /** payid / payref: the Swish instruction UUID (32 hex), or `kampanj_<CODE>` for a free campaign order. */
+    id: text("id").primaryKey(),
+    registrationId: text("registration_id").references(() => registrations.id, { onDelete: "cascade" }),
+    season: integer("season").notNull(),
+    /** 'registration' (visitor), 'kassa' (box office). */
+    origin: text("origin").notNull().default("registration"),
+    amount: integer("amount").notNull(),
+    currency: text("currency").notNull().default("SEK"),
+    /** CREATED, PAID, DECLINED, ERROR, CANCELLED. */
+    status: text("status").notNull(),
+    dateCreated: integer("date_created").notNull(),
+    datePaid: integer("date_paid"),
+    paymentReference: text("payment_reference"),
+    payerAlias: text("payer_alias"),
+    payeeAlias: text("payee_alias"),
+    errorCode: text("error_code"),
+    errorMessage: text("error_message"),
+    /** Swish m-commerce token (QR is 'D' + token). */
+    token: text("token"),
+    callbackIdentifier: text("callback_identifier"),
+    kampanj: text("kampanj"),
+    barn: integer("barn").notNull().default(0),
+    vuxna: integer("vuxna").notNull().default(0),
+    /** JSON snapshot of the runner ids this payment covers. */
+    participantIds: text("participant_ids").notNull().default("[]"),
+    settledAt: integer("settled_at"),
+  },
+  (t) => [index("payments_registration").on(t.registrationId), index("payments_status").on(t.status)],
+);
+
+/** E-mailed login codes: stored hashed, 10 minutes, single use, at most 5 wrong tries. */
+export const loginCodes = sqliteTable(
+  "login_codes",
+  {
+    id: text("id").primaryKey(),
+    email: text("email").notNull(),
+    codeHash: text("code_hash").notNull(),
+    createdAt: integer("created_at").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    usedAt: integer("used_at"),
+    clientKey: text("client_key"),
+  },
+  (t) => [index("login_codes_email").on(t.email, t.createdAt)],
+);
+
+/** Server-side sessions: the cookie carries a signed session id; logout revokes the row. */
+export const sessions = sqliteTable("sessions", {
+  /** SHA-256 of the 256-bit random session secret carried in the cookie. */
+  id: text("id").primaryKey(),
+  kind: text("kind").notNull(), // 'visitor' | 'admin'
+  email: text("email").notNull(),
+  createdAt: integer("created_at").notNull(),
+  expiresAt: integer("expires_at").notNull(),
+  revokedAt: integer("revoked_at"),
+});
+
+/** Campaign codes: the three built-in ones (seeded from the season config) and organiser-made ones. */
+export const campaignCodes = sqliteTable("campaign_codes", {
+  code: text("code").primaryKey(), // upper-case
+  /** 'flat50' (50 kr per person), 'free' (price 0), 'minus50' (50 kr off each tier price). */
+  rule: text("rule").notNull(),
+  validUntil: integer("valid_until"),
+  maxUses: integer("max_uses"),
+  uses: integer("uses").notNull().default(0),
+  disabled: integer("disabled", { mode: "boolean" }).notNull().default(false),
+  builtin: integer("builtin", { mode: "boolean" }).notNull().default(false),
+  createdAt: integer("created_at").notNull(),
+  createdBy: text("created_by"),
+});
+
+/** The race index: one row per race (part = race-YYMMDD-NN); race-day truth lives in the race Durable Object. */
+export const races = sqliteTable(
+  "races",
+  {
+    part: text("part").primaryKey(),
+    season: integer("season").notNull(),
+    date: text("date").notNull(),
+    distance: integer("distance").notNull(), // metres
+    startTime: text("start_time"), // 'HH:MM' Stockholm
+    openForReg: integer("open_for_reg", { mode: "boolean" }).notNull().default(false),
+    /** Mirrors the Durable Object: '' (not started), 'started', 'ended'. */
+    state: text("state").notNull().default(""),
+    started: integer("started"),
+  },
+  (t) => [index("races_season").on(t.season)],
+);
+
+/** Historical results (imported by the organiser; the demo seed writes invented ones). */
+export const results = sqliteTable(
+  "results",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    year: integer("year").notNull(),
+    distance: text("distance").notNull(), // '0.8' … '5.6'
+    place: integer("place").notNull(),
+    name: text("name").notNull(),
+    timeMs: integer("time_ms").notNull(),
+    klass: text("klass").notNull().default(""),
+    bib: integer("bib"),
+    club: text("club").notNull().default(""),
+  },
+  (t) => [index("results_year_distance").on(t.year, t.distance, t.place)],
+);
+
+export const courseRecords = sqliteTable("course_records", {
+  distance: text("distance").primaryKey(),
+  name: text("name").notNull(),
+  timeMs: integer("time_ms").notNull(),
+  year: integer("year").notNull(),
+});
+
+/** Gallery photo lists per year (served as /img_{year}.txt). */
+export const galleryImages = sqliteTable(
+  "gallery_images",
+  {
+    year: integer("year").notNull(),
+    position: integer("position").notNull(),
+    url: text("url").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.year, t.position] })],
+);
+
+/** Every e-mail sent, whatever the transport. */
+export const emailLog = sqliteTable(
+  "email_log",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    to: text("to").notNull(),
+    subject: text("subject").notNull(),
+    html: text("html").notNull(),
+    text: text("text").notNull(),
+    kind: text("kind").notNull(), // 'login-code' | 'receipt' | 'mailing' | 'epassi' …
+    transport: text("transport").notNull(),
+    status: text("status").notNull(), // 'sent' | 'failed'
+    error: text("error"),
+    mailingId: integer("mailing_id"),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("email_log_created").on(t.createdAt)],
+);
+
+/** Mass e-mails and their recipients (each recipient claimed before sending). */
+export const mailings = sqliteTable("mailings", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  audience: text("audience").notNull(), // 'previous' | 'current'
+  subject: text("subject").notNull(),
+  message: text("message").notNull(),
+  createdBy: text("created_by").notNull(),
+  createdAt: integer("created_at").notNull(),
+  totalRecipients: integer("total_recipients").notNull().default(0),
+});
+
+export const mailingRecipients = sqliteTable(
+  "mailing_recipients",
+  {
+    mailingId: integer("mailing_id")
+      .notNull()
+      .references(() => mailings.id, { onDelete: "cascade" }),
+    email: text("email").notNull(),
+    name: text("name").notNull().default(""),
+    race: text("race"),
+    /** queued → claimed → sent | failed; a claim that never finished is reported, not resent. */
+    status: text("status").notNull().default("queued"),
+    claimedAt: integer("claimed_at"),
+    sentAt: integer("sent_at"),
+    error: text("error"),
+  },
+  (t) => [primaryKey({ columns: [t.mailingId, t.email] })],
+);
+
+export const epassiInvitations = sqliteTable("epassi_invitations", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  name: text("name").notNull(),
+  email: text("email").notNull(),
+  code: text("code").notNull(),
+  createdBy: text("created_by").notNull(),
+  createdAt: integer("created_at").notNull(),
+});
+
+/** Admins beyond the ADMIN_EMAILS allowlist variable (lower-cased e-mail). */
+export const admins = sqliteTable("admins", {
+  email: text("email").primaryKey(),
+  addedAt: integer("added_at").notNull(),
+});
+
+/** Who did what, when, from which device. */
+export const auditLog = sqliteTable(
+  "audit_log",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    at: integer("at").notNull(),
+    actor: text("actor").notNull(),
+    device: text("device"),
+    action: text("action").notNull(),
+    subject: text("subject"),
+    detail: text("detail").notNull().default("{}"),
+  },
+  (t) => [index("audit_log_at").on(t.at)],
+);

@@ -1,0 +1,21 @@
+import type { Clock } from "../shared/clock";
+
+/** What a visitor or admin session carries once verified (see middleware/session.ts). */
+export interface SessionInfo {
+  id: string;
+  kind: "visitor" | "admin";
+  email: string;
+}
+
+/** Hono's context type for every route file: bindings plus what the middleware puts on the context. */
+export interface AppEnv {
+  Bindings: Env;
+  Variables: {
+    clock: Clock;
+    devMode: boolean;
+    /** The visitor session, if the request carries a valid one. */
+    session: SessionInfo | null;
+    /** The admin session, if the request carries a valid one whose e-mail is (still) an admin. */
+    admin: SessionInfo | null;
+  };
+}

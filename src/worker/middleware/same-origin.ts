@@ -1,0 +1,45 @@
+import { createMiddleware } from "hono/factory";
+import type { AppEnv } from "../env";
+import { ApiError } from "../errors";
+
+/** The header the SPA sets on every API call (older Safari sends neither Sec-Fetch-Site nor Origin on GETs). */
+export const CLIENT_HEADER = "x-loppet-client";
+
+/** The spec's state-changing GETs (kept as GETs for compatibility) and the logout call. */
+const STATE_CHANGING_GET = [
+  /^\/api\/logout$/,
+  /^\/admin\/api\/races\/(start|finish|end|reset|register-bib|restore|change-distance)\//,
+];
+
+/**
+ * Exempt paths are verified in their own way: the Swish callback is only a hint that makes the server
+ * re-fetch the payment from Swish; unsubscribe links carry a signature; the dev Swish simulator is dev-only.
+ */
+const EXEMPT = [/^\/swish\/callback/, /^\/unsubscribe\//, /^\/dev\/swish\//];
+
+/**
+ * DESIGN.md §4: a state-changing call must show it comes from the site itself: a same-origin Sec-Fetch-Site,
+ * an Origin equal to ours, or the SPA's custom header (which a cross-site form or image cannot send).
+ */
+export const sameOrigin = createMiddleware<AppEnv>(async (c, next) => {
+  const { method } = c.req;
+  const path = c.req.path;
+  const changesState =
+    method === "POST" || method === "PUT" || method === "PATCH" || method === "DELETE"
+      ? true
+      : method === "GET" && STATE_CHANGING_GET.some((re) => re.test(path));
+  if (changesState && !EXEMPT.some((re) => re.test(path)) && !comesFromSite(c.req.raw, c.env.PUBLIC_ORIGIN)) {
+    throw new ApiError(403, "Förfrågan kom inte från sajten. Ladda om sidan och försök igen.");
+  }
+  await next();
+});
+
+export function comesFromSite(req: Request, publicOrigin: string): boolean {
+  const site = req.headers.get("sec-fetch-site");
+  if (site === "same-origin") return true;
+  if (site === "cross-site" || site === "same-site") return false;
+  const origin = req.headers.get("origin");
+  if (origin) return origin === new URL(req.url).origin || origin === publicOrigin;
+  // A custom header forces a CORS preflight cross-origin, which this Worker never grants.
+  return req.headers.has(CLIENT_HEADER);
+}

@@ -1,0 +1,41 @@
+import path from "node:path";
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+import { defineConfig } from "vitest/config";
+
+// Three layers, one command (`npm test`): pure rules in Node, Worker + Durable Objects on workerd with a
+// migrated D1, and end-to-end in Debian Chromium against `npm start`'s server.
+export default defineConfig(async () => {
+  const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
+  return {
+    test: {
+      projects: [
+        { test: { name: "shared", include: ["test/shared/**/*.test.ts"], environment: "node" } },
+        {
+          plugins: [
+            cloudflareTest({
+              wrangler: { configPath: "./wrangler.toml" },
+              remoteBindings: false,
+              miniflare: { bindings: { TEST_MIGRATIONS: migrations } },
+            }),
+          ],
+          test: {
+            name: "worker",
+            include: ["test/worker/**/*.test.ts", "test/durable/**/*.test.ts"],
+            setupFiles: ["./test/worker/apply-migrations.ts"],
+          },
+        },
+        {
+          test: {
+            name: "e2e",
+            include: ["test/e2e/**/*.test.ts"],
+            environment: "node",
+            globalSetup: ["./test/e2e/global-setup.ts"],
+            testTimeout: 60_000,
+            hookTimeout: 180_000,
+            fileParallelism: false,
+          },
+        },
+      ],
+    },
+  };
+});
