@@ -8,11 +8,24 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => Date.now() };
 
-export function offsetClock(startAt: number, base: Clock = systemClock): Clock {
-  const offset = startAt - base.now();
+/** A clock that read `startAt` when the base clock read `setAt` (default: now) and advances with the base. */
+export function offsetClock(startAt: number, base: Clock = systemClock, setAt = base.now()): Clock {
+  const offset = startAt - setAt;
   return { now: () => base.now() + offset };
 }
 
 export function fixedClock(at: number): Clock {
   return { now: () => at };
+}
+
+/**
+ * The server's clock from its settings. In development `NOW` (ISO) and `NOW_SET_AT` (epoch ms when the start
+ * script set it) shift the clock: it starts at NOW and advances normally. Production ignores both.
+ */
+export function clockFromSettings(settings: { DEV_MODE?: string; NOW?: string; NOW_SET_AT?: string }): Clock {
+  if (settings.DEV_MODE !== "true" || !settings.NOW) return systemClock;
+  const startAt = Date.parse(settings.NOW);
+  if (Number.isNaN(startAt)) return systemClock;
+  const setAt = Number(settings.NOW_SET_AT) || systemClock.now();
+  return offsetClock(startAt, systemClock, setAt);
 }
