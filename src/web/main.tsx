@@ -1,2 +1,30 @@
-import { createRoot } from "react-dom/client";
-createRoot(document.getElementById("root")!).render(<h1>Hej</h1>);
+/**
+ * The browser entry. A page pre-rendered at build carries `data-prerendered="<its path>"` on #root: then React
+ * hydrates the HTML that is already on screen. Any other path (the SPA fallback for deep links such as
+ * /anmalan/2 or /admin/race gets the empty shell) is rendered from scratch.
+ */
+import { StrictMode } from "react";
+import { createRoot, hydrateRoot } from "react-dom/client";
+import { BrowserRouter } from "react-router";
+import { App } from "./app/app";
+import { createQueryClient } from "./app/query-client";
+import "./styles/theme.css";
+
+const root = document.getElementById("root");
+if (!root) throw new Error("#root saknas i index.html");
+
+const app = (
+  <StrictMode>
+    <BrowserRouter>
+      <App queryClient={createQueryClient()} />
+    </BrowserRouter>
+  </StrictMode>
+);
+
+const prerenderedFor = root.dataset.prerendered;
+if (prerenderedFor !== undefined && prerenderedFor === location.pathname && root.firstChild) {
+  hydrateRoot(root, app);
+} else {
+  root.textContent = "";
+  createRoot(root).render(app);
+}

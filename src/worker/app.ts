@@ -8,7 +8,22 @@ import { HTTPException } from "hono/http-exception";
 import type { AppEnv } from "./env";
 import { ApiError } from "./errors";
 import { appContext } from "./middleware/context";
+import { adminGuard } from "./middleware/admin";
+import { devOnly } from "./middleware/dev-only";
+import { requireJsonBody } from "./middleware/json-body";
 import { sameOrigin } from "./middleware/same-origin";
+import { sessionContext } from "./middleware/session";
+import { authRoutes } from "./routes/auth";
+import { configRoutes } from "./routes/config";
+import { devRoutes } from "./routes/dev";
+import { healthRoutes } from "./routes/health";
+import { dataRoutes } from "./routes/data";
+import { raceRoutes } from "./routes/races";
+import { campaignRoutes } from "./routes/campaigns";
+import { registrationRoutes } from "./routes/registration";
+import { pagesRoutes } from "./routes/pages";
+import { paymentRoutes } from "./routes/payments";
+import { devSwishRoutes } from "./routes/dev-swish";
 
 /** Largest JSON body any call needs (a family's runner map, a mass e-mail text). */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -18,6 +33,7 @@ export function createApp() {
 
   app.use(appContext);
   app.use(sameOrigin);
+  app.use(requireJsonBody);
   app.use(
     bodyLimit({
       maxSize: MAX_BODY_BYTES,
@@ -26,8 +42,25 @@ export function createApp() {
       },
     }),
   );
+  app.use(sessionContext);
+  // Guards before any route, so a path is protected whether or not its route exists yet.
+  app.use("/dev/*", devOnly);
+  app.use("/admin/api/*", adminGuard);
+  app.use("/admin/registrations", adminGuard);
+  app.use("/admin/registrations/*", adminGuard);
 
   // Routes are mounted below, one line per resource file.
+  app.route("/", configRoutes);
+  app.route("/", authRoutes);
+  app.route("/", devRoutes);
+  app.route("/", dataRoutes);
+  app.route("/", raceRoutes);
+  app.route("/", healthRoutes);
+  app.route("/", campaignRoutes);
+  app.route("/", registrationRoutes);
+  app.route("/", pagesRoutes);
+  app.route("/", paymentRoutes);
+  app.route("/", devSwishRoutes);
 
   app.notFound((c) => c.json({ error: "Hittades inte" }, 404));
 
@@ -36,7 +69,9 @@ export function createApp() {
       return c.json(err.errors ? { error: err.message, errors: err.errors } : { error: err.message }, err.status);
     }
     if (err instanceof HTTPException) {
-      return c.json({ error: err.message || "Ogiltig förfrågan" }, err.status);
+      // Hono's own messages are English ("Malformed JSON in request body"); the person gets a Swedish one.
+      const message = /json/i.test(err.message) ? "Förfrågan innehåller ogiltig JSON." : "Ogiltig förfrågan.";
+      return c.json({ error: message }, err.status);
     }
     console.error("unhandled", c.req.method, c.req.path, err);
     return c.json({ error: "Något gick fel på servern. Försök igen om en stund." }, 500);

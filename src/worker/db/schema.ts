@@ -6,7 +6,11 @@
  * Money is whole kronor (integers): every price in the spec is whole kronor.
  */
 
-import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { sql } from "drizzle-orm";
+import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+/** SQL list of the four distances as the spec writes them (CHECK constraints below). */
+const DISTANCES_SQL = sql.raw("('0.8', '1.6', '2.8', '5.6')");
 
 /** One family's registration in one season; e-mail is lower-cased and unique within the season. */
 export const registrations = sqliteTable(
@@ -22,7 +26,12 @@ export const registrations = sqliteTable(
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
   },
-  (t) => [uniqueIndex("registrations_season_email").on(t.season, t.email)],
+  (t) => [
+    uniqueIndex("registrations_season_email").on(t.season, t.email),
+    // The spec lower-cases the e-mail before use; the database refuses a mixed-case one so a bug cannot split
+    // one family into two registrations.
+    check("registrations_email_lower", sql`${t.email} = lower(${t.email}) AND ${t.email} LIKE '%_@_%'`),
+  ],
 );
 
 /** A runner of a registration (spec: deltagare). Box-office runners have no registration. */
@@ -45,14 +54,29 @@ export const participants = sqliteTable(
     phone: text("phone"),
     createdAt: integer("created_at").notNull(),
   },
-  (t) => [index("participants_registration").on(t.registrationId), index("participants_race").on(t.raceId)],
+  (t) => [
+    index("participants_registration").on(t.registrationId),
+    index("participants_race").on(t.raceId),
+    index("participants_season").on(t.season, t.distance),
+    check("participants_distance", sql`${t.distance} IN ${DISTANCES_SQL}`),
+    check("participants_group", sql`${t.group} IN ('Ingen', 'Dam', 'Herr')`),
+    check("participants_age", sql`${t.age} BETWEEN 0 AND 130`),
+    // Spec: bib 0 or missing means "no number".
+    check("participants_bib", sql`${t.bib} IS NULL OR ${t.bib} >= 0`),
+  ],
 );
 
-/** A payment attempt (spec: payment record; `swishtory` is all rows of one registration keyed by id). */
+/**
+ * A payment attempt (spec: payment record; `swishtory` is all rows of one registration keyed by id).
+ *
+ * `id` is the payid/payref and is unique across all registrations, so a campaign order's payid carries a
+ * unique tail: `kampanj_<CODE>_<unique>` (e.g. `kampanj_FRIBILJETT_3f9a1c2e`). The spec's readers still work:
+ * it contains 'kampanj', and its second '_' part is the code (shown as the label when the amount is 0).
+ */
 export const payments = sqliteTable(
   "payments",
   {
-    /** payid / payref: the Swish instruction UUID (32 hex), or `kampanj_<CODE>` for a free campaign order. */
+    /** payid / payref: the Swish instruction UUID (32 upper hex), or `kampanj_<CODE>_<unique>` for a campaign order. */
     id: text("id").primaryKey(),
     registrationId: text("registration_id").references(() => registrations.id, { onDelete: "cascade" }),
     season: integer("season").notNull(),
@@ -72,6 +96,9 @@ export const payments = sqliteTable(
     /** Swish m-commerce token (QR is 'D' + token). */
     token: text("token"),
     callbackIdentifier: text("callback_identifier"),
+    /** What we sent Swish as payeePaymentReference (≤ 35 alphanumerics) and as message (≤ 50 chars). */
+    payeePaymentReference: text("payee_payment_reference"),
+    message: text("message"),
     kampanj: text("kampanj"),
     barn: integer("barn").notNull().default(0),
     vuxna: integer("vuxna").notNull().default(0),
@@ -79,7 +106,16 @@ export const payments = sqliteTable(
     participantIds: text("participant_ids").notNull().default("[]"),
     settledAt: integer("settled_at"),
   },
-  (t) => [index("payments_registration").on(t.registrationId), index("payments_status").on(t.status)],
+  (t) => [
+    index("payments_registration").on(t.registrationId),
+    index("payments_status").on(t.status, t.dateCreated),
+    check(
+      "payments_id",
+      sql`(length(${t.id}) = 32 AND ${t.id} NOT GLOB '*[^0-9A-F]*') OR ${t.id} GLOB 'kampanj_?*_?*'`,
+    ),
+    check("payments_status", sql`${t.status} IN ('CREATED', 'PAID', 'DECLINED', 'ERROR', 'CANCELLED')`),
+    check("payments_amounts", sql`${t.amount} >= 0 AND ${t.barn} >= 0 AND ${t.vuxna} >= 0`),
+  ],
 );
 
 /** E-mailed login codes: stored hashed, 10 minutes, single use, at most 5 wrong tries. */
@@ -99,29 +135,47 @@ export const loginCodes = sqliteTable(
 );
 
 /** Server-side sessions: the cookie carries a signed session id; logout revokes the row. */
-export const sessions = sqliteTable("sessions", {
-  /** SHA-256 of the 256-bit random session secret carried in the cookie. */
-  id: text("id").primaryKey(),
-  kind: text("kind").notNull(), // 'visitor' | 'admin'
-  email: text("email").notNull(),
-  createdAt: integer("created_at").notNull(),
-  expiresAt: integer("expires_at").notNull(),
-  revokedAt: integer("revoked_at"),
-});
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    /** SHA-256 of the 256-bit random session secret carried in the cookie. */
+    id: text("id").primaryKey(),
+    kind: text("kind").notNull(), // 'visitor' | 'admin'
+    email: text("email").notNull(),
+    createdAt: integer("created_at").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+    revokedAt: integer("revoked_at"),
+  },
+  (t) => [index("sessions_email").on(t.email), check("sessions_kind", sql`${t.kind} IN ('visitor', 'admin')`)],
+);
 
 /** Campaign codes: the three built-in ones (seeded from the season config) and organiser-made ones. */
-export const campaignCodes = sqliteTable("campaign_codes", {
-  code: text("code").primaryKey(), // upper-case
-  /** 'flat50' (50 kr per person), 'free' (price 0), 'minus50' (50 kr off each tier price). */
-  rule: text("rule").notNull(),
-  validUntil: integer("valid_until"),
-  maxUses: integer("max_uses"),
-  uses: integer("uses").notNull().default(0),
-  disabled: integer("disabled", { mode: "boolean" }).notNull().default(false),
-  builtin: integer("builtin", { mode: "boolean" }).notNull().default(false),
-  createdAt: integer("created_at").notNull(),
-  createdBy: text("created_by"),
-});
+export const campaignCodes = sqliteTable(
+  "campaign_codes",
+  {
+    code: text("code").primaryKey(), // upper-case
+    /** 'flat50' (50 kr per person), 'free' (price 0), 'minus50' (50 kr off each tier price). */
+    rule: text("rule").notNull(),
+    /** Last valid moment (inclusive, epoch ms); null = valid all season. */
+    validUntil: integer("valid_until"),
+    /** At most this many paid orders may use the code; null = no limit. */
+    maxUses: integer("max_uses"),
+    /** Raise with `UPDATE … SET uses = uses + 1 WHERE code = ? AND (max_uses IS NULL OR uses < max_uses)`. */
+    uses: integer("uses").notNull().default(0),
+    disabled: integer("disabled", { mode: "boolean" }).notNull().default(false),
+    builtin: integer("builtin", { mode: "boolean" }).notNull().default(false),
+    /** The organiser's note (who it is for), shown in the admin list. */
+    note: text("note").notNull().default(""),
+    createdAt: integer("created_at").notNull(),
+    createdBy: text("created_by"),
+  },
+  (t) => [
+    check("campaign_codes_code_upper", sql`${t.code} = upper(${t.code}) AND length(${t.code}) BETWEEN 1 AND 40`),
+    check("campaign_codes_rule", sql`${t.rule} IN ('flat50', 'free', 'minus50')`),
+    // A guarded increment can never push uses past the limit; the CHECK makes any other write fail loudly.
+    check("campaign_codes_uses", sql`${t.uses} >= 0 AND (${t.maxUses} IS NULL OR ${t.uses} <= ${t.maxUses})`),
+  ],
+);
 
 /** The race index: one row per race (part = race-YYMMDD-NN); race-day truth lives in the race Durable Object. */
 export const races = sqliteTable(
@@ -137,7 +191,12 @@ export const races = sqliteTable(
     state: text("state").notNull().default(""),
     started: integer("started"),
   },
-  (t) => [index("races_season").on(t.season)],
+  (t) => [
+    index("races_season").on(t.season),
+    check("races_part", sql`${t.part} GLOB 'race-?*-?*'`),
+    check("races_state", sql`${t.state} IN ('', 'started', 'ended')`),
+    check("races_distance", sql`${t.distance} > 0 AND ${t.distance} % 100 = 0`),
+  ],
 );
 
 /** Historical results (imported by the organiser; the demo seed writes invented ones). */
@@ -154,15 +213,28 @@ export const results = sqliteTable(
     bib: integer("bib"),
     club: text("club").notNull().default(""),
   },
-  (t) => [index("results_year_distance").on(t.year, t.distance, t.place)],
+  (t) => [
+    index("results_year_distance").on(t.year, t.distance, t.place),
+    index("results_distance_time").on(t.distance, t.timeMs),
+    check("results_distance", sql`${t.distance} IN ${DISTANCES_SQL}`),
+    check("results_values", sql`${t.place} >= 1 AND ${t.timeMs} > 0`),
+  ],
 );
 
-export const courseRecords = sqliteTable("course_records", {
-  distance: text("distance").primaryKey(),
-  name: text("name").notNull(),
-  timeMs: integer("time_ms").notNull(),
-  year: integer("year").notNull(),
-});
+/**
+ * Course records kept by the organiser (e.g. set before the imported results begin). The public records list is
+ * the faster of this row and the best imported result per distance (db/results.ts).
+ */
+export const courseRecords = sqliteTable(
+  "course_records",
+  {
+    distance: text("distance").primaryKey(),
+    name: text("name").notNull(),
+    timeMs: integer("time_ms").notNull(),
+    year: integer("year").notNull(),
+  },
+  (t) => [check("course_records_distance", sql`${t.distance} IN ${DISTANCES_SQL}`)],
+);
 
 /** Gallery photo lists per year (served as /img_{year}.txt). */
 export const galleryImages = sqliteTable(
@@ -220,17 +292,36 @@ export const mailingRecipients = sqliteTable(
     sentAt: integer("sent_at"),
     error: text("error"),
   },
-  (t) => [primaryKey({ columns: [t.mailingId, t.email] })],
+  (t) => [
+    primaryKey({ columns: [t.mailingId, t.email] }),
+    index("mailing_recipients_status").on(t.mailingId, t.status),
+  ],
 );
 
-export const epassiInvitations = sqliteTable("epassi_invitations", {
-  id: integer("id").primaryKey({ autoIncrement: true }),
-  name: text("name").notNull(),
-  email: text("email").notNull(),
-  code: text("code").notNull(),
-  createdBy: text("created_by").notNull(),
-  createdAt: integer("created_at").notNull(),
+/**
+ * Addresses that followed the signed unsubscribe link in a mass e-mail; mass mailings skip them.
+ * Transactional mail (login codes, receipts) is still sent.
+ */
+export const unsubscribes = sqliteTable("unsubscribes", {
+  email: text("email").primaryKey(), // lower-case
+  at: integer("at").notNull(),
+  /** The mailing whose link was used, if known. */
+  mailingId: integer("mailing_id"),
 });
+
+/** Wellness-benefit (Epassi) invitations: the organiser sends a code (a campaign code) to a person who paid. */
+export const epassiInvitations = sqliteTable(
+  "epassi_invitations",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    name: text("name").notNull(),
+    email: text("email").notNull(),
+    code: text("code").notNull(),
+    createdBy: text("created_by").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("epassi_invitations_email").on(t.email)],
+);
 
 /** Admins beyond the ADMIN_EMAILS allowlist variable (lower-cased e-mail). */
 export const admins = sqliteTable("admins", {

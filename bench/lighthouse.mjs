@@ -1,0 +1,102 @@
+/**
+ * The landing page as Lighthouse 13 sees it on a phone: the default mobile config (simulated slow 4G, 4× CPU),
+ * five runs, each in a fresh Debian Chromium, median of each figure (one run at a time: on two cores a second
+ * run would be throttling noise). Plus the public entry's JavaScript: the module scripts and modulepreloads
+ * the pre-rendered landing HTML names, gzip level 9, summed (DESIGN.md: ≤ 120 kB).
+ */
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { gzipSync } from "node:zlib";
+import * as chromeLauncher from "chrome-launcher";
+import lighthouse from "lighthouse";
+import { ROOT } from "../scripts/lib/proc.mjs";
+
+const RUNS = 5;
+const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
+const CHROME_FLAGS = [
+  "--headless=new",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-dev-shm-usage",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
+
+const METRICS = {
+  lcpMs: "largest-contentful-paint",
+  fcpMs: "first-contentful-paint",
+  tbtMs: "total-blocking-time",
+  cls: "cumulative-layout-shift",
+  speedIndexMs: "speed-index",
+};
+
+async function lighthouseRun(url) {
+  const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: CHROME_FLAGS });
+  try {
+    const result = await lighthouse(url, { port: chrome.port, logLevel: "error", onlyCategories: ["performance"] });
+    if (!result) throw new Error("Lighthouse gav inget resultat");
+    const { lhr } = result;
+    if (lhr.runtimeError) throw new Error(`Lighthouse: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+    const run = { score: Math.round((lhr.categories.performance.score ?? 0) * 100) };
+    for (const [key, audit] of Object.entries(METRICS)) run[key] = lhr.audits[audit]?.numericValue ?? null;
+    run.warnings = lhr.runWarnings;
+    run.chromium = lhr.environment.hostUserAgent;
+    return run;
+  } finally {
+    chrome.kill();
+  }
+}
+
+function median(values) {
+  const sorted = values.filter((v) => typeof v === "number").sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** The JS a visitor downloads before the landing page is interactive: what its HTML asks for up front. */
+export function entryJs(clientDir = path.join(ROOT, "dist", "client")) {
+  const landing = path.join(clientDir, "_landing.html");
+  const htmlFile = existsSync(landing) ? landing : path.join(clientDir, "index.html");
+  const html = readFileSync(htmlFile, "utf8");
+  const urls = new Set();
+  for (const tag of html.match(/<(script|link)\b[^>]*>/gi) ?? []) {
+    const attr = (name) => tag.match(new RegExp(`\\s${name}\\s*=\\s*["']?([^"'\\s>]+)`, "i"))?.[1];
+    if (/^<script/i.test(tag) && attr("type") === "module" && attr("src")) urls.add(attr("src"));
+    if (/^<link/i.test(tag) && attr("rel") === "modulepreload" && attr("href")) urls.add(attr("href"));
+  }
+  const files = [...urls].map((url) => {
+    const bytes = readFileSync(path.join(clientDir, new URL(url, "http://x/").pathname));
+    return { url, bytes: bytes.length, gzipBytes: gzipSync(bytes, { level: 9 }).length };
+  });
+  const gzipBytes = files.reduce((sum, f) => sum + f.gzipBytes, 0);
+  return { html: path.relative(ROOT, htmlFile), files, gzipBytes, gzipKb: Math.round(gzipBytes / 102.4) / 10 };
+}
+
+export async function run({ baseURL }) {
+  const url = `${baseURL}/`;
+  const runs = [];
+  for (let i = 1; i <= RUNS; i++) {
+    const r = await lighthouseRun(url);
+    runs.push(r);
+    console.log(
+      `  körning ${i}: ${r.score}  LCP ${fmtMs(r.lcpMs)}  TBT ${fmtMs(r.tbtMs)}  CLS ${r.cls?.toFixed(3)}  FCP ${fmtMs(r.fcpMs)}`,
+    );
+  }
+  const med = { score: median(runs.map((r) => r.score)) };
+  for (const key of Object.keys(METRICS)) med[key] = median(runs.map((r) => r[key]));
+  const js = entryJs();
+  const figures = { url, runs: RUNS, median: med, perRun: runs, entryJs: js };
+  const summary = [
+    `Lighthouse mobil, median av ${RUNS}: prestanda ${med.score}`,
+    `  LCP ${fmtMs(med.lcpMs)}   TBT ${fmtMs(med.tbtMs)}   CLS ${med.cls.toFixed(3)}   FCP ${fmtMs(med.fcpMs)}   SI ${fmtMs(med.speedIndexMs)}`,
+    `Publik entry-JS (${js.html}): ${js.gzipKb} kB gzip i ${js.files.length} fil(er)`,
+    ...js.files.map((f) => `  ${f.url}  ${(f.gzipBytes / 1024).toFixed(1)} kB gzip`),
+  ].join("\n");
+  return { figures, summary };
+}
+
+function fmtMs(ms) {
+  return ms == null ? "–" : `${Math.round(ms)} ms`;
+}

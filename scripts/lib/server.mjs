@@ -1,0 +1,102 @@
+/**
+ * Runs the real `npm start` path (scripts/start.mjs: build, migrate, seed, wrangler dev) on a free port with a
+ * fresh state directory, for the e2e tests and the benchmarks, and stops it again with everything it started.
+ */
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { NODE, ROOT } from "./proc.mjs";
+
+/** A port nobody listens on right now (the OS picks it). */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.unref();
+    probe.on("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** The last part of the server's output, for the error message when it does not come up. */
+const KEEP_OUTPUT = 12_000;
+
+/**
+ * Starts the server and resolves once `readyPath` answers 200. `echo` streams the server's output to this
+ * process's stderr (otherwise it is kept only for error messages).
+ */
+export async function startLocalServer({
+  port,
+  now,
+  readyPath = "/api/config",
+  timeoutMs = 170_000,
+  echo = false,
+} = {}) {
+  port ??= await freePort();
+  const stateDir = mkdtempSync(path.join(tmpdir(), "loppet-state-"));
+  const baseURL = `http://localhost:${port}`;
+  const env = { ...process.env, PORT: String(port), STATE_DIR: stateDir };
+  if (now) env.NOW = now;
+  else delete env.NOW;
+
+  // Its own process group, so stopping it also stops wrangler, workerd and any build still running.
+  const child = spawn(NODE, [path.join(ROOT, "scripts", "start.mjs")], {
+    cwd: ROOT,
+    env,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  const collect = (chunk) => {
+    output = (output + chunk.toString()).slice(-KEEP_OUTPUT);
+    if (echo) process.stderr.write(chunk);
+  };
+  child.stdout.on("data", collect);
+  child.stderr.on("data", collect);
+  let exited = null;
+  const exit = new Promise((resolve) => child.on("exit", (code, signal) => resolve((exited = signal ?? code))));
+
+  async function stop() {
+    if (exited === null) {
+      killGroup(child.pid, "SIGTERM");
+      const gone = await Promise.race([exit.then(() => true), sleep(10_000).then(() => false)]);
+      if (!gone) killGroup(child.pid, "SIGKILL");
+    }
+    // workerd may outlive start.mjs by a moment; give the group a last signal before removing its files.
+    killGroup(child.pid, "SIGKILL");
+    rmSync(stateDir, { recursive: true, force: true });
+  }
+
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (exited !== null) {
+      await stop();
+      throw new Error(`npm start slutade (${exited}) innan servern svarade:\n${output}`);
+    }
+    try {
+      const res = await fetch(baseURL + readyPath, { signal: AbortSignal.timeout(2_000) });
+      if (res.status === 200) return { baseURL, port, stateDir, stop, output: () => output };
+    } catch {
+      // not listening yet
+    }
+    await sleep(500);
+  }
+  await stop();
+  throw new Error(`Servern svarade inte på ${readyPath} inom ${timeoutMs / 1000} s:\n${output}`);
+}
+
+function killGroup(pid, signal) {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // the group is already gone
+  }
+}
+
+function sleep(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,56 @@
+/**
+ * The local server's settings, shared by `npm start`, the e2e harness and the benchmarks: where its state
+ * lives, which port, where its clock starts, and the Worker variables that follow from those.
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { ROOT } from "./proc.mjs";
+
+export const DEFAULT_PORT = 8787;
+
+/** Registration open, early price tier: the demo season is live (DESIGN.md, "Development affordances"). */
+export const DEFAULT_NOW = "2025-08-25T10:00:00+02:00";
+
+export const DEFAULT_STATE_DIR = path.join(ROOT, ".wrangler", "state");
+
+/** wrangler.toml's local URLs name this origin; they move with the port actually used. */
+const CONFIGURED_ORIGIN = `http://localhost:${DEFAULT_PORT}`;
+
+/** Reads PORT, STATE_DIR and NOW from the environment; a bad value stops the start with a Swedish message. */
+export function settingsFromEnv(env = process.env) {
+  const port = env.PORT ? Number(env.PORT) : DEFAULT_PORT;
+  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`Ogiltig PORT: ${env.PORT}`);
+  const now = env.NOW || DEFAULT_NOW;
+  if (Number.isNaN(Date.parse(now))) throw new Error(`Ogiltig NOW (ange ISO-tid, t.ex. ${DEFAULT_NOW}): ${now}`);
+  const stateDir = env.STATE_DIR ? path.resolve(env.STATE_DIR) : DEFAULT_STATE_DIR;
+  return { port, now, stateDir, origin: `http://localhost:${port}` };
+}
+
+/** The top-level [vars] of wrangler.toml (flat `KEY = "value"` lines, which is all that table holds). */
+export function configuredVars(configPath = path.join(ROOT, "wrangler.toml")) {
+  const vars = {};
+  let inVars = false;
+  for (const line of readFileSync(configPath, "utf8").split("\n")) {
+    const table = line.match(/^\s*\[+\s*([^\]]+?)\s*\]+/);
+    if (table) {
+      inVars = table[1] === "vars";
+      continue;
+    }
+    const pair = inVars && line.match(/^\s*([A-Z0-9_]+)\s*=\s*"((?:[^"\\]|\\.)*)"/);
+    if (pair) vars[pair[1]] = pair[2];
+  }
+  return vars;
+}
+
+/**
+ * The variables a local server overrides: its clock's start (NOW, and NOW_SET_AT = when that was decided,
+ * so the clock advances from there) and every configured URL on localhost:8787 moved to the real origin
+ * (the Swish simulator's callbacks, the dev JWKS, the public origin used in links and origin checks).
+ */
+export function serverVars({ now, origin }, setAt = Date.now()) {
+  const vars = { NOW: new Date(Date.parse(now)).toISOString(), NOW_SET_AT: String(setAt) };
+  for (const [key, value] of Object.entries(configuredVars())) {
+    if (value.startsWith(CONFIGURED_ORIGIN)) vars[key] = origin + value.slice(CONFIGURED_ORIGIN.length);
+  }
+  return vars;
+}

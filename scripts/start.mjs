@@ -1,0 +1,163 @@
+/**
+ * `npm start`: builds the production bundle and serves it on workerd with local D1 and Durable Objects,
+ * migrated and seeded with demo data. `npm run dev` (`--dev`) serves the sources with Vite's hot reload instead.
+ *
+ * Environment: PORT (default 8787), STATE_DIR (local D1/DO state, default .wrangler/state), NOW (ISO time
+ * where the server clock starts; it then advances normally; default: registration open, early prices).
+ */
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { bin, forwardSignals, NODE, output, ROOT, run } from "./lib/proc.mjs";
+import { serverVars, settingsFromEnv } from "./lib/settings.mjs";
+
+const dev = process.argv.includes("--dev");
+
+let settings;
+try {
+  settings = settingsFromEnv();
+} catch (err) {
+  console.error(err.message);
+  process.exit(1);
+}
+const { port, now, stateDir, origin } = settings;
+
+forwardSignals();
+
+const wrangler = (args) => run(NODE, [bin("wrangler"), ...args]);
+/** A `wrangler d1` command on the local database in STATE_DIR, as the source config names it. */
+const d1 = (...args) => ["d1", ...args, "--local", "--persist-to", stateDir, "-c", "wrangler.toml"];
+const script = (name) => path.join(ROOT, "scripts", name);
+
+function say(message) {
+  console.log(`\n▸ ${message}`);
+}
+
+async function galleryImages() {
+  const out = path.join(ROOT, "public", "demo-galleri");
+  if (existsSync(out) && readdirSync(out).length > 0) return;
+  if (!existsSync(script("gallery-images.mjs"))) {
+    console.warn("Varning: scripts/gallery-images.mjs saknas, hoppar över galleribilderna.");
+    return;
+  }
+  say("Skapar demobilder till galleriet");
+  await run(NODE, [script("gallery-images.mjs"), out]);
+}
+
+async function build() {
+  if (!existsSync(script("prerender.mjs"))) {
+    console.warn("Varning: scripts/prerender.mjs saknas, bygger utan förrenderad startsida.");
+    say("Bygger (vite build)");
+    await run(NODE, [bin("vite"), "build"]);
+    return;
+  }
+  say("Bygger (vite build + förrendering)");
+  await run("npm", ["run", "build"]);
+}
+
+async function migrate() {
+  say(`Migrerar den lokala databasen (${path.relative(ROOT, stateDir) || "."})`);
+  await wrangler(d1("migrations", "apply", "DB"));
+}
+
+/**
+ * Historical results exist only as demo data locally, so they tell whether this state was seeded. The seed
+ * empties the demo tables before filling them, so it must not run again over registrations made since.
+ */
+async function isSeeded() {
+  const json = await output(NODE, [
+    bin("wrangler"),
+    ...d1("execute", "DB", "--json", "--command", "SELECT COUNT(*) AS n FROM results"),
+  ]);
+  return JSON.parse(json)[0].results[0].n > 0;
+}
+
+async function seed() {
+  if (!existsSync(script("seed.mjs"))) {
+    console.warn("Varning: scripts/seed.mjs saknas, databasen får ingen demodata.");
+    return;
+  }
+  if (await isSeeded()) {
+    console.log("\n▸ Demodata finns redan (töm STATE_DIR för att börja om)");
+    return;
+  }
+  say("Lägger in demodata");
+  const dir = mkdtempSync(path.join(tmpdir(), "loppet-seed-"));
+  try {
+    const sql = path.join(dir, "seed.sql");
+    await run(NODE, [script("seed.mjs"), sql]);
+    // Its stdout is every statement's result as JSON: noise here; failures go to stderr.
+    await output(NODE, [bin("wrangler"), ...d1("execute", "DB", "--file", sql)]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * `vite dev` reads the Worker's variables from .dev.vars only: replace our keys there and keep any other
+ * line a developer put in it (secrets of their own).
+ */
+function writeDevVars(vars) {
+  const file = path.join(ROOT, ".dev.vars");
+  const kept = existsSync(file)
+    ? readFileSync(file, "utf8")
+        .split("\n")
+        .filter((line) => line.trim() && !Object.hasOwn(vars, line.split("=")[0].trim()))
+    : [];
+  const ours = Object.entries(vars).map(([key, value]) => `${key}=${JSON.stringify(value)}`);
+  writeFileSync(file, [...kept, ...ours].join("\n") + "\n");
+}
+
+function serve() {
+  const vars = serverVars(settings);
+  if (dev) {
+    writeDevVars(vars);
+    // STATE_DIR reaches vite.config.ts's cloudflare({ persistState }) through the environment.
+    return run(NODE, [bin("vite"), "dev", "--port", String(port), "--strictPort"], {
+      env: { ...process.env, STATE_DIR: stateDir },
+    });
+  }
+  return wrangler([
+    "dev",
+    "-c",
+    path.join("dist", "loppet", "wrangler.json"),
+    "--port",
+    String(port),
+    "--persist-to",
+    stateDir,
+    "--show-interactive-dev-session=false",
+    ...Object.entries(vars).flatMap(([key, value]) => ["--var", `${key}:${value}`]),
+  ]);
+}
+
+/** Says where the site is once it answers (the server's own banner scrolls away among the build output). */
+async function announce(server) {
+  let running = true;
+  server.catch(() => {}).finally(() => (running = false));
+  while (running) {
+    try {
+      const res = await fetch(`${origin}/api/health`);
+      if (res.ok) {
+        console.log(`\n✔ Loppet körs på ${origin}/ (serverns klocka startade på ${now}). Avsluta med Ctrl+C.\n`);
+        return;
+      }
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
+}
+
+try {
+  await galleryImages();
+  if (!dev) await build();
+  await migrate();
+  await seed();
+  say(dev ? `Startar vite dev på ${origin}` : `Startar wrangler dev på ${origin}`);
+  const server = serve();
+  void announce(server);
+  await server;
+} catch (err) {
+  console.error(`\n✘ ${err.message}`);
+  process.exit(1);
+}

@@ -1,0 +1,86 @@
+/**
+ * Campaign codes. Spec: the code is upper-cased; three built-in codes (flat 50 per person, free order, early-bird
+ * −50 until 1 Oct 2025); other codes are validated by the server (stored in D1 with the same shape as below).
+ * A campaign payment's payid contains 'kampanj'.
+ */
+import type { AgeCounts } from "./age";
+import { campaignTotal, listTotal } from "./pricing";
+import { SEASON, type BuiltinCampaign, type Season } from "./season";
+import { stockholmDeadlineEnd } from "./stockholm";
+
+/** Spec: "Campaign code: upper-cased." Surrounding spaces from a paste are dropped too. */
+export function normalizeCode(s: string): string {
+  return s.trim().toUpperCase();
+}
+
+/** The season's built-in campaign for a code as typed (any case), or null. */
+export function builtinCampaign(code: string, season: Season = SEASON): BuiltinCampaign | null {
+  const wanted = normalizeCode(code);
+  if (wanted === "") return null;
+  return season.campaigns.find((c) => normalizeCode(c.code) === wanted) ?? null;
+}
+
+export interface CampaignValidity {
+  /** Last valid moment, inclusive: epoch ms, or a Stockholm date-time (read at its precision, see stockholm.ts). */
+  validUntil?: number | string | null;
+  disabled?: boolean;
+  maxUses?: number | null;
+  uses?: number;
+}
+
+/**
+ * Whether a campaign can be used at `now`: not disabled, not used up (uses < maxUses), and `now` not after
+ * validUntil (inclusive). A validUntil string that does not parse makes the campaign invalid rather than
+ * eternal.
+ */
+export function isCampaignValidAt(campaign: CampaignValidity, now: number): boolean {
+  if (campaign.disabled) return false;
+  if (campaign.maxUses != null && (campaign.uses ?? 0) >= campaign.maxUses) return false;
+  const until = campaign.validUntil;
+  if (until == null) return true;
+  if (typeof until === "number") return now <= until;
+  try {
+    return now < stockholmDeadlineEnd(until);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The spec's campaign evaluation ({valid, price}) for a built-in code, or null when the code is not built in
+ * (then the server looks it up in D1). An expired built-in code is `{valid: false}` with the list price
+ * (spec: a failed campaign is treated as no discount).
+ */
+export function evaluateBuiltinCampaign(
+  code: string,
+  counts: AgeCounts,
+  now: number,
+  season: Season = SEASON,
+): { valid: boolean; price: number } | null {
+  const campaign = builtinCampaign(code, season);
+  if (!campaign) return null;
+  if (!isCampaignValidAt(campaign, now)) return { valid: false, price: listTotal(counts, now, season) };
+  return { valid: true, price: campaignTotal(campaign.rule, counts, now, season) };
+}
+
+/** Spec: "A payid containing 'kampanj' marks a campaign payment." */
+export function isCampaignPayid(payid: unknown): boolean {
+  return typeof payid === "string" && payid.includes("kampanj");
+}
+
+/** The payid of an order paid (or made free) by a campaign code: 'kampanj_VANLOPP50'. */
+export function campaignPayid(code: string): string {
+  return `kampanj_${normalizeCode(code)}`;
+}
+
+/**
+ * Admin spec: "A payid containing an underscore shows its second part as a label when the amount is 0."
+ * The second part is everything after the first underscore; null when there is no label to show.
+ */
+export function payidLabel(payid: string | null | undefined, amount: number | null | undefined): string | null {
+  if (amount !== 0 || typeof payid !== "string") return null;
+  const at = payid.indexOf("_");
+  if (at < 0) return null;
+  const label = payid.slice(at + 1);
+  return label === "" ? null : label;
+}

@@ -1,0 +1,77 @@
+/**
+ * Fees. Spec: "Fees until 6 Sep 2025 23:59: adult 150, child 100. Afterwards: adult 250, child 150."
+ * "Total = children × child price + adults × adult price, unless a campaign applies." The server recomputes every
+ * total with these functions from the stored runners (DESIGN.md: prices are the server's).
+ */
+import type { AgeCounts } from "./age";
+import { isAdult } from "./age";
+import { SEASON, type CampaignRule, type PriceTier, type Season } from "./season";
+import { stockholmDeadlineEnd } from "./stockholm";
+
+/** The flat price per person of the 'flat50' rule and the discount per runner of 'minus50' (spec). */
+export const CAMPAIGN_AMOUNT = 50;
+
+/** Early tier up to and including season.earlyPriceUntil (the whole second 23:59:59), late tier afterwards. */
+export function isEarlyPrice(now: number, season: Season = SEASON): boolean {
+  return now < stockholmDeadlineEnd(season.earlyPriceUntil);
+}
+
+export function priceTier(now: number, season: Season = SEASON): PriceTier {
+  return isEarlyPrice(now, season) ? season.earlyPrice : season.latePrice;
+}
+
+/** One runner's online fee: adult or child price of the current tier. */
+export function runnerPrice(age: number, now: number, season: Season = SEASON): number {
+  const tier = priceTier(now, season);
+  return isAdult(age, season) ? tier.adult : tier.child;
+}
+
+/** Counts are checked by the callers' schemas; a bad one here is a bug, so it throws instead of pricing it. */
+function assertCounts({ barn, vuxna }: AgeCounts): void {
+  for (const n of [barn, vuxna]) {
+    if (!Number.isSafeInteger(n) || n < 0) throw new RangeError(`Ogiltigt antal: ${n}`);
+  }
+}
+
+function tierTotal(tier: PriceTier, counts: AgeCounts): number {
+  assertCounts(counts);
+  return counts.barn * tier.child + counts.vuxna * tier.adult;
+}
+
+/** Spec: total = children × child price + adults × adult price, in the tier of `now`. */
+export function listTotal(counts: AgeCounts, now: number, season: Season = SEASON): number {
+  return tierTotal(priceTier(now, season), counts);
+}
+
+/**
+ * The total under a campaign rule (spec, built-in codes):
+ * - 'flat50': (adults + children) × 50;
+ * - 'free': 0;
+ * - 'minus50': each adult and child price lowered by 50 from the current tier (never below 0 per runner).
+ */
+export function campaignTotal(rule: CampaignRule, counts: AgeCounts, now: number, season: Season = SEASON): number {
+  assertCounts(counts);
+  switch (rule) {
+    case "flat50":
+      return (counts.barn + counts.vuxna) * CAMPAIGN_AMOUNT;
+    case "free":
+      return 0;
+    case "minus50": {
+      const tier = priceTier(now, season);
+      const lowered = {
+        adult: Math.max(0, tier.adult - CAMPAIGN_AMOUNT),
+        child: Math.max(0, tier.child - CAMPAIGN_AMOUNT),
+      };
+      return tierTotal(lowered, counts);
+    }
+  }
+}
+
+/** The box office's fee on race day (season.onSitePrice, our choice; the spec gives none). */
+export function onSitePrice(age: number, season: Season = SEASON): number {
+  return isAdult(age, season) ? season.onSitePrice.adult : season.onSitePrice.child;
+}
+
+export function onSiteTotal(counts: AgeCounts, season: Season = SEASON): number {
+  return tierTotal(season.onSitePrice, counts);
+}

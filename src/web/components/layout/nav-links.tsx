@@ -1,0 +1,37 @@
+import { NavLink } from "react-router";
+import { useConfig } from "../../features/config/get-config";
+import { NAV_ITEMS } from "../../lib/site";
+
+/**
+ * The site's navigation links, shared by the top bar and the small-screen drawer. 'Admin' and 'Logga ut'
+ * depend on who is signed in, so they only appear once the config has arrived, last in the row, where
+ * their arrival moves nothing else. A signed-in admin is signed in too: /api/logout ends both sessions.
+ */
+export function NavLinks({ onNavigate }: { onNavigate?: () => void }) {
+  const config = useConfig().data;
+  return (
+    <ul className="nav-links">
+      {NAV_ITEMS.map((item) => (
+        <li key={item.to}>
+          <NavLink to={item.to} end={item.to === "/"} className="nav-link" onClick={onNavigate}>
+            {item.label}
+          </NavLink>
+        </li>
+      ))}
+      {config?.isAdmin && (
+        <li>
+          <NavLink to="/admin" className="nav-link" onClick={onNavigate}>
+            Admin
+          </NavLink>
+        </li>
+      )}
+      {(config?.isLoggedIn || config?.isAdmin) && (
+        <li>
+          <NavLink to="/logout" className="nav-link" onClick={onNavigate}>
+            Logga ut
+          </NavLink>
+        </li>
+      )}
+    </ul>
+  );
+}

@@ -1,0 +1,57 @@
+/**
+ * Radix Dialog, wrapped and styled once. `DialogContent` always has a title (screen readers announce it) and a
+ * close button; `side` turns it into a drawer sliding in from the left or right edge.
+ */
+import * as RadixDialog from "@radix-ui/react-dialog";
+import type { ReactNode } from "react";
+
+export const Dialog = RadixDialog.Root;
+export const DialogTrigger = RadixDialog.Trigger;
+export const DialogClose = RadixDialog.Close;
+
+export interface DialogContentProps {
+  title: ReactNode;
+  /** Shown under the title; also the dialog's accessible description. */
+  description?: ReactNode;
+  /** Hide the title visually (it is still announced). */
+  hideTitle?: boolean;
+  side?: "center" | "left" | "right";
+  /** Text of the close button. */
+  closeLabel?: string;
+  className?: string;
+  children?: ReactNode;
+}
+
+export function DialogContent({
+  title,
+  description,
+  hideTitle = false,
+  side = "center",
+  closeLabel = "Stäng",
+  className,
+  children,
+}: DialogContentProps) {
+  return (
+    <RadixDialog.Portal>
+      <RadixDialog.Overlay className="dialog-overlay" />
+      <RadixDialog.Content
+        className={["dialog", `dialog-${side}`, className ?? ""].filter(Boolean).join(" ")}
+        // Without a description Radix warns unless aria-describedby is explicitly cleared.
+        {...(description === undefined ? { "aria-describedby": undefined } : {})}
+      >
+        <div className="dialog-header">
+          <RadixDialog.Title className={hideTitle ? "visually-hidden" : "dialog-title"}>{title}</RadixDialog.Title>
+          <RadixDialog.Close className="dialog-close" aria-label={closeLabel}>
+            <svg viewBox="0 0 24 24" width="24" height="24" aria-hidden="true">
+              <path d="M6 6l12 12M18 6L6 18" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+            </svg>
+          </RadixDialog.Close>
+        </div>
+        {description !== undefined && (
+          <RadixDialog.Description className="dialog-description">{description}</RadixDialog.Description>
+        )}
+        <div className="dialog-body">{children}</div>
+      </RadixDialog.Content>
+    </RadixDialog.Portal>
+  );
+}

@@ -1,0 +1,110 @@
+/**
+ * The admin area's frame: 'Admin Panel', tabs, and a side drawer with every admin screen. A lazy chunk (with
+ * Radix Dialog and Tabs), so visitors never download it. Signed-out visitors and non-admins go to /admin/login.
+ */
+import { Suspense, useState } from "react";
+import { Link, Navigate, NavLink, Outlet, useLocation, useNavigate } from "react-router";
+import { PageLoading } from "../../app/page-loading";
+import { Button } from "../../components/ui/button";
+import { Dialog, DialogContent } from "../../components/ui/dialog";
+import { Tabs, TabsContent, TabsList, TabsTrigger } from "../../components/ui/tabs";
+import { useConfig } from "../config/get-config";
+import { ADMIN_SCREENS, screenForPath } from "./admin-screens";
+
+const TABS = ADMIN_SCREENS.filter((s) => s.tab);
+
+export default function AdminShell() {
+  const config = useConfig();
+  const { pathname } = useLocation();
+  const navigate = useNavigate();
+  const [drawerOpen, setDrawerOpen] = useState(false);
+
+  if (!config.data) {
+    if (config.isError) {
+      return (
+        <div className="page">
+          <p className="alert alert-error" role="alert">
+            {config.error.message}
+          </p>
+          <Button onClick={() => void config.refetch()}>Försök igen</Button>
+        </div>
+      );
+    }
+    return <PageLoading />;
+  }
+  if (!config.data.isAdmin) return <Navigate to="/admin/login" replace />;
+
+  const activeTab = TABS.find((t) => t.path === screenForPath(pathname)?.path);
+  const outlet = (
+    <Suspense fallback={<PageLoading />}>
+      <Outlet />
+    </Suspense>
+  );
+
+  return (
+    <div className="admin">
+      <header className="admin-bar">
+        <button
+          type="button"
+          className="menu-button admin-menu-button"
+          aria-label="Alla adminsidor"
+          aria-haspopup="dialog"
+          aria-expanded={drawerOpen}
+          onClick={() => setDrawerOpen(true)}
+        >
+          <svg viewBox="0 0 24 24" width="26" height="26" aria-hidden="true">
+            <path d="M3 6h18M3 12h18M3 18h18" stroke="currentColor" strokeWidth="2.2" strokeLinecap="round" />
+          </svg>
+        </button>
+        <h1 className="admin-title">Admin Panel</h1>
+        <nav className="admin-bar-links" aria-label="Konto">
+          <Link to="/">Till sajten</Link>
+          <Link to="/logout">Logga ut</Link>
+        </nav>
+      </header>
+
+      <Tabs value={activeTab?.path ?? ""} onValueChange={(path) => navigate(path)} activationMode="manual">
+        <TabsList aria-label="Adminsidor" className="admin-tabs">
+          {TABS.map((t) => (
+            <TabsTrigger key={t.path} value={t.path}>
+              {t.label}
+            </TabsTrigger>
+          ))}
+        </TabsList>
+        {activeTab ? (
+          <TabsContent value={activeTab.path} className="admin-main">
+            {outlet}
+          </TabsContent>
+        ) : (
+          <div className="admin-main">{outlet}</div>
+        )}
+      </Tabs>
+
+      <Dialog open={drawerOpen} onOpenChange={setDrawerOpen}>
+        <DialogContent title="Admin Panel" side="left" closeLabel="Stäng menyn" className="nav-drawer">
+          <nav aria-label="Alla adminsidor">
+            <ul className="nav-links">
+              {ADMIN_SCREENS.map((s) => (
+                <li key={s.path}>
+                  <NavLink to={s.path} className="nav-link" onClick={() => setDrawerOpen(false)}>
+                    {s.label}
+                  </NavLink>
+                </li>
+              ))}
+              <li className="nav-links-separator">
+                <NavLink to="/" end className="nav-link" onClick={() => setDrawerOpen(false)}>
+                  Till sajten
+                </NavLink>
+              </li>
+              <li>
+                <NavLink to="/logout" className="nav-link" onClick={() => setDrawerOpen(false)}>
+                  Logga ut
+                </NavLink>
+              </li>
+            </ul>
+          </nav>
+        </DialogContent>
+      </Dialog>
+    </div>
+  );
+}

@@ -1,0 +1,191 @@
+/** The form for a new campaign code. Checked here first with the server's rules, in Swedish, then by the server. */
+import { useState, type FormEvent } from "react";
+import { normalizeCode } from "../../../../shared/campaign";
+import type { CampaignRule } from "../../../../shared/season";
+import { isIsoDate } from "../../../../shared/stockholm";
+import { Button } from "../../../components/ui/button";
+import { ApiError } from "../../../lib/api";
+import { useCreateCampaign, type NewCampaign } from "./api/create-campaign";
+import { RULE_WORDS } from "./campaign-words";
+
+type Field = "code" | "rule" | "validUntil" | "maxUses" | "note";
+type Errors = Partial<Record<Field | "_", string>>;
+
+interface Draft {
+  code: string;
+  rule: CampaignRule | "";
+  validUntil: string;
+  maxUses: string;
+  note: string;
+}
+
+const EMPTY: Draft = { code: "", rule: "", validUntil: "", maxUses: "", note: "" };
+
+export const FORM_MESSAGES = {
+  code: "Koden ska vara 3–20 tecken, bara A–Z och 0–9.",
+  rule: "Välj en regel.",
+  validUntil: "Ange sista giltighetsdag som ÅÅÅÅ-MM-DD.",
+  maxUses: "Ange högsta antal användningar som ett heltal 1–100000, eller lämna tomt.",
+  note: "Anteckningen får vara högst 200 tecken.",
+} as const;
+
+export function checkDraft(d: Draft): { ok: true; value: NewCampaign } | { ok: false; errors: Errors } {
+  const errors: Errors = {};
+  const code = normalizeCode(d.code);
+  if (!/^[A-Z0-9]{3,20}$/.test(code)) errors.code = FORM_MESSAGES.code;
+  if (d.rule === "") errors.rule = FORM_MESSAGES.rule;
+  if (d.validUntil !== "" && !isIsoDate(d.validUntil)) errors.validUntil = FORM_MESSAGES.validUntil;
+  const maxUses = d.maxUses.trim() === "" ? null : Number(d.maxUses);
+  if (maxUses !== null && (!Number.isInteger(maxUses) || maxUses < 1 || maxUses > 100_000)) {
+    errors.maxUses = FORM_MESSAGES.maxUses;
+  }
+  if (d.note.trim().length > 200) errors.note = FORM_MESSAGES.note;
+  if (Object.keys(errors).length > 0 || d.rule === "") return { ok: false, errors };
+  return {
+    ok: true,
+    value: { code, rule: d.rule, validUntil: d.validUntil || null, maxUses, note: d.note.trim() },
+  };
+}
+
+function serverErrors(err: unknown): Errors {
+  if (!(err instanceof ApiError)) return { _: "Något gick fel. Försök igen." };
+  const fields = err.errors;
+  const out: Errors = {};
+  if (typeof fields === "object" && fields !== null) {
+    for (const [key, message] of Object.entries(fields)) {
+      if (typeof message !== "string") continue;
+      const field = (["code", "rule", "validUntil", "maxUses", "note"] as const).find((f) => f === key) ?? "_";
+      out[field] ??= message;
+    }
+  }
+  if (Object.keys(out).length === 0) out._ = err.message;
+  return out;
+}
+
+export function CreateCampaignForm() {
+  const [draft, setDraft] = useState<Draft>(EMPTY);
+  const [errors, setErrors] = useState<Errors>({});
+  const [created, setCreated] = useState<string | null>(null);
+  const create = useCreateCampaign();
+
+  function set<K extends keyof Draft>(key: K, value: Draft[K]) {
+    setDraft((d) => ({ ...d, [key]: value }));
+    setErrors((e) => ({ ...e, [key]: undefined, _: undefined }));
+    setCreated(null);
+  }
+
+  function submit(e: FormEvent) {
+    e.preventDefault();
+    const checked = checkDraft(draft);
+    if (!checked.ok) {
+      setErrors(checked.errors);
+      return;
+    }
+    create.mutate(checked.value, {
+      onSuccess: (campaign) => {
+        setDraft(EMPTY);
+        setErrors({});
+        setCreated(campaign.code);
+      },
+      onError: (err) => setErrors(serverErrors(err)),
+    });
+  }
+
+  const error = (field: Field) =>
+    errors[field] ? (
+      <span className="field-error" id={`campaign-${field}-error`}>
+        {errors[field]}
+      </span>
+    ) : null;
+  const invalid = (field: Field) =>
+    errors[field] ? { "aria-invalid": true, "aria-describedby": `campaign-${field}-error` } : {};
+
+  return (
+    <form className="campaign-form" onSubmit={submit} noValidate aria-labelledby="new-campaign-title">
+      <h3 id="new-campaign-title">Ny kampanjkod</h3>
+      <label className="field">
+        <span className="field-label">Kod</span>
+        <input
+          name="code"
+          autoComplete="off"
+          autoCapitalize="characters"
+          spellCheck={false}
+          maxLength={20}
+          className="campaign-code-input"
+          value={draft.code}
+          onChange={(e) => set("code", e.target.value.toUpperCase())}
+          {...invalid("code")}
+        />
+        {error("code")}
+      </label>
+      <label className="field">
+        <span className="field-label">Regel</span>
+        <select
+          name="rule"
+          value={draft.rule}
+          onChange={(e) => set("rule", e.target.value as Draft["rule"])}
+          {...invalid("rule")}
+        >
+          <option value="">Välj regel …</option>
+          {(Object.keys(RULE_WORDS) as CampaignRule[]).map((rule) => (
+            <option key={rule} value={rule}>
+              {RULE_WORDS[rule]}
+            </option>
+          ))}
+        </select>
+        {error("rule")}
+      </label>
+      <div className="field-row">
+        <label className="field">
+          <span className="field-label">Giltig till och med</span>
+          <input
+            type="date"
+            name="validUntil"
+            value={draft.validUntil}
+            onChange={(e) => set("validUntil", e.target.value)}
+            {...invalid("validUntil")}
+          />
+          {error("validUntil") ?? <span className="field-hint">Tomt: hela säsongen</span>}
+        </label>
+        <label className="field">
+          <span className="field-label">Max antal användningar</span>
+          <input
+            name="maxUses"
+            inputMode="numeric"
+            pattern="[0-9]*"
+            autoComplete="off"
+            value={draft.maxUses}
+            onChange={(e) => set("maxUses", e.target.value.replace(/\D/g, ""))}
+            {...invalid("maxUses")}
+          />
+          {error("maxUses") ?? <span className="field-hint">Tomt: obegränsat</span>}
+        </label>
+      </div>
+      <label className="field">
+        <span className="field-label">Anteckning</span>
+        <input
+          name="note"
+          autoComplete="off"
+          maxLength={200}
+          value={draft.note}
+          onChange={(e) => set("note", e.target.value)}
+          {...invalid("note")}
+        />
+        {error("note") ?? <span className="field-hint">Till exempel vem koden är till (visas bara här)</span>}
+      </label>
+      {errors._ && (
+        <p className="alert alert-error" role="alert">
+          {errors._}
+        </p>
+      )}
+      {created && (
+        <p className="alert alert-success" role="status">
+          Kampanjkoden {created} är skapad.
+        </p>
+      )}
+      <Button type="submit" variant="primary" loading={create.isPending}>
+        Skapa kod
+      </Button>
+    </form>
+  );
+}

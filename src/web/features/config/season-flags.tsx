@@ -1,0 +1,25 @@
+/**
+ * The time-dependent parts of the page (registration button, bib-pickup banner) are switched by attributes on
+ * <html>, not by React state: the Worker sets them on the pre-rendered landing page from the server clock
+ * (src/worker/routes/pages.ts), so the first paint is already right, and React never sees a difference between
+ * the server render and its first client render. CSS shows or hides the elements in boxes that are always
+ * reserved (theme.css), so nothing shifts when they change.
+ */
+import { useEffect } from "react";
+import { useConfig } from "./get-config";
+
+export const REGISTRATION_BUTTON_ATTR = "data-registration-button";
+export const BIB_BANNER_ATTR = "data-bib-banner";
+
+export function SeasonFlagsSync() {
+  const season = useConfig().data?.season;
+  const showButton = season?.showRegistrationButton;
+  const showBanner = season?.showBibPickupBanner;
+  useEffect(() => {
+    if (showButton === undefined || showBanner === undefined) return;
+    const html = document.documentElement;
+    html.setAttribute(REGISTRATION_BUTTON_ATTR, showButton ? "open" : "closed");
+    html.setAttribute(BIB_BANNER_ATTR, showBanner ? "on" : "off");
+  }, [showButton, showBanner]);
+  return null;
+}

@@ -1,0 +1,28 @@
+/**
+ * POST /book-v2: orders payment for the current runners. The server recomputes the price; the counts are the
+ * page's claim, checked there. Token 'kampanj' means the order is settled already (free or covered by the code).
+ */
+import { useMutation } from "@tanstack/react-query";
+import { api } from "../../../lib/api";
+
+export interface BookingRequest {
+  barn: number;
+  vuxna: number;
+  kampanj: string;
+}
+
+export interface Booking {
+  token: string;
+  payref: string;
+}
+
+/** Spec: "If the booking token equals 'kampanj' … the page reloads at once." */
+export const CAMPAIGN_TOKEN = "kampanj";
+
+export function book(body: BookingRequest): Promise<Booking> {
+  return api<Booking>("/book-v2", { method: "POST", json: body });
+}
+
+export function useBook() {
+  return useMutation({ mutationFn: book });
+}

@@ -1,0 +1,43 @@
+/**
+ * POST /update: saves the whole runner map, based on the version the page last saw. A 409 with a registration
+ * means another tab saved first: the page shows the server's list instead of overwriting it.
+ */
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { api, ApiError } from "../../../lib/api";
+import { registrationQueryOptions } from "./get-registration";
+import type { Registration, RunnerMap } from "./types";
+import { campaignQueryKeyRoot } from "./validate-kampanj";
+
+export interface RunnerUpdate {
+  runners: RunnerMap;
+  version: number;
+}
+
+export function updateRunners(body: RunnerUpdate): Promise<Registration> {
+  return api<Registration>("/update", { method: "POST", json: body });
+}
+
+/** The registration a 409/403 answer carries, if any. */
+export function registrationInError(err: unknown): Registration | null {
+  if (!(err instanceof ApiError) || typeof err.body !== "object" || err.body === null) return null;
+  const registration = (err.body as { registration?: unknown }).registration;
+  return typeof registration === "object" && registration !== null ? (registration as Registration) : null;
+}
+
+export function useUpdateRunners() {
+  const queryClient = useQueryClient();
+  const { queryKey } = registrationQueryOptions();
+  return useMutation({
+    mutationFn: updateRunners,
+    onSuccess: (registration) => queryClient.setQueryData(queryKey, registration),
+    onError: async (err) => {
+      const fresh = registrationInError(err);
+      if (fresh) queryClient.setQueryData(queryKey, fresh);
+      else if (err instanceof ApiError && (err.status === 409 || err.status === 403)) {
+        await queryClient.invalidateQueries({ queryKey });
+      }
+    },
+    // Spec: every runner change recomputes the campaign evaluation.
+    onSettled: () => queryClient.invalidateQueries({ queryKey: campaignQueryKeyRoot }),
+  });
+}

@@ -1,0 +1,45 @@
+/** The campaign code input: upper-cased as typed (spec §5) and re-validated whenever it changes (spec §4). */
+import type { CampaignResult } from "./api/validate-kampanj";
+import { formatKr } from "./format";
+
+export function CampaignField({
+  value,
+  onChange,
+  checking,
+  result,
+}: {
+  value: string;
+  onChange: (value: string) => void;
+  checking: boolean;
+  /** The server's evaluation of the current code; null when none (empty code, or the check failed). */
+  result: CampaignResult | null;
+}) {
+  let status: string | null = null;
+  if (value.trim() === "") status = null;
+  else if (checking) status = "Kontrollerar koden …";
+  else if (result?.valid) status = `Koden gäller! Att betala: ${formatKr(result.price)}`;
+  else if (result) status = "Koden gäller inte. Ordinarie pris gäller.";
+  return (
+    <label className="field campaign-field">
+      <span className="field-label">Kampanjkod</span>
+      <input
+        name="kampanj"
+        autoComplete="off"
+        autoCapitalize="characters"
+        spellCheck={false}
+        maxLength={40}
+        value={value}
+        onChange={(e) => onChange(e.target.value.toUpperCase())}
+        aria-describedby="campaign-status"
+      />
+      <span
+        id="campaign-status"
+        className={`field-hint${result?.valid && !checking ? " campaign-valid" : ""}`}
+        role="status"
+        aria-live="polite"
+      >
+        {status ?? "Har du en kod från oss, till exempel från friskvårdsbidraget? Skriv den här."}
+      </span>
+    </label>
+  );
+}

@@ -1,0 +1,227 @@
+/**
+ * 'Lägg till löpare' / edit: the runner form in the Radix dialog. Validation runs on submit only (spec §5), with
+ * the same rules the server applies (src/shared/registration-schema.ts), so what the form accepts is saved.
+ */
+import { useId, useState, type FormEvent } from "react";
+import { ageFromInput } from "../../../shared/age";
+import { GROUPS, type Group } from "../../../shared/distances";
+import { checkRunner, type RunnerErrors, type RunnerFields } from "../../../shared/registration-schema";
+import type { DistanceKm } from "../../../shared/season";
+import { Button } from "../../components/ui/button";
+import { Dialog, DialogContent } from "../../components/ui/dialog";
+import type { ConfigDistance } from "../config/get-config";
+import { useServerClock } from "../config/server-clock";
+import { formatDistance } from "./format";
+
+export interface RunnerDraft {
+  firstname: string;
+  lastname: string;
+  age: string;
+  company: string;
+  distance: DistanceKm | "";
+  group: Group;
+}
+
+export const EMPTY_DRAFT: RunnerDraft = {
+  firstname: "",
+  lastname: "",
+  age: "",
+  company: "",
+  distance: "",
+  group: "Ingen",
+};
+
+export function draftOf(r: RunnerFields): RunnerDraft {
+  return { ...r, age: String(r.age) };
+}
+
+export interface RunnerDialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  /** Editing an existing runner (then 'Ta bort' and 'Spara'), else a new one ('Lägg till'). */
+  editing: boolean;
+  initial: RunnerDraft;
+  distances: readonly ConfigDistance[];
+  /** Saves; resolves to an error message to show, or null when saved (the dialog then closes). */
+  onSave: (runner: RunnerFields) => Promise<string | null>;
+  onDelete: () => Promise<string | null>;
+}
+
+export function RunnerDialog(props: RunnerDialogProps) {
+  return (
+    <Dialog open={props.open} onOpenChange={props.onOpenChange}>
+      <DialogContent title={props.editing ? "Ändra löpare" : "Lägg till löpare"} className="runner-dialog">
+        {/* Keyed form: every opening starts from the runner it was opened for. */}
+        {props.open && <RunnerForm {...props} />}
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+function RunnerForm({ editing, initial, distances, onSave, onDelete, onOpenChange }: RunnerDialogProps) {
+  const clock = useServerClock();
+  const id = useId();
+  const [draft, setDraft] = useState<RunnerDraft>(initial);
+  const [errors, setErrors] = useState<RunnerErrors>({});
+  const [serverError, setServerError] = useState<string | null>(null);
+  const [busy, setBusy] = useState<"save" | "delete" | null>(null);
+
+  function set<K extends keyof RunnerDraft>(key: K, value: RunnerDraft[K]) {
+    setDraft((d) => ({ ...d, [key]: value }));
+    setServerError(null);
+  }
+
+  async function run(kind: "save" | "delete", action: () => Promise<string | null>) {
+    setBusy(kind);
+    setServerError(null);
+    const error = await action();
+    setBusy(null);
+    if (error) setServerError(error);
+    else onOpenChange(false);
+  }
+
+  function submit(e: FormEvent) {
+    e.preventDefault();
+    const checked = checkRunner(draft, clock.now());
+    if (!checked.ok) {
+      setErrors(checked.errors);
+      return;
+    }
+    setErrors({});
+    void run("save", () => onSave(checked.value));
+  }
+
+  const nameError = errors.firstname ?? errors.lastname;
+  const ageNumber = /^\s*\d{4}\s*$/.test(draft.age) ? Number(draft.age) : null;
+  const birthYearAge = ageNumber !== null && ageNumber > 1000 ? ageFromInput(ageNumber, clock.now()) : null;
+
+  return (
+    <form className="runner-form" onSubmit={submit} noValidate>
+      <div className="field-row">
+        <label className="field">
+          <span className="field-label">Förnamn</span>
+          <input
+            name="firstname"
+            autoComplete="off"
+            autoCapitalize="words"
+            value={draft.firstname}
+            aria-invalid={errors.firstname ? true : undefined}
+            aria-describedby={nameError ? `${id}-name` : undefined}
+            onChange={(e) => set("firstname", e.target.value)}
+          />
+        </label>
+        <label className="field">
+          <span className="field-label">Efternamn</span>
+          <input
+            name="lastname"
+            autoComplete="off"
+            autoCapitalize="words"
+            value={draft.lastname}
+            aria-invalid={errors.lastname ? true : undefined}
+            aria-describedby={nameError ? `${id}-name` : undefined}
+            onChange={(e) => set("lastname", e.target.value)}
+          />
+        </label>
+      </div>
+      {nameError && (
+        <p className="field-error" id={`${id}-name`}>
+          {nameError}
+        </p>
+      )}
+
+      <label className="field">
+        <span className="field-label">Ålder</span>
+        <input
+          name="age"
+          inputMode="numeric"
+          pattern="[0-9]*"
+          autoComplete="off"
+          maxLength={4}
+          className="age-input"
+          value={draft.age}
+          aria-invalid={errors.age ? true : undefined}
+          aria-describedby={`${id}-age`}
+          onChange={(e) => set("age", e.target.value.replace(/\D/g, ""))}
+        />
+        <span className="field-hint" id={`${id}-age`}>
+          {errors.age ? (
+            <span className="field-error">{errors.age}</span>
+          ) : birthYearAge !== null && birthYearAge >= 0 ? (
+            `Födelseår ${ageNumber}: ${birthYearAge} år`
+          ) : (
+            "Ålder i år, eller födelseår (t.ex. 2015)"
+          )}
+        </span>
+      </label>
+
+      <label className="field">
+        <span className="field-label">Klubb/företag</span>
+        <input
+          name="company"
+          autoComplete="organization"
+          value={draft.company}
+          aria-invalid={errors.company ? true : undefined}
+          onChange={(e) => set("company", e.target.value)}
+        />
+        {errors.company && <span className="field-error">{errors.company}</span>}
+      </label>
+
+      <fieldset className="field choice-group" aria-invalid={errors.distance ? true : undefined}>
+        <legend className="field-label">Distans</legend>
+        <div className="choices">
+          {distances.map((d) => (
+            <label key={d.distance} className="choice">
+              <input
+                type="radio"
+                name="distance"
+                value={d.distance}
+                checked={draft.distance === d.distance}
+                onChange={() => set("distance", d.distance)}
+              />
+              <span>
+                {formatDistance(d.distance)} <small>start {d.startTime}</small>
+              </span>
+            </label>
+          ))}
+        </div>
+        {errors.distance && <p className="field-error">{errors.distance}</p>}
+      </fieldset>
+
+      <fieldset className="field choice-group">
+        <legend className="field-label">Grupp</legend>
+        <div className="choices choices-inline">
+          {GROUPS.map((g) => (
+            <label key={g} className="choice">
+              <input type="radio" name="group" value={g} checked={draft.group === g} onChange={() => set("group", g)} />
+              <span>{g}</span>
+            </label>
+          ))}
+        </div>
+        {errors.group && <p className="field-error">{errors.group}</p>}
+      </fieldset>
+
+      {serverError && (
+        <p className="alert alert-error" role="alert">
+          {serverError}
+        </p>
+      )}
+
+      <div className="dialog-actions">
+        {editing && (
+          <Button
+            variant="text"
+            className="danger"
+            loading={busy === "delete"}
+            disabled={busy !== null}
+            onClick={() => void run("delete", onDelete)}
+          >
+            Ta bort
+          </Button>
+        )}
+        <Button type="submit" variant="primary" loading={busy === "save"} disabled={busy !== null}>
+          {editing ? "Spara" : "Lägg till"}
+        </Button>
+      </div>
+    </form>
+  );
+}

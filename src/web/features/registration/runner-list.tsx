@@ -1,0 +1,59 @@
+/** The family's runners: name, age, distance and price; tapping a runner opens it for editing (unless locked). */
+import type { PriceTier } from "../../../shared/season";
+import type { Runner } from "./api/types";
+import { formatAge, formatDistance, formatKr } from "./format";
+
+export function runnerPriceOf(age: number, tier: PriceTier, adultAge: number): number {
+  return age >= adultAge ? tier.adult : tier.child;
+}
+
+export function RunnerList({
+  runners,
+  tier,
+  adultAge,
+  onEdit,
+}: {
+  runners: readonly Runner[];
+  tier: PriceTier;
+  adultAge: number;
+  /** Absent when the list is locked (paid or closed): the rows are then plain text. */
+  onEdit?: (runner: Runner) => void;
+}) {
+  if (runners.length === 0) {
+    return <p className="runner-list-empty">Inga löpare ännu. Lägg till den första nedan.</p>;
+  }
+  return (
+    <ul className="runner-list" aria-label="Anmälda löpare">
+      {runners.map((r) => {
+        const body = (
+          <>
+            <span className="runner-name">
+              {r.firstname} {r.lastname}
+              {r.bib ? <small className="runner-bib">Nr {r.bib}</small> : null}
+            </span>
+            <span className="runner-facts">
+              <span>{formatAge(r.age)}</span>
+              <span>{formatDistance(r.distance)}</span>
+              <span className="runner-price">{formatKr(runnerPriceOf(r.age, tier, adultAge))}</span>
+            </span>
+          </>
+        );
+        return (
+          <li key={r.id}>
+            {onEdit ? (
+              <button type="button" className="runner-row" onClick={() => onEdit(r)}>
+                <span className="visually-hidden">Ändra </span>
+                {body}
+                <svg className="runner-row-chevron" viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
+                  <path d="M9 6l6 6-6 6" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+                </svg>
+              </button>
+            ) : (
+              <div className="runner-row">{body}</div>
+            )}
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

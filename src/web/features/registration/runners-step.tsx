@@ -1,0 +1,203 @@
+/**
+ * Step 3: the family's runners, the price and the way to payment (spec §2, §4). Every change saves the full
+ * runner map with the version this page last saw; a registration that has been paid is shown locked.
+ */
+import { useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { Link, useNavigate } from "react-router";
+import { normalizeCode } from "../../../shared/campaign";
+import { openDistances } from "../../../shared/season-rules";
+import { SEASON } from "../../../shared/season";
+import type { RunnerFields } from "../../../shared/registration-schema";
+import { Button } from "../../components/ui/button";
+import { ApiError } from "../../lib/api";
+import { useConfig } from "../config/get-config";
+import { CAMPAIGN_TOKEN, useBook } from "./api/book";
+import { registrationQueryOptions } from "./api/get-registration";
+import type { Registration, Runner, RunnerMap } from "./api/types";
+import { useUpdateRunners } from "./api/update-runners";
+import { useValidateKampanj } from "./api/validate-kampanj";
+import { CampaignField } from "./campaign-field";
+import { ErrorAlert, messagesOf } from "./error-alert";
+import { PaymentStatus } from "./payment-status";
+import type { PaymentStepState } from "./payment-step";
+import { PriceSummary } from "./price-summary";
+import { draftOf, EMPTY_DRAFT, RunnerDialog, type RunnerDraft } from "./runner-dialog";
+import { newRunnerId } from "./runner-id";
+import { RunnerList } from "./runner-list";
+import { useDebounced } from "./use-debounced";
+import { WelcomeBack } from "./welcome-back";
+
+function fieldsOf(r: Runner): RunnerFields {
+  return {
+    firstname: r.firstname,
+    lastname: r.lastname,
+    age: r.age,
+    company: r.company,
+    distance: r.distance,
+    group: r.group,
+  };
+}
+
+function runnerMap(registration: Registration): RunnerMap {
+  return Object.fromEntries(Object.values(registration.deltagare).map((r) => [r.id, fieldsOf(r)]));
+}
+
+const nameKey = (r: { firstname: string; lastname: string }) =>
+  `${r.firstname.trim().toLowerCase()}\u0000${r.lastname.trim().toLowerCase()}`;
+
+export function RunnersStep({ registration }: { registration: Registration }) {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const season = useConfig().data?.season;
+  const tier = season?.priceTier ?? SEASON.earlyPrice;
+  const adultAge = season?.adultAge ?? SEASON.adultAge;
+  const distances =
+    season?.distances ?? openDistances(SEASON).map((distance) => ({ distance, startTime: "", raceId: "" }));
+
+  const [errors, setErrors] = useState<string[]>([]);
+  const [dialog, setDialog] = useState<{ open: boolean; id: string | null; initial: RunnerDraft }>({
+    open: false,
+    id: null,
+    initial: EMPTY_DRAFT,
+  });
+  const [kampanj, setKampanj] = useState("");
+  const update = useUpdateRunners();
+  const book = useBook();
+
+  const runners = Object.values(registration.deltagare);
+  const vuxna = runners.filter((r) => r.age >= adultAge).length;
+  const counts = { barn: runners.length - vuxna, vuxna };
+
+  const code = normalizeCode(useDebounced(kampanj, 350));
+  const check = useValidateKampanj({ kampanj: code, ...counts });
+  const checking = normalizeCode(kampanj) !== code || (code !== "" && check.isFetching);
+  const result = code !== "" ? (check.data ?? null) : null;
+  const campaign = result?.valid && !checking ? { code, price: result.price } : null;
+
+  const payment = registration.payid ? registration.swishtory[registration.payid] : undefined;
+  const locked = registration.locked || payment?.status === "PAID";
+  const editable = !locked && registration.registrationOpen;
+  const have = new Set(runners.map(nameKey));
+  const previous = editable ? registration.previousRunners.filter((r) => !have.has(nameKey(r))) : [];
+  const openIds = new Set(distances.map((d) => d.distance));
+
+  /** Saves the whole map; resolves to the message to show, or null when saved. */
+  async function save(next: RunnerMap): Promise<string | null> {
+    try {
+      await update.mutateAsync({ runners: next, version: registration.version });
+      setErrors([]);
+      return null;
+    } catch (err) {
+      return messagesOf(err).join(" ");
+    }
+  }
+
+  async function addPrevious(runner: RunnerFields) {
+    if (!openIds.has(runner.distance)) {
+      // Last year's distance is not run this year: let the visitor choose another one in the form.
+      setDialog({ open: true, id: null, initial: { ...draftOf(runner), distance: "" } });
+      return;
+    }
+    const error = await save({ ...runnerMap(registration), [newRunnerId()]: runner });
+    if (error) setErrors([error]);
+  }
+
+  function pay() {
+    setErrors([]);
+    book.mutate(
+      { ...counts, kampanj: normalizeCode(kampanj) },
+      {
+        onSuccess: ({ token, payref }) => {
+          // Spec §4: a free order (or one covered by the code) is settled already: reload at once.
+          if (token === CAMPAIGN_TOKEN) window.location.reload();
+          else {
+            const state: PaymentStepState = { token, payref };
+            navigate("/anmalan/4", { state });
+          }
+        },
+        onError: (err) => {
+          setErrors(messagesOf(err));
+          if (err instanceof ApiError && (err.status === 409 || err.status === 400 || err.status === 403)) {
+            void queryClient.invalidateQueries({ queryKey: registrationQueryOptions().queryKey });
+          }
+        },
+      },
+    );
+  }
+
+  return (
+    <div className="reg-step">
+      <h2>Dina löpare</h2>
+      <p className="reg-aside">
+        Inloggad som <strong className="reg-email">{registration.email}</strong>. <Link to="/logout">Logga ut</Link>
+      </p>
+
+      {registration.payid && payment && <PaymentStatus payid={registration.payid} payment={payment} />}
+
+      {!locked && !registration.registrationOpen && (
+        <div className="alert alert-warning" role="status">
+          <p>
+            <strong>Anmälan är stängd.</strong> Listan kan inte längre ändras eller betalas här. Du är välkommen att
+            anmäla dig på plats på tävlingsdagen.
+          </p>
+        </div>
+      )}
+
+      {editable && <WelcomeBack runners={previous} busy={update.isPending} onAdd={(r) => void addPrevious(r)} />}
+
+      <RunnerList
+        runners={runners}
+        tier={tier}
+        adultAge={adultAge}
+        onEdit={
+          editable
+            ? (r) => {
+                setErrors([]);
+                setDialog({ open: true, id: r.id, initial: draftOf(r) });
+              }
+            : undefined
+        }
+      />
+
+      {editable && (
+        <Button
+          className="add-runner"
+          size="large"
+          onClick={() => {
+            setErrors([]);
+            setDialog({ open: true, id: null, initial: EMPTY_DRAFT });
+          }}
+        >
+          <span aria-hidden="true">+</span> Lägg till löpare
+        </Button>
+      )}
+
+      <ErrorAlert errors={errors} onClear={() => setErrors([])} />
+
+      {editable && runners.length > 0 && (
+        <section className="checkout" aria-label="Betalning">
+          <PriceSummary counts={counts} tier={tier} adultAge={adultAge} campaign={campaign} />
+          <CampaignField value={kampanj} onChange={setKampanj} checking={checking} result={result} />
+          <Button variant="primary" size="large" className="reg-submit" loading={book.isPending} onClick={pay}>
+            Till betalning
+          </Button>
+        </section>
+      )}
+
+      <RunnerDialog
+        open={dialog.open}
+        onOpenChange={(open) => setDialog((d) => ({ ...d, open }))}
+        editing={dialog.id !== null}
+        initial={dialog.initial}
+        distances={distances}
+        onSave={(runner) => save({ ...runnerMap(registration), [dialog.id ?? newRunnerId()]: runner })}
+        onDelete={() => {
+          const next = runnerMap(registration);
+          if (dialog.id) delete next[dialog.id];
+          return save(next);
+        }}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,112 @@
+/**
+ * The one e-mail sender (DESIGN.md §8), with the transport chosen by EMAIL_TRANSPORT:
+ * - 'outbox': development; nothing leaves the machine, the mail is only logged (read it at /dev/outbox);
+ * - 'cloudflare': Cloudflare Email Service through the `send_email` binding (transactional mail);
+ * - 'resend': Resend's HTTP API (bulk mail), key in the EMAIL_API_KEY secret.
+ * Every send, whatever the transport, writes one `email_log` row, 'sent' or 'failed' with the error; a failed
+ * send also throws so the caller (a login-code request, the mailing queue) can react.
+ */
+import type { Clock } from "../../shared/clock";
+import type { Db } from "../db/client";
+import { logEmail } from "../db/email-log";
+
+export interface Mail {
+  to: string;
+  subject: string;
+  html: string;
+  text: string;
+  /** What the mail is, for the log: 'login-code', 'receipt', 'mailing', 'epassi' … */
+  kind: string;
+  mailingId?: number;
+}
+
+export interface EmailSender {
+  send(mail: Mail): Promise<void>;
+}
+
+export type EmailTransportName = "outbox" | "cloudflare" | "resend";
+
+export const RESEND_API_URL = "https://api.resend.com/emails";
+
+type Deliver = (mail: Mail) => Promise<void>;
+
+interface EmailEnv {
+  EMAIL_TRANSPORT: string;
+  EMAIL_FROM: string;
+  EMAIL: SendEmail;
+  /** Secret, only for 'resend'. */
+  EMAIL_API_KEY?: string;
+}
+
+export interface EmailSenderOptions {
+  /** The HTTP client for 'resend' (defaults to global fetch). */
+  fetch?: typeof fetch;
+}
+
+function transportFor(env: EmailEnv, options: EmailSenderOptions): Deliver {
+  switch (env.EMAIL_TRANSPORT as EmailTransportName) {
+    case "outbox":
+      return async () => {};
+    case "cloudflare":
+      return async (mail) => {
+        await env.EMAIL.send({
+          from: env.EMAIL_FROM,
+          to: mail.to,
+          subject: mail.subject,
+          html: mail.html,
+          text: mail.text,
+        });
+      };
+    case "resend":
+      return async (mail) => {
+        if (!env.EMAIL_API_KEY) throw new Error("EMAIL_API_KEY is not set");
+        const res = await (options.fetch ?? fetch)(RESEND_API_URL, {
+          method: "POST",
+          headers: { authorization: `Bearer ${env.EMAIL_API_KEY}`, "content-type": "application/json" },
+          body: JSON.stringify({
+            from: env.EMAIL_FROM,
+            to: [mail.to],
+            subject: mail.subject,
+            html: mail.html,
+            text: mail.text,
+          }),
+        });
+        if (!res.ok) throw new Error(`Resend ${res.status}: ${(await res.text()).slice(0, 300)}`);
+      };
+    default:
+      throw new Error(`Unknown EMAIL_TRANSPORT "${env.EMAIL_TRANSPORT}" (outbox, cloudflare or resend)`);
+  }
+}
+
+export function emailSender(env: Env, db: Db, clock: Clock, options: EmailSenderOptions = {}): EmailSender {
+  const emailEnv = env as Env & EmailEnv;
+  const deliver = transportFor(emailEnv, options);
+  const transport = env.EMAIL_TRANSPORT;
+  return {
+    async send(mail) {
+      const entry = {
+        to: mail.to,
+        subject: mail.subject,
+        html: mail.html,
+        text: mail.text,
+        kind: mail.kind,
+        transport,
+        mailingId: mail.mailingId ?? null,
+      };
+      try {
+        await deliver(mail);
+      } catch (err) {
+        const error = err instanceof Error ? err.message : String(err);
+        await logEmail(db, { ...entry, status: "failed", error, createdAt: clock.now() });
+        throw err;
+      }
+      try {
+        await logEmail(db, { ...entry, status: "sent", createdAt: clock.now() });
+      } catch (err) {
+        // The mail has left; failing now would make the caller resend it. Losing the log line is the lesser harm.
+        console.error("email_log write failed after a successful send", err);
+      }
+      if (transport === "outbox") console.log(`[outbox] ${mail.kind} to ${mail.to}: ${mail.subject}`);
+    },
+  };
+}

@@ -1,0 +1,218 @@
+/**
+ * Campaign codes: the season's built-in ones (src/shared/season.ts) and the organiser's own, both as rows of
+ * `campaign_codes`. A built-in code works from the config even before its row exists; once the row exists
+ * (seed, admin list or first use) the organiser can disable it or cap its uses there.
+ */
+import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
+import type { AgeCounts } from "../../shared/age";
+import { builtinCampaign, isCampaignValidAt, normalizeCode } from "../../shared/campaign";
+import { campaignTotal, listTotal } from "../../shared/pricing";
+import { SEASON, type CampaignRule, type Season } from "../../shared/season";
+import { stockholmDeadlineEnd } from "../../shared/stockholm";
+import type { Db } from "./client";
+import { campaignCodes, payments } from "./schema";
+
+export const CAMPAIGN_RULES: readonly CampaignRule[] = ["flat50", "free", "minus50"];
+
+export interface CampaignCode {
+  code: string;
+  rule: CampaignRule;
+  /** Last valid moment, inclusive, epoch ms; null = no end. */
+  validUntil: number | null;
+  maxUses: number | null;
+  uses: number;
+  disabled: boolean;
+  builtin: boolean;
+  note: string;
+}
+
+export function isCampaignRule(x: unknown): x is CampaignRule {
+  return typeof x === "string" && (CAMPAIGN_RULES as readonly string[]).includes(x);
+}
+
+/** The inclusive last millisecond of a Stockholm deadline written at any precision ('2025-10-01', '…T23:59:59'). */
+export function lastValidMoment(deadline: string): number {
+  return stockholmDeadlineEnd(deadline) - 1;
+}
+
+function builtinRows(season: Season) {
+  return season.campaigns.map((c) => ({
+    code: normalizeCode(c.code),
+    rule: c.rule,
+    validUntil: c.validUntil ? lastValidMoment(c.validUntil) : null,
+  }));
+}
+
+/**
+ * Makes sure every built-in code of the season has its row. The config stays the truth for rule and end date;
+ * what the organiser set in D1 (disabled, max uses) and the use count are kept.
+ */
+export async function ensureBuiltinCampaigns(db: Db, now: number, season: Season = SEASON): Promise<void> {
+  const rows = builtinRows(season);
+  if (rows.length === 0) return;
+  const [first, ...rest] = rows.map((r) =>
+    db
+      .insert(campaignCodes)
+      .values({ ...r, builtin: true, createdAt: now, createdBy: "säsongskonfigurationen" })
+      .onConflictDoUpdate({
+        target: campaignCodes.code,
+        set: { rule: r.rule, validUntil: r.validUntil, builtin: true },
+      }),
+  );
+  await db.batch([first!, ...rest]);
+}
+
+function fromRow(row: typeof campaignCodes.$inferSelect): CampaignCode | null {
+  if (!isCampaignRule(row.rule)) return null;
+  return {
+    code: row.code,
+    rule: row.rule,
+    validUntil: row.validUntil,
+    maxUses: row.maxUses,
+    uses: row.uses,
+    disabled: row.disabled,
+    builtin: row.builtin,
+    note: row.note,
+  };
+}
+
+/** The campaign for a code as typed (any case), from D1 or else the season config; null when unknown. */
+export async function findCampaign(db: Db, code: string, season: Season = SEASON): Promise<CampaignCode | null> {
+  const wanted = normalizeCode(code);
+  if (wanted === "") return null;
+  const row = await db.select().from(campaignCodes).where(eq(campaignCodes.code, wanted)).get();
+  if (row) return fromRow(row);
+  const builtin = builtinCampaign(wanted, season);
+  if (!builtin) return null;
+  return {
+    code: wanted,
+    rule: builtin.rule,
+    validUntil: builtin.validUntil ? lastValidMoment(builtin.validUntil) : null,
+    maxUses: null,
+    uses: 0,
+    disabled: false,
+    builtin: true,
+    note: "",
+  };
+}
+
+export interface CampaignEvaluation {
+  valid: boolean;
+  price: number;
+  /** The campaign applied, when valid. */
+  campaign: CampaignCode | null;
+}
+
+/**
+ * Spec: {valid, price}. An unknown, disabled, expired or used-up code is `valid: false` with the list price
+ * (a failed campaign is treated as no discount); an empty code is simply the list price.
+ */
+export async function evaluateCampaign(
+  db: Db,
+  code: string,
+  counts: AgeCounts,
+  now: number,
+  season: Season = SEASON,
+): Promise<CampaignEvaluation> {
+  const listPrice = listTotal(counts, now, season);
+  const campaign = await findCampaign(db, code, season);
+  if (!campaign || !isCampaignValidAt(campaign, now)) return { valid: false, price: listPrice, campaign: null };
+  return { valid: true, price: campaignTotal(campaign.rule, counts, now, season), campaign };
+}
+
+/**
+ * Counts one use of a code, unless that would pass its cap: the guarded increment cannot overshoot even when
+ * two families book the last use at the same moment. False = used up (or unknown).
+ */
+export async function claimCampaignUse(db: Db, code: string, now: number, season: Season = SEASON): Promise<boolean> {
+  const wanted = normalizeCode(code);
+  if (builtinCampaign(wanted, season)) await ensureBuiltinCampaigns(db, now, season);
+  const row = await db
+    .update(campaignCodes)
+    .set({ uses: sql`${campaignCodes.uses} + 1` })
+    .where(
+      and(
+        eq(campaignCodes.code, wanted),
+        or(isNull(campaignCodes.maxUses), lt(campaignCodes.uses, campaignCodes.maxUses)),
+      ),
+    )
+    .returning({ uses: campaignCodes.uses })
+    .get();
+  return row !== undefined;
+}
+
+/** Gives back a use claimed for an order that could not be recorded. */
+export async function releaseCampaignUse(db: Db, code: string): Promise<void> {
+  await db
+    .update(campaignCodes)
+    .set({ uses: sql`max(${campaignCodes.uses} - 1, 0)` })
+    .where(eq(campaignCodes.code, normalizeCode(code)));
+}
+
+/** Whether this registration already has an order (any status) with this code, so its use is already counted. */
+export async function registrationUsedCampaign(db: Db, registrationId: string, code: string): Promise<boolean> {
+  const row = await db
+    .select({ id: payments.id })
+    .from(payments)
+    .where(and(eq(payments.registrationId, registrationId), eq(payments.kampanj, normalizeCode(code))))
+    .limit(1)
+    .get();
+  return row !== undefined;
+}
+
+export interface CampaignListEntry extends CampaignCode {
+  /** Paid orders (any season) that used the code, from the payments. */
+  paidOrders: number;
+}
+
+/** Built-in codes first, then the organiser's, alphabetically. */
+export async function listCampaigns(db: Db): Promise<CampaignListEntry[]> {
+  const [rows, usage] = await Promise.all([
+    db.select().from(campaignCodes).all(),
+    db
+      .select({ kampanj: payments.kampanj, paid: sql<number>`count(*)` })
+      .from(payments)
+      .where(and(eq(payments.status, "PAID"), sql`${payments.kampanj} IS NOT NULL`))
+      .groupBy(payments.kampanj)
+      .all(),
+  ]);
+  const paid = new Map(usage.map((u) => [u.kampanj, Number(u.paid)]));
+  return rows
+    .map(fromRow)
+    .filter((c): c is CampaignCode => c !== null)
+    .map((c) => ({ ...c, paidOrders: paid.get(c.code) ?? 0 }))
+    .sort((a, b) => Number(b.builtin) - Number(a.builtin) || a.code.localeCompare(b.code));
+}
+
+export interface NewCampaign {
+  code: string;
+  rule: CampaignRule;
+  validUntil: number | null;
+  maxUses: number | null;
+  note: string;
+  createdBy: string;
+}
+
+/** False when the code already exists (built-in codes of the season count as existing). */
+export async function createCampaign(db: Db, c: NewCampaign, now: number, season: Season = SEASON): Promise<boolean> {
+  const code = normalizeCode(c.code);
+  if (builtinCampaign(code, season)) return false;
+  const row = await db
+    .insert(campaignCodes)
+    .values({ ...c, code, builtin: false, createdAt: now })
+    .onConflictDoNothing()
+    .returning({ code: campaignCodes.code })
+    .get();
+  return row !== undefined;
+}
+
+/** False when there is no such code. */
+export async function setCampaignDisabled(db: Db, code: string, disabled: boolean): Promise<boolean> {
+  const row = await db
+    .update(campaignCodes)
+    .set({ disabled })
+    .where(eq(campaignCodes.code, normalizeCode(code)))
+    .returning({ code: campaignCodes.code })
+    .get();
+  return row !== undefined;
+}

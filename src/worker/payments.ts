@@ -1,0 +1,501 @@
+/**
+ * The payment lifecycle (DESIGN.md §7, reference/swish.md §4): start a Swish payment, settle it exactly once,
+ * and do what a paid registration needs (runners into their races, the receipt e-mail).
+ *
+ * A payment is written as CREATED before Swish hears of it. Three settlers race to finish it: the Swish callback
+ * (only a hint: unsigned, so the payment is re-fetched from Swish), the payment Durable Object's poll while a
+ * page waits, and the cron sweep. Whoever wins the one conditional write does the after-payment work; the others
+ * do nothing. The after-payment steps are recorded in the audit log, so the cron can finish one a crash cut off.
+ */
+import { clockFromSettings, type Clock } from "../shared/clock";
+import {
+  isSettledStatus,
+  isSwishPaymentId,
+  type PaymentStatus,
+  type SettledStatus,
+} from "../shared/payment-protocol";
+import { SEASON } from "../shared/season";
+import { emailSender } from "./adapters/email";
+import { swishClientFor, SwishError, type SwishPayment } from "./adapters/swish";
+import { audit } from "./db/audit";
+import { database, type Db } from "./db/client";
+import {
+  findPayment,
+  findRegistration,
+  hasAuditStep,
+  insertPayment,
+  insertPaymentOnce,
+  listCreatedSwishPayments,
+  listPaidNeedingFollowUp,
+  parseParticipantIds,
+  participantsByIds,
+  selectRegistrationPayment,
+  settlePaymentRow,
+  storePaymentToken,
+  type PaymentRow,
+  type Settlement,
+} from "./db/payments";
+import { receiptEmail } from "./emails/receipt";
+import { ApiError } from "./errors";
+import { addParticipantsToRaces } from "./race-runners";
+
+export { swishtoryOf } from "./db/payments";
+
+export const SWISH_FAILED = "Swish svarade inte som väntat. Försök igen om en stund.";
+
+/** Audit actions that mark the after-payment steps as done (the cron redoes a missing one). */
+export const RUNNERS_ADDED = "payment.runners-added";
+export const RECEIPT_SENT = "payment.receipt-sent";
+
+const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
+
+export interface StartSwishPaymentInput {
+  registrationId: string | null;
+  season: number;
+  /** Whole kronor, > 0. */
+  amount: number;
+  barn: number;
+  vuxna: number;
+  kampanj: string | null;
+  participantIds: string[];
+  origin: "registration" | "kassa";
+  /** Shown to the payer in the Swish app; cut to Swish's 50 characters and safe character set. */
+  message: string;
+  /** The site's origin as the browser sees it (development callbacks go there). */
+  requestOrigin: string;
+}
+
+/** A Swish instruction id: 32 upper-case hex (reference/swish.md §1). It is also our payid. */
+export function newInstructionId(): string {
+  return crypto.randomUUID().replaceAll("-", "").toUpperCase();
+}
+
+/** Whole kronor as Swish's amount string: 150 → "150.00". */
+export function swishAmount(kronor: number): string {
+  return `${kronor}.00`;
+}
+
+const SWISH_MESSAGE_CHARS = /[^a-zA-Z0-9åäöÅÄÖ:;.,?!()" ]/g;
+const TRANSLITERATE: Record<string, string> = { é: "e", è: "e", ü: "u", æ: "ä", ø: "ö", "–": " ", "-": " " };
+
+/** Swish's message: at most 50 characters of the old, always-accepted set (others become spaces or go). */
+export function swishMessage(text: string): string {
+  return text
+    .replace(/[éèüæø–-]/g, (ch) => TRANSLITERATE[ch] ?? " ")
+    .replace(SWISH_MESSAGE_CHARS, "")
+    .replace(/ {2,}/g, " ")
+    .trim()
+    .slice(0, 50)
+    .trim();
+}
+
+/**
+ * Creates the payment row (CREATED), makes it the registration's payid, then asks Swish for an m-commerce
+ * payment request. Returns the payid and Swish's token (the QR encodes "D" + token).
+ */
+export async function startSwishPayment(
+  env: Env,
+  clock: Clock,
+  input: StartSwishPaymentInput,
+): Promise<{ payid: string; token: string }> {
+  if (!Number.isInteger(input.amount) || input.amount <= 0) throw new ApiError(400, "Ogiltigt belopp.");
+  const db = database(env.DB);
+  const payid = newInstructionId();
+  const callbackIdentifier = crypto.randomUUID();
+  const now = clock.now();
+  const message = swishMessage(input.message);
+  // Production always names its public origin; development follows the browser (its port may vary).
+  const callbackUrl = new URL("/swish/callback", env.DEV_MODE === "true" ? input.requestOrigin : env.PUBLIC_ORIGIN);
+
+  await insertPayment(db, {
+    id: payid,
+    registrationId: input.registrationId,
+    season: input.season,
+    origin: input.origin,
+    amount: input.amount,
+    currency: "SEK",
+    status: "CREATED",
+    dateCreated: now,
+    payeeAlias: env.SWISH_PAYEE_ALIAS,
+    callbackIdentifier,
+    payeePaymentReference: payid,
+    message,
+    kampanj: input.kampanj,
+    barn: input.barn,
+    vuxna: input.vuxna,
+    participantIds: JSON.stringify(input.participantIds),
+  });
+  if (input.registrationId) await selectRegistrationPayment(db, input.registrationId, payid, now);
+
+  try {
+    const { token } = await swishClientFor(env).createPaymentRequest(payid, {
+      payeePaymentReference: payid,
+      callbackUrl: callbackUrl.toString(),
+      callbackIdentifier,
+      payeeAlias: env.SWISH_PAYEE_ALIAS,
+      amount: swishAmount(input.amount),
+      currency: "SEK",
+      ...(message ? { message } : {}),
+    });
+    if (!token) throw new SwishError(201, [], "Swish answered 201 without a PaymentRequestToken");
+    await storePaymentToken(db, payid, token);
+    return { payid, token };
+  } catch (err) {
+    const code = err instanceof SwishError ? err.code : "INTERNAL";
+    const text = err instanceof Error ? err.message : String(err);
+    console.error("swish create failed", payid, text);
+    await settlePaymentRow(db, payid, {
+      status: "ERROR",
+      datePaid: null,
+      paymentReference: null,
+      payerAlias: null,
+      errorCode: code,
+      errorMessage: text.slice(0, 500),
+      settledAt: clock.now(),
+    });
+    await audit(db, { actor: "system", action: "payment.create-failed", subject: payid, detail: { code } }, now);
+    throw new ApiError(502, SWISH_FAILED);
+  }
+}
+
+export interface FreePaymentInput {
+  registrationId: string | null;
+  season: number;
+  kampanj: string;
+  barn: number;
+  vuxna: number;
+  participantIds: string[];
+}
+
+async function sha256Hex(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/**
+ * An order a campaign code makes free: a PAID payment of 0 kr with payid `kampanj_<CODE>_<tail>`. The tail comes
+ * from the registration and its runners, so booking the same runners again returns the same payid and does
+ * nothing twice.
+ */
+export async function recordFreePayment(env: Env, clock: Clock, input: FreePaymentInput): Promise<string> {
+  const db = database(env.DB);
+  const code = input.kampanj.toUpperCase().replace(/[^A-Z0-9ÅÄÖ-]/g, "") || "KOD";
+  const owner = input.registrationId ?? crypto.randomUUID();
+  const tail = (await sha256Hex(`${input.season}|${owner}|${[...input.participantIds].sort().join(",")}`)).slice(0, 16);
+  const payid = `kampanj_${code}_${tail}`;
+  const now = clock.now();
+  const inserted = await insertPaymentOnce(db, {
+    id: payid,
+    registrationId: input.registrationId,
+    season: input.season,
+    origin: "registration",
+    amount: 0,
+    currency: "SEK",
+    status: "PAID",
+    dateCreated: now,
+    datePaid: now,
+    settledAt: now,
+    kampanj: input.kampanj,
+    barn: input.barn,
+    vuxna: input.vuxna,
+    participantIds: JSON.stringify(input.participantIds),
+  });
+  if (input.registrationId) await selectRegistrationPayment(db, input.registrationId, payid, now);
+  if (inserted) {
+    await audit(db, { actor: "system", action: "payment.settled", subject: payid, detail: { status: "PAID" } }, now);
+    await afterPaid(env, payid, clock);
+  }
+  return payid;
+}
+
+export type SettleSource = "callback" | "poll" | "cron" | "cancel";
+
+export interface SettleResult {
+  /** True only for the one call whose write settled the payment. */
+  settled: boolean;
+  /** The payment's status after the call; UNKNOWN when there is no such payment. */
+  status: PaymentStatus | "UNKNOWN";
+  /** Swish reports a payment that does not match ours (amount, currency, payee, id): nothing was settled. */
+  mismatch?: string[];
+}
+
+export interface SettleOptions {
+  clock?: Clock;
+  /** How to tell the payment object (the object itself passes its own method, to avoid calling itself). */
+  notify?: (status: SettledStatus) => void | Promise<void>;
+}
+
+/** What Swish says that differs from what we asked for; any difference means we settle nothing. */
+function mismatches(row: PaymentRow, remote: SwishPayment, payeeAlias: string): string[] {
+  const problems: string[] = [];
+  if (remote.id.toUpperCase() !== row.id) problems.push("id");
+  if (Math.round(remote.amount * 100) !== row.amount * 100) problems.push("amount");
+  if (remote.currency !== row.currency) problems.push("currency");
+  if (remote.payeeAlias !== (row.payeeAlias ?? payeeAlias)) problems.push("payeeAlias");
+  return problems;
+}
+
+function parseSwishDate(x: string | null): number | null {
+  if (!x) return null;
+  const ms = Date.parse(x);
+  return Number.isNaN(ms) ? null : ms;
+}
+
+/**
+ * Re-fetches the payment from Swish and, if Swish has finished it and it matches ours, settles it with the one
+ * conditional write. Only the winner of that write notifies the waiting page and (on PAID) runs afterPaid.
+ * Never throws for Swish trouble: the payment stays CREATED and the next poll or cron tries again.
+ */
+export async function settlePayment(
+  env: Env,
+  payid: string,
+  source: SettleSource,
+  options: SettleOptions = {},
+): Promise<SettleResult> {
+  const db = database(env.DB);
+  const clock = options.clock ?? clockFromSettings(env);
+  const row = await findPayment(db, payid);
+  if (!row) return { settled: false, status: "UNKNOWN" };
+  if (row.status !== "CREATED" || !isSwishPaymentId(row.id)) return { settled: false, status: row.status as PaymentStatus };
+
+  let remote: SwishPayment | null;
+  try {
+    remote = await swishClientFor(env).retrievePaymentRequest(payid);
+  } catch (err) {
+    console.warn("swish retrieve failed", payid, source, err instanceof Error ? err.message : err);
+    return { settled: false, status: "CREATED" };
+  }
+  if (!remote || !isSettledStatus(remote.status)) return { settled: false, status: "CREATED" };
+
+  const problems = mismatches(row, remote, env.SWISH_PAYEE_ALIAS);
+  if (problems.length) {
+    console.error("swish payment does not match ours; not settled", payid, source, problems);
+    await audit(
+      db,
+      {
+        actor: "system",
+        action: "payment.mismatch",
+        subject: payid,
+        detail: {
+          source,
+          problems,
+          swish: { status: remote.status, amount: remote.amount, currency: remote.currency, payee: remote.payeeAlias },
+          ours: { amount: row.amount, currency: row.currency, payee: row.payeeAlias },
+        },
+      },
+      clock.now(),
+    );
+    return { settled: false, status: "CREATED", mismatch: problems };
+  }
+
+  const now = clock.now();
+  const paid = remote.status === "PAID";
+  const settlement: Settlement = {
+    status: remote.status,
+    datePaid: paid ? (parseSwishDate(remote.datePaid) ?? now) : null,
+    // Swish fills paymentReference only for PAID (MSS sometimes earlier); keep it only when it means money moved.
+    paymentReference: paid ? remote.paymentReference : null,
+    payerAlias: remote.payerAlias,
+    errorCode: paid ? null : remote.errorCode,
+    errorMessage: paid ? null : remote.errorMessage,
+    settledAt: now,
+  };
+  return finishSettlement(env, db, row.id, settlement, source, clock, options.notify);
+}
+
+/** The conditional write and, for its winner only, the consequences. */
+async function finishSettlement(
+  env: Env,
+  db: Db,
+  payid: string,
+  settlement: Settlement,
+  source: SettleSource,
+  clock: Clock,
+  notify?: SettleOptions["notify"],
+): Promise<SettleResult> {
+  const won = await settlePaymentRow(db, payid, settlement);
+  if (!won) {
+    const now = await findPayment(db, payid);
+    return { settled: false, status: (now?.status as PaymentStatus | undefined) ?? "UNKNOWN" };
+  }
+  await audit(
+    db,
+    {
+      actor: "system",
+      action: "payment.settled",
+      subject: payid,
+      detail: { status: settlement.status, source, errorCode: settlement.errorCode },
+    },
+    clock.now(),
+  );
+  await notifyWaitingPage(env, payid, settlement.status, notify);
+  if (settlement.status === "PAID") await afterPaid(env, payid, clock);
+  return { settled: true, status: settlement.status };
+}
+
+async function notifyWaitingPage(
+  env: Env,
+  payid: string,
+  status: SettledStatus,
+  notify?: SettleOptions["notify"],
+): Promise<void> {
+  try {
+    if (notify) await notify(status);
+    else await env.PAYMENT.getByName(payid).notifySettled(status, payid);
+  } catch (err) {
+    // The page's own poll (/verify) and the object's alarm read the settled row from D1; nothing is lost.
+    console.error("payment object notify failed", payid, err);
+  }
+}
+
+/**
+ * What a paid payment leads to: its runners join their races, and the family gets a receipt. Each step is
+ * recorded in the audit log once done, so a repeat (the cron's repair) only does what is missing.
+ */
+export async function afterPaid(env: Env, payid: string, clock: Clock = clockFromSettings(env)): Promise<void> {
+  const db = database(env.DB);
+  const row = await findPayment(db, payid);
+  if (!row || row.status !== "PAID") return;
+  const runners = await participantsByIds(db, parseParticipantIds(row.participantIds));
+
+  if (!(await hasAuditStep(db, RUNNERS_ADDED, payid))) {
+    try {
+      const added = await addParticipantsToRaces(
+        env,
+        db,
+        runners.map((p) => ({
+          id: p.id,
+          firstname: p.firstname,
+          lastname: p.lastname,
+          age: p.age,
+          company: p.company,
+          group: p.group,
+          distance: p.distance,
+          bib: p.bib,
+        })),
+        SEASON,
+        { actor: "betalning" },
+      );
+      await audit(
+        db,
+        {
+          actor: "system",
+          action: RUNNERS_ADDED,
+          subject: payid,
+          detail: { runners: added.map((a) => ({ id: a.runner.id, part: a.part, added: a.added })) },
+        },
+        clock.now(),
+      );
+    } catch (err) {
+      console.error("adding paid runners to races failed", payid, err);
+    }
+  }
+
+  if (row.registrationId && !(await hasAuditStep(db, RECEIPT_SENT, payid))) {
+    try {
+      const registration = await findRegistration(db, row.registrationId);
+      if (registration) {
+        const mail = receiptEmail({
+          payid,
+          runners,
+          amount: row.amount,
+          datePaid: row.datePaid ?? clock.now(),
+          paymentReference: row.paymentReference,
+          kampanj: row.kampanj,
+          siteUrl: env.PUBLIC_ORIGIN,
+        });
+        await emailSender(env, db, clock).send({ to: registration.email, ...mail, kind: "receipt" });
+        await audit(
+          db,
+          { actor: "system", action: RECEIPT_SENT, subject: payid, detail: { to: registration.email } },
+          clock.now(),
+        );
+      }
+    } catch (err) {
+      console.error("receipt e-mail failed", payid, err);
+    }
+  }
+}
+
+/**
+ * Withdraws a payment that has not been paid (e.g. the family books again with other runners). If Swish
+ * refuses because it has already finished, the payment settles as Swish says instead.
+ */
+export async function cancelSwishPayment(env: Env, payid: string): Promise<SettleResult> {
+  try {
+    await swishClientFor(env).cancelPaymentRequest(payid);
+  } catch (err) {
+    if (!(err instanceof SwishError) || err.status !== 422) console.warn("swish cancel failed", payid, err);
+  }
+  return settlePayment(env, payid, "cancel");
+}
+
+export interface ReconcileReport {
+  checked: number;
+  settled: number;
+  expired: number;
+  followedUp: number;
+}
+
+async function eachLimited<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) await fn(items[next++]!);
+  });
+  await Promise.all(workers);
+}
+
+/**
+ * The cron sweep: callbacks may never come (reference/swish.md §4, §6), so every Swish payment still CREATED
+ * after a minute is re-fetched; one still CREATED after a day is given up as TM01 (Swish times out after
+ * minutes). PAID payments whose after-payment steps did not finish get them done.
+ */
+export async function reconcilePayments(env: Env, clock: Clock): Promise<ReconcileReport> {
+  const db = database(env.DB);
+  const now = clock.now();
+  const report: ReconcileReport = { checked: 0, settled: 0, expired: 0, followedUp: 0 };
+
+  const waiting = await listCreatedSwishPayments(db, now - DAY, now - MINUTE, 200);
+  await eachLimited(waiting, 4, async (p) => {
+    report.checked++;
+    if ((await settlePayment(env, p.id, "cron", { clock })).settled) report.settled++;
+  });
+
+  const abandoned = await listCreatedSwishPayments(db, 0, now - DAY, 100);
+  await eachLimited(abandoned, 4, async (p) => {
+    report.checked++;
+    const result = await settlePayment(env, p.id, "cron", { clock });
+    if (result.settled) {
+      report.settled++;
+      return;
+    }
+    if (result.status !== "CREATED") return;
+    const expired = await finishSettlement(
+      env,
+      db,
+      p.id,
+      {
+        status: "ERROR",
+        datePaid: null,
+        paymentReference: null,
+        payerAlias: null,
+        errorCode: result.mismatch ? "MISMATCH" : "TM01",
+        errorMessage: result.mismatch
+          ? `Swish-betalningen stämmer inte med vår (${result.mismatch.join(", ")})`
+          : "Betalningen blev aldrig genomförd",
+        settledAt: clock.now(),
+      },
+      "cron",
+      clock,
+    );
+    if (expired.settled) report.expired++;
+  });
+
+  const unfinished = await listPaidNeedingFollowUp(db, RUNNERS_ADDED, RECEIPT_SENT, now - 7 * DAY, now - 5 * MINUTE, 50);
+  for (const p of unfinished) {
+    await afterPaid(env, p.id, clock);
+    report.followedUp++;
+  }
+  return report;
+}

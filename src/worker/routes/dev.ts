@@ -1,0 +1,110 @@
+/**
+ * Development affordances (DESIGN.md "Development affordances"), all under /dev/*, which the app answers with
+ * 404 unless DEV_MODE is "true" (middleware/dev-only.ts, mounted in app.ts):
+ * - GET /dev/jwks.json: the public key set of the development "Google" (GOOGLE_JWKS_URL points here locally);
+ * - POST /dev/google-token {email, aud?, iss?, exp?, email_verified?, name?}: a Google-shaped ID token signed
+ *   with that key, so the dev login page and the tests sign in through the real verification path;
+ * - GET /dev/outbox (HTML) and /dev/outbox.json: the e-mail log, newest first (`?to=` filters by recipient).
+ */
+import { Hono } from "hono";
+import { z } from "zod";
+import { devJwks, signDevGoogleToken } from "../adapters/google-dev";
+import { database } from "../db/client";
+import { listEmailLog, type LoggedEmail } from "../db/email-log";
+import type { AppEnv } from "../env";
+import { validate } from "../middleware/validate";
+
+export const devRoutes = new Hono<AppEnv>();
+
+const NO_STORE = { "cache-control": "no-store" };
+
+devRoutes.get("/dev/jwks.json", async (c) => c.json(await devJwks(), 200, NO_STORE));
+
+const googleTokenBody = z.object({
+  email: z.email({ error: "Ogiltig e-postadress" }),
+  aud: z.string({ error: "aud måste vara text" }).min(1).optional(),
+  iss: z.string({ error: "iss måste vara text" }).min(1).optional(),
+  exp: z.number({ error: "exp måste vara sekunder sedan 1970" }).int().positive().optional(),
+  email_verified: z.boolean({ error: "email_verified måste vara true eller false" }).optional(),
+  name: z.string({ error: "name måste vara text" }).max(200).optional(),
+});
+
+devRoutes.post("/dev/google-token", validate("json", googleTokenBody), async (c) => {
+  const body = c.req.valid("json");
+  const credential = await signDevGoogleToken({ ...body, aud: body.aud ?? c.env.GOOGLE_CLIENT_ID }, c.var.clock.now());
+  return c.json({ credential });
+});
+
+const outboxQuery = z.object({
+  to: z.string().max(254).optional(),
+  limit: z.coerce.number({ error: "limit måste vara ett tal" }).int().min(1).max(500).optional(),
+});
+
+function outboxJson(mail: LoggedEmail) {
+  return {
+    id: mail.id,
+    to: mail.to,
+    subject: mail.subject,
+    html: mail.html,
+    text: mail.text,
+    kind: mail.kind,
+    createdAt: mail.createdAt,
+    transport: mail.transport,
+    status: mail.status,
+    error: mail.error ?? null,
+    mailingId: mail.mailingId ?? null,
+  };
+}
+
+devRoutes.get("/dev/outbox.json", validate("query", outboxQuery), async (c) => {
+  const mails = await listEmailLog(database(c.env.DB), c.req.valid("query"));
+  return c.json(mails.map(outboxJson), 200, NO_STORE);
+});
+
+devRoutes.get("/dev/outbox", validate("query", outboxQuery), async (c) => {
+  const mails = await listEmailLog(database(c.env.DB), c.req.valid("query"));
+  return c.html(outboxPage(mails), 200, NO_STORE);
+});
+
+const escape = (value: string) =>
+  value.replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]!);
+
+const stockholmTime = new Intl.DateTimeFormat("sv-SE", {
+  timeZone: "Europe/Stockholm",
+  dateStyle: "short",
+  timeStyle: "medium",
+});
+
+function outboxPage(mails: LoggedEmail[]): string {
+  const items = mails
+    .map(
+      (m) => `<article>
+  <h2>${escape(m.subject)}</h2>
+  <p class="meta">Till <strong>${escape(m.to)}</strong> · <time datetime="${new Date(m.createdAt).toISOString()}">${escape(
+    stockholmTime.format(m.createdAt),
+  )}</time> · ${escape(m.kind)} · ${escape(m.transport)} · ${m.status === "sent" ? "skickat" : `misslyckades: ${escape(m.error ?? "")}`}</p>
+  <iframe sandbox title="${escape(m.subject)}" srcdoc="${escape(m.html)}"></iframe>
+  <details><summary>Text</summary><pre>${escape(m.text)}</pre></details>
+</article>`,
+    )
+    .join("\n");
+  return `<!doctype html>
+<html lang="sv">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Utkorg (utveckling)</title>
+<style>
+body { font-family: system-ui, sans-serif; margin: 1rem auto; max-width: 60rem; padding: 0 1rem; }
+article { border: 1px solid #ccc; border-radius: 8px; margin: 1rem 0; padding: 0 1rem 1rem; }
+.meta { color: #555; }
+iframe { border: 1px solid #eee; height: 20rem; width: 100%; }
+</style>
+</head>
+<body>
+<h1>Utkorg</h1>
+<p>Skickade e-postmeddelanden, nyast först (${mails.length} st). Samma lista som JSON: <a href="/dev/outbox.json">/dev/outbox.json</a>.</p>
+${items || "<p>Inga e-postmeddelanden ännu.</p>"}
+</body>
+</html>`;
+}

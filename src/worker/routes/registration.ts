@@ -1,0 +1,365 @@
+/**
+ * The visitor registration API (spec public-site §7): log in with an e-mailed code (/email, /code), read and
+ * save the family's runner map (/get, /update), preview a campaign code (/validate-kampanj) and book the payment
+ * (/book-v2). Paths are the spec's, at the root.
+ *
+ * Choices the spec leaves open:
+ * - /code answers 204 (spec: "accepted with no body") when it has just created an empty registration for a new
+ *   family, and 200 with the registration when the family already has one. A family that has none when
+ *   registration is closed gets 403 and no session (there is nothing to show).
+ * - /update takes the spec's plain `{runners}` and an optional `version`; a save based on an older version than
+ *   the stored one is refused with 409 and the current registration, so two tabs never silently overwrite each
+ *   other.
+ * - /book-v2 recomputes the counts and the price from the stored runners (DESIGN.md §5). A campaign code's use is
+ *   counted when the order is booked, once per registration and code (a retried payment does not count twice).
+ *   An invalid code at booking means the list price, as the preview (/validate-kampanj) showed.
+ */
+import { Hono, type Context } from "hono";
+import { createMiddleware } from "hono/factory";
+import { z } from "zod";
+import { countAges, type AgeCounts } from "../../shared/age";
+import { normalizeCode } from "../../shared/campaign";
+import { listTotal } from "../../shared/pricing";
+import { checkRunnerMap, MAX_RUNNERS, RUNNER_MESSAGES } from "../../shared/registration-schema";
+import { SEASON } from "../../shared/season";
+import { isRegistrationOpen } from "../../shared/season-rules";
+import { emailSender } from "../adapters/email";
+import { claimCampaignUse, evaluateCampaign, registrationUsedCampaign, releaseCampaignUse } from "../db/campaigns";
+import { database, type Db } from "../db/client";
+import { createLoginCode, LOGIN_CODE_TTL_MS, newLoginCode, useLoginCode } from "../db/login-codes";
+import {
+  ensureRegistration,
+  findRegistration,
+  isRegistrationPaid,
+  previousRunners,
+  registrationRunners,
+  saveRunners,
+  type RegistrationRow,
+} from "../db/registrations";
+import { loginCodeEmail } from "../emails/login-code";
+import type { AppEnv } from "../env";
+import { ApiError, badRequest, conflict, forbidden, tooMany, unauthorized } from "../errors";
+import { validate } from "../middleware/validate";
+import { recordFreePayment, startSwishPayment, swishtoryOf } from "../payments";
+import { startSession } from "../sessions";
+
+export const registrationRoutes = new Hono<AppEnv>();
+
+const MSG = {
+  invalidEmail: "Ogiltig e-postadress",
+  notLoggedIn: "Inte inloggad",
+  closed: "Anmälan är stängd",
+  paid: "Anmälan är betald och kan inte ändras.",
+  conflict: "Anmälan har ändrats i ett annat fönster. Listan har uppdaterats – gör din ändring igen.",
+  wrongCode: "Fel kod. Kontrollera koden i mejlet och försök igen.",
+  codeFormat: "Koden består av sex siffror. Kontrollera koden i mejlet och försök igen.",
+  expired: "Koden har gått ut. Begär en ny kod.",
+  unusable: "Koden kan inte användas längre. Begär en ny kod.",
+  tooManyCodes: "För många försök. Vänta en minut och försök igen.",
+  tooManyCampaign: "För många försök med kampanjkoder. Vänta en minut och försök igen.",
+  mailFailed: "Kunde inte skicka mejlet med koden. Försök igen om en stund.",
+  noRunners: "Lägg till minst en deltagare innan du går till betalning.",
+  campaignUsedUp: "Kampanjkoden är redan förbrukad. Ta bort den eller ange en annan kod.",
+  count: "Ange ett antal mellan 0 och " + MAX_RUNNERS,
+  badCampaign: "Ogiltig kampanjkod",
+  version: "Ogiltig version",
+} as const;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Helpers
+
+/** The client for per-client rate limits: Cloudflare's connecting IP, else the first proxy hop (local runs). */
+function clientKey(c: Context<AppEnv>): string {
+  return (
+    c.req.header("cf-connecting-ip") ??
+    c.req.header("x-forwarded-for")?.split(",")[0]?.trim() ??
+    c.req.header("x-real-ip") ??
+    "okänd"
+  ).slice(0, 64);
+}
+
+async function allowed(limiter: RateLimit, key: string): Promise<boolean> {
+  return (await limiter.limit({ key })).success;
+}
+
+const requireVisitor = createMiddleware<AppEnv>(async (c, next) => {
+  if (c.var.session?.kind !== "visitor") throw unauthorized(MSG.notLoggedIn);
+  await next();
+});
+
+function visitorEmail(c: Context<AppEnv>): string {
+  const session = c.var.session;
+  if (!session) throw unauthorized(MSG.notLoggedIn);
+  return session.email;
+}
+
+/** Spec wire shape of a registration, plus what the SPA needs to render step 3 without asking again. */
+async function registrationView(db: Db, email: string, registration: RegistrationRow | null, now: number) {
+  const open = isRegistrationOpen(now);
+  const runners = registration ? await registrationRunners(db, registration.id) : [];
+  const [swishtory, locked] = registration
+    ? await Promise.all([swishtoryOf(db, registration.id), isRegistrationPaid(db, registration.id)])
+    : [{}, false];
+  const counts = countAges(runners);
+  return {
+    email,
+    deltagare: Object.fromEntries(runners.map((r) => [r.id, r])),
+    payid: registration?.payid ?? null,
+    swishtory,
+    version: registration?.version ?? 0,
+    locked,
+    registrationOpen: open,
+    season: SEASON.year,
+    barn: counts.barn,
+    vuxna: counts.vuxna,
+    listPrice: listTotal(counts, now),
+    // The "welcome back" offer only makes sense while the list can still be changed.
+    previousRunners: open && !locked ? await previousRunners(db, email, SEASON.year, runners) : [],
+  };
+}
+
+export type RegistrationView = Awaited<ReturnType<typeof registrationView>>;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Schemas
+
+const email = z
+  .string({ error: MSG.invalidEmail })
+  .trim()
+  .toLowerCase()
+  .max(254, MSG.invalidEmail)
+  .pipe(z.email({ error: MSG.invalidEmail }));
+
+const emailBody = z.object({ email }, { error: MSG.invalidEmail });
+
+const codeBody = z.object(
+  {
+    email,
+    codeId: z.string({ error: MSG.unusable }).min(1, MSG.unusable).max(100, MSG.unusable),
+    // Spec: the code is sent as text; a number from an older client is taken too.
+    code: z.union([z.string().max(20), z.number().int().nonnegative()], { error: MSG.codeFormat }).transform(String),
+  },
+  { error: "Ange e-postadress och koden från mejlet." },
+);
+
+const updateBody = z.object(
+  {
+    // Checked by checkRunnerMap below, which names the bad runner and field; a missing map is its error too.
+    runners: z.unknown().optional(),
+    version: z.number({ error: MSG.version }).int(MSG.version).min(0, MSG.version).optional(),
+  },
+  { error: RUNNER_MESSAGES.runners },
+);
+
+const count = z.number({ error: MSG.count }).int(MSG.count).min(0, MSG.count).max(MAX_RUNNERS, MSG.count);
+const kampanj = z.string({ error: MSG.badCampaign }).max(40, MSG.badCampaign).optional().default("");
+
+const campaignBody = z.object({ kampanj, barn: count, vuxna: count }, { error: MSG.badCampaign });
+const bookBody = z.object({ kampanj, barn: count, vuxna: count }, { error: MSG.count });
+
+// ---------------------------------------------------------------------------------------------------------------
+// Log in with an e-mailed code
+
+registrationRoutes.post("/email", validate("json", emailBody), async (c) => {
+  const { email } = c.req.valid("json");
+  const client = clientKey(c);
+  const [byAddress, byClient] = await Promise.all([
+    allowed(c.env.LOGIN_RL, `email:${email}`),
+    allowed(c.env.LOGIN_RL, `email-client:${client}`),
+  ]);
+  if (!byAddress || !byClient) throw tooMany(MSG.tooManyCodes);
+
+  const db = database(c.env.DB);
+  const clock = c.var.clock;
+  const code = newLoginCode();
+  const { id } = await createLoginCode(db, { id: crypto.randomUUID(), email, code, now: clock.now(), clientKey: client });
+  const mail = loginCodeEmail(code, LOGIN_CODE_TTL_MS / 60_000);
+  try {
+    await emailSender(c.env, db, clock).send({ to: email, ...mail, kind: "login-code" });
+  } catch (err) {
+    console.error("login-code e-mail failed", err);
+    throw new ApiError(502, MSG.mailFailed);
+  }
+  // DESIGN.md §2: the code travels by e-mail alone, except in development where the page pre-fills it.
+  return c.json({ id, code: c.var.devMode ? code : "" });
+});
+
+registrationRoutes.post("/code", validate("json", codeBody), async (c) => {
+  const body = c.req.valid("json");
+  const code = body.code.trim();
+  if (!/^\d{6}$/.test(code)) throw badRequest(MSG.codeFormat);
+  if (!(await allowed(c.env.LOGIN_RL, `code-client:${clientKey(c)}`))) throw tooMany(MSG.tooManyCodes);
+
+  const db = database(c.env.DB);
+  const now = c.var.clock.now();
+  const result = await useLoginCode(db, { id: body.codeId, email: body.email, code, now });
+  if (result === "wrong") throw badRequest(MSG.wrongCode);
+  if (result === "expired") throw new ApiError(410, MSG.expired);
+  if (result === "unusable") throw badRequest(MSG.unusable);
+
+  const existing = await findRegistration(db, SEASON.year, body.email);
+  if (!existing && !isRegistrationOpen(now)) throw forbidden(MSG.closed);
+  await startSession(c, "visitor", body.email);
+  if (existing) return c.json(await registrationView(db, body.email, existing, now));
+  const { registration, created } = await ensureRegistration(db, SEASON.year, body.email, now);
+  if (created) return c.body(null, 204);
+  return c.json(await registrationView(db, body.email, registration, now));
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// The family's runners
+
+registrationRoutes.get("/get", requireVisitor, async (c) => {
+  const email = visitorEmail(c);
+  const db = database(c.env.DB);
+  const registration = await findRegistration(db, SEASON.year, email);
+  c.header("cache-control", "no-store");
+  return c.json(await registrationView(db, email, registration, c.var.clock.now()));
+});
+
+registrationRoutes.post("/update", requireVisitor, validate("json", updateBody), async (c) => {
+  const email = visitorEmail(c);
+  const body = c.req.valid("json");
+  const now = c.var.clock.now();
+  const checked = checkRunnerMap(body.runners, now);
+  if (!checked.ok) {
+    const first = Object.values(checked.errors)[0] ?? RUNNER_MESSAGES.runners;
+    throw new ApiError(400, first, checked.errors);
+  }
+  if (!isRegistrationOpen(now)) throw forbidden(MSG.closed);
+
+  const db = database(c.env.DB);
+  const existing = await findRegistration(db, SEASON.year, email);
+  const registration = existing ?? (await ensureRegistration(db, SEASON.year, email, now)).registration;
+  if (await isRegistrationPaid(db, registration.id)) throw conflict(MSG.paid);
+  const expectedVersion = body.version ?? registration.version;
+  const conflictAnswer = async () =>
+    c.json(
+      {
+        error: MSG.conflict,
+        registration: await registrationView(db, email, await findRegistration(db, SEASON.year, email), now),
+      },
+      409,
+    );
+  if (expectedVersion !== registration.version) return conflictAnswer();
+
+  const saved = await saveRunners(db, {
+    registrationId: registration.id,
+    season: SEASON.year,
+    expectedVersion,
+    runners: checked.value,
+    now,
+  });
+  switch (saved.status) {
+    case "saved":
+      return c.json(await registrationView(db, email, await findRegistration(db, SEASON.year, email), now));
+    case "conflict":
+      return conflictAnswer();
+    case "locked":
+      throw conflict(MSG.paid);
+    case "taken":
+      throw new ApiError(
+        400,
+        RUNNER_MESSAGES.runnerId,
+        Object.fromEntries(saved.ids.map((id) => [id, RUNNER_MESSAGES.runnerId])),
+      );
+  }
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// Campaign codes and booking
+
+registrationRoutes.post("/validate-kampanj", validate("json", campaignBody), async (c) => {
+  const body = c.req.valid("json");
+  const code = normalizeCode(body.kampanj);
+  const counts: AgeCounts = { barn: body.barn, vuxna: body.vuxna };
+  const now = c.var.clock.now();
+  if (code === "") return c.json({ valid: false, price: listTotal(counts, now) });
+  // Every looked-up code counts, valid or not: limiting only the misses would still answer a guess.
+  if (!(await allowed(c.env.KAMPANJ_RL, `kampanj:${clientKey(c)}`))) throw tooMany(MSG.tooManyCampaign);
+  const { valid, price } = await evaluateCampaign(database(c.env.DB), code, counts, now);
+  return c.json({ valid, price });
+});
+
+/** Spec: "{errors} with a barn entry and possibly a vuxna entry" when the sent counts are not the stored ones. */
+function countErrors(sent: AgeCounts, stored: AgeCounts): Record<string, string> | null {
+  if (sent.barn === stored.barn && sent.vuxna === stored.vuxna) return null;
+  const errors: Record<string, string> = {
+    barn:
+      sent.barn === stored.barn
+        ? "Antalet deltagare stämmer inte med anmälan. Ladda om sidan och försök igen."
+        : `Antalet barn stämmer inte (${stored.barn} anmälda)`,
+  };
+  if (sent.vuxna !== stored.vuxna) errors.vuxna = `Antalet vuxna stämmer inte (${stored.vuxna} anmälda)`;
+  return errors;
+}
+
+function paymentMessage(counts: AgeCounts): string {
+  // Swish's message field: at most 50 characters from a small character set (letters, digits, ':;.,?!()').
+  const adults = counts.vuxna === 1 ? "1 vuxen" : `${counts.vuxna} vuxna`;
+  return `${SEASON.siteName} ${SEASON.year}: ${counts.barn} barn, ${adults}`.slice(0, 50);
+}
+
+registrationRoutes.post("/book-v2", requireVisitor, validate("json", bookBody), async (c) => {
+  const email = visitorEmail(c);
+  const body = c.req.valid("json");
+  const clock = c.var.clock;
+  const now = clock.now();
+  if (!isRegistrationOpen(now)) throw forbidden(MSG.closed);
+
+  const db = database(c.env.DB);
+  const registration = await findRegistration(db, SEASON.year, email);
+  const runners = registration ? await registrationRunners(db, registration.id) : [];
+  if (!registration || runners.length === 0) throw badRequest(MSG.noRunners);
+  if (await isRegistrationPaid(db, registration.id)) throw conflict(MSG.paid);
+
+  const counts = countAges(runners);
+  const mismatch = countErrors({ barn: body.barn, vuxna: body.vuxna }, counts);
+  if (mismatch) throw new ApiError(400, body.barn !== counts.barn ? mismatch.barn! : mismatch.vuxna!, mismatch);
+
+  const code = normalizeCode(body.kampanj);
+  if (code !== "" && !(await allowed(c.env.KAMPANJ_RL, `kampanj:${clientKey(c)}`))) {
+    throw tooMany(MSG.tooManyCampaign);
+  }
+  const evaluation = code === "" ? null : await evaluateCampaign(db, code, counts, now);
+  const campaign = evaluation?.valid ? evaluation.campaign : null;
+  const price = campaign ? evaluation!.price : listTotal(counts, now);
+  const participantIds = runners.map((r) => r.id);
+
+  let claimed = false;
+  if (campaign && !(await registrationUsedCampaign(db, registration.id, campaign.code))) {
+    if (!(await claimCampaignUse(db, campaign.code, now))) {
+      throw new ApiError(400, MSG.campaignUsedUp, { kampanj: MSG.campaignUsedUp });
+    }
+    claimed = true;
+  }
+  try {
+    if (campaign && price === 0) {
+      const payid = await recordFreePayment(c.env, clock, {
+        registrationId: registration.id,
+        season: SEASON.year,
+        kampanj: campaign.code,
+        barn: counts.barn,
+        vuxna: counts.vuxna,
+        participantIds,
+      });
+      return c.json({ token: "kampanj", payref: payid });
+    }
+    const { payid, token } = await startSwishPayment(c.env, clock, {
+      registrationId: registration.id,
+      season: SEASON.year,
+      amount: price,
+      barn: counts.barn,
+      vuxna: counts.vuxna,
+      kampanj: campaign?.code ?? null,
+      participantIds,
+      origin: "registration",
+      message: paymentMessage(counts),
+      requestOrigin: new URL(c.req.url).origin,
+    });
+    return c.json({ token, payref: payid });
+  } catch (err) {
+    if (claimed && campaign) await releaseCampaignUse(db, campaign.code);
+    throw err;
+  }
+});

@@ -1,0 +1,27 @@
+/**
+ * The e2e project's global setup: checks for Debian's Chromium, then runs the real `npm start` path
+ * (build, migrate, seed, wrangler dev) on a free port with a fresh state directory, and hands the tests its
+ * URL through `inject("baseURL")`. Teardown stops the whole process group.
+ */
+import { existsSync } from "node:fs";
+import type { TestProject } from "vitest/node";
+import { startLocalServer } from "../../scripts/lib/server.mjs";
+import { CHROMIUM_PATH } from "./browser";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    baseURL: string;
+  }
+}
+
+export default async function setup(project: TestProject) {
+  if (!existsSync(CHROMIUM_PATH)) {
+    // One line, no stack: the reader needs the command, not our call chain.
+    const error = new Error('Chromium saknas: installera med "apt-get install -y chromium" (Debian) och kör igen.');
+    error.stack = error.message;
+    throw error;
+  }
+  const server = await startLocalServer({ echo: process.env.E2E_SERVER_LOG === "1" });
+  project.provide("baseURL", server.baseURL);
+  return () => server.stop();
+}

@@ -1,0 +1,162 @@
+/**
+ * The site's shell in real Chromium against `npm start`'s server: the pre-rendered landing page, the phone
+ * drawer, the developer admin sign-in, deep links, and that the browser never leaves the site.
+ */
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, expect, inject, test } from "vitest";
+import { SEASON } from "../../src/shared/season";
+import { desktopContext, launchBrowser, phoneContext, recordRequests } from "./browser";
+
+const baseURL = inject("baseURL");
+const origin = new URL(baseURL).origin;
+const TITLE = `${SEASON.siteName} ${SEASON.year}`;
+
+/** What Chromium sends when the address bar opens a page (the assets layer routes on these). */
+const NAVIGATION_HEADERS = {
+  accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+  "sec-fetch-mode": "navigate",
+  "sec-fetch-dest": "document",
+  "sec-fetch-site": "none",
+};
+
+let browser: Browser;
+/** This test's browser contexts, each with every URL its pages requested. */
+let opened: { context: BrowserContext; requested: string[] }[] = [];
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** Every test's pages must fetch only from the site itself (DESIGN.md: nothing reaches the internet). */
+afterEach(async () => {
+  const closing = opened;
+  opened = [];
+  await Promise.all(closing.map(({ context }) => context.close()));
+  for (const { requested } of closing) {
+    // A recorder that saw nothing would prove nothing.
+    expect(requested.length).toBeGreaterThan(0);
+    expect(requested.filter((url) => !url.startsWith(`${origin}/`) && !/^(data|blob):/.test(url))).toEqual([]);
+  }
+});
+
+async function open(kind: "phone" | "desktop", options: BrowserContextOptions = {}): Promise<Page> {
+  const context = await (kind === "phone" ? phoneContext : desktopContext)(browser, baseURL, options);
+  opened.push({ context, requested: recordRequests(context) });
+  return context.newPage();
+}
+
+test("the landing page arrives rendered: hero with title and date, fee table, start times", async () => {
+  // Without JavaScript the page is exactly the pre-rendered HTML.
+  const page = await open("desktop", { javaScriptEnabled: false });
+  await page.goto("/");
+
+  const hero = page.locator(".hero");
+  expect(await hero.getByRole("heading", { level: 1 }).textContent()).toBe(TITLE);
+  expect(await hero.textContent()).toContain("13 september 2025");
+
+  const fees = page.getByRole("table").filter({ has: page.getByRole("columnheader", { name: /till och med/i }) });
+  expect(await fees.getByRole("row", { name: /^Vuxen/ }).textContent()).toMatch(/150 kr.*250 kr/);
+  expect(await fees.getByRole("row", { name: /^Barn/ }).textContent()).toMatch(/100 kr.*150 kr/);
+
+  const starts = page.getByRole("table").filter({ has: page.getByRole("columnheader", { name: "Start" }) });
+  const rows = await starts
+    .locator("tbody tr")
+    .evaluateAll((trs) => trs.map((tr) => [...(tr as HTMLTableRowElement).cells].map((td) => td.textContent?.trim())));
+  expect(rows).toEqual([
+    ["11:00", expect.stringMatching(/^800 m/)],
+    ["11:15", expect.stringMatching(/^1600 m/)],
+    ["11:45", expect.stringMatching(/^2800 m/)],
+    ["11:45", expect.stringMatching(/^5600 m/)],
+  ]);
+});
+
+test("the landing page hydrates without errors and keeps its content", async () => {
+  const page = await open("phone");
+  const errors: string[] = [];
+  page.on("pageerror", (err) => errors.push(err.message));
+  page.on("console", (msg) => msg.type() === "error" && errors.push(msg.text()));
+  await page.goto("/");
+  await page.waitForLoadState("networkidle");
+
+  expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe(TITLE);
+  // Hydrated: the client router handles a click (no full page load).
+  const loads: string[] = [];
+  page.on("load", () => loads.push(page.url()));
+  await page.getByRole("link", { name: "Se banorna" }).click();
+  await page.waitForURL("**/banor");
+  expect(loads).toEqual([]);
+  expect(errors).toEqual([]);
+});
+
+test("at 375 px the menu opens a drawer with the navigation, without the registration link", async () => {
+  const page = await open("phone");
+  await page.goto("/");
+
+  const topNav = page.locator("header").getByRole("navigation", { name: "Huvudmeny" });
+  expect(await topNav.isVisible()).toBe(false);
+
+  await page.getByRole("button", { name: "Meny" }).click();
+  const drawer = page.getByRole("dialog", { name: "Meny" });
+  await drawer.waitFor({ state: "visible" });
+  const links = await drawer.getByRole("link").allTextContents();
+  expect(links).toEqual(expect.arrayContaining(["Start", "Startlistor", "Resultat", "Banor", "Galleri"]));
+  expect(await drawer.locator('a[href^="/anmalan"]').count()).toBe(0);
+  expect(links.some((l) => /anmäl/i.test(l))).toBe(false);
+
+  await drawer.getByRole("link", { name: "Resultat" }).click();
+  await page.waitForURL("**/resultat");
+  await drawer.waitFor({ state: "detached" });
+});
+
+test("the developer sign-in lets the organiser into the admin shell", async () => {
+  const page = await open("desktop");
+  await page.goto("/admin/login");
+  await page.getByLabel("E-postadress").fill("arrangor@example.se");
+  await page.getByRole("button", { name: "Logga in (utveckling)" }).click();
+
+  await page.waitForURL("**/admin/list-by-race");
+  await page.getByRole("heading", { name: "Admin Panel" }).waitFor();
+  const tabs = page.getByRole("tablist").getByRole("tab");
+  expect(await tabs.allTextContents()).toEqual(expect.arrayContaining(["Anmälningar", "Lopp", "Hantera tävlingar"]));
+  expect(await page.getByRole("tab", { selected: true }).textContent()).toBe("Anmälningar");
+});
+
+test("the developer sign-in refuses an address that is not an admin", async () => {
+  const page = await open("desktop");
+  await page.goto("/admin/login");
+  await page.getByLabel("E-postadress").fill("besokare@example.se");
+  await page.getByRole("button", { name: "Logga in (utveckling)" }).click();
+
+  await page.getByRole("alert").filter({ hasText: "Ej admin!" }).waitFor();
+  expect(new URL(page.url()).pathname).toBe("/admin/login");
+
+  // Still no way in: the admin shell sends this visitor back to the sign-in.
+  await page.goto("/admin/list-by-race");
+  await page.waitForURL("**/admin/login");
+  expect(await page.getByRole("heading", { name: "Admin Panel" }).count()).toBe(0);
+});
+
+test("a deep link gets the empty app shell, not the landing page's pre-rendered HTML", async () => {
+  const landing = await (await fetch(`${baseURL}/`, { headers: NAVIGATION_HEADERS })).text();
+  expect(landing).toContain(SEASON.siteName);
+  expect(landing).toContain("Avgifter");
+
+  const res = await fetch(`${baseURL}/anmalan/2`, { headers: NAVIGATION_HEADERS });
+  expect(res.status).toBe(200);
+  expect(res.headers.get("content-type")).toMatch(/^text\/html/);
+  const html = await res.text();
+  expect(html).toMatch(/<script type="module"[^>]* src="\/assets\/[^"]+\.js"/);
+  expect(html).not.toContain("Avgifter");
+  expect(html).not.toContain("<h1");
+
+  // The app starts on the registration screen there: without a session, step 1 with the e-mail field.
+  const page = await open("phone");
+  await page.goto("/anmalan/2");
+  await page.waitForURL("**/anmalan/1");
+  await page.getByRole("textbox", { name: /e-post/i }).waitFor();
+  expect(await page.locator(".hero").count()).toBe(0);
+});

@@ -1,0 +1,114 @@
+import { describe, expect, it } from "vitest";
+import {
+  builtinCampaign,
+  campaignPayid,
+  evaluateBuiltinCampaign,
+  isCampaignPayid,
+  isCampaignValidAt,
+  normalizeCode,
+  payidLabel,
+} from "../../src/shared/campaign";
+import { SEASON } from "../../src/shared/season";
+import { stockholmToEpoch } from "../../src/shared/stockholm";
+
+const NOW = stockholmToEpoch("2025-08-01T12:00");
+
+describe("codes", () => {
+  it("normalises by trimming and upper-casing", () => {
+    expect(normalizeCode("  vanlopp50 ")).toBe("VANLOPP50");
+    expect(normalizeCode("tidigfågel")).toBe("TIDIGFÅGEL");
+  });
+
+  it("finds built-in campaigns in any case", () => {
+    expect(builtinCampaign("vanlopp50")).toEqual({ code: "VANLOPP50", rule: "flat50" });
+    expect(builtinCampaign(" FriBiljett ")?.rule).toBe("free");
+    expect(builtinCampaign("TIDIGFAGEL")?.rule).toBe("minus50");
+    expect(builtinCampaign("OKÄND")).toBeNull();
+    expect(builtinCampaign("")).toBeNull();
+  });
+
+  it("reads the campaigns from the season given", () => {
+    const season = { ...SEASON, campaigns: [{ code: "ANNAN", rule: "free" as const }] };
+    expect(builtinCampaign("annan", season)?.rule).toBe("free");
+    expect(builtinCampaign("VANLOPP50", season)).toBeNull();
+  });
+});
+
+describe("isCampaignValidAt", () => {
+  it("is valid without limits", () => {
+    expect(isCampaignValidAt({}, NOW)).toBe(true);
+    expect(isCampaignValidAt({ validUntil: null, maxUses: null }, NOW)).toBe(true);
+  });
+
+  it("validUntil as a Stockholm time is inclusive", () => {
+    const c = { validUntil: "2025-10-01T23:59:59" };
+    expect(isCampaignValidAt(c, stockholmToEpoch("2025-10-01T23:59:59"))).toBe(true);
+    expect(isCampaignValidAt(c, stockholmToEpoch("2025-10-02T00:00:00"))).toBe(false);
+    const day = { validUntil: "2025-10-01" };
+    expect(isCampaignValidAt(day, stockholmToEpoch("2025-10-01T23:59:59"))).toBe(true);
+    expect(isCampaignValidAt(day, stockholmToEpoch("2025-10-02T00:00"))).toBe(false);
+  });
+
+  it("validUntil as epoch ms is inclusive", () => {
+    expect(isCampaignValidAt({ validUntil: NOW }, NOW)).toBe(true);
+    expect(isCampaignValidAt({ validUntil: NOW }, NOW + 1)).toBe(false);
+  });
+
+  it("an unparseable validUntil is invalid, not eternal", () => {
+    expect(isCampaignValidAt({ validUntil: "snart" }, NOW)).toBe(false);
+  });
+
+  it("disabled or used up is invalid", () => {
+    expect(isCampaignValidAt({ disabled: true }, NOW)).toBe(false);
+    expect(isCampaignValidAt({ maxUses: 3, uses: 2 }, NOW)).toBe(true);
+    expect(isCampaignValidAt({ maxUses: 3, uses: 3 }, NOW)).toBe(false);
+    expect(isCampaignValidAt({ maxUses: 0 }, NOW)).toBe(false);
+  });
+});
+
+describe("evaluateBuiltinCampaign", () => {
+  const counts = { barn: 2, vuxna: 1 };
+
+  it("prices a valid built-in code by its rule", () => {
+    expect(evaluateBuiltinCampaign("vanlopp50", counts, NOW)).toEqual({ valid: true, price: 150 });
+    expect(evaluateBuiltinCampaign("FRIBILJETT", counts, NOW)).toEqual({ valid: true, price: 0 });
+    expect(evaluateBuiltinCampaign("TIDIGFAGEL", counts, NOW)).toEqual({ valid: true, price: 2 * 50 + 100 });
+  });
+
+  it("the early-bird code ends after 1 Oct 2025 and then gives the list price", () => {
+    const last = stockholmToEpoch("2025-10-01T23:59:59");
+    expect(evaluateBuiltinCampaign("TIDIGFAGEL", counts, last)).toEqual({ valid: true, price: 2 * 100 + 200 });
+    expect(evaluateBuiltinCampaign("TIDIGFAGEL", counts, last + 1000)).toEqual({
+      valid: false,
+      price: 2 * 150 + 250,
+    });
+  });
+
+  it("is null for a code that is not built in", () => {
+    expect(evaluateBuiltinCampaign("ANNAN", counts, NOW)).toBeNull();
+  });
+});
+
+describe("payids", () => {
+  it("a payid containing 'kampanj' is a campaign payment", () => {
+    expect(isCampaignPayid("kampanj_VANLOPP50")).toBe(true);
+    expect(isCampaignPayid("x-kampanj")).toBe(true);
+    expect(isCampaignPayid("A1B2C3")).toBe(false);
+    expect(isCampaignPayid(null)).toBe(false);
+  });
+
+  it("builds a campaign payid from the code", () => {
+    expect(campaignPayid(" vanlopp50")).toBe("kampanj_VANLOPP50");
+    expect(isCampaignPayid(campaignPayid("X"))).toBe(true);
+  });
+
+  it("labels a payid by the part after the first underscore when the amount is 0", () => {
+    expect(payidLabel("kampanj_FRIBILJETT", 0)).toBe("FRIBILJETT");
+    expect(payidLabel("kampanj_A_B", 0)).toBe("A_B");
+    expect(payidLabel("kampanj_FRIBILJETT", 150)).toBeNull();
+    expect(payidLabel("kampanj_FRIBILJETT", null)).toBeNull();
+    expect(payidLabel("ABC123", 0)).toBeNull();
+    expect(payidLabel("kampanj_", 0)).toBeNull();
+    expect(payidLabel(undefined, 0)).toBeNull();
+  });
+});

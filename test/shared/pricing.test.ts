@@ -1,0 +1,97 @@
+import { describe, expect, it } from "vitest";
+import {
+  campaignTotal,
+  isEarlyPrice,
+  listTotal,
+  onSitePrice,
+  onSiteTotal,
+  priceTier,
+  runnerPrice,
+} from "../../src/shared/pricing";
+import { SEASON } from "../../src/shared/season";
+import { stockholmToEpoch } from "../../src/shared/stockholm";
+
+const LAST_EARLY_SECOND = stockholmToEpoch("2025-09-06T23:59:59");
+const FIRST_LATE = stockholmToEpoch("2025-09-07T00:00:00");
+const EARLY = stockholmToEpoch("2025-06-01T12:00");
+const LATE = stockholmToEpoch("2025-09-10T12:00");
+
+describe("price tier", () => {
+  it("is early up to and including 6 Sep 2025 23:59:59 Stockholm", () => {
+    expect(priceTier(LAST_EARLY_SECOND)).toEqual({ adult: 150, child: 100 });
+    expect(priceTier(LAST_EARLY_SECOND + 999)).toEqual({ adult: 150, child: 100 });
+    expect(isEarlyPrice(EARLY)).toBe(true);
+  });
+
+  it("is late from 7 Sep 2025 00:00:00 Stockholm", () => {
+    expect(priceTier(FIRST_LATE)).toEqual({ adult: 250, child: 150 });
+    expect(isEarlyPrice(FIRST_LATE)).toBe(false);
+  });
+
+  it("switches at Stockholm midnight, not UTC midnight", () => {
+    // 22:30 UTC on 6 Sep is 00:30 on 7 Sep in Stockholm.
+    expect(isEarlyPrice(Date.parse("2025-09-06T22:30:00Z"))).toBe(false);
+    expect(isEarlyPrice(Date.parse("2025-09-06T21:59:59Z"))).toBe(true);
+  });
+
+  it("follows the season config", () => {
+    const season = { ...SEASON, earlyPriceUntil: "2025-08-31T23:59:59" };
+    expect(isEarlyPrice(stockholmToEpoch("2025-09-01T00:00"), season)).toBe(false);
+  });
+});
+
+describe("runner price and list total", () => {
+  it("prices a runner by age and tier", () => {
+    expect(runnerPrice(15, LAST_EARLY_SECOND)).toBe(100);
+    expect(runnerPrice(16, LAST_EARLY_SECOND)).toBe(150);
+    expect(runnerPrice(15, FIRST_LATE)).toBe(150);
+    expect(runnerPrice(16, FIRST_LATE)).toBe(250);
+  });
+
+  it("total = children × child price + adults × adult price", () => {
+    expect(listTotal({ barn: 2, vuxna: 3 }, EARLY)).toBe(2 * 100 + 3 * 150);
+    expect(listTotal({ barn: 2, vuxna: 3 }, LATE)).toBe(2 * 150 + 3 * 250);
+    expect(listTotal({ barn: 0, vuxna: 0 }, LATE)).toBe(0);
+  });
+
+  it("refuses bad counts instead of pricing them", () => {
+    expect(() => listTotal({ barn: -1, vuxna: 2 }, EARLY)).toThrow(RangeError);
+    expect(() => listTotal({ barn: 1.5, vuxna: 2 }, EARLY)).toThrow(RangeError);
+    expect(() => campaignTotal("free", { barn: NaN, vuxna: 0 }, EARLY)).toThrow(RangeError);
+  });
+});
+
+describe("campaign totals", () => {
+  const mixed = { barn: 3, vuxna: 2 };
+
+  it("flat50: 50 per person whatever the tier", () => {
+    expect(campaignTotal("flat50", mixed, EARLY)).toBe(250);
+    expect(campaignTotal("flat50", mixed, LATE)).toBe(250);
+    expect(campaignTotal("flat50", { barn: 0, vuxna: 1 }, LATE)).toBe(50);
+  });
+
+  it("free: 0", () => {
+    expect(campaignTotal("free", mixed, EARLY)).toBe(0);
+    expect(campaignTotal("free", mixed, LATE)).toBe(0);
+  });
+
+  it("minus50: 50 off each price of the current tier", () => {
+    expect(campaignTotal("minus50", mixed, EARLY)).toBe(3 * 50 + 2 * 100);
+    expect(campaignTotal("minus50", mixed, LATE)).toBe(3 * 100 + 2 * 200);
+    expect(campaignTotal("minus50", mixed, LAST_EARLY_SECOND)).toBe(350);
+    expect(campaignTotal("minus50", mixed, FIRST_LATE)).toBe(700);
+  });
+
+  it("minus50 never prices a runner below 0", () => {
+    const cheap = { ...SEASON, earlyPrice: { adult: 40, child: 20 } };
+    expect(campaignTotal("minus50", mixed, EARLY, cheap)).toBe(0);
+  });
+});
+
+describe("on-site price", () => {
+  it("uses the season's box-office price", () => {
+    expect(onSitePrice(15)).toBe(SEASON.onSitePrice.child);
+    expect(onSitePrice(16)).toBe(SEASON.onSitePrice.adult);
+    expect(onSiteTotal({ barn: 1, vuxna: 2 })).toBe(200 + 2 * 300);
+  });
+});

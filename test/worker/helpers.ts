@@ -1,0 +1,135 @@
+/**
+ * Shared helpers for Worker tests: requests through the real Worker (`exports.default`) or, with `env`
+ * overrides (e.g. DEV_MODE "false", a shifted NOW), through a fresh app with a modified environment; a cookie jar
+ * that behaves like a browser's for our cookies; sign-in helpers; and D1 row counts for "nothing changed" checks.
+ */
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { env, exports } from "cloudflare:workers";
+import { createApp } from "../../src/worker/app";
+import { database } from "../../src/worker/db/client";
+import { createSession, sessionCookieName, type SessionKind } from "../../src/worker/sessions";
+
+/** Tests talk to the Worker as http://localhost, like `npm start` (so cookies carry the `__Host-` prefix). */
+export const BASE = "http://localhost";
+export const CLIENT_HEADERS = { "x-loppet-client": "1" } as const;
+export const DEV_ADMIN = "arrangor@example.se";
+
+/** Our cookies as a browser keeps them: set by Set-Cookie, dropped by Max-Age=0, sent back as one header. */
+export class CookieJar {
+  private readonly cookies = new Map<string, string>();
+
+  store(res: Response): void {
+    for (const line of res.headers.getSetCookie()) {
+      const [pair = "", ...attributes] = line.split(";").map((part) => part.trim());
+      const eq = pair.indexOf("=");
+      const name = pair.slice(0, eq);
+      const value = pair.slice(eq + 1);
+      const maxAge = attributes.find((a) => /^max-age=/i.test(a));
+      if (value === "" || (maxAge && Number(maxAge.split("=")[1]) <= 0)) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+  }
+
+  set(name: string, value: string): void {
+    this.cookies.set(name, value);
+  }
+
+  get(name: string): string | undefined {
+    return this.cookies.get(name);
+  }
+
+  delete(name: string): void {
+    this.cookies.delete(name);
+  }
+
+  get size(): number {
+    return this.cookies.size;
+  }
+
+  header(): string {
+    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
+  }
+}
+
+export interface CallInit extends RequestInit {
+  /** Cookies to send, and to update from the response. */
+  jar?: CookieJar;
+  /** Environment overrides: the request then goes to a fresh `createApp()` with `{...env, ...overrides}`. */
+  env?: Partial<Env>;
+}
+
+/** One request to the Worker; `path` may be a full URL (e.g. https://… to test the scheme). */
+export async function call(path: string, init: CallInit = {}): Promise<Response> {
+  const { jar, env: overrides, ...requestInit } = init;
+  const url = /^https?:\/\//.test(path) ? path : BASE + path;
+  const headers = new Headers(requestInit.headers);
+  if (jar && jar.size > 0) headers.set("cookie", jar.header());
+  let res: Response;
+  if (overrides) {
+    const ctx = createExecutionContext();
+    res = await createApp().fetch(new Request(url, { ...requestInit, headers }), { ...env, ...overrides }, ctx);
+    await waitOnExecutionContext(ctx);
+  } else {
+    res = await exports.default.fetch(url, { ...requestInit, headers });
+  }
+  jar?.store(res);
+  return res;
+}
+
+/** A GET as the SPA makes it (with the client header, so state-changing GETs pass the same-origin check). */
+export function get(path: string, init: CallInit = {}): Promise<Response> {
+  return call(path, { ...init, method: "GET", headers: { ...CLIENT_HEADERS, ...headersObject(init.headers) } });
+}
+
+/** A JSON POST as the SPA makes it. */
+export function post(path: string, body: unknown, init: CallInit = {}): Promise<Response> {
+  return call(path, {
+    ...init,
+    method: "POST",
+    headers: { "content-type": "application/json", ...CLIENT_HEADERS, ...headersObject(init.headers) },
+    body: JSON.stringify(body),
+  });
+}
+
+function headersObject(headers: HeadersInit | undefined): Record<string, string> {
+  return Object.fromEntries(new Headers(headers).entries());
+}
+
+/** Signs in as an admin through the development login; returns the jar holding the admin cookie. */
+export async function loginAdmin(jar = new CookieJar(), email = DEV_ADMIN): Promise<CookieJar> {
+  const res = await post("/admin/api/dev-login", { email }, { jar });
+  if (res.status !== 200) throw new Error(`dev-login as ${email} failed: ${res.status} ${await res.text()}`);
+  return jar;
+}
+
+/**
+ * A real session (D1 row + signed cookie, exactly what startSession makes) put straight into a jar, for tests
+ * that need a signed-in visitor without going through the e-mail code flow.
+ */
+export async function sessionJar(
+  kind: SessionKind,
+  email: string,
+  jar = new CookieJar(),
+  now = Date.now(),
+): Promise<CookieJar> {
+  const { token } = await createSession(database(env.DB), env.SESSION_SECRET, kind, email, now);
+  jar.set(sessionCookieName(kind, BASE), token);
+  return jar;
+}
+
+export function visitorJar(email: string, jar = new CookieJar()): Promise<CookieJar> {
+  return sessionJar("visitor", email, jar);
+}
+
+/** Row count of every application table, to prove a refused request changed nothing. */
+export async function rowCounts(): Promise<Record<string, number>> {
+  const tables = await env.DB.prepare(
+    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name != 'd1_migrations' ORDER BY name",
+  ).all<{ name: string }>();
+  const counts: Record<string, number> = {};
+  for (const { name } of tables.results) {
+    const row = await env.DB.prepare(`SELECT count(*) AS n FROM "${name}"`).first<{ n: number }>();
+    counts[name] = row?.n ?? 0;
+  }
+  return counts;
+}

@@ -1,0 +1,275 @@
+/**
+ * Prices and payment: POST /validate-kampanj (campaign preview) and POST /book-v2 (server-side counts and price,
+ * the free campaign path, Swish, the paid lock).
+ */
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { loginAdmin, post, rowCounts, type CallInit } from "./helpers";
+import {
+  at,
+  campaignRows,
+  CLOSED_AT,
+  familyRows,
+  getRegistration,
+  LATE_AT,
+  login,
+  newClient,
+  OPEN_AT,
+  runner,
+  uniqueEmail,
+  update,
+  type Visitor,
+} from "./registration-helpers";
+
+async function validateKampanj(body: unknown, init: CallInit = {}) {
+  const res = await post("/validate-kampanj", body, { env: at(OPEN_AT), headers: newClient(), ...init });
+  return { res, body: (await res.json()) as { valid?: boolean; price?: number; error?: string } };
+}
+
+async function book(v: Visitor, body: unknown, when = OPEN_AT) {
+  const res = await post("/book-v2", body, { env: at(when), jar: v.jar, headers: v.headers });
+  return {
+    res,
+    body: (await res.json()) as { token?: string; payref?: string; error?: string; errors?: Record<string, string> },
+  };
+}
+
+/** Two children and one adult. */
+const family = {
+  a: runner({ firstname: "Vera", age: 41 }),
+  b: runner({ firstname: "Ivar", age: 9, distance: "1.6", group: "Herr" }),
+  c: runner({ firstname: "Tove", age: 2015, distance: "0.8" }),
+};
+
+async function familyWithRunners(when = OPEN_AT): Promise<Visitor> {
+  const v = await login(uniqueEmail(), when);
+  expect((await update(v, { runners: family }, when)).res.status).toBe(200);
+  return v;
+}
+
+async function makeCode(code: string, rule: string, extra: Record<string, unknown> = {}) {
+  const jar = await loginAdmin();
+  const res = await post("/admin/api/kampanjkoder", { code, rule, ...extra }, { jar });
+  expect(res.status).toBe(201);
+  return jar;
+}
+
+describe("POST /validate-kampanj", () => {
+  const counts = { barn: 2, vuxna: 1 };
+
+  it("prices the built-in codes from the counts sent (early tier: child 100, adult 150)", async () => {
+    expect((await validateKampanj({ kampanj: "VANLOPP50", ...counts })).body).toEqual({ valid: true, price: 150 });
+    expect((await validateKampanj({ kampanj: "fribiljett", ...counts })).body).toEqual({ valid: true, price: 0 });
+    expect((await validateKampanj({ kampanj: " tidigfagel ", ...counts })).body).toEqual({ valid: true, price: 200 });
+  });
+
+  it("an unknown or empty code is not valid and costs the list price", async () => {
+    expect((await validateKampanj({ kampanj: "GISSNING1", ...counts })).body).toEqual({ valid: false, price: 350 });
+    expect((await validateKampanj({ kampanj: "", ...counts })).body).toEqual({ valid: false, price: 350 });
+    expect((await validateKampanj({ barn: 0, vuxna: 0 })).body).toEqual({ valid: false, price: 0 });
+  });
+
+  it("follows the price tier and the early-bird code's end (1 Oct 2025)", async () => {
+    const late = { env: at(LATE_AT) };
+    expect((await validateKampanj({ kampanj: "", ...counts }, late)).body).toEqual({ valid: false, price: 550 });
+    expect((await validateKampanj({ kampanj: "TIDIGFAGEL", ...counts }, late)).body).toEqual({ valid: true, price: 400 });
+    const after = { env: at("2025-10-02T00:00:01+02:00") };
+    expect((await validateKampanj({ kampanj: "TIDIGFAGEL", ...counts }, after)).body).toEqual({
+      valid: false,
+      price: 550,
+    });
+    const lastSecond = { env: at("2025-10-01T23:59:58+02:00") };
+    expect((await validateKampanj({ kampanj: "TIDIGFAGEL", ...counts }, lastSecond)).body.valid).toBe(true);
+  });
+
+  it("knows the organiser's codes, and not once disabled or expired", async () => {
+    const jar = await makeCode("SPONSOR7", "flat50");
+    expect((await validateKampanj({ kampanj: "sponsor7", ...counts })).body).toEqual({ valid: true, price: 150 });
+    expect((await post("/admin/api/kampanjkoder/SPONSOR7/disable", {}, { jar })).status).toBe(200);
+    expect((await validateKampanj({ kampanj: "SPONSOR7", ...counts })).body).toEqual({ valid: false, price: 350 });
+
+    await makeCode("GAMMAL1", "free", { validUntil: "2025-08-24" });
+    expect((await validateKampanj({ kampanj: "GAMMAL1", ...counts })).body.valid).toBe(false);
+    expect(
+      (await validateKampanj({ kampanj: "GAMMAL1", ...counts }, { env: at("2025-08-24T23:59:00+02:00") })).body.valid,
+    ).toBe(true);
+  });
+
+  it("a built-in code disabled by the organiser is not valid", async () => {
+    const jar = await loginAdmin();
+    expect((await post("/admin/api/kampanjkoder/VANLOPP50/disable", {}, { jar })).status).toBe(200);
+    expect((await validateKampanj({ kampanj: "VANLOPP50", ...counts })).body.valid).toBe(false);
+    expect((await post("/admin/api/kampanjkoder/VANLOPP50/enable", {}, { jar })).status).toBe(200);
+    expect((await validateKampanj({ kampanj: "VANLOPP50", ...counts })).body.valid).toBe(true);
+  });
+
+  it("refuses bad input with a Swedish 400", async () => {
+    const before = await rowCounts();
+    const bad: unknown[] = [
+      { kampanj: "X", barn: -1, vuxna: 1 },
+      { kampanj: "X", barn: "2", vuxna: 1 },
+      { kampanj: "X", barn: 1.5, vuxna: 1 },
+      { kampanj: "X", barn: 21, vuxna: 1 },
+      { kampanj: "X", barn: 1 },
+      { kampanj: "X".repeat(41), barn: 1, vuxna: 1 },
+      { kampanj: 5, barn: 1, vuxna: 1 },
+      { kampanj: ["FRIBILJETT"], barn: 1, vuxna: 1 },
+      null,
+      "FRIBILJETT",
+    ];
+    for (const body of bad) {
+      const { res, body: answer } = await validateKampanj(body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(answer.error).toMatch(/^(Ange ett antal|Ogiltig kampanjkod)/);
+    }
+    expect(await rowCounts()).toEqual(before);
+  });
+
+  it("rate-limits code look-ups per client: 429 after 20 a minute", async () => {
+    const headers = newClient();
+    const statuses: number[] = [];
+    for (let i = 0; i < 21; i++) {
+      statuses.push((await validateKampanj({ kampanj: `GISSA${i}`, ...counts }, { headers })).res.status);
+    }
+    expect(statuses.slice(0, 20)).toEqual(Array(20).fill(200));
+    expect(statuses[20]).toBe(429);
+    // An empty code is only the list price, not a guess.
+    expect((await validateKampanj({ kampanj: "", ...counts }, { headers })).res.status).toBe(200);
+  });
+});
+
+describe("POST /book-v2", () => {
+  it("needs a session (401), an open registration (403) and at least one runner (400)", async () => {
+    expect((await post("/book-v2", { barn: 0, vuxna: 1, kampanj: "" }, { env: at(OPEN_AT) })).status).toBe(401);
+
+    const empty = await login();
+    const { res, body } = await book(empty, { barn: 0, vuxna: 0, kampanj: "" });
+    expect(res.status).toBe(400);
+    expect(body.error).toBe("Lägg till minst en deltagare innan du går till betalning.");
+
+    const v = await familyWithRunners();
+    const closed = await book(v, { barn: 2, vuxna: 1, kampanj: "" }, CLOSED_AT);
+    expect(closed.res.status).toBe(403);
+    expect(closed.body).toEqual({ error: "Anmälan är stängd" });
+  });
+
+  it("checks the counts against the stored runners: {errors} with barn, and vuxna when it differs", async () => {
+    const v = await familyWithRunners();
+    const before = { rows: await familyRows(v.email), counts: await rowCounts() };
+
+    const both = await book(v, { barn: 3, vuxna: 2, kampanj: "" });
+    expect(both.res.status).toBe(400);
+    expect(both.body.errors).toEqual({
+      barn: "Antalet barn stämmer inte (2 anmälda)",
+      vuxna: "Antalet vuxna stämmer inte (1 anmälda)",
+    });
+    expect(both.body.error).toBe("Antalet barn stämmer inte (2 anmälda)");
+
+    const barnOnly = await book(v, { barn: 1, vuxna: 1, kampanj: "" });
+    expect(barnOnly.body.errors).toEqual({ barn: "Antalet barn stämmer inte (2 anmälda)" });
+
+    const vuxnaOnly = await book(v, { barn: 2, vuxna: 0, kampanj: "" });
+    expect(Object.keys(vuxnaOnly.body.errors!).sort()).toEqual(["barn", "vuxna"]);
+    expect(vuxnaOnly.body.errors!.vuxna).toBe("Antalet vuxna stämmer inte (1 anmälda)");
+
+    for (const body of [{ barn: -1, vuxna: 1 }, { barn: "2", vuxna: 1 }, { vuxna: 1 }, { barn: 2, vuxna: 1, kampanj: 7 }, []]) {
+      expect((await book(v, body)).res.status, JSON.stringify(body)).toBe(400);
+    }
+    expect(await familyRows(v.email)).toEqual(before.rows);
+    expect(await rowCounts()).toEqual(before.counts);
+  });
+
+  it("a free campaign code: token 'kampanj', a PAID kampanj_FRIBILJETT payment, then the registration is locked", async () => {
+    const v = await familyWithRunners();
+    const usesBefore = ((await campaignRows()).find((r) => r.code === "FRIBILJETT")?.uses as number | undefined) ?? 0;
+    const { res, body } = await book(v, { barn: 2, vuxna: 1, kampanj: "fribiljett" });
+    expect(res.status).toBe(200);
+    expect(body.token).toBe("kampanj");
+    expect(body.payref).toMatch(/^kampanj_FRIBILJETT/);
+
+    const rows = await familyRows(v.email);
+    expect(rows.payments).toHaveLength(1);
+    expect(rows.payments[0]).toMatchObject({
+      id: body.payref,
+      status: "PAID",
+      amount: 0,
+      kampanj: "FRIBILJETT",
+      barn: 2,
+      vuxna: 1,
+    });
+    expect(JSON.parse(rows.payments[0]!.participant_ids as string).sort()).toEqual(["a", "b", "c"]);
+    expect((await campaignRows()).find((r) => r.code === "FRIBILJETT")?.uses).toBe(usesBefore + 1);
+
+    const got = (await getRegistration(v)).body;
+    expect(got.locked).toBe(true);
+    expect(got.swishtory[body.payref!]).toMatchObject({ status: "PAID" });
+
+    const again = await book(v, { barn: 2, vuxna: 1, kampanj: "FRIBILJETT" });
+    expect(again.res.status).toBe(409);
+    expect(again.body).toEqual({ error: "Anmälan är betald och kan inte ändras." });
+    expect((await update(v, { runners: {} })).res.status).toBe(409);
+  });
+
+  it("a code with one use left: the first family gets it, the second pays the list price", async () => {
+    await makeCode("ENGANG1", "free", { maxUses: 1 });
+    const first = await familyWithRunners();
+    const second = await familyWithRunners();
+    expect((await book(first, { barn: 2, vuxna: 1, kampanj: "ENGANG1" })).body.token).toBe("kampanj");
+    // The preview now says it is used up…
+    expect((await validateKampanj({ kampanj: "ENGANG1", barn: 2, vuxna: 1 })).body).toEqual({ valid: false, price: 350 });
+    const row = (await campaignRows()).find((r) => r.code === "ENGANG1");
+    expect(row).toMatchObject({ uses: 1, max_uses: 1 });
+    // …and the second family's booking is at the list price, through Swish.
+    const { body } = await book(second, { barn: 2, vuxna: 1, kampanj: "ENGANG1" });
+    expect(body.token).not.toBe("kampanj");
+    expect((await familyRows(second.email)).payments[0]).toMatchObject({ amount: 350, kampanj: null });
+    expect((await campaignRows()).find((r) => r.code === "ENGANG1")).toMatchObject({ uses: 1 });
+  });
+
+  it("the last use cannot go to two families booking at the same moment", async () => {
+    await makeCode("SISTA1", "free", { maxUses: 1 });
+    const families = await Promise.all([familyWithRunners(), familyWithRunners(), familyWithRunners()]);
+    const results = await Promise.all(families.map((f) => book(f, { barn: 2, vuxna: 1, kampanj: "SISTA1" })));
+    const free = results.filter((r) => r.body.token === "kampanj");
+    expect(free).toHaveLength(1);
+    expect((await campaignRows()).find((r) => r.code === "SISTA1")).toMatchObject({ uses: 1 });
+    const paidRows = await env.DB.prepare("SELECT count(*) AS n FROM payments WHERE kampanj = 'SISTA1'").first<{
+      n: number;
+    }>();
+    expect(paidRows?.n).toBe(1);
+    for (const r of results.filter((x) => x.body.token !== "kampanj")) {
+      // Either the code was already used up when evaluated (list price, Swish) or the claim lost (400).
+      expect([200, 400]).toContain(r.res.status);
+      if (r.res.status === 400) expect(r.body.errors?.kampanj).toMatch(/förbrukad/);
+    }
+  });
+
+  it("without a code: a Swish payment for the list price, {token, payref}", async () => {
+    const v = await familyWithRunners();
+    const { res, body } = await book(v, { barn: 2, vuxna: 1, kampanj: "" });
+    expect(res.status).toBe(200);
+    expect(body.token).toEqual(expect.any(String));
+    expect(body.token).not.toBe("kampanj");
+    expect(body.payref).toMatch(/^[0-9A-F]{32}$/);
+    const rows = await familyRows(v.email);
+    expect(rows.payments).toHaveLength(1);
+    expect(rows.payments[0]).toMatchObject({ id: body.payref, amount: 350, barn: 2, vuxna: 1, status: "CREATED" });
+    expect((await getRegistration(v)).body.locked).toBe(false);
+  });
+
+  it("a discount code: Swish for the campaign price; the browser's price is never used", async () => {
+    const v = await familyWithRunners(LATE_AT);
+    const { res, body } = await book(v, { barn: 2, vuxna: 1, kampanj: "VANLOPP50", price: 1 }, LATE_AT);
+    expect(res.status).toBe(200);
+    const rows = await familyRows(v.email);
+    expect(rows.payments[0]).toMatchObject({ id: body.payref, amount: 150, kampanj: "VANLOPP50" });
+  });
+
+  it("an invalid code books at the list price, as the preview showed", async () => {
+    const v = await familyWithRunners();
+    const { res, body } = await book(v, { barn: 2, vuxna: 1, kampanj: "FINNSINTE" });
+    expect(res.status).toBe(200);
+    const rows = await familyRows(v.email);
+    expect(rows.payments[0]).toMatchObject({ id: body.payref, amount: 350 });
+  });
+});

@@ -1,0 +1,172 @@
+/**
+ * Helpers for the Swish tests: a family in D1 (registration + runners), a payment started through the real
+ * lifecycle against the simulator, the simulator's phone and switches, the payment socket, and counters for
+ * "exactly once" checks.
+ */
+import { env } from "cloudflare:workers";
+import { expect } from "vitest";
+import { systemClock } from "../../src/shared/clock";
+import { SEASON } from "../../src/shared/season";
+import { database } from "../../src/worker/db/client";
+import { participants, registrations } from "../../src/worker/db/schema";
+import { startSwishPayment } from "../../src/worker/payments";
+import { BASE, call, post } from "./helpers";
+
+let families = 0;
+
+export interface Family {
+  registrationId: string;
+  email: string;
+  participantIds: string[];
+}
+
+export async function seedFamily(
+  runners: { firstname: string; lastname: string; age: number; distance: string }[] = [
+    { firstname: "Anna", lastname: "Berg", age: 34, distance: "5.6" },
+    { firstname: "Olle", lastname: "Berg", age: 8, distance: "1.6" },
+  ],
+): Promise<Family> {
+  families++;
+  const tag = `${Date.now().toString(36)}${families}${Math.random().toString(36).slice(2, 6)}`;
+  const registrationId = `reg-${tag}`;
+  const email = `swish-${tag}@example.se`;
+  const now = systemClock.now();
+  const db = database(env.DB);
+  await db.insert(registrations).values({ id: registrationId, season: SEASON.year, email, createdAt: now, updatedAt: now });
+  const participantIds = runners.map((_, i) => `p-${tag}-${i}`);
+  await db.insert(participants).values(
+    runners.map((r, i) => ({
+      id: participantIds[i]!,
+      registrationId,
+      season: SEASON.year,
+      firstname: r.firstname,
+      lastname: r.lastname,
+      age: r.age,
+      distance: r.distance,
+      group: "Ingen",
+      createdAt: now,
+    })),
+  );
+  return { registrationId, email, participantIds };
+}
+
+export async function startPayment(family: Family, amount = 250, message = "Byloppet 2025: 1 barn, 1 vuxen") {
+  return startSwishPayment(env, systemClock, {
+    registrationId: family.registrationId,
+    season: SEASON.year,
+    amount,
+    barn: 1,
+    vuxna: 1,
+    kampanj: null,
+    participantIds: family.participantIds,
+    origin: "registration",
+    message,
+    requestOrigin: BASE,
+  });
+}
+
+export async function setCallbacks(callbacks: "normal" | "drop" | "duplicate" | "delay", delayMs?: number) {
+  const res = await post("/dev/swish/settings", { callbacks, ...(delayMs === undefined ? {} : { delayMs }) });
+  expect(res.status).toBe(200);
+}
+
+/** The payer's phone: PAID, DECLINED or ERROR; returns the simulator's answer (settled object, callback result). */
+export async function payOnPhone(token: string, status: "PAID" | "DECLINED" | "ERROR" = "PAID", errorCode?: string) {
+  const res = await post(`/dev/swish/pay/${token}`, { status, ...(errorCode ? { errorCode } : {}) });
+  expect(res.status).toBe(200);
+  return (await res.json()) as {
+    payment: Record<string, unknown>;
+    callbacks: string;
+    callbackStatuses: number[];
+  };
+}
+
+export async function paymentRow(payid: string) {
+  return env.DB.prepare(`SELECT * FROM payments WHERE id = ?`).bind(payid).first<{
+    id: string;
+    status: string;
+    amount: number;
+    token: string | null;
+    callback_identifier: string;
+    date_paid: number | null;
+    payment_reference: string | null;
+    payer_alias: string | null;
+    error_code: string | null;
+    error_message: string | null;
+    settled_at: number | null;
+  }>();
+}
+
+export async function auditCount(action: string, subject: string): Promise<number> {
+  const row = await env.DB.prepare(`SELECT count(*) AS n FROM audit_log WHERE action = ? AND subject = ?`)
+    .bind(action, subject)
+    .first<{ n: number }>();
+  return row?.n ?? 0;
+}
+
+export async function receiptsTo(email: string) {
+  const { results } = await env.DB.prepare(`SELECT * FROM email_log WHERE kind = 'receipt' AND "to" = ?`)
+    .bind(email)
+    .all<{ subject: string; text: string; html: string }>();
+  return results;
+}
+
+/** A callback as Swish sends it: the payment object, with the callbackIdentifier header. */
+export function callback(body: unknown, callbackIdentifier: string | null) {
+  return call("/swish/callback", {
+    method: "POST",
+    headers: { "content-type": "application/json", ...(callbackIdentifier ? { callbackIdentifier } : {}) },
+    body: JSON.stringify(body),
+  });
+}
+
+export interface PaymentSocket {
+  ws: WebSocket;
+  messages: unknown[];
+  closeCode: () => number | null;
+  next(timeoutMs?: number): Promise<unknown>;
+  send(frame: unknown): void;
+}
+
+/** Opens `{wsUrl}/pay/{payid}` through the Worker, like the payment page. */
+export async function openPaymentSocket(payid: string): Promise<PaymentSocket> {
+  const res = await call(`/ws/pay/${payid}`, { headers: { upgrade: "websocket" } });
+  expect(res.status).toBe(101);
+  return socketFrom(res);
+}
+
+export function socketFrom(res: Response): PaymentSocket {
+  const ws = res.webSocket!;
+  ws.accept();
+  const messages: unknown[] = [];
+  let code: number | null = null;
+  let read = 0;
+  ws.addEventListener("message", (e) => messages.push(typeof e.data === "string" ? JSON.parse(e.data) : e.data));
+  ws.addEventListener("close", (e) => {
+    code = e.code;
+  });
+  return {
+    ws,
+    messages,
+    closeCode: () => code,
+    async next(timeoutMs = 5000) {
+      await waitFor(() => messages.length > read, timeoutMs, "a socket message");
+      return messages[read++];
+    },
+    send(frame) {
+      ws.send(typeof frame === "string" ? frame : JSON.stringify(frame));
+    },
+  };
+}
+
+export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 5000, what = "condition") {
+  const until = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+export function sleep(ms: number) {
+  return new Promise((r) => setTimeout(r, ms));
+}
