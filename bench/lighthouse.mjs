@@ -78,7 +78,11 @@ export async function run({ baseURL }) {
   const url = `${baseURL}/`;
   const runs = [];
   for (let i = 1; i <= RUNS; i++) {
-    const r = await lighthouseRun(url);
+    // One retry: on a shared machine the local server can miss a beat (Chrome then shows an error page).
+    const r = await lighthouseRun(url).catch((err) => {
+      console.warn(`  körning ${i} misslyckades (${err.message}), försöker igen`);
+      return lighthouseRun(url);
+    });
     runs.push(r);
     console.log(
       `  körning ${i}: ${r.score}  LCP ${fmtMs(r.lcpMs)}  TBT ${fmtMs(r.tbtMs)}  CLS ${r.cls?.toFixed(3)}  FCP ${fmtMs(r.fcpMs)}`,

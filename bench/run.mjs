@@ -5,7 +5,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
-import { cpus } from "node:os";
+import { cpus, loadavg } from "node:os";
 import path from "node:path";
 import { startLocalServer } from "../scripts/lib/server.mjs";
 
@@ -30,6 +30,8 @@ const machine = {
   cpus: cpus().length,
   cpuModel: cpus()[0]?.model ?? "okänd",
   commit: gitCommit(),
+  // Other work on the machine skews every figure; this says how busy it was when the run began.
+  loadAverage1m: Math.round(loadavg()[0] * 100) / 100,
 };
 
 console.log("Bygger och startar servern (scripts/start.mjs)…");

@@ -27,8 +27,7 @@ const ROOT_DIV = '<div id="root"></div>';
 /** Stylesheets up to this size are inlined: one less render-blocking round trip on a slow phone connection. */
 const INLINE_CSS_MAX_BYTES = 40_000;
 
-const escapeHtml = (s) =>
-  s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+const escapeHtml = (s) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
 async function bundleRenderer() {
   await build({

@@ -8,7 +8,7 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { bin, forwardSignals, NODE, output, ROOT, run } from "./lib/proc.mjs";
+import { bin, forwardSignals, NODE, output, ROOT, run, toolEnv } from "./lib/proc.mjs";
 import { serverVars, settingsFromEnv } from "./lib/settings.mjs";
 
 const dev = process.argv.includes("--dev");
@@ -36,23 +36,14 @@ function say(message) {
 async function galleryImages() {
   const out = path.join(ROOT, "public", "demo-galleri");
   if (existsSync(out) && readdirSync(out).length > 0) return;
-  if (!existsSync(script("gallery-images.mjs"))) {
-    console.warn("Varning: scripts/gallery-images.mjs saknas, hoppar över galleribilderna.");
-    return;
-  }
   say("Skapar demobilder till galleriet");
   await run(NODE, [script("gallery-images.mjs"), out]);
 }
 
 async function build() {
-  if (!existsSync(script("prerender.mjs"))) {
-    console.warn("Varning: scripts/prerender.mjs saknas, bygger utan förrenderad startsida.");
-    say("Bygger (vite build)");
-    await run(NODE, [bin("vite"), "build"]);
-    return;
-  }
   say("Bygger (vite build + förrendering)");
-  await run("npm", ["run", "build"]);
+  // Always React's production build: a caller's NODE_ENV (vitest sets "test") would otherwise leak into it.
+  await run("npm", ["run", "build"], { env: toolEnv({ NODE_ENV: "production" }) });
 }
 
 async function migrate() {
@@ -73,10 +64,6 @@ async function isSeeded() {
 }
 
 async function seed() {
-  if (!existsSync(script("seed.mjs"))) {
-    console.warn("Varning: scripts/seed.mjs saknas, databasen får ingen demodata.");
-    return;
-  }
   if (await isSeeded()) {
     console.log("\n▸ Demodata finns redan (töm STATE_DIR för att börja om)");
     return;
@@ -94,27 +81,28 @@ async function seed() {
 }
 
 /**
- * `vite dev` reads the Worker's variables from .dev.vars only: replace our keys there and keep any other
- * line a developer put in it (secrets of their own).
+ * `vite dev` reads the Worker's variables from .dev.vars only. Our keys go in for as long as the dev server
+ * runs, beside any line a developer keeps there; on exit the file is put back as it was, because the Workers
+ * tests and `vite build` read it too and must not inherit a shifted clock or another port.
  */
-function writeDevVars(vars) {
+function useDevVars(vars) {
   const file = path.join(ROOT, ".dev.vars");
-  const kept = existsSync(file)
-    ? readFileSync(file, "utf8")
-        .split("\n")
-        .filter((line) => line.trim() && !Object.hasOwn(vars, line.split("=")[0].trim()))
-    : [];
+  const original = existsSync(file) ? readFileSync(file, "utf8") : null;
+  const kept = (original ?? "")
+    .split("\n")
+    .filter((line) => line.trim() && !Object.hasOwn(vars, line.split("=")[0].trim()));
   const ours = Object.entries(vars).map(([key, value]) => `${key}=${JSON.stringify(value)}`);
   writeFileSync(file, [...kept, ...ours].join("\n") + "\n");
+  process.on("exit", () => (original === null ? rmSync(file, { force: true }) : writeFileSync(file, original)));
 }
 
 function serve() {
   const vars = serverVars(settings);
   if (dev) {
-    writeDevVars(vars);
+    useDevVars(vars);
     // STATE_DIR reaches vite.config.ts's cloudflare({ persistState }) through the environment.
     return run(NODE, [bin("vite"), "dev", "--port", String(port), "--strictPort"], {
-      env: { ...process.env, STATE_DIR: stateDir },
+      env: toolEnv({ STATE_DIR: stateDir }),
     });
   }
   return wrangler([
@@ -138,7 +126,7 @@ async function announce(server) {
     try {
       const res = await fetch(`${origin}/api/health`);
       if (res.ok) {
-        console.log(`\n✔ Loppet körs på ${origin}/ (serverns klocka startade på ${now}). Avsluta med Ctrl+C.\n`);
+        console.log(`\n✔ Sajten körs på ${origin}/ (serverns klocka startade på ${now}). Avsluta med Ctrl+C.\n`);
         return;
       }
     } catch {

@@ -202,7 +202,11 @@ export class PaymentDO extends DurableObject<Env> {
 
   /** Stores the outcome and answers each unanswered socket exactly once, then closes it. */
   private async applySettled(status: SettledStatus): Promise<void> {
-    this.ctx.storage.sql.exec(`UPDATE meta SET status = ?, poll_started = NULL WHERE id = 1`, status);
+    this.ctx.storage.sql.exec(
+      `INSERT INTO meta (id, status) VALUES (1, ?)
+       ON CONFLICT (id) DO UPDATE SET status = excluded.status, poll_started = NULL`,
+      status,
+    );
     const frame = settledFrame(status);
     for (const ws of this.openSockets()) {
       const socket = state(ws);
@@ -237,9 +241,13 @@ export class PaymentDO extends DurableObject<Env> {
 
   private meta(): Meta {
     const row = this.ctx.storage.sql
-      .exec<{ payid: string | null; status: string | null; poll_started: number | null; poll_delay: number; last_wait: number | null }>(
-        `SELECT payid, status, poll_started, poll_delay, last_wait FROM meta WHERE id = 1`,
-      )
+      .exec<{
+        payid: string | null;
+        status: string | null;
+        poll_started: number | null;
+        poll_delay: number;
+        last_wait: number | null;
+      }>(`SELECT payid, status, poll_started, poll_delay, last_wait FROM meta WHERE id = 1`)
       .toArray()[0];
     return row ?? { payid: null, status: null, poll_started: null, poll_delay: POLL_FIRST_MS, last_wait: null };
   }

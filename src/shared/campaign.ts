@@ -69,18 +69,20 @@ export function isCampaignPayid(payid: unknown): boolean {
 }
 
 /** The payid of an order paid (or made free) by a campaign code: 'kampanj_VANLOPP50'. */
-export function campaignPayid(code: string): string {
-  return `kampanj_${normalizeCode(code)}`;
+/**
+ * A free order's payid: `kampanj_<CODE>_<unique>`. Payment ids are unique across all registrations, so two
+ * families using the same code need different ids; the code stays the second underscore-separated part.
+ */
+export function campaignPayid(code: string, unique: string): string {
+  return `kampanj_${normalizeCode(code)}_${unique}`;
 }
 
 /**
  * Admin spec: "A payid containing an underscore shows its second part as a label when the amount is 0."
- * The second part is everything after the first underscore; null when there is no label to show.
+ * For `kampanj_<CODE>_<unique>` that is the code; null when there is no label to show.
  */
 export function payidLabel(payid: string | null | undefined, amount: number | null | undefined): string | null {
   if (amount !== 0 || typeof payid !== "string") return null;
-  const at = payid.indexOf("_");
-  if (at < 0) return null;
-  const label = payid.slice(at + 1);
-  return label === "" ? null : label;
+  const label = payid.split("_")[1];
+  return label ? label : null;
 }

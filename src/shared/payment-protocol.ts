@@ -76,9 +76,7 @@ export type PaymentClientFrame = { action: "wait-pay"; payid: string };
  * failure is a different `payment` value, and the socket closes (1000) after either.
  */
 export type PaymentServerFrame =
-  | { payment: "ok" }
-  | { payment: "failed"; status: Exclude<SettledStatus, "PAID"> }
-  | { error: string };
+  { payment: "ok" } | { payment: "failed"; status: Exclude<SettledStatus, "PAID"> } | { error: string };
 
 export function settledFrame(status: SettledStatus): PaymentServerFrame {
   return status === "PAID" ? { payment: "ok" } : { payment: "failed", status };

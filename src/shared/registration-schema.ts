@@ -55,7 +55,6 @@ export type Checked<T, E> = { ok: true; value: T } | { ok: false; errors: E };
 const RUNNER_ID = new RegExp(`^[A-Za-z0-9_-]{1,${MAX_RUNNER_ID_LENGTH}}$`);
 
 // C0/C1 control characters, and the bidirectional overrides and isolates that can make a name read backwards.
-// eslint-disable-next-line no-control-regex
 const FORBIDDEN_CONTROL = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 const MARKUP = /[<>]/;
 
@@ -66,7 +65,12 @@ export function isRunnerId(id: unknown): boolean {
 type TextMessages = { missing?: string; tooLong: string; markup: string; control: string; notText: string };
 
 /** A trimmed text, or the message explaining why not. `required` makes an empty text an error. */
-function checkText(value: unknown, max: number, required: boolean, m: TextMessages): { text: string } | { error: string } {
+function checkText(
+  value: unknown,
+  max: number,
+  required: boolean,
+  m: TextMessages,
+): { text: string } | { error: string } {
   if (value === undefined || value === null) return required ? { error: m.missing ?? m.notText } : { text: "" };
   if (typeof value !== "string") return { error: m.notText };
   const text = value.trim();

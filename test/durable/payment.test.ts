@@ -31,7 +31,9 @@ interface Meta {
 
 function meta(payid: string) {
   return runInDurableObject(env.PAYMENT.getByName(payid), (_instance: PaymentDO, state) => {
-    const row = state.storage.sql.exec<Meta & Record<string, SqlStorageValue>>(`SELECT * FROM meta WHERE id = 1`).toArray()[0];
+    const row = state.storage.sql
+      .exec<Meta & Record<string, SqlStorageValue>>(`SELECT * FROM meta WHERE id = 1`)
+      .toArray()[0];
     return row ? { ...row } : null;
   });
 }
@@ -81,7 +83,9 @@ describe("waiting page", () => {
     const { payid, token } = await newPayment();
     await payOnPhone(token);
     // Settled by the cron, say, whose notification got lost: write the row as the settler would.
-    await env.DB.prepare(`UPDATE payments SET status = 'PAID', settled_at = ? WHERE id = ?`).bind(Date.now(), payid).run();
+    await env.DB.prepare(`UPDATE payments SET status = 'PAID', settled_at = ? WHERE id = ?`)
+      .bind(Date.now(), payid)
+      .run();
     const socket = await openPaymentSocket(payid);
     socket.send({ action: "wait-pay", payid });
     expect(await socket.next()).toEqual({ payment: "ok" });
@@ -185,7 +189,9 @@ describe("alarm polling", () => {
     expect(await socket.next()).toEqual({ payment: "ok" });
     expect((await paymentRow(payid))!.status).toBe("PAID");
     expect(await auditCount("payment.settled", payid)).toBe(1);
-    const settled = await env.DB.prepare(`SELECT detail FROM audit_log WHERE action = 'payment.settled' AND subject = ?`)
+    const settled = await env.DB.prepare(
+      `SELECT detail FROM audit_log WHERE action = 'payment.settled' AND subject = ?`,
+    )
       .bind(payid)
       .first<{ detail: string }>();
     expect(JSON.parse(settled!.detail)).toMatchObject({ status: "PAID", source: "poll" });

@@ -2,6 +2,7 @@
  * The e2e project's global setup: checks for Debian's Chromium, then runs the real `npm start` path
  * (build, migrate, seed, wrangler dev) on a free port with a fresh state directory, and hands the tests its
  * URL through `inject("baseURL")`. Teardown stops the whole process group.
+ * E2E_BASE_URL=http://localhost:8787 runs the tests against a server you already started instead.
  */
 import { existsSync } from "node:fs";
 import type { TestProject } from "vitest/node";
@@ -20,6 +21,10 @@ export default async function setup(project: TestProject) {
     const error = new Error('Chromium saknas: installera med "apt-get install -y chromium" (Debian) och kör igen.');
     error.stack = error.message;
     throw error;
+  }
+  if (process.env.E2E_BASE_URL) {
+    project.provide("baseURL", new URL(process.env.E2E_BASE_URL).origin);
+    return;
   }
   const server = await startLocalServer({ echo: process.env.E2E_SERVER_LOG === "1" });
   project.provide("baseURL", server.baseURL);

@@ -98,13 +98,14 @@ describe("payids", () => {
   });
 
   it("builds a campaign payid from the code", () => {
-    expect(campaignPayid(" vanlopp50")).toBe("kampanj_VANLOPP50");
-    expect(isCampaignPayid(campaignPayid("X"))).toBe(true);
+    expect(campaignPayid(" vanlopp50", "ab12")).toBe("kampanj_VANLOPP50_ab12");
+    expect(isCampaignPayid(campaignPayid("X", "1"))).toBe(true);
   });
 
   it("labels a payid by the part after the first underscore when the amount is 0", () => {
     expect(payidLabel("kampanj_FRIBILJETT", 0)).toBe("FRIBILJETT");
-    expect(payidLabel("kampanj_A_B", 0)).toBe("A_B");
+    expect(payidLabel("kampanj_FRIBILJETT_3f9a", 0)).toBe("FRIBILJETT");
+    expect(payidLabel("kampanj_", 0)).toBeNull();
     expect(payidLabel("kampanj_FRIBILJETT", 150)).toBeNull();
     expect(payidLabel("kampanj_FRIBILJETT", null)).toBeNull();
     expect(payidLabel("ABC123", 0)).toBeNull();

@@ -34,17 +34,21 @@ async function book(v: Visitor, body: unknown, when = OPEN_AT) {
   };
 }
 
-/** Two children and one adult. */
-const family = {
-  a: runner({ firstname: "Vera", age: 41 }),
-  b: runner({ firstname: "Ivar", age: 9, distance: "1.6", group: "Herr" }),
-  c: runner({ firstname: "Tove", age: 2015, distance: "0.8" }),
-};
+/** One adult and two children, with runner ids of their own (ids are unique across registrations). */
+function newFamily() {
+  const tail = crypto.randomUUID().slice(0, 8);
+  return {
+    [`a-${tail}`]: runner({ firstname: "Vera", age: 41 }),
+    [`b-${tail}`]: runner({ firstname: "Ivar", age: 9, distance: "1.6", group: "Herr" }),
+    [`c-${tail}`]: runner({ firstname: "Tove", age: 2015, distance: "0.8" }),
+  };
+}
 
-async function familyWithRunners(when = OPEN_AT): Promise<Visitor> {
+async function familyWithRunners(when = OPEN_AT): Promise<Visitor & { ids: string[] }> {
   const v = await login(uniqueEmail(), when);
-  expect((await update(v, { runners: family }, when)).res.status).toBe(200);
-  return v;
+  const runners = newFamily();
+  expect((await update(v, { runners }, when)).res.status).toBe(200);
+  return { ...v, ids: Object.keys(runners) };
 }
 
 async function makeCode(code: string, rule: string, extra: Record<string, unknown> = {}) {
@@ -72,7 +76,10 @@ describe("POST /validate-kampanj", () => {
   it("follows the price tier and the early-bird code's end (1 Oct 2025)", async () => {
     const late = { env: at(LATE_AT) };
     expect((await validateKampanj({ kampanj: "", ...counts }, late)).body).toEqual({ valid: false, price: 550 });
-    expect((await validateKampanj({ kampanj: "TIDIGFAGEL", ...counts }, late)).body).toEqual({ valid: true, price: 400 });
+    expect((await validateKampanj({ kampanj: "TIDIGFAGEL", ...counts }, late)).body).toEqual({
+      valid: true,
+      price: 400,
+    });
     const after = { env: at("2025-10-02T00:00:01+02:00") };
     expect((await validateKampanj({ kampanj: "TIDIGFAGEL", ...counts }, after)).body).toEqual({
       valid: false,
@@ -172,7 +179,13 @@ describe("POST /book-v2", () => {
     expect(Object.keys(vuxnaOnly.body.errors!).sort()).toEqual(["barn", "vuxna"]);
     expect(vuxnaOnly.body.errors!.vuxna).toBe("Antalet vuxna stämmer inte (1 anmälda)");
 
-    for (const body of [{ barn: -1, vuxna: 1 }, { barn: "2", vuxna: 1 }, { vuxna: 1 }, { barn: 2, vuxna: 1, kampanj: 7 }, []]) {
+    for (const body of [
+      { barn: -1, vuxna: 1 },
+      { barn: "2", vuxna: 1 },
+      { vuxna: 1 },
+      { barn: 2, vuxna: 1, kampanj: 7 },
+      [],
+    ]) {
       expect((await book(v, body)).res.status, JSON.stringify(body)).toBe(400);
     }
     expect(await familyRows(v.email)).toEqual(before.rows);
@@ -197,7 +210,7 @@ describe("POST /book-v2", () => {
       barn: 2,
       vuxna: 1,
     });
-    expect(JSON.parse(rows.payments[0]!.participant_ids as string).sort()).toEqual(["a", "b", "c"]);
+    expect(JSON.parse(rows.payments[0]!.participant_ids as string).sort()).toEqual([...v.ids].sort());
     expect((await campaignRows()).find((r) => r.code === "FRIBILJETT")?.uses).toBe(usesBefore + 1);
 
     const got = (await getRegistration(v)).body;
@@ -216,7 +229,10 @@ describe("POST /book-v2", () => {
     const second = await familyWithRunners();
     expect((await book(first, { barn: 2, vuxna: 1, kampanj: "ENGANG1" })).body.token).toBe("kampanj");
     // The preview now says it is used up…
-    expect((await validateKampanj({ kampanj: "ENGANG1", barn: 2, vuxna: 1 })).body).toEqual({ valid: false, price: 350 });
+    expect((await validateKampanj({ kampanj: "ENGANG1", barn: 2, vuxna: 1 })).body).toEqual({
+      valid: false,
+      price: 350,
+    });
     const row = (await campaignRows()).find((r) => r.code === "ENGANG1");
     expect(row).toMatchObject({ uses: 1, max_uses: 1 });
     // …and the second family's booking is at the list price, through Swish.
@@ -257,12 +273,46 @@ describe("POST /book-v2", () => {
     expect((await getRegistration(v)).body.locked).toBe(false);
   });
 
+  it("booking again withdraws the payment still waiting in Swish; once paid there, booking is refused", async () => {
+    const v = await familyWithRunners();
+    const first = await book(v, { barn: 2, vuxna: 1, kampanj: "" });
+    const second = await book(v, { barn: 2, vuxna: 1, kampanj: "" });
+    expect(second.res.status).toBe(200);
+    expect(second.body.payref).not.toBe(first.body.payref);
+    const rows = await familyRows(v.email);
+    expect(rows.payments.find((p) => p.id === first.body.payref)?.status).toBe("CANCELLED");
+    expect(rows.payments.find((p) => p.id === second.body.payref)?.status).toBe("CREATED");
+    expect(rows.registrations[0]).toMatchObject({ payid: second.body.payref });
+
+    // The family pays the second one in the Swish app; whether or not the callback has arrived, a new booking
+    // finds out and is refused.
+    expect((await post(`/dev/swish/pay/${second.body.token}`, { status: "PAID" })).status).toBe(200);
+    const third = await book(v, { barn: 2, vuxna: 1, kampanj: "" });
+    expect(third.res.status).toBe(409);
+    expect(third.body).toEqual({ error: "Anmälan är betald och kan inte ändras." });
+    const after = await familyRows(v.email);
+    expect(after.payments).toHaveLength(2);
+    expect(after.payments.find((p) => p.id === second.body.payref)?.status).toBe("PAID");
+    expect((await getRegistration(v)).body.locked).toBe(true);
+  });
+
   it("a discount code: Swish for the campaign price; the browser's price is never used", async () => {
     const v = await familyWithRunners(LATE_AT);
     const { res, body } = await book(v, { barn: 2, vuxna: 1, kampanj: "VANLOPP50", price: 1 }, LATE_AT);
     expect(res.status).toBe(200);
     const rows = await familyRows(v.email);
     expect(rows.payments[0]).toMatchObject({ id: body.payref, amount: 150, kampanj: "VANLOPP50" });
+  });
+
+  it("a code's use is counted once per family, however often it books", async () => {
+    await makeCode("RABATT9", "flat50", { maxUses: 5 });
+    const v = await familyWithRunners();
+    for (let i = 0; i < 3; i++) {
+      const { res } = await book(v, { barn: 2, vuxna: 1, kampanj: "rabatt9" });
+      expect(res.status).toBe(200);
+    }
+    expect((await campaignRows()).find((r) => r.code === "RABATT9")).toMatchObject({ uses: 1 });
+    expect((await familyRows(v.email)).payments.map((p) => p.amount)).toEqual([150, 150, 150]);
   });
 
   it("an invalid code books at the list price, as the preview showed", async () => {

@@ -76,7 +76,9 @@ describe("POST /email", () => {
     const { res, body } = await requestCode(email, { env: { DEV_MODE: "false" }, headers });
     expect(res.status).toBe(200);
     expect(body.code).toBe("");
-    const mail = await env.DB.prepare("SELECT text FROM email_log WHERE \"to\" = ?").bind(email).first<{ text: string }>();
+    const mail = await env.DB.prepare('SELECT text FROM email_log WHERE "to" = ?')
+      .bind(email)
+      .first<{ text: string }>();
     const code = /Din inloggningskod: (\d{6})/.exec(mail!.text)![1];
     // Production clock is the real one (2026): the 2025 registration is closed and this family has none → 403.
     const { res: confirmed, body: answer } = await confirm(
@@ -159,7 +161,10 @@ describe("POST /code", () => {
     const email = uniqueEmail();
     const headers = newClient();
     const { body: sent } = await requestCode(email, { env: at(OPEN_AT), headers });
-    const { res, jar, body } = await confirm({ email, codeId: sent.id, code: sent.code }, { env: at(OPEN_AT), headers });
+    const { res, jar, body } = await confirm(
+      { email, codeId: sent.id, code: sent.code },
+      { env: at(OPEN_AT), headers },
+    );
     expect(res.status).toBe(204);
     expect(body).toBeNull();
     expect(res.headers.getSetCookie().join()).toMatch(/__Host-session=.+; Max-Age=\d+/);
@@ -243,22 +248,27 @@ describe("POST /code", () => {
       expect(res.status).toBe(400);
       expect(body?.error).toBe("Fel kod. Kontrollera koden i mejlet och försök igen.");
     }
-    const { res, body, jar } = await confirm({ email, codeId: sent.id, code: sent.code }, { env: at(OPEN_AT), headers });
+    const { res, body, jar } = await confirm(
+      { email, codeId: sent.id, code: sent.code },
+      { env: at(OPEN_AT), headers },
+    );
     expect(res.status).toBe(400);
     expect(body).toEqual({ error: "Koden kan inte användas längre. Begär en ny kod." });
     expect(jar.size).toBe(0);
     expect((await loginCodeRow(sent.id!))?.attempts).toBe(5);
     // A new code works.
     const { body: again } = await requestCode(email, { env: at(OPEN_AT), headers });
-    expect((await confirm({ email, codeId: again.id, code: again.code }, { env: at(OPEN_AT), headers })).res.status).toBe(
-      204,
-    );
+    expect(
+      (await confirm({ email, codeId: again.id, code: again.code }, { env: at(OPEN_AT), headers })).res.status,
+    ).toBe(204);
   });
 
   it("parallel guesses cannot get more than 5 comparisons out of one code", async () => {
     const email = uniqueEmail();
     const { body: sent } = await requestCode(email, { env: at(OPEN_AT), headers: newClient() });
-    const guesses = Array.from({ length: 8 }, (_, i) => String((Number(sent.code) + 1 + i) % 1_000_000).padStart(6, "0"));
+    const guesses = Array.from({ length: 8 }, (_, i) =>
+      String((Number(sent.code) + 1 + i) % 1_000_000).padStart(6, "0"),
+    );
     await Promise.all(
       guesses.map((code) => confirm({ email, codeId: sent.id, code }, { env: at(OPEN_AT), headers: newClient() })),
     );
@@ -361,7 +371,10 @@ describe("closed registration", () => {
     const headers = newClient();
     const { res: sentRes, body: sent } = await requestCode(email, { env: at(CLOSED_AT), headers });
     expect(sentRes.status).toBe(200);
-    const { res, body, jar } = await confirm({ email, codeId: sent.id, code: sent.code }, { env: at(CLOSED_AT), headers });
+    const { res, body, jar } = await confirm(
+      { email, codeId: sent.id, code: sent.code },
+      { env: at(CLOSED_AT), headers },
+    );
     expect(res.status).toBe(403);
     expect(body).toEqual({ error: "Anmälan är stängd" });
     expect(jar.size).toBe(0);

@@ -65,7 +65,10 @@ describe("POST /update", () => {
     const v = await login();
     const { id, runners, uid } = newFamily();
     expect((await update(v, { runners })).res.status).toBe(200);
-    const next = { [id.mamma]: { ...runners[id.mamma], distance: "1.6" }, [uid("barn2")]: runner({ firstname: "Mi", age: 2014 }) };
+    const next = {
+      [id.mamma]: { ...runners[id.mamma], distance: "1.6" },
+      [uid("barn2")]: runner({ firstname: "Mi", age: 2014 }),
+    };
     const { res, body } = await update(v, { runners: next, version: 1 });
     expect(res.status).toBe(200);
     expect(Object.keys(body.deltagare).sort()).toEqual([uid("barn2"), id.mamma]);
@@ -101,7 +104,9 @@ describe("POST /update", () => {
     const { id, runners } = newFamily();
     await update(v, { runners });
     await env.DB.prepare("UPDATE participants SET bib = 612 WHERE id = ?").bind(id.mamma).run();
-    const { body } = await update(v, { runners: { ...runners, [id.mamma]: { ...runners[id.mamma], company: "Klubben" } } });
+    const { body } = await update(v, {
+      runners: { ...runners, [id.mamma]: { ...runners[id.mamma], company: "Klubben" } },
+    });
     expect(body.deltagare[id.mamma]).toMatchObject({ bib: 612, company: "Klubben" });
   });
 
@@ -152,7 +157,9 @@ describe("POST /update", () => {
     expect(ok.length).toBeGreaterThanOrEqual(1);
     for (const r of results) expect([200, 409]).toContain(r.res.status);
     const last = ok.reduce((a, b) => (a.body.version > b.body.version ? a : b)).body;
-    expect((await familyRows(v.email)).participants.map((p) => p.id).sort()).toEqual(Object.keys(last.deltagare).sort());
+    expect((await familyRows(v.email)).participants.map((p) => p.id).sort()).toEqual(
+      Object.keys(last.deltagare).sort(),
+    );
   });
 
   it("a version from the future is a conflict too", async () => {
@@ -227,7 +234,11 @@ describe("POST /update", () => {
       runners: { ok: runner(), bad: runner({ firstname: "", age: -4, distance: "9.9" }) },
     });
     expect(res.status).toBe(400);
-    expect(body.errors).toEqual({ "bad.firstname": "Ange namn", "bad.age": "Ange ålder", "bad.distance": "Välj en distans" });
+    expect(body.errors).toEqual({
+      "bad.firstname": "Ange namn",
+      "bad.age": "Ange ålder",
+      "bad.distance": "Välj en distans",
+    });
   });
 
   it("a family cannot take over another family's runner by its id", async () => {

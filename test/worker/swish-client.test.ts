@@ -4,7 +4,12 @@
  */
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
-import { swishClientFor, swishFetcher, SwishError, type CreatePaymentRequestBody } from "../../src/worker/adapters/swish";
+import {
+  swishClientFor,
+  swishFetcher,
+  SwishError,
+  type CreatePaymentRequestBody,
+} from "../../src/worker/adapters/swish";
 import { newInstructionId, swishMessage } from "../../src/worker/payments";
 import { BASE, call, post } from "./helpers";
 import { payOnPhone, setCallbacks } from "./swish-helpers";
@@ -79,7 +84,9 @@ describe("payment requests", () => {
   });
 
   it("refuses a reference that is too long, a bad payer alias and a reused id", async () => {
-    const ref = await rejection(client.createPaymentRequest(newInstructionId(), body({ payeePaymentReference: "x".repeat(37) })));
+    const ref = await rejection(
+      client.createPaymentRequest(newInstructionId(), body({ payeePaymentReference: "x".repeat(37) })),
+    );
     expect(ref.errors.map((e) => e.errorCode)).toEqual(["FF08"]);
     const alias = await rejection(client.createPaymentRequest(newInstructionId(), body({ payerAlias: "+4670" })));
     expect(alias.errors.map((e) => e.errorCode)).toEqual(["BE18"]);
@@ -89,7 +96,9 @@ describe("payment requests", () => {
   });
 
   it("refuses another payee (403), a malformed id (400) and a non-JSON body (415)", async () => {
-    expect((await rejection(client.createPaymentRequest(newInstructionId(), body({ payeeAlias: "1231181189" })))).status).toBe(403);
+    expect(
+      (await rejection(client.createPaymentRequest(newInstructionId(), body({ payeeAlias: "1231181189" })))).status,
+    ).toBe(403);
     expect((await rejection(client.createPaymentRequest("abc-123", body()))).status).toBe(400);
     const res = await swishFetcher(env)(
       new Request(new URL(`v2/paymentrequests/${newInstructionId()}`, env.SWISH_BASE_URL), {
@@ -197,7 +206,9 @@ describe("refunds", () => {
     });
     const tooMuch = await rejection(client.createRefund(newInstructionId(), { ...refundBody, amount: "151.00" }));
     expect(tooMuch.code).toBe("RF08");
-    const unknown = await rejection(client.createRefund(newInstructionId(), { ...refundBody, originalPaymentReference: "NOPE" }));
+    const unknown = await rejection(
+      client.createRefund(newInstructionId(), { ...refundBody, originalPaymentReference: "NOPE" }),
+    );
     expect(unknown.code).toBe("RF02");
     expect(await client.retrieveRefund(newInstructionId())).toBeNull();
   });
@@ -214,7 +225,9 @@ describe("QR service and message", () => {
     const bytes = new Uint8Array(await png.arrayBuffer());
     expect([...bytes.slice(0, 8)]).toEqual([137, 80, 78, 71, 13, 10, 26, 10]);
     expect((await post("/dev/swish/qrg-swish/api/v1/commerce", { token, format: "png", size: 200 })).status).toBe(400);
-    expect((await post("/dev/swish/qrg-swish/api/v1/commerce", { token: "f".repeat(32), format: "svg" })).status).toBe(400);
+    expect((await post("/dev/swish/qrg-swish/api/v1/commerce", { token: "f".repeat(32), format: "svg" })).status).toBe(
+      400,
+    );
   });
 
   it("keeps Swish messages within 50 characters of the safe set", () => {
@@ -244,9 +257,7 @@ describe("development only", () => {
       });
       expect(res.status, path).toBe(404);
     }
-    const created = await env.DB.prepare(
-      `SELECT name FROM sqlite_master WHERE name = 'dev_swish_payments'`,
-    ).first();
+    const created = await env.DB.prepare(`SELECT name FROM sqlite_master WHERE name = 'dev_swish_payments'`).first();
     // The scratch table exists here only because the tests above used the simulator in development mode.
     expect(created).not.toBeNull();
   });

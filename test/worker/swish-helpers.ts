@@ -32,7 +32,9 @@ export async function seedFamily(
   const email = `swish-${tag}@example.se`;
   const now = systemClock.now();
   const db = database(env.DB);
-  await db.insert(registrations).values({ id: registrationId, season: SEASON.year, email, createdAt: now, updatedAt: now });
+  await db
+    .insert(registrations)
+    .values({ id: registrationId, season: SEASON.year, email, createdAt: now, updatedAt: now });
   const participantIds = runners.map((_, i) => `p-${tag}-${i}`);
   await db.insert(participants).values(
     runners.map((r, i) => ({
@@ -141,7 +143,7 @@ export function socketFrom(res: Response): PaymentSocket {
   const messages: unknown[] = [];
   let code: number | null = null;
   let read = 0;
-  ws.addEventListener("message", (e) => messages.push(typeof e.data === "string" ? JSON.parse(e.data) : e.data));
+  ws.addEventListener("message", (e) => messages.push(parseFrame(e.data)));
   ws.addEventListener("close", (e) => {
     code = e.code;
   });
@@ -157,6 +159,15 @@ export function socketFrom(res: Response): PaymentSocket {
       ws.send(typeof frame === "string" ? frame : JSON.stringify(frame));
     },
   };
+}
+
+function parseFrame(data: unknown): unknown {
+  if (typeof data !== "string") return data;
+  try {
+    return JSON.parse(data);
+  } catch {
+    return data; // "pong"
+  }
 }
 
 export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 5000, what = "condition") {

@@ -21,7 +21,7 @@ import {
   RUNNERS_ADDED,
   SWISH_FAILED,
 } from "../../src/worker/payments";
-import { call, get, visitorJar } from "./helpers";
+import { call, get, post, rowCounts, visitorJar } from "./helpers";
 import {
   auditCount,
   callback,
@@ -79,6 +79,37 @@ describe("start", () => {
   });
 });
 
+describe("one open payment per registration", () => {
+  it("starting a new payment withdraws the open one at Swish and here", async () => {
+    const family = await seedFamily();
+    const first = await startPayment(family, 250);
+    const second = await startPayment(family, 200);
+    expect(second.payid).not.toBe(first.payid);
+    expect((await swishObject(first.payid)).status).toBe("CANCELLED");
+    expect(await paymentRow(first.payid)).toMatchObject({ status: "CANCELLED", error_code: "RP08" });
+    expect((await paymentRow(second.payid))!.status).toBe("CREATED");
+    // The old QR can no longer be paid.
+    expect((await post(`/dev/swish/pay/${first.token}`, { status: "PAID" })).status).toBe(409);
+  });
+
+  it("refuses to start another payment when the open one turns out to be paid", async () => {
+    await setCallbacks("drop");
+    const family = await seedFamily();
+    const first = await startPayment(family, 250);
+    await payOnPhone(first.token);
+    const err = await startPayment(family, 250).then(
+      () => null,
+      (e: unknown) => e as { status: number },
+    );
+    expect(err).toMatchObject({ status: 409 });
+    expect((await paymentRow(first.payid))!.status).toBe("PAID");
+    const count = await env.DB.prepare(`SELECT count(*) AS n FROM payments WHERE registration_id = ?`)
+      .bind(family.registrationId)
+      .first<{ n: number }>();
+    expect(count!.n).toBe(1);
+  });
+});
+
 describe("callback", () => {
   it("a normal callback settles PAID, adds the runners to their races and sends one receipt", async () => {
     const family = await seedFamily();
@@ -94,7 +125,10 @@ describe("callback", () => {
     const raced = await env.DB.prepare(`SELECT id, race_id FROM participants WHERE registration_id = ? ORDER BY id`)
       .bind(family.registrationId)
       .all<{ id: string; race_id: string }>();
-    expect(raced.results.map((p) => p.race_id)).toEqual([raceIdForSeason("5.6", SEASON), raceIdForSeason("1.6", SEASON)]);
+    expect(raced.results.map((p) => p.race_id)).toEqual([
+      raceIdForSeason("5.6", SEASON),
+      raceIdForSeason("1.6", SEASON),
+    ]);
     const runner = await env.RACE.getByName(raceIdForSeason("5.6", SEASON)).getRunner(family.participantIds[0]!);
     expect(runner).toMatchObject({ firstname: "Anna", lastname: "Berg" });
 
@@ -200,7 +234,9 @@ describe("callback", () => {
     const body = await swishObject(payid);
     expect(body).toMatchObject({ status: "PAID", amount: 1 });
 
-    expect((await callback(body, (await paymentRow(payid))!.callback_identifier)).status).toBe(200);
+    const identifier = (await paymentRow(payid))!.callback_identifier;
+    expect((await callback(body, identifier)).status).toBe(200);
+    expect((await callback(body, identifier)).status).toBe(200);
     expect((await paymentRow(payid))!.status).toBe("CREATED");
     expect(await auditCount("payment.mismatch", payid)).toBe(1);
     expect(await auditCount("payment.settled", payid)).toBe(0);
@@ -212,7 +248,7 @@ describe("callback", () => {
     const res = await callback({ id: unknown, status: "PAID", amount: 250 }, crypto.randomUUID());
     expect(res.status).toBe(200);
     expect(await paymentRow(unknown)).toBeNull();
-    expect(await auditCount("payment.callback-refused", unknown)).toBe(1);
+    expect(await auditCount("payment.callback-refused", unknown)).toBe(0);
 
     const garbage = await call("/swish/callback", {
       method: "POST",
@@ -380,6 +416,42 @@ describe("/verify", () => {
   });
 });
 
+describe("bad input", () => {
+  it("answers 4xx with a Swedish message and changes nothing stored", async () => {
+    const family = await seedFamily();
+    const { payid, token } = await startPayment(family);
+    const jar = await visitorJar(family.email);
+    const before = await rowCounts();
+    const cases: [string, Response][] = [
+      ["qr without token", await call("/qr-v2")],
+      ["qr with a long token", await call(`/qr-v2?token=${"a".repeat(5000)}`)],
+      ["verify without id", await get("/verify", { jar })],
+      ["verify with a huge id", await get(`/verify?id=${"A".repeat(500)}`, { jar })],
+      ["verify with nonsense", await get("/verify?id=%00%01", { jar })],
+      ["callback not json", await call("/swish/callback", { method: "POST", body: "\u0000" })],
+      ["callback array", await callback([1, 2, 3], null)],
+      ["callback id number", await callback({ id: 42 }, null)],
+      ["callback id too long", await callback({ id: "A".repeat(100) }, null)],
+      ["socket without upgrade", await call(`/ws/pay/${payid}`)],
+      ["socket for nonsense", await call(`/ws/pay/${"%20".repeat(10)}`, { headers: { upgrade: "websocket" } })],
+      ["phone with bad status", await post(`/dev/swish/pay/${token}`, { status: 7 })],
+      ["phone with bad code", await post(`/dev/swish/pay/${token}`, { status: "ERROR", errorCode: "<x>" })],
+      ["phone not json", await call(`/dev/swish/pay/${token}`, { method: "POST", body: "x" })],
+      ["settings unknown mode", await post("/dev/swish/settings", { callbacks: "sometimes" })],
+      ["settings huge delay", await post("/dev/swish/settings", { callbacks: "delay", delayMs: 1e12 })],
+    ];
+    for (const [what, res] of cases) {
+      expect(res.status, what).toBeGreaterThanOrEqual(400);
+      expect(res.status, what).toBeLessThan(500);
+      const body = (await res.json()) as { error?: unknown };
+      expect(typeof body.error, what).toBe("string");
+      expect(String(body.error), what).toMatch(/[a-zåäö]/i);
+    }
+    expect(await rowCounts()).toEqual(before);
+    expect((await paymentRow(payid))!.status).toBe("CREATED");
+  });
+});
+
 describe("/qr-v2 and the socket route", () => {
   it("renders the QR of a token as SVG and refuses anything that is not a token", async () => {
     const token = "d2b79b764fb94905a3e7271ce55ee62e";
@@ -401,7 +473,9 @@ describe("/qr-v2 and the socket route", () => {
     expect((await call(`/ws/pay/${payid}`)).status).toBe(426);
     expect((await call(`/ws/pay/${newInstructionId()}`, { headers: { upgrade: "websocket" } })).status).toBe(404);
     expect((await call(`/ws/pay/nonsense`, { headers: { upgrade: "websocket" } })).status).toBe(404);
-    const foreign = await call(`/ws/pay/${payid}`, { headers: { upgrade: "websocket", origin: "https://evil.example" } });
+    const foreign = await call(`/ws/pay/${payid}`, {
+      headers: { upgrade: "websocket", origin: "https://evil.example" },
+    });
     expect(foreign.status).toBe(403);
     const ours = await call(`/ws/pay/${payid}`, { headers: { upgrade: "websocket", origin: "http://localhost" } });
     expect(ours.status).toBe(101);

@@ -48,7 +48,10 @@ export interface CreateRefundBody {
 }
 
 const amountSchema = z.union([z.number(), z.string().regex(/^\d+(\.\d{1,2})?$/)]).transform(Number);
-const optionalText = z.string().nullish().transform((v) => v ?? null);
+const optionalText = z
+  .string()
+  .nullish()
+  .transform((v) => v ?? null);
 
 export const swishPaymentSchema = z.object({
   id: z.string().min(1),

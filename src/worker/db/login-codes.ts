@@ -61,9 +61,7 @@ export async function useLoginCode(
   const counted = await db
     .update(loginCodes)
     .set({ attempts: sql`${loginCodes.attempts} + 1` })
-    .where(
-      and(eq(loginCodes.id, input.id), isNull(loginCodes.usedAt), lt(loginCodes.attempts, LOGIN_CODE_MAX_TRIES)),
-    )
+    .where(and(eq(loginCodes.id, input.id), isNull(loginCodes.usedAt), lt(loginCodes.attempts, LOGIN_CODE_MAX_TRIES)))
     .returning({ attempts: loginCodes.attempts })
     .get();
   if (!counted) return "unusable";

@@ -70,6 +70,21 @@ export async function settlePaymentRow(db: Db, id: string, s: Settlement): Promi
   return changed.length > 0;
 }
 
+/** A registration's Swish payments still waiting for the payer. */
+export async function listOpenSwishPayments(db: Db, registrationId: string) {
+  return db
+    .select()
+    .from(payments)
+    .where(
+      and(
+        eq(payments.registrationId, registrationId),
+        eq(payments.status, "CREATED"),
+        notLike(payments.id, "kampanj%"),
+      ),
+    )
+    .all();
+}
+
 /** Swish payments still waiting, created within [from, to], oldest first. */
 export async function listCreatedSwishPayments(db: Db, from: number, to: number, limit: number) {
   return db

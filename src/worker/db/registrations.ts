@@ -82,8 +82,6 @@ export async function isRegistrationPaid(db: Db, registrationId: string): Promis
   return row !== undefined;
 }
 
-export type PreviousRunner = Omit<RunnerFields, "distance"> & { distance: DistanceKm };
-
 /**
  * The runners of this address's most recent earlier season, a year older per season passed, minus those
  * already in this season's list (same first and last name): the "welcome back" offer.
@@ -93,7 +91,7 @@ export async function previousRunners(
   email: string,
   season: number,
   current: readonly { firstname: string; lastname: string }[],
-): Promise<PreviousRunner[]> {
+): Promise<RunnerFields[]> {
   const previous = await db
     .select()
     .from(registrations)
@@ -207,7 +205,11 @@ export async function saveRunners(
     return { status: "saved", version: expectedVersion + 1 };
   } catch (err) {
     const [reg, paid, takenNow] = await Promise.all([
-      db.select({ version: registrations.version }).from(registrations).where(eq(registrations.id, registrationId)).get(),
+      db
+        .select({ version: registrations.version })
+        .from(registrations)
+        .where(eq(registrations.id, registrationId))
+        .get(),
       isRegistrationPaid(db, registrationId),
       runnerIdsOwnedElsewhere(db, registrationId, ids),
     ]);
@@ -216,13 +218,4 @@ export async function saveRunners(
     if (reg && reg.version !== expectedVersion) return { status: "conflict" };
     throw err;
   }
-}
-
-/** The participant rows of a registration with their ids (payment snapshots, counts). */
-export async function runnerAges(db: Db, registrationId: string): Promise<{ id: string; age: number }[]> {
-  return db
-    .select({ id: participants.id, age: participants.age })
-    .from(participants)
-    .where(eq(participants.registrationId, registrationId))
-    .all();
 }

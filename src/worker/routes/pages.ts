@@ -39,6 +39,7 @@ export function seasonFlags(now: number): SeasonFlags {
 export function withSeasonFlags(page: Response, flags: SeasonFlags): Response {
   const headers = new Headers(page.headers);
   headers.delete("content-length");
+  headers.delete("cf-cache-status");
   headers.set("cache-control", "no-cache");
   const etag = flagEtag(page.headers.get("etag"), flags);
   if (etag) headers.set("etag", etag);

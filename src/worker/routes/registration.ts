@@ -10,15 +10,18 @@
  * - /update takes the spec's plain `{runners}` and an optional `version`; a save based on an older version than
  *   the stored one is refused with 409 and the current registration, so two tabs never silently overwrite each
  *   other.
- * - /book-v2 recomputes the counts and the price from the stored runners (DESIGN.md §5). A campaign code's use is
- *   counted when the order is booked, once per registration and code (a retried payment does not count twice).
- *   An invalid code at booking means the list price, as the preview (/validate-kampanj) showed.
+ * - /book-v2 recomputes the counts and the price from the stored runners (DESIGN.md §5), and first withdraws a
+ *   Swish payment of the family that is still waiting, so booking again can never lead to paying twice.
+ *   A campaign code's use is counted when the order is booked, once per registration and code (a retried
+ *   payment does not count twice). An invalid code at booking means the list price, as the preview
+ *   (/validate-kampanj) showed.
  */
 import { Hono, type Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { z } from "zod";
 import { countAges, type AgeCounts } from "../../shared/age";
 import { normalizeCode } from "../../shared/campaign";
+import { isSwishPaymentId } from "../../shared/payment-protocol";
 import { listTotal } from "../../shared/pricing";
 import { checkRunnerMap, MAX_RUNNERS, RUNNER_MESSAGES } from "../../shared/registration-schema";
 import { SEASON } from "../../shared/season";
@@ -40,7 +43,7 @@ import { loginCodeEmail } from "../emails/login-code";
 import type { AppEnv } from "../env";
 import { ApiError, badRequest, conflict, forbidden, tooMany, unauthorized } from "../errors";
 import { validate } from "../middleware/validate";
-import { recordFreePayment, startSwishPayment, swishtoryOf } from "../payments";
+import { cancelSwishPayment, recordFreePayment, startSwishPayment, swishtoryOf } from "../payments";
 import { startSession } from "../sessions";
 
 export const registrationRoutes = new Hono<AppEnv>();
@@ -172,7 +175,13 @@ registrationRoutes.post("/email", validate("json", emailBody), async (c) => {
   const db = database(c.env.DB);
   const clock = c.var.clock;
   const code = newLoginCode();
-  const { id } = await createLoginCode(db, { id: crypto.randomUUID(), email, code, now: clock.now(), clientKey: client });
+  const { id } = await createLoginCode(db, {
+    id: crypto.randomUUID(),
+    email,
+    code,
+    now: clock.now(),
+    clientKey: client,
+  });
   const mail = loginCodeEmail(code, LOGIN_CODE_TTL_MS / 60_000);
   try {
     await emailSender(c.env, db, clock).send({ to: email, ...mail, kind: "login-code" });
@@ -300,6 +309,15 @@ function paymentMessage(counts: AgeCounts): string {
   return `${SEASON.siteName} ${SEASON.year}: ${counts.barn} barn, ${adults}`.slice(0, 50);
 }
 
+/** Withdraws the registration's Swish payments that are still CREATED; true if one turned out to be PAID. */
+async function cancelPendingPayments(env: Env, db: Db, registrationId: string): Promise<boolean> {
+  const pending = Object.values(await swishtoryOf(db, registrationId)).filter(
+    (p) => p.status === "CREATED" && isSwishPaymentId(p.id),
+  );
+  const results = await Promise.all(pending.map((p) => cancelSwishPayment(env, p.id)));
+  return results.some((r) => r.status === "PAID");
+}
+
 registrationRoutes.post("/book-v2", requireVisitor, validate("json", bookBody), async (c) => {
   const email = visitorEmail(c);
   const body = c.req.valid("json");
@@ -325,6 +343,10 @@ registrationRoutes.post("/book-v2", requireVisitor, validate("json", bookBody), 
   const campaign = evaluation?.valid ? evaluation.campaign : null;
   const price = campaign ? evaluation!.price : listTotal(counts, now);
   const participantIds = runners.map((r) => r.id);
+
+  // A payment still waiting in the Swish app would let the family pay twice: withdraw it first. If Swish says it
+  // was paid meanwhile, the registration is paid and locked.
+  if (await cancelPendingPayments(c.env, db, registration.id)) throw conflict(MSG.paid);
 
   let claimed = false;
   if (campaign && !(await registrationUsedCampaign(db, registration.id, campaign.code))) {

@@ -58,8 +58,8 @@ export function SiteFooter() {
             Sponsorer
           </h2>
           <p>
-            Vill ditt företag synas här? Kontakta oss på <a href={mailto}>{SEASON.contactEmail}</a> så berättar vi
-            mer om hur ni kan stötta loppet.
+            Vill ditt företag synas här? Kontakta oss på <a href={mailto}>{SEASON.contactEmail}</a> så berättar vi mer
+            om hur ni kan stötta loppet.
           </p>
         </section>
         <section aria-labelledby="footer-contact">

@@ -52,7 +52,11 @@ export default function AdminLoginPage() {
     <section className="page login-page">
       <h1>Logga in som arrangör</h1>
       {config.data.devMode ? (
-        <DevSignIn onSignedIn={onSignedIn} onError={(e) => setError(signInError(e))} clearError={() => setError(null)} />
+        <DevSignIn
+          onSignedIn={onSignedIn}
+          onError={(e) => setError(signInError(e))}
+          clearError={() => setError(null)}
+        />
       ) : (
         <GoogleSignIn
           clientId={config.data.googleClientId}

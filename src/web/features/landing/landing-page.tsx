@@ -56,8 +56,8 @@ export function LandingPage() {
         <h2 id="om-loppet">Om loppet</h2>
         <p>
           {SITE_NAME} är öppet för alla åldrar och alla nivåer – oavsett om du jagar ett nytt personbästa eller bara
-          vill ta dig runt i egen takt. Det finns fyra distanser: 0,8, 1,6, 2,8 och 5,6 km. Banorna går på asfalt
-          genom byn, och start och mål ligger vid skolans matsal.
+          vill ta dig runt i egen takt. Det finns fyra distanser: 0,8, 1,6, 2,8 och 5,6 km. Banorna går på asfalt genom
+          byn, och start och mål ligger vid skolans matsal.
         </p>
         <ul className="facts">
           <li>Tidtagning på alla distanser.</li>

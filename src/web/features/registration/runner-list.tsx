@@ -29,13 +29,12 @@ export function RunnerList({
           <>
             <span className="runner-name">
               {r.firstname} {r.lastname}
-              {r.bib ? <small className="runner-bib">Nr {r.bib}</small> : null}
+              <small className="runner-facts">
+                {formatAge(r.age)} · {formatDistance(r.distance)}
+                {r.bib ? ` · nr ${r.bib}` : ""}
+              </small>
             </span>
-            <span className="runner-facts">
-              <span>{formatAge(r.age)}</span>
-              <span>{formatDistance(r.distance)}</span>
-              <span className="runner-price">{formatKr(runnerPriceOf(r.age, tier, adultAge))}</span>
-            </span>
+            <span className="runner-price">{formatKr(runnerPriceOf(r.age, tier, adultAge))}</span>
           </>
         );
         return (

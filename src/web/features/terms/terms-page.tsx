@@ -19,9 +19,9 @@ export function TermsPage() {
 
       <h2>Anmälan</h2>
       <p>
-        Flera löpare, vuxna och barn, kan anmälas under samma e-postadress. Den som anmäler ansvarar för att
-        uppgifterna stämmer och för att de anmälda – eller vårdnadshavare för barn under 18 år – godkänner villkoren.
-        Barn räknas som under {adultAge} år vid anmälan.
+        Flera löpare, vuxna och barn, kan anmälas under samma e-postadress. Den som anmäler ansvarar för att uppgifterna
+        stämmer och för att de anmälda – eller vårdnadshavare för barn under 18 år – godkänner villkoren. Barn räknas
+        som under {adultAge} år vid anmälan.
       </p>
       <p>
         Anmälan på webben stänger {dayAndMonth(SEASON.lastRegistration)} klockan {clockTime(SEASON.lastRegistration)}.
@@ -30,8 +30,8 @@ export function TermsPage() {
 
       <h2>Avgifter och betalning</h2>
       <p>
-        Startavgiften är {kr(SEASON.earlyPrice.adult)} för vuxna och {kr(SEASON.earlyPrice.child)} för barn till och
-        med {dayAndMonth(SEASON.earlyPriceUntil)}, därefter {kr(SEASON.latePrice.adult)} respektive{" "}
+        Startavgiften är {kr(SEASON.earlyPrice.adult)} för vuxna och {kr(SEASON.earlyPrice.child)} för barn till och med{" "}
+        {dayAndMonth(SEASON.earlyPriceUntil)}, därefter {kr(SEASON.latePrice.adult)} respektive{" "}
         {kr(SEASON.latePrice.child)}. På plats kostar det {kr(SEASON.onSitePrice.adult)} för vuxna och{" "}
         {kr(SEASON.onSitePrice.child)} för barn. Avgiften betalas med Swish eller med en kod (kampanjkod eller kod för
         friskvårdsbidrag). Anmälan gäller när avgiften är betald.
@@ -51,9 +51,8 @@ export function TermsPage() {
 
       <h2>Hälsa och säkerhet</h2>
       <p>
-        Du deltar på egen risk och ansvarar för att din hälsa tillåter att du springer. Banorna går på vägar genom
-        byn: följ funktionärernas anvisningar och var uppmärksam på trafik. Vuxna ansvarar för barnen de springer
-        med.
+        Du deltar på egen risk och ansvarar för att din hälsa tillåter att du springer. Banorna går på vägar genom byn:
+        följ funktionärernas anvisningar och var uppmärksam på trafik. Vuxna ansvarar för barnen de springer med.
       </p>
 
       <h2>Personuppgifter</h2>

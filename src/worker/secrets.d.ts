@@ -1,0 +1,5 @@
+// Secrets are not in wrangler.toml, so `wrangler types` cannot see them (README: "Deploy to Cloudflare").
+interface Env {
+  /** API key of the HTTP e-mail provider used for bulk mail (EMAIL_TRANSPORT = "resend"). */
+  EMAIL_API_KEY?: string;
+}
