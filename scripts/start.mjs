@@ -1,6 +1,7 @@
 /**
  * `npm start`: builds the production bundle and serves it on workerd with local D1 and Durable Objects,
  * migrated and seeded with demo data. `npm run dev` (`--dev`) serves the sources with Vite's hot reload instead.
+ * `--no-build` serves the bundle already in dist/ (a second server in one test run, a quick restart).
  *
  * Environment: PORT (default 8787), STATE_DIR (local D1/DO state, default .wrangler/state), NOW (ISO time
  * where the server clock starts; it then advances normally; default: registration open, early prices).
@@ -12,6 +13,7 @@ import { bin, forwardSignals, NODE, output, ROOT, run, toolEnv } from "./lib/pro
 import { serverVars, settingsFromEnv } from "./lib/settings.mjs";
 
 const dev = process.argv.includes("--dev");
+const skipBuild = process.argv.includes("--no-build");
 
 let settings;
 try {
@@ -138,7 +140,7 @@ async function announce(server) {
 
 try {
   await galleryImages();
-  if (!dev) await build();
+  if (!dev && !skipBuild) await build();
   await migrate();
   await seed();
   say(dev ? `Startar vite dev på ${origin}` : `Startar wrangler dev på ${origin}`);

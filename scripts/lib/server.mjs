@@ -27,11 +27,13 @@ const KEEP_OUTPUT = 12_000;
 
 /**
  * Starts the server and resolves once `readyPath` answers 200. `echo` streams the server's output to this
- * process's stderr (otherwise it is kept only for error messages).
+ * process's stderr (otherwise it is kept only for error messages). `build: false` serves the bundle already
+ * in dist/, for a second server in a run that has built it once.
  */
 export async function startLocalServer({
   port,
   now,
+  build = true,
   readyPath = "/api/config",
   timeoutMs = 170_000,
   echo = false,
@@ -44,7 +46,7 @@ export async function startLocalServer({
   else delete env.NOW;
 
   // Its own process group, so stopping it also stops wrangler, workerd and any build still running.
-  const child = spawn(NODE, [path.join(ROOT, "scripts", "start.mjs")], {
+  const child = spawn(NODE, [path.join(ROOT, "scripts", "start.mjs"), ...(build ? [] : ["--no-build"])], {
     cwd: ROOT,
     env,
     detached: true,

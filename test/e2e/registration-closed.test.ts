@@ -17,7 +17,9 @@ let browser: Browser;
 let contexts: BrowserContext[] = [];
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startLocalServer({ now: RACE_DAY_MORNING }), launchBrowser()]);
+  // The run's main server has built dist/ already; this one serves the same bundle with its own clock and state.
+  const options = { now: RACE_DAY_MORNING, build: false };
+  [server, browser] = await Promise.all([startLocalServer(options), launchBrowser()]);
 });
 
 afterAll(async () => {

@@ -319,8 +319,12 @@ test("two tabs of one family never silently overwrite each other", async () => {
   await dialog.getByRole("radio", { name: /^5,6 km/ }).check();
   await dialog.getByRole("button", { name: "Lägg till", exact: true }).click();
   await dialog.getByRole("alert").filter({ hasText: "ändrats i ett annat fönster" }).waitFor();
-  // The list behind the dialog now shows what the first tab saved.
-  await runnerRow(second, "Gustav Gran").waitFor();
+  // The list behind the dialog (hidden from the accessibility tree while it is open) now shows the first tab's save.
+  await second
+    .getByRole("list", { name: "Anmälda löpare", includeHidden: true })
+    .getByRole("listitem", { includeHidden: true })
+    .filter({ hasText: "Gustav Gran" })
+    .waitFor();
 
   // Saving again (now on the current version) keeps both runners.
   await dialog.getByRole("button", { name: "Lägg till", exact: true }).click();
@@ -365,13 +369,13 @@ test("the organiser lists, creates and disables campaign codes at /admin/kampanj
 
   // Swedish messages on bad input, nothing sent.
   const form = page.getByRole("form", { name: "Ny kampanjkod" });
-  await form.getByRole("textbox", { name: "Kod" }).fill("x");
+  await form.getByRole("textbox", { name: "Kod", exact: true }).fill("x");
   await form.getByRole("button", { name: "Skapa kod" }).click();
   await form.getByText("Koden ska vara 3–20 tecken, bara A–Z och 0–9.").waitFor();
   await form.getByText("Välj en regel.").waitFor();
 
   const code = `E2E${Date.now().toString(36).toUpperCase()}`.slice(0, 20);
-  await form.getByRole("textbox", { name: "Kod" }).fill(code.toLowerCase());
+  await form.getByRole("textbox", { name: "Kod", exact: true }).fill(code.toLowerCase());
   await form.getByRole("combobox", { name: "Regel" }).selectOption({ label: "50 kr per person" });
   await form.getByRole("textbox", { name: "Max antal användningar" }).fill("5");
   await form.getByRole("button", { name: "Skapa kod" }).click();
@@ -380,7 +384,7 @@ test("the organiser lists, creates and disables campaign codes at /admin/kampanj
   expect(await card(code).textContent()).toMatch(/Aktiv.*50 kr per person.*0 \/ 5/);
 
   // The same code again is refused by the server, in Swedish.
-  await form.getByRole("textbox", { name: "Kod" }).fill(code);
+  await form.getByRole("textbox", { name: "Kod", exact: true }).fill(code);
   await form.getByRole("combobox", { name: "Regel" }).selectOption({ label: "Gratis" });
   await form.getByRole("button", { name: "Skapa kod" }).click();
   await form.getByText("Koden finns redan.").waitFor();

@@ -20,9 +20,12 @@ export function CampaignField({
   else if (result?.valid) status = `Koden gäller! Att betala: ${formatKr(result.price)}`;
   else if (result) status = "Koden gäller inte. Ordinarie pris gäller.";
   return (
-    <label className="field campaign-field">
-      <span className="field-label">Kampanjkod</span>
+    <div className="field campaign-field">
+      <label className="field-label" htmlFor="campaign-code">
+        Kampanjkod
+      </label>
       <input
+        id="campaign-code"
         name="kampanj"
         autoComplete="off"
         autoCapitalize="characters"
@@ -40,6 +43,6 @@ export function CampaignField({
       >
         {status ?? "Har du en kod från oss, till exempel från friskvårdsbidraget? Skriv den här."}
       </span>
-    </label>
+    </div>
   );
 }

@@ -129,9 +129,12 @@ function RunnerForm({ editing, initial, distances, onSave, onDelete, onOpenChang
         </p>
       )}
 
-      <label className="field">
-        <span className="field-label">Ålder</span>
+      <div className="field">
+        <label className="field-label" htmlFor={`${id}-age-input`}>
+          Ålder
+        </label>
         <input
+          id={`${id}-age-input`}
           name="age"
           inputMode="numeric"
           pattern="[0-9]*"
@@ -152,19 +155,27 @@ function RunnerForm({ editing, initial, distances, onSave, onDelete, onOpenChang
             "Ålder i år, eller födelseår (t.ex. 2015)"
           )}
         </span>
-      </label>
+      </div>
 
-      <label className="field">
-        <span className="field-label">Klubb/företag</span>
+      <div className="field">
+        <label className="field-label" htmlFor={`${id}-company`}>
+          Klubb/företag
+        </label>
         <input
+          id={`${id}-company`}
           name="company"
           autoComplete="organization"
           value={draft.company}
           aria-invalid={errors.company ? true : undefined}
+          aria-describedby={errors.company ? `${id}-company-error` : undefined}
           onChange={(e) => set("company", e.target.value)}
         />
-        {errors.company && <span className="field-error">{errors.company}</span>}
-      </label>
+        {errors.company && (
+          <span className="field-error" id={`${id}-company-error`}>
+            {errors.company}
+          </span>
+        )}
+      </div>
 
       <fieldset className="field choice-group" aria-invalid={errors.distance ? true : undefined}>
         <legend className="field-label">Distans</legend>

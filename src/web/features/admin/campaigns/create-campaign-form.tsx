@@ -91,21 +91,32 @@ export function CreateCampaignForm() {
     });
   }
 
-  const error = (field: Field) =>
+  /** The field's error, else its hint; either is the input's description. */
+  const message = (field: Field, hint?: string) =>
     errors[field] ? (
-      <span className="field-error" id={`campaign-${field}-error`}>
+      <span className="field-error" id={`campaign-${field}-note`}>
         {errors[field]}
       </span>
+    ) : hint ? (
+      <span className="field-hint" id={`campaign-${field}-note`}>
+        {hint}
+      </span>
     ) : null;
-  const invalid = (field: Field) =>
-    errors[field] ? { "aria-invalid": true, "aria-describedby": `campaign-${field}-error` } : {};
+  const described = (field: Field) => ({
+    "aria-invalid": errors[field] ? true : undefined,
+    "aria-describedby":
+      errors[field] || ["validUntil", "maxUses", "note"].includes(field) ? `campaign-${field}-note` : undefined,
+  });
 
   return (
     <form className="campaign-form" onSubmit={submit} noValidate aria-labelledby="new-campaign-title">
       <h3 id="new-campaign-title">Ny kampanjkod</h3>
-      <label className="field">
-        <span className="field-label">Kod</span>
+      <div className="field">
+        <label className="field-label" htmlFor="campaign-code">
+          Kod
+        </label>
         <input
+          id="campaign-code"
           name="code"
           autoComplete="off"
           autoCapitalize="characters"
@@ -114,17 +125,20 @@ export function CreateCampaignForm() {
           className="campaign-code-input"
           value={draft.code}
           onChange={(e) => set("code", e.target.value.toUpperCase())}
-          {...invalid("code")}
+          {...described("code")}
         />
-        {error("code")}
-      </label>
-      <label className="field">
-        <span className="field-label">Regel</span>
+        {message("code")}
+      </div>
+      <div className="field">
+        <label className="field-label" htmlFor="campaign-rule">
+          Regel
+        </label>
         <select
+          id="campaign-rule"
           name="rule"
           value={draft.rule}
           onChange={(e) => set("rule", e.target.value as Draft["rule"])}
-          {...invalid("rule")}
+          {...described("rule")}
         >
           <option value="">Välj regel …</option>
           {(Object.keys(RULE_WORDS) as CampaignRule[]).map((rule) => (
@@ -133,46 +147,55 @@ export function CreateCampaignForm() {
             </option>
           ))}
         </select>
-        {error("rule")}
-      </label>
+        {message("rule")}
+      </div>
       <div className="field-row">
-        <label className="field">
-          <span className="field-label">Giltig till och med</span>
+        <div className="field">
+          <label className="field-label" htmlFor="campaign-validUntil">
+            Giltig till och med
+          </label>
           <input
+            id="campaign-validUntil"
             type="date"
             name="validUntil"
             value={draft.validUntil}
             onChange={(e) => set("validUntil", e.target.value)}
-            {...invalid("validUntil")}
+            {...described("validUntil")}
           />
-          {error("validUntil") ?? <span className="field-hint">Tomt: hela säsongen</span>}
-        </label>
-        <label className="field">
-          <span className="field-label">Max antal användningar</span>
+          {message("validUntil", "Tomt: hela säsongen")}
+        </div>
+        <div className="field">
+          <label className="field-label" htmlFor="campaign-maxUses">
+            Max antal användningar
+          </label>
           <input
+            id="campaign-maxUses"
             name="maxUses"
             inputMode="numeric"
             pattern="[0-9]*"
             autoComplete="off"
             value={draft.maxUses}
             onChange={(e) => set("maxUses", e.target.value.replace(/\D/g, ""))}
-            {...invalid("maxUses")}
+            {...described("maxUses")}
           />
-          {error("maxUses") ?? <span className="field-hint">Tomt: obegränsat</span>}
-        </label>
+          {message("maxUses", "Tomt: obegränsat")}
+        </div>
       </div>
-      <label className="field">
-        <span className="field-label">Anteckning</span>
+      <div className="field">
+        <label className="field-label" htmlFor="campaign-note">
+          Anteckning
+        </label>
         <input
+          id="campaign-note"
           name="note"
           autoComplete="off"
           maxLength={200}
           value={draft.note}
           onChange={(e) => set("note", e.target.value)}
-          {...invalid("note")}
+          {...described("note")}
         />
-        {error("note") ?? <span className="field-hint">Till exempel vem koden är till (visas bara här)</span>}
-      </label>
+        {message("note", "Till exempel vem koden är till (visas bara här)")}
+      </div>
       {errors._ && (
         <p className="alert alert-error" role="alert">
           {errors._}
