@@ -12,6 +12,7 @@ import { startLocalServer } from "../scripts/lib/server.mjs";
 const BENCHMARKS = {
   "config-rps": () => import("./config-rps.mjs"),
   lighthouse: () => import("./lighthouse.mjs"),
+  "payment-flow": () => import("./payment-flow.mjs"),
 };
 
 const asked = process.argv.slice(2);

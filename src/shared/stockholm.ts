@@ -14,7 +14,7 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
-const SWEDISH_MONTHS = [
+export const SWEDISH_MONTHS = [
   "januari",
   "februari",
   "mars",

@@ -1,20 +1,6 @@
-/**
- * Debian's Chromium driven by playwright-core (never `playwright install`: no browser downloads). As root it
- * needs --no-sandbox; the rest keep it from calling Google's services, so every request it makes is ours.
- */
+/** Debian's Chromium driven by playwright-core (never `playwright install`: no browser downloads). */
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions } from "playwright-core";
-
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
-
-export const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-dev-shm-usage",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-];
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../../scripts/lib/chromium.mjs";
 
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });

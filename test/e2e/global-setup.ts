@@ -7,7 +7,7 @@
 import { existsSync } from "node:fs";
 import type { TestProject } from "vitest/node";
 import { startLocalServer } from "../../scripts/lib/server.mjs";
-import { CHROMIUM_PATH } from "./browser";
+import { CHROMIUM_PATH } from "../../scripts/lib/chromium.mjs";
 
 declare module "vitest" {
   export interface ProvidedContext {

@@ -2,23 +2,9 @@
  * Season facts as Swedish text, read straight from the season config's wall-clock strings (no time zone maths,
  * no Intl), so the build's pre-render and the browser's hydration produce the same characters.
  */
-import { addDays } from "../../../shared/stockholm";
+import { addDays, SWEDISH_MONTHS as MONTHS } from "../../../shared/stockholm";
 import type { DistanceKm } from "../../../shared/season";
 
-const MONTHS = [
-  "januari",
-  "februari",
-  "mars",
-  "april",
-  "maj",
-  "juni",
-  "juli",
-  "augusti",
-  "september",
-  "oktober",
-  "november",
-  "december",
-];
 const WEEKDAYS = ["söndag", "måndag", "tisdag", "onsdag", "torsdag", "fredag", "lördag"];
 
 function parts(date: string): { y: number; m: number; d: number } {

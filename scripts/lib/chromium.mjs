@@ -1,0 +1,15 @@
+/**
+ * Debian's Chromium, as every browser-driving script here starts it (e2e tests, Lighthouse). As root it needs
+ * --no-sandbox; the rest keep it from calling Google's services, so every request it makes is ours.
+ */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
+
+export const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-dev-shm-usage",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
