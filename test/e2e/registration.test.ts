@@ -300,6 +300,42 @@ test("a wrong code and a bad address show the errors, which input and 'Stäng' c
   await page.waitForURL("**/anmalan/3");
 });
 
+test("an expired code shows 'Koden har gått ut' and a new code logs in", async () => {
+  const { page } = await phone();
+  await page.goto("/anmalan/1");
+  const email = page.getByRole("textbox", { name: "E-postadress" });
+  await email.fill(uniqueEmail("utgangen"));
+  const firstAnswer = page.waitForResponse((r) => new URL(r.url()).pathname === "/email");
+  await page.getByRole("button", { name: "Skicka kod" }).click();
+  const first = (await (await firstAnswer).json()) as { id: string; code: string };
+  await page.waitForURL("**/anmalan/2");
+
+  // Ten minutes pass (the rule itself is tested with a shifted clock in test/worker).
+  const expired = await page.request.post(`/dev/login-codes/${first.id}/expire`, {
+    headers: { "x-loppet-client": "1", "content-type": "application/json" },
+    data: {},
+  });
+  expect(expired.status()).toBe(200);
+
+  const codeInput = page.getByRole("textbox", { name: "Kod" });
+  expect(await codeInput.inputValue()).toBe(first.code);
+  await page.getByRole("button", { name: "Logga in" }).click();
+  const codeAlert = page.getByRole("alert").filter({ hasText: "Koden har gått ut. Begär en ny kod." });
+  await codeAlert.waitFor();
+  expect(new URL(page.url()).pathname).toBe("/anmalan/2");
+
+  await page.getByRole("link", { name: "begär en ny kod" }).click();
+  await page.waitForURL("**/anmalan/1");
+  const secondAnswer = page.waitForResponse((r) => new URL(r.url()).pathname === "/email");
+  await page.getByRole("button", { name: "Skicka kod" }).click();
+  const second = (await (await secondAnswer).json()) as { id: string; code: string };
+  expect(second.id).not.toBe(first.id);
+  await page.waitForURL("**/anmalan/2");
+  expect(await codeInput.inputValue()).toBe(second.code);
+  await page.getByRole("button", { name: "Logga in" }).click();
+  await page.waitForURL("**/anmalan/3");
+});
+
 test("two tabs of one family never silently overwrite each other", async () => {
   const { context, page: first } = await phone();
   await logIn(first, uniqueEmail("tvaflikar"));

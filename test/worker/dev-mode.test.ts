@@ -123,4 +123,23 @@ describe("development mode", () => {
     expect(mailed).toHaveLength(1);
     expect(mailed[0]!.text).toMatch(/\d{6}/);
   });
+
+  it("POST /dev/login-codes/:id/expire lets a code run out in development, and is 404 outside it", async () => {
+    const email = "kod-utgangen@example.se";
+    const env = { NOW: "2025-08-25T10:00:00+02:00", NOW_SET_AT: String(Date.now()) };
+    const { id, code } = (await (await call("/email", { ...json({ email }), env })).json()) as {
+      id: string;
+      code: string;
+    };
+
+    const refused = await call(`/dev/login-codes/${id}/expire`, { ...json({}), env: { ...env, ...PRODUCTION } });
+    expect(refused.status).toBe(404);
+    expect(await refused.json()).toEqual({ error: "Hittades inte" });
+
+    expect((await call("/dev/login-codes/finns-inte/expire", { ...json({}), env })).status).toBe(404);
+    expect((await call(`/dev/login-codes/${id}/expire`, { ...json({}), env })).status).toBe(200);
+    const late = await call("/code", { ...json({ email, codeId: id, code }), env });
+    expect(late.status).toBe(410);
+    expect(((await late.json()) as { error: string }).error).toBe("Koden har gått ut. Begär en ny kod.");
+  });
 });

@@ -92,3 +92,14 @@ export async function loginCodeState(
   const row = await db.select().from(loginCodes).where(eq(loginCodes.id, id)).get();
   return row ? { attempts: row.attempts, usedAt: row.usedAt, expiresAt: row.expiresAt } : null;
 }
+
+/** Development only (routes/dev.ts): make a code expired now, so the expired-code path can be shown end to end. */
+export async function expireLoginCode(db: Db, id: string, now: number): Promise<boolean> {
+  const row = await db
+    .update(loginCodes)
+    .set({ expiresAt: now - 1 })
+    .where(eq(loginCodes.id, id))
+    .returning({ id: loginCodes.id })
+    .get();
+  return row !== undefined;
+}

@@ -4,19 +4,29 @@
  * - GET /dev/jwks.json: the public key set of the development "Google" (GOOGLE_JWKS_URL points here locally);
  * - POST /dev/google-token {email, aud?, iss?, exp?, email_verified?, name?}: a Google-shaped ID token signed
  *   with that key, so the dev login page and the tests sign in through the real verification path;
- * - GET /dev/outbox (HTML) and /dev/outbox.json: the e-mail log, newest first (`?to=` filters by recipient).
+ * - GET /dev/outbox (HTML) and /dev/outbox.json: the e-mail log, newest first (`?to=` filters by recipient);
+ * - POST /dev/login-codes/:id/expire: lets a login code run out now (the 10-minute rule itself is tested with a
+ *   shifted clock; this lets the browser tests show the expired-code message without waiting 10 minutes).
  */
 import { Hono } from "hono";
 import { z } from "zod";
 import { devJwks, signDevGoogleToken } from "../adapters/google-dev";
 import { database } from "../db/client";
 import { listEmailLog, type LoggedEmail } from "../db/email-log";
+import { expireLoginCode } from "../db/login-codes";
+import { notFound } from "../errors";
 import type { AppEnv } from "../env";
 import { validate } from "../middleware/validate";
 
 export const devRoutes = new Hono<AppEnv>();
 
 const NO_STORE = { "cache-control": "no-store" };
+
+devRoutes.post("/dev/login-codes/:id/expire", validate("param", z.object({ id: z.string().max(100) })), async (c) => {
+  const expired = await expireLoginCode(database(c.env.DB), c.req.valid("param").id, c.var.clock.now());
+  if (!expired) throw notFound("Koden finns inte");
+  return c.json({ ok: true });
+});
 
 devRoutes.get("/dev/jwks.json", async (c) => c.json(await devJwks(), 200, NO_STORE));
 
