@@ -15,7 +15,17 @@ export default defineConfig(async () => {
             cloudflareTest({
               wrangler: { configPath: "./wrangler.toml" },
               remoteBindings: false,
-              miniflare: { bindings: { TEST_MIGRATIONS: migrations } },
+              miniflare: {
+                // Pinned so a `.dev.vars` left by `npm run dev` (shifted clock, other port) can't leak into tests.
+                bindings: {
+                  TEST_MIGRATIONS: migrations,
+                  NOW: "",
+                  NOW_SET_AT: "",
+                  PUBLIC_ORIGIN: "http://localhost:8787",
+                  GOOGLE_JWKS_URL: "http://localhost:8787/dev/jwks.json",
+                  SWISH_BASE_URL: "http://localhost:8787/dev/swish/swish-cpcapi/api/",
+                },
+              },
             }),
           ],
           test: {
