@@ -8,9 +8,32 @@ export default tseslint.config(
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
     },
   },
+  // The architecture (README): imports flow one way.
   {
-    // Architecture: nothing imports the SPA; the shared rules import nothing but each other.
-    files: ["src/worker/**", "src/durable/**", "src/shared/**"],
+    // Nothing on the server imports the SPA.
+    files: ["src/worker/**", "src/durable/**"],
     rules: { "no-restricted-imports": ["error", { patterns: ["**/web/**"] }] },
+  },
+  {
+    // The shared rules are pure: they import nothing but each other.
+    files: ["src/shared/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { patterns: [{ regex: "^(?!\\./)", message: "src/shared imports only src/shared (./…)." }] },
+      ],
+    },
+  },
+  {
+    // A route file never reaches into another route file; shared code lives in db/, adapters/ or src/shared.
+    files: ["src/worker/routes/**"],
+    rules: {
+      "no-restricted-imports": ["error", { patterns: ["./*", "../routes/*", "!./*.json"] }],
+    },
+  },
+  {
+    // The browser never imports server code.
+    files: ["src/web/**"],
+    rules: { "no-restricted-imports": ["error", { patterns: ["**/worker/**", "**/durable/**"] }] },
   },
 );

@@ -154,11 +154,6 @@ export class RaceDO extends DurableObject<Env> {
     void ctx.blockConcurrencyWhile(async () => this.migrate());
   }
 
-  /** The project's smoke test reaches every binding with it. */
-  async ping(): Promise<string> {
-    return "pong";
-  }
-
   /** Makes this object the race `race.part`. Idempotent; the Worker calls it before first use. */
   async init(race: RaceInit, by: ChangeAuthor = {}): Promise<RaceRecord> {
     if (!isRaceId(race?.part) || !raceIdMatches(race.part, race.date, race.distance)) {

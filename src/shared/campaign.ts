@@ -68,7 +68,6 @@ export function isCampaignPayid(payid: unknown): boolean {
   return typeof payid === "string" && payid.includes("kampanj");
 }
 
-/** The payid of an order paid (or made free) by a campaign code: 'kampanj_VANLOPP50'. */
 /**
  * A free order's payid: `kampanj_<CODE>_<unique>`. Payment ids are unique across all registrations, so two
  * families using the same code need different ids; the code stays the second underscore-separated part.

@@ -4,7 +4,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { MAX_BODY_BYTES } from "../../src/worker/app";
-import { call, CLIENT_HEADERS, get, loginAdmin, post, rowCounts } from "./helpers";
+import { call, CLIENT_HEADERS, get, loginAdmin, post, storedState } from "./helpers";
 
 /** JSON calls of both specs (and ours): the body rules hold for each, built yet or not. */
 const JSON_POSTS = [
@@ -19,14 +19,14 @@ const JSON_POSTS = [
   "/dev/google-token",
 ];
 
-let before: Record<string, number>;
-/** Every test of the calling block must leave every table's row count as it found it. */
+let before: Record<string, string>;
+/** Every test of the calling block must leave every table as it found it. */
 function changesNothing() {
   beforeEach(async () => {
-    before = await rowCounts();
+    before = await storedState();
   });
   afterEach(async () => {
-    expect(await rowCounts()).toEqual(before);
+    expect(await storedState()).toEqual(before);
   });
 }
 
@@ -50,7 +50,7 @@ describe("unknown paths", () => {
     await expectError(await get("/dev/finns-inte"), 404, "Hittades inte");
     // Signing in writes a session row; take the baseline after it.
     const jar = await loginAdmin();
-    before = await rowCounts();
+    before = await storedState();
     await expectError(await get("/admin/api/finns-inte", { jar }), 404, "Hittades inte");
   });
 });

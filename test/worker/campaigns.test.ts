@@ -3,7 +3,7 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { call, get, loginAdmin, post, rowCounts, visitorJar } from "./helpers";
+import { call, get, loginAdmin, post, storedState, visitorJar } from "./helpers";
 
 interface CodeView {
   code: string;
@@ -105,7 +105,7 @@ describe("admin campaign codes", () => {
   it("refuses bad input with Swedish messages and stores nothing", async () => {
     const jar = await loginAdmin();
     await list(jar);
-    const before = { codes: await storedCodes(), counts: await rowCounts() };
+    const before = { codes: await storedCodes(), counts: await storedState() };
     const cases: [unknown, RegExp][] = [
       [{ code: "AB", rule: "free" }, /3–20 tecken/],
       [{ code: "A".repeat(21), rule: "free" }, /3–20 tecken/],
@@ -132,7 +132,7 @@ describe("admin campaign codes", () => {
       expect(((await res.json()) as { error: string }).error, JSON.stringify(body)).toMatch(message);
     }
     expect(await storedCodes()).toEqual(before.codes);
-    expect(await rowCounts()).toEqual(before.counts);
+    expect(await storedState()).toEqual(before.counts);
   });
 
   it("disables and enables a code (built-in too); an unknown code is 404", async () => {

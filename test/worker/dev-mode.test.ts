@@ -3,7 +3,7 @@
  * (the deployed configuration) and works in development.
  */
 import { describe, expect, it } from "vitest";
-import { call, CLIENT_HEADERS, CookieJar, DEV_ADMIN, rowCounts } from "./helpers";
+import { call, CLIENT_HEADERS, CookieJar, DEV_ADMIN, storedState } from "./helpers";
 
 const PRODUCTION = { DEV_MODE: "false" } as const;
 
@@ -31,6 +31,19 @@ const AFFORDANCES: { name: string; path: string; init?: RequestInit; works: (res
     init: json({ email: DEV_ADMIN }),
     works: async (res) => {
       expect(((await res.json()) as { credential: string }).credential).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
+    },
+  },
+  {
+    name: "the stand-in for Google's sign-in script",
+    path: "/dev/gsi/client",
+    works: async (res) => {
+      expect(res.headers.get("content-type")).toMatch(/^text\/javascript/);
+      const script = await res.text();
+      // Google's surface the sign-in page uses, and the development token it asks for.
+      expect(script).toContain("window.google.accounts.id = id");
+      for (const method of ["initialize:", "renderButton:", "prompt:"]) expect(script).toContain(method);
+      expect(script).toContain('fetch("/dev/google-token"');
+      expect(() => new Function(script)).not.toThrow();
     },
   },
   {
@@ -65,13 +78,13 @@ describe("development mode", () => {
   });
 
   it.each(AFFORDANCES)("$name ($path) is 404 JSON outside development", async ({ path, init }) => {
-    const before = await rowCounts();
+    const before = await storedState();
     const jar = new CookieJar();
     const res = await call(path, { ...init, env: PRODUCTION, jar });
     expect(res.status).toBe(404);
     expect(await res.json()).toEqual({ error: "Hittades inte" });
     expect(jar.size).toBe(0);
-    expect(await rowCounts()).toEqual(before);
+    expect(await storedState()).toEqual(before);
   });
 
   it.each([

@@ -121,15 +121,21 @@ export function visitorJar(email: string, jar = new CookieJar()): Promise<Cookie
   return sessionJar("visitor", email, jar);
 }
 
-/** Row count of every application table, to prove a refused request changed nothing. */
-export async function rowCounts(): Promise<Record<string, number>> {
+/**
+ * What every application table holds (row count and a digest of all its rows), to prove a refused request
+ * changed nothing: an UPDATE that keeps the count (a revoked session, a bumped counter) shows up too.
+ */
+export async function storedState(): Promise<Record<string, string>> {
   const tables = await env.DB.prepare(
     "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name != 'd1_migrations' ORDER BY name",
   ).all<{ name: string }>();
-  const counts: Record<string, number> = {};
+  const state: Record<string, string> = {};
   for (const { name } of tables.results) {
-    const row = await env.DB.prepare(`SELECT count(*) AS n FROM "${name}"`).first<{ n: number }>();
-    counts[name] = row?.n ?? 0;
+    const rows = await env.DB.prepare(`SELECT * FROM "${name}" ORDER BY rowid`).all();
+    const bytes = new TextEncoder().encode(JSON.stringify(rows.results));
+    const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+    state[name] =
+      `${rows.results.length} rows, ${[...digest.slice(0, 8)].map((b) => b.toString(16).padStart(2, "0")).join("")}`;
   }
-  return counts;
+  return state;
 }

@@ -1,10 +1,11 @@
 /**
- * GET /: the pre-rendered landing page with the time-dependent switches set from the server clock.
- * The test environment has no built SPA (exports.default does not serve static assets), so the ASSETS binding is
- * an in-memory asset server holding the two files the route reads; the route, the clock rules and HTMLRewriter are
- * the real ones. The served files themselves are checked by hand against `wrangler dev` (see the report).
+ * The pre-rendered pages (GET / and the five static public pages) with the time-dependent switches set from the
+ * server clock. The test environment has no built SPA (exports.default does not serve static assets), so the
+ * ASSETS binding is an in-memory asset server holding the files the route reads; the route, the clock rules and
+ * HTMLRewriter are the real ones. The built files over a real server: test/e2e/shell-season.test.ts.
  */
 import { describe, expect, it } from "vitest";
+import { PRERENDERED_PAGES } from "../../src/worker/routes/pages";
 import { call } from "./helpers";
 
 const SHELL =
@@ -124,5 +125,96 @@ describe("revalidation", () => {
     expect(res.headers.get("content-length") ?? String(new TextEncoder().encode(body).length)).toBe(
       String(new TextEncoder().encode(body).length),
     );
+  });
+});
+
+/** What `npm run build` writes for the five other pre-rendered pages (scripts/prerender.mjs). */
+const STATIC_PAGES = ["/allmanna-villkor", "/banor", "/resultat", "/startlistor", "/galleri"] as const;
+
+const prerendered = (path: string) =>
+  `<!doctype html><html lang="sv"><head><title>${path}</title></head><body>` +
+  `<div id="root" data-prerendered="${path}"><h1>Sidan ${path}</h1></div></body></html>`;
+
+const BUILT: Record<string, string> = {
+  "index.html": SHELL,
+  "_landing.html": LANDING,
+  ...Object.fromEntries(STATIC_PAGES.map((p) => [`${p.slice(1)}.html`, prerendered(p)])),
+};
+
+async function pageAt(
+  path: string,
+  iso: string,
+  files: Record<string, string> = BUILT,
+  headers: Record<string, string> = {},
+) {
+  const assets = assetServer(files);
+  const res = await call(path, {
+    headers: { "sec-fetch-mode": "navigate", ...headers },
+    env: { NOW: iso, NOW_SET_AT: String(Date.now()), ASSETS: assets.fetcher },
+  });
+  return { res, assets };
+}
+
+describe("the other pre-rendered pages get the same switches as /", () => {
+  it("serves exactly / and the five static pages", () => {
+    expect(Object.keys(PRERENDERED_PAGES).sort()).toEqual(["/", ...STATIC_PAGES].sort());
+  });
+
+  for (const path of STATIC_PAGES) {
+    it(`${path}: its own pre-rendered HTML with the flags of the server clock`, async () => {
+      const before = await pageAt(path, "2025-09-05T12:00:00+02:00");
+      expect(before.res.status).toBe(200);
+      expect(before.res.headers.get("content-type")).toMatch(/^text\/html/);
+      const body = await before.res.text();
+      expect(body).toContain(`<div id="root" data-prerendered="${path}"><h1>Sidan ${path}</h1></div>`);
+      expect(htmlTag(body)).toContain('data-registration-button="open"');
+      expect(htmlTag(body)).toContain('data-bib-banner="off"');
+      expect(before.assets.requests.map((r) => new URL(r.url).pathname)).toEqual([path]);
+      expect(before.res.headers.get("etag")).toBe(`W/"${path.slice(1)}.html-v1-open-off"`);
+
+      const raceDayAfternoon = await pageAt(path, "2025-09-13T12:00:00+02:00");
+      const tag = htmlTag(await raceDayAfternoon.res.text());
+      expect(tag).toContain('data-registration-button="closed"');
+      expect(tag).toContain('data-bib-banner="on"');
+    });
+  }
+
+  it("answers 304 to its own ETag while nothing changed, and not to another page's", async () => {
+    const first = await pageAt("/startlistor", "2025-09-13T11:00:00+02:00");
+    const etag = first.res.headers.get("etag")!;
+    await first.res.text();
+
+    const same = await pageAt("/startlistor", "2025-09-13T11:30:00+02:00", BUILT, { "if-none-match": etag });
+    expect(same.res.status).toBe(304);
+    expect(same.res.headers.get("etag")).toBe(etag);
+
+    const other = await pageAt("/banor", "2025-09-13T11:30:00+02:00", BUILT, { "if-none-match": etag });
+    expect(other.res.status).toBe(200);
+    expect(await other.res.text()).toContain('data-prerendered="/banor"');
+
+    const afterCutOff = await pageAt("/startlistor", "2025-09-13T12:30:00+02:00", BUILT, { "if-none-match": etag });
+    expect(afterCutOff.res.status).toBe(200);
+    expect(htmlTag(await afterCutOff.res.text())).toContain('data-registration-button="closed"');
+  });
+
+  it("falls back to the empty SPA shell, with flags, when the page was not pre-rendered (vite dev)", async () => {
+    const { res, assets } = await pageAt("/galleri", "2025-09-10T12:00:00+02:00", { "index.html": SHELL });
+    expect(res.status).toBe(200);
+    const body = await res.text();
+    expect(body).toContain('<div id="root"></div>');
+    expect(htmlTag(body)).toContain('data-bib-banner="on"');
+    expect(assets.requests.map((r) => new URL(r.url).pathname)).toEqual(["/galleri", "/"]);
+  });
+
+  it("leaves deep links below a page to the static assets' SPA fallback (the empty shell)", async () => {
+    // run_worker_first names the page paths exactly, so /galleri/2024 never reaches the Worker in production;
+    // here the Worker must not claim it either: no pre-rendered page, no asset read.
+    for (const path of ["/galleri/2024", "/banor/", "/startlistor/extra", "/anmalan/2"]) {
+      const { res, assets } = await pageAt(path, "2025-09-10T12:00:00+02:00");
+      expect(res.status, path).toBe(404);
+      expect(res.headers.get("content-type"), path).toMatch(/^application\/json/);
+      await res.text();
+      expect(assets.requests, path).toEqual([]);
+    }
   });
 });

@@ -4,7 +4,7 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { loginAdmin, post, rowCounts, type CallInit } from "./helpers";
+import { loginAdmin, post, storedState, type CallInit } from "./helpers";
 import {
   at,
   campaignRows,
@@ -20,6 +20,8 @@ import {
   update,
   type Visitor,
 } from "./registration-helpers";
+
+const CAMPAIGN_INVALID = "Kampanjkoden gäller inte. Ta bort den eller skriv en annan.";
 
 async function validateKampanj(body: unknown, init: CallInit = {}) {
   const res = await post("/validate-kampanj", body, { env: at(OPEN_AT), headers: newClient(), ...init });
@@ -111,7 +113,7 @@ describe("POST /validate-kampanj", () => {
   });
 
   it("refuses bad input with a Swedish 400", async () => {
-    const before = await rowCounts();
+    const before = await storedState();
     const bad: unknown[] = [
       { kampanj: "X", barn: -1, vuxna: 1 },
       { kampanj: "X", barn: "2", vuxna: 1 },
@@ -129,7 +131,7 @@ describe("POST /validate-kampanj", () => {
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(answer.error).toMatch(/^(Ange ett antal|Ogiltig kampanjkod)/);
     }
-    expect(await rowCounts()).toEqual(before);
+    expect(await storedState()).toEqual(before);
   });
 
   it("rate-limits code look-ups per client: 429 after 20 a minute", async () => {
@@ -162,7 +164,7 @@ describe("POST /book-v2", () => {
 
   it("checks the counts against the stored runners: {errors} with barn, and vuxna when it differs", async () => {
     const v = await familyWithRunners();
-    const before = { rows: await familyRows(v.email), counts: await rowCounts() };
+    const before = { rows: await familyRows(v.email), counts: await storedState() };
 
     const both = await book(v, { barn: 3, vuxna: 2, kampanj: "" });
     expect(both.res.status).toBe(400);
@@ -189,7 +191,7 @@ describe("POST /book-v2", () => {
       expect((await book(v, body)).res.status, JSON.stringify(body)).toBe(400);
     }
     expect(await familyRows(v.email)).toEqual(before.rows);
-    expect(await rowCounts()).toEqual(before.counts);
+    expect(await storedState()).toEqual(before.counts);
   });
 
   it("a free campaign code: token 'kampanj', a PAID kampanj_FRIBILJETT payment, then the registration is locked", async () => {
@@ -223,7 +225,7 @@ describe("POST /book-v2", () => {
     expect((await update(v, { runners: {} })).res.status).toBe(409);
   });
 
-  it("a code with one use left: the first family gets it, the second pays the list price", async () => {
+  it("a code with one use left: the first family gets it, the second is refused and can book without it", async () => {
     await makeCode("ENGANG1", "free", { maxUses: 1 });
     const first = await familyWithRunners();
     const second = await familyWithRunners();
@@ -235,8 +237,15 @@ describe("POST /book-v2", () => {
     });
     const row = (await campaignRows()).find((r) => r.code === "ENGANG1");
     expect(row).toMatchObject({ uses: 1, max_uses: 1 });
-    // …and the second family's booking is at the list price, through Swish.
-    const { body } = await book(second, { barn: 2, vuxna: 1, kampanj: "ENGANG1" });
+    // …the second family's booking with it is refused and changes nothing…
+    const before = { rows: await familyRows(second.email), counts: await rowCounts() };
+    const refused = await book(second, { barn: 2, vuxna: 1, kampanj: "ENGANG1" });
+    expect(refused.res.status).toBe(400);
+    expect(refused.body).toEqual({ error: CAMPAIGN_INVALID, errors: { kampanj: CAMPAIGN_INVALID } });
+    expect(await familyRows(second.email)).toEqual(before.rows);
+    expect(await rowCounts()).toEqual(before.counts);
+    // …and without the code it books at the list price, through Swish.
+    const { body } = await book(second, { barn: 2, vuxna: 1, kampanj: "" });
     expect(body.token).not.toBe("kampanj");
     expect((await familyRows(second.email)).payments[0]).toMatchObject({ amount: 350, kampanj: null });
     expect((await campaignRows()).find((r) => r.code === "ENGANG1")).toMatchObject({ uses: 1 });
@@ -253,10 +262,12 @@ describe("POST /book-v2", () => {
       n: number;
     }>();
     expect(paidRows?.n).toBe(1);
-    for (const r of results.filter((x) => x.body.token !== "kampanj")) {
-      // Either the code was already used up when evaluated (list price, Swish) or the claim lost (400).
-      expect([200, 400]).toContain(r.res.status);
-      if (r.res.status === 400) expect(r.body.errors?.kampanj).toMatch(/förbrukad/);
+    // Either the code was already used up when evaluated or the claim lost: a 400 either way, and no payment.
+    for (const [i, r] of results.entries()) {
+      if (r.body.token === "kampanj") continue;
+      expect(r.res.status).toBe(400);
+      expect(r.body.errors).toEqual({ kampanj: CAMPAIGN_INVALID });
+      expect((await familyRows(families[i]!.email)).payments).toEqual([]);
     }
   });
 
@@ -315,11 +326,100 @@ describe("POST /book-v2", () => {
     expect((await familyRows(v.email)).payments.map((p) => p.amount)).toEqual([150, 150, 150]);
   });
 
-  it("an invalid code books at the list price, as the preview showed", async () => {
+  it("a code that does not apply (unknown, expired, disabled) is a 400 at booking and changes nothing", async () => {
+    const jar = await makeCode("AVSTANGD2", "flat50");
+    expect((await post("/admin/api/kampanjkoder/AVSTANGD2/disable", {}, { jar })).status).toBe(200);
+    await makeCode("UTGATT2", "flat50", { validUntil: "2025-08-24" });
     const v = await familyWithRunners();
-    const { res, body } = await book(v, { barn: 2, vuxna: 1, kampanj: "FINNSINTE" });
-    expect(res.status).toBe(200);
-    const rows = await familyRows(v.email);
-    expect(rows.payments[0]).toMatchObject({ id: body.payref, amount: 350 });
+    // A payment already waiting must not be withdrawn by a refused booking either.
+    const waiting = await book(v, { barn: 2, vuxna: 1, kampanj: "" });
+    expect(waiting.res.status).toBe(200);
+    const before = { rows: await familyRows(v.email), counts: await rowCounts(), codes: await campaignRows() };
+    for (const kampanj of ["FINNSINTE", "utgatt2", "AVSTANGD2", " avstangd2 "]) {
+      const { res, body } = await book(v, { barn: 2, vuxna: 1, kampanj });
+      expect(res.status, kampanj).toBe(400);
+      expect(body).toEqual({ error: CAMPAIGN_INVALID, errors: { kampanj: CAMPAIGN_INVALID } });
+    }
+    expect(await familyRows(v.email)).toEqual(before.rows);
+    expect(await rowCounts()).toEqual(before.counts);
+    expect(await campaignRows()).toEqual(before.codes);
+    expect(before.rows.payments[0]).toMatchObject({ id: waiting.body.payref, status: "CREATED" });
+    // The preview keeps the spec's answer for the same codes: not valid, the list price.
+    expect((await validateKampanj({ kampanj: "FINNSINTE", barn: 2, vuxna: 1 })).body).toEqual({
+      valid: false,
+      price: 350,
+    });
+    // An empty code is simply the list price.
+    const listPrice = await book(v, { barn: 2, vuxna: 1, kampanj: "" });
+    expect(listPrice.res.status).toBe(200);
+    expect((await familyRows(v.email)).payments.find((p) => p.id === listPrice.body.payref)).toMatchObject({
+      amount: 350,
+      kampanj: null,
+    });
+  });
+
+  it("a family whose payment failed keeps the use of a capped code it holds; another family is refused", async () => {
+    await makeCode("ENGANG2", "flat50", { maxUses: 1 });
+    const v = await familyWithRunners();
+    const other = await familyWithRunners();
+    const first = await book(v, { barn: 2, vuxna: 1, kampanj: "engang2" });
+    expect(first.res.status).toBe(200);
+    expect((await campaignRows()).find((r) => r.code === "ENGANG2")).toMatchObject({ uses: 1, max_uses: 1 });
+    // The payer declines in the Swish app.
+    expect((await post(`/dev/swish/pay/${first.body.token}`, { status: "DECLINED" })).status).toBe(200);
+
+    // The same family's preview (with its session) still gives the discount…
+    const preview = await validateKampanj(
+      { kampanj: "ENGANG2", barn: 2, vuxna: 1 },
+      { jar: v.jar, headers: { ...v.headers, ...newClient() } },
+    );
+    expect(preview.body).toEqual({ valid: true, price: 150 });
+    // …and booking again gets it, without counting a second use.
+    const again = await book(v, { barn: 2, vuxna: 1, kampanj: "ENGANG2" });
+    expect(again.res.status).toBe(200);
+    const payments = (await familyRows(v.email)).payments;
+    expect(payments.find((p) => p.id === first.body.payref)).toMatchObject({ status: "DECLINED" });
+    expect(payments.find((p) => p.id === again.body.payref)).toMatchObject({
+      status: "CREATED",
+      amount: 150,
+      kampanj: "ENGANG2",
+    });
+    expect((await campaignRows()).find((r) => r.code === "ENGANG2")).toMatchObject({ uses: 1 });
+
+    // Another family: not valid in the preview (logged in or not), refused at booking.
+    expect((await validateKampanj({ kampanj: "ENGANG2", barn: 2, vuxna: 1 })).body).toEqual({
+      valid: false,
+      price: 350,
+    });
+    const otherPreview = await validateKampanj(
+      { kampanj: "ENGANG2", barn: 2, vuxna: 1 },
+      { jar: other.jar, headers: { ...other.headers, ...newClient() } },
+    );
+    expect(otherPreview.body).toEqual({ valid: false, price: 350 });
+    const refused = await book(other, { barn: 2, vuxna: 1, kampanj: "ENGANG2" });
+    expect(refused.res.status).toBe(400);
+    expect(refused.body.errors).toEqual({ kampanj: CAMPAIGN_INVALID });
+    expect((await familyRows(other.email)).payments).toEqual([]);
+    expect((await campaignRows()).find((r) => r.code === "ENGANG2")).toMatchObject({ uses: 1 });
+  });
+
+  it("two tabs booking at the same moment leave exactly one live Swish payment", async () => {
+    for (let round = 0; round < 3; round++) {
+      const v = await familyWithRunners();
+      const results = await Promise.all([0, 1, 2].map(() => book(v, { barn: 2, vuxna: 1, kampanj: "" })));
+      for (const r of results) {
+        if (r.res.status === 200) continue;
+        expect(r.res.status).toBe(409);
+        expect(r.body).toEqual({ error: "En annan betalning startades samtidigt. Ladda om sidan." });
+      }
+      expect(results.some((r) => r.res.status === 200)).toBe(true);
+      const rows = await familyRows(v.email);
+      const live = rows.payments.filter((p) => p.status === "CREATED");
+      expect(live).toHaveLength(1);
+      expect(rows.registrations[0]).toMatchObject({ payid: live[0]!.id });
+      // Swish agrees: of the family's payment requests, only that one can still be paid.
+      const atSwish = await Promise.all(rows.payments.map((p) => swishClientFor(env).retrievePaymentRequest(p.id as string)));
+      expect(atSwish.filter((p) => p?.status === "CREATED").map((p) => p!.id)).toEqual([live[0]!.id]);
+    }
   });
 });

@@ -4,7 +4,7 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { call, CookieJar, get, post, rowCounts } from "./helpers";
+import { call, CookieJar, get, post, storedState } from "./helpers";
 import {
   at,
   CLOSED_AT,
@@ -90,7 +90,7 @@ describe("POST /email", () => {
   });
 
   it("refuses invalid addresses with 400 'Ogiltig e-postadress' and stores nothing", async () => {
-    const before = await rowCounts();
+    const before = await storedState();
     const bad: unknown[] = [
       "",
       "   ",
@@ -125,7 +125,7 @@ describe("POST /email", () => {
       contentType: "application/x-www-form-urlencoded",
     });
     expect(form.status).toBe(415);
-    expect(await rowCounts()).toEqual(before);
+    expect(await storedState()).toEqual(before);
   });
 
   it("refuses a cross-site request (no client header, foreign Origin)", async () => {
@@ -318,7 +318,7 @@ describe("POST /code", () => {
     const email = uniqueEmail();
     const headers = newClient();
     const { body: sent } = await requestCode(email, { env: at(OPEN_AT), headers });
-    const before = { counts: await rowCounts(), code: await loginCodeRow(sent.id!) };
+    const before = { counts: await storedState(), code: await loginCodeRow(sent.id!) };
     const bodies: unknown[] = [
       {},
       { email, codeId: sent.id },
@@ -345,7 +345,7 @@ describe("POST /code", () => {
       expect(answer.error).toMatch(/[a-zåäö]/i);
       expect(answer.error).not.toMatch(/invalid|expected|required/i);
     }
-    expect(await rowCounts()).toEqual(before.counts);
+    expect(await storedState()).toEqual(before.counts);
     expect(await loginCodeRow(sent.id!)).toEqual(before.code);
   });
 

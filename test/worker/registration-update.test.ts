@@ -4,7 +4,7 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { post, rowCounts } from "./helpers";
+import { post, storedState } from "./helpers";
 import {
   at,
   familyRows,
@@ -174,7 +174,7 @@ describe("POST /update", () => {
     const v = await login();
     const { runners: family } = newFamily();
     await update(v, { runners: family });
-    const before = { rows: await familyRows(v.email), counts: await rowCounts() };
+    const before = { rows: await familyRows(v.email), counts: await storedState() };
     const cases: [unknown, string][] = [
       [{ runners: { a: runner({ firstname: "" }) } }, "Ange namn"],
       [{ runners: { a: runner({ lastname: "  " }) } }, "Ange namn"],
@@ -225,7 +225,7 @@ describe("POST /update", () => {
     });
     expect(huge.status).toBe(413);
     expect(await familyRows(v.email)).toEqual(before.rows);
-    expect(await rowCounts()).toEqual(before.counts);
+    expect(await storedState()).toEqual(before.counts);
   });
 
   it("names every bad field of every runner in errors", async () => {

@@ -21,7 +21,7 @@ import {
   RUNNERS_ADDED,
   SWISH_FAILED,
 } from "../../src/worker/payments";
-import { call, get, post, rowCounts, visitorJar } from "./helpers";
+import { call, get, post, storedState, visitorJar } from "./helpers";
 import {
   auditCount,
   callback,
@@ -421,7 +421,7 @@ describe("bad input", () => {
     const family = await seedFamily();
     const { payid, token } = await startPayment(family);
     const jar = await visitorJar(family.email);
-    const before = await rowCounts();
+    const before = await storedState();
     const cases: [string, Response][] = [
       ["qr without token", await call("/qr-v2")],
       ["qr with a long token", await call(`/qr-v2?token=${"a".repeat(5000)}`)],
@@ -447,7 +447,7 @@ describe("bad input", () => {
       expect(typeof body.error, what).toBe("string");
       expect(String(body.error), what).toMatch(/[a-zåäö]/i);
     }
-    expect(await rowCounts()).toEqual(before);
+    expect(await storedState()).toEqual(before);
     expect((await paymentRow(payid))!.status).toBe("CREATED");
   });
 });

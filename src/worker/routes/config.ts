@@ -65,6 +65,3 @@ configRoutes.get("/api/config", (c) => {
     NO_STORE,
   );
 });
-
-/** Liveness check for deploys and the start script. */
-configRoutes.get("/api/ping", (c) => c.json({ ok: true }));

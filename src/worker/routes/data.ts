@@ -28,8 +28,9 @@ const resultsParams = z.object({
 export const dataRoutes = new Hono<AppEnv>();
 
 // Spec: "GET /resultat/{csvfile} — Semicolon-separated text".
-dataRoutes.get("/resultat/:csvfile", async (c) => {
-  const file = parseResultsFileName(c.req.param("csvfile"));
+dataRoutes.get("/resultat/:csvfile", validate("param", z.object({ csvfile: z.string().max(64) })), async (c) => {
+  // An unknown or malformed name is a missing file (404), decided by the shared results-file rules.
+  const file = parseResultsFileName(c.req.valid("param").csvfile);
   if (!file) throw notFound("Resultatfilen finns inte");
   const rows = await listResults(database(c.env.DB), file.year, file.distance);
   if (rows.length === 0) throw notFound("Resultatfilen finns inte");

@@ -4,12 +4,14 @@
  * runners carry their age and participant id too. Race-day writes live with the race-day routes.
  */
 import { Hono } from "hono";
+import { z } from "zod";
 import { SEASON } from "../../shared/season";
 import { raceIdForSeason } from "../../shared/race-id";
 import { toPublicRunner, type PublicRaceSnapshot, type RaceRecord } from "../../shared/race-protocol";
 import { database, type Db } from "../db/client";
 import { ensureSeasonRaces, listRaces, raceRecordFromRow } from "../db/races";
 import type { AppEnv } from "../env";
+import { validate } from "../middleware/validate";
 import { raceSnapshot } from "../race-runners";
 
 export const raceRoutes = new Hono<AppEnv>();
@@ -30,14 +32,18 @@ async function allRaces(db: Db): Promise<RaceRecord[]> {
 
 raceRoutes.get("/api/races", async (c) => c.json(await allRaces(database(c.env.DB))));
 
-raceRoutes.get("/api/races/get/:part", async (c) => {
-  const [race, ...runners] = await raceSnapshot(c.env, database(c.env.DB), c.req.param("part"));
+/** Malformed or unknown ids are answered 404 by raceSnapshot (the shared race-id rules); this bounds the input. */
+const partParam = z.object({ part: z.string().min(1).max(64) });
+const raceIdParam = z.object({ raceId: z.string().min(1).max(64) });
+
+raceRoutes.get("/api/races/get/:part", validate("param", partParam), async (c) => {
+  const [race, ...runners] = await raceSnapshot(c.env, database(c.env.DB), c.req.valid("param").part);
   const body: PublicRaceSnapshot = [race, ...runners.map(toPublicRunner)];
   return c.json(body);
 });
 
 raceRoutes.get("/admin/api/races", async (c) => c.json(await allRaces(database(c.env.DB))));
 
-raceRoutes.get("/admin/api/races/get/:raceId", async (c) =>
-  c.json(await raceSnapshot(c.env, database(c.env.DB), c.req.param("raceId"))),
+raceRoutes.get("/admin/api/races/get/:raceId", validate("param", raceIdParam), async (c) =>
+  c.json(await raceSnapshot(c.env, database(c.env.DB), c.req.valid("param").raceId)),
 );
