@@ -20,12 +20,14 @@ import {
   hasAuditStep,
   insertPayment,
   insertPaymentOnce,
+  insertSettledPayment,
   listCreatedSwishPayments,
   listOpenSwishPayments,
   listPaidNeedingFollowUp,
   parseParticipantIds,
   participantsByIds,
   selectRegistrationPayment,
+  selectRegistrationPaymentIf,
   settlePaymentRow,
   storePaymentToken,
   type PaymentRow,
@@ -38,6 +40,9 @@ import { addParticipantsToRaces } from "./race-runners";
 export { swishtoryOf } from "./db/payments";
 
 export const SWISH_FAILED = "Swish svarade inte som väntat. Försök igen om en stund.";
+export const ALREADY_PAID = "Anmälan är betald och kan inte ändras.";
+export const PAYMENT_RACE = "En annan betalning startades samtidigt. Ladda om sidan.";
+export const RUNNERS_CHANGED = "Listan ändrades samtidigt i ett annat fönster. Ladda om sidan och försök igen.";
 
 /** Audit actions that mark the after-payment steps as done (the cron redoes a missing one). */
 export const RUNNERS_ADDED = "payment.runners-added";
@@ -45,6 +50,9 @@ export const RECEIPT_SENT = "payment.receipt-sent";
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
+/** Longer than any create call can take (the Swish client gives up after 10 s): a payment row this old that
+ * Swish has never heard of and that got no token was cut off before it reached Swish. */
+const NEVER_REACHED_SWISH_AFTER_MS = 2 * MINUTE;
 
 export interface StartSwishPaymentInput {
   registrationId: string | null;
@@ -60,6 +68,12 @@ export interface StartSwishPaymentInput {
   message: string;
   /** The site's origin as the browser sees it (development callbacks go there). */
   requestOrigin: string;
+  /**
+   * What the caller read before deciding what to charge: the registration's payid and version. The new payment
+   * only becomes the registration's payment if neither changed meanwhile (another tab booking, or a runner
+   * save); otherwise it is withdrawn and the call fails with 409. Read here when not given.
+   */
+  expected?: { payid: string | null; version: number };
 }
 
 /** A Swish instruction id: 32 upper-case hex (reference/swish.md §1). It is also our payid. */
@@ -89,6 +103,10 @@ export function swishMessage(text: string): string {
 /**
  * Creates the payment row (CREATED), makes it the registration's payid, then asks Swish for an m-commerce
  * payment request. Returns the payid and Swish's token (the QR encodes "D" + token).
+ *
+ * One live payment per registration: open ones are withdrawn first, and the new row only becomes the
+ * registration's payid by a conditional write (payid and version as the caller read them). Of two tabs booking
+ * at the same moment only one wins that write; the other's row is withdrawn before Swish ever hears of it.
  */
 export async function startSwishPayment(
   env: Env,
@@ -97,7 +115,14 @@ export async function startSwishPayment(
 ): Promise<{ payid: string; token: string }> {
   if (!Number.isInteger(input.amount) || input.amount <= 0) throw new ApiError(400, "Ogiltigt belopp.");
   const db = database(env.DB);
-  if (input.registrationId) await withdrawOpenPayments(env, db, input.registrationId);
+  let expected = input.expected;
+  if (input.registrationId) {
+    if (!expected) {
+      const registration = await findRegistration(db, input.registrationId);
+      expected = { payid: registration?.payid ?? null, version: registration?.version ?? 0 };
+    }
+    await withdrawOpenPayments(env, db, input.registrationId);
+  }
   const payid = newInstructionId();
   const callbackIdentifier = crypto.randomUUID();
   const now = clock.now();
@@ -123,7 +148,14 @@ export async function startSwishPayment(
     vuxna: input.vuxna,
     participantIds: JSON.stringify(input.participantIds),
   });
-  if (input.registrationId) await selectRegistrationPayment(db, input.registrationId, payid, now);
+  if (input.registrationId && expected) {
+    const selected = await selectRegistrationPaymentIf(db, input.registrationId, payid, expected, now);
+    if (!selected) {
+      // Another booking (or a runner save) got in between: this one never reaches Swish.
+      await withdrawLocally(db, payid, "Ersatt av en annan betalning som startades samtidigt", clock);
+      throw new ApiError(409, PAYMENT_RACE);
+    }
+  }
 
   try {
     const { token } = await swishClientFor(env).createPaymentRequest(payid, {
@@ -156,15 +188,44 @@ export async function startSwishPayment(
   }
 }
 
+/** Settles a payment Swish never heard of as CANCELLED here, so it can never be paid or block anything. */
+async function withdrawLocally(db: Db, payid: string, why: string, clock: Clock): Promise<void> {
+  await settlePaymentRow(db, payid, {
+    status: "CANCELLED",
+    datePaid: null,
+    paymentReference: null,
+    payerAlias: null,
+    errorCode: null,
+    errorMessage: why,
+    settledAt: clock.now(),
+  });
+}
+
 /**
  * One open payment per registration: a QR shown earlier (another tab, an older runner list) could otherwise be
- * paid as well. If one of them turns out to be paid already, nothing new is started.
+ * paid as well, for runners that are no longer the ones stored. Every open Swish payment is withdrawn at Swish
+ * and settled here; nothing may go on while one is still open. Throws 409 ALREADY_PAID when one turns out to
+ * be paid, 409 PAYMENT_RACE when one is still being created by another request, and 502 when Swish could not
+ * be asked (the payment stays open and the caller changes nothing). Returns how many were withdrawn.
  */
-async function withdrawOpenPayments(env: Env, db: Db, registrationId: string): Promise<void> {
+export async function withdrawOpenPayments(env: Env, db: Db, registrationId: string): Promise<number> {
+  let withdrawn = 0;
+  let paid = false;
+  let creating = false;
+  let unanswered = false;
   for (const open of await listOpenSwishPayments(db, registrationId)) {
     const result = await cancelSwishPayment(env, open.id);
-    if (result.status === "PAID") throw new ApiError(409, "Anmälan är redan betald.");
+    if (result.status === "PAID") paid = true;
+    else if (result.status !== "CREATED") withdrawn++;
+    else {
+      if ((await findPayment(db, open.id))?.token) unanswered = true;
+      else creating = true;
+    }
   }
+  if (paid) throw new ApiError(409, ALREADY_PAID);
+  if (creating) throw new ApiError(409, PAYMENT_RACE);
+  if (unanswered) throw new ApiError(502, SWISH_FAILED);
+  return withdrawn;
 }
 
 export interface FreePaymentInput {
@@ -174,6 +235,8 @@ export interface FreePaymentInput {
   barn: number;
   vuxna: number;
   participantIds: string[];
+  /** The registration's version its runners were read at; the order is refused (409) if it changed since. */
+  expectedVersion?: number;
 }
 
 async function sha256Hex(text: string): Promise<string> {
@@ -194,7 +257,7 @@ export async function recordFreePayment(env: Env, clock: Clock, input: FreePayme
   const tail = (await sha256Hex(`${input.season}|${owner}|${[...input.participantIds].sort().join(",")}`)).slice(0, 16);
   const payid = `kampanj_${code}_${tail}`;
   const now = clock.now();
-  const inserted = await insertPaymentOnce(db, {
+  const row = {
     id: payid,
     registrationId: input.registrationId,
     season: input.season,
@@ -209,8 +272,21 @@ export async function recordFreePayment(env: Env, clock: Clock, input: FreePayme
     barn: input.barn,
     vuxna: input.vuxna,
     participantIds: JSON.stringify(input.participantIds),
-  });
-  if (input.registrationId) await selectRegistrationPayment(db, input.registrationId, payid, now);
+  };
+  let inserted: boolean;
+  if (input.registrationId && input.expectedVersion !== undefined) {
+    const result = await insertSettledPayment(
+      db,
+      { ...row, registrationId: input.registrationId },
+      input.expectedVersion,
+      now,
+    );
+    if (result === "stale") throw new ApiError(409, RUNNERS_CHANGED);
+    inserted = result === "inserted";
+  } else {
+    inserted = await insertPaymentOnce(db, row);
+    if (input.registrationId) await selectRegistrationPayment(db, input.registrationId, payid, now);
+  }
   if (inserted) {
     await audit(db, { actor: "system", action: "payment.settled", subject: payid, detail: { status: "PAID" } }, now);
     await afterPaid(env, payid, clock);
@@ -227,6 +303,8 @@ export interface SettleResult {
   status: PaymentStatus | "UNKNOWN";
   /** Swish reports a payment that does not match ours (amount, currency, payee, id): nothing was settled. */
   mismatch?: string[];
+  /** Swish answered that it does not know the payment (it never got there, or not yet). */
+  unknownToSwish?: boolean;
 }
 
 export interface SettleOptions {
@@ -276,7 +354,8 @@ export async function settlePayment(
     console.warn("swish retrieve failed", payid, source, err instanceof Error ? err.message : err);
     return { settled: false, status: "CREATED" };
   }
-  if (!remote || !isSettledStatus(remote.status)) return { settled: false, status: "CREATED" };
+  if (!remote) return { settled: false, status: "CREATED", unknownToSwish: true };
+  if (!isSettledStatus(remote.status)) return { settled: false, status: "CREATED" };
 
   const problems = mismatches(row, remote, env.SWISH_PAYEE_ALIAS);
   if (problems.length) {
@@ -438,7 +517,8 @@ export async function afterPaid(env: Env, payid: string, clock: Clock = clockFro
 
 /**
  * Withdraws a payment that has not been paid (e.g. the family books again with other runners). If Swish
- * refuses because it has already finished, the payment settles as Swish says instead.
+ * refuses because it has already finished, the payment settles as Swish says instead. A payment that was cut
+ * off before it reached Swish (no token, unknown to Swish, older than any create call) is withdrawn here.
  */
 export async function cancelSwishPayment(env: Env, payid: string): Promise<SettleResult> {
   try {
@@ -446,7 +526,15 @@ export async function cancelSwishPayment(env: Env, payid: string): Promise<Settl
   } catch (err) {
     if (!(err instanceof SwishError) || err.status !== 422) console.warn("swish cancel failed", payid, err);
   }
-  return settlePayment(env, payid, "cancel");
+  const result = await settlePayment(env, payid, "cancel");
+  if (result.status !== "CREATED" || !result.unknownToSwish) return result;
+  const db = database(env.DB);
+  const clock = clockFromSettings(env);
+  const row = await findPayment(db, payid);
+  if (!row || row.token || clock.now() - row.dateCreated < NEVER_REACHED_SWISH_AFTER_MS) return result;
+  await withdrawLocally(db, payid, "Betalningen nådde aldrig Swish", clock);
+  const after = await findPayment(db, payid);
+  return { settled: after?.status === "CANCELLED", status: (after?.status as PaymentStatus | undefined) ?? "UNKNOWN" };
 }
 
 export interface ReconcileReport {

@@ -1,6 +1,9 @@
 /**
  * The site's shell in real Chromium against `npm start`'s server: the pre-rendered landing page, the phone
- * drawer, the developer admin sign-in, deep links, and that the browser never leaves the site.
+ * drawer, both admin sign-ins (the Google button, served in development by the Worker's stand-in for Google's
+ * script, and the developer form), the admin shell's not-found page, deep links, and that the browser never
+ * leaves the site. Session links, /logout, the config event and layout shift: shell-session.test.ts; the
+ * season's cut-offs on servers with other clocks: shell-season.test.ts.
  */
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, expect, inject, test } from "vitest";
@@ -94,7 +97,11 @@ test("the landing page hydrates without errors and keeps its content", async () 
 
 test("at 375 px the menu opens a drawer with the navigation, without the registration link", async () => {
   const page = await open("phone");
+  // The landing is pre-rendered HTML whose script loads after the first paint: the menu button only works once
+  // React has hydrated it, and the hydrated app's first act is asking for the config.
+  const hydrated = page.waitForRequest((r) => new URL(r.url()).pathname === "/api/config");
   await page.goto("/");
+  await hydrated;
 
   const topNav = page.locator("header").getByRole("navigation", { name: "Huvudmeny" });
   expect(await topNav.isVisible()).toBe(false);
@@ -138,6 +145,115 @@ test("the developer sign-in refuses an address that is not an admin", async () =
   await page.goto("/admin/list-by-race");
   await page.waitForURL("**/admin/login");
   expect(await page.getByRole("heading", { name: "Admin Panel" }).count()).toBe(0);
+});
+
+/** The payload of a JWT (not verified: the server did that; this reads what it was given). */
+function jwtPayload(token: string): Record<string, unknown> {
+  return JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString("utf8")) as Record<string, unknown>;
+}
+
+/** Paths (with method) the page requests, in order. */
+function requestLog(page: Page): string[] {
+  const log: string[] = [];
+  page.on("request", (r) => log.push(`${r.method()} ${new URL(r.url()).pathname}`));
+  return log;
+}
+
+/** Clicks the Google button as `email` (the stand-in's account field) and returns the authenticate call. */
+async function signInWithGoogle(page: Page, email: string) {
+  await page.goto("/admin/login");
+  const google = page.locator(".google-button");
+  const account = google.getByLabel("Google-konto (utveckling)");
+  await account.waitFor();
+  // The stand-in's default account is the development admin.
+  expect(await account.inputValue()).toBe("arrangor@example.se");
+  await account.fill(email);
+  const authenticated = page.waitForResponse((r) => new URL(r.url()).pathname === "/admin/api/authenticate");
+  await google.getByRole("button", { name: "Logga in med Google" }).click();
+  const response = await authenticated;
+  const credential = (response.request().postDataJSON() as { credential: string }).credential;
+  return { response, credential };
+}
+
+test("the sign-in page shows the Google button and, in development, the developer form", async () => {
+  const page = await open("desktop");
+  const log = requestLog(page);
+  await page.goto("/admin/login");
+  await page.getByRole("button", { name: "Logga in med Google" }).waitFor();
+  await page.getByRole("button", { name: "Logga in (utveckling)" }).waitFor();
+  expect(await page.getByLabel("E-postadress").inputValue()).toBe("arrangor@example.se");
+  // Development loads the Worker's stand-in for Google's script, once, and nothing from Google.
+  expect(log.filter((r) => r === "GET /dev/gsi/client")).toHaveLength(1);
+});
+
+test("the Google button lets the organiser into the admin shell through /admin/api/authenticate", async () => {
+  const page = await open("desktop");
+  const log = requestLog(page);
+  const { response, credential } = await signInWithGoogle(page, "arrangor@example.se");
+  expect(response.status()).toBe(200);
+  // A Google-shaped ID token for this site's client id, as Google Identity Services hands the page.
+  const config = (await (await fetch(`${baseURL}/api/config`)).json()) as { googleClientId: string };
+  expect(jwtPayload(credential)).toMatchObject({
+    email: "arrangor@example.se",
+    email_verified: true,
+    aud: config.googleClientId,
+    iss: "https://accounts.google.com",
+  });
+
+  await page.waitForURL("**/admin/list-by-race");
+  await page.getByRole("heading", { name: "Admin Panel" }).waitFor();
+  expect(await page.getByRole("tab", { selected: true }).textContent()).toBe("Anmälningar");
+  expect(log).toEqual(
+    expect.arrayContaining(["GET /dev/gsi/client", "POST /dev/google-token", "POST /admin/api/authenticate"]),
+  );
+  expect(log).not.toContain("POST /admin/api/dev-login");
+});
+
+test("the Google button refuses an account that is not an admin with 'Ej admin!'", async () => {
+  const page = await open("desktop");
+  const { response } = await signInWithGoogle(page, "besokare@example.se");
+  expect(response.status()).toBe(401);
+  await page.getByRole("alert").filter({ hasText: "Ej admin!" }).waitFor();
+  expect(new URL(page.url()).pathname).toBe("/admin/login");
+
+  await page.goto("/admin/list-by-race");
+  await page.waitForURL("**/admin/login");
+  expect(await page.getByRole("heading", { name: "Admin Panel" }).count()).toBe(0);
+});
+
+test("Google's script loads on the sign-in page only", async () => {
+  const page = await open("desktop");
+  const log = requestLog(page);
+  for (const path of ["/", "/startlistor", "/anmalan", "/galleri/2024"]) {
+    await page.goto(path);
+    await page.waitForLoadState("networkidle");
+  }
+  expect(log.filter((r) => r.includes("/gsi/"))).toEqual([]);
+  // Reached inside the app, too, the page asks for it.
+  await page.evaluate(() => {
+    history.pushState(null, "", "/admin/login");
+    dispatchEvent(new PopStateEvent("popstate"));
+  });
+  await page.getByRole("button", { name: "Logga in med Google" }).waitFor();
+  expect(log.filter((r) => r.includes("/gsi/"))).toEqual(["GET /dev/gsi/client"]);
+});
+
+test("an unknown admin address says so inside the admin shell, with a way back", async () => {
+  const page = await open("desktop");
+  await page.goto("/admin/login");
+  await page.getByRole("button", { name: "Logga in (utveckling)" }).click();
+  await page.waitForURL("**/admin/list-by-race");
+
+  await page.goto("/admin/finns-inte/alls");
+  await page.getByRole("heading", { name: "Admin Panel" }).waitFor();
+  const notFound = page.getByRole("heading", { level: 2, name: "Sidan finns inte" });
+  await notFound.waitFor();
+  expect(await page.getByText("kommer snart").count()).toBe(0);
+  expect(await page.title()).toMatch(/^Sidan finns inte/);
+
+  await page.getByRole("link", { name: "Till adminpanelen" }).click();
+  await page.waitForURL("**/admin/list-by-race");
+  await notFound.waitFor({ state: "detached" });
 });
 
 test("a deep link gets the empty app shell, not the landing page's pre-rendered HTML", async () => {

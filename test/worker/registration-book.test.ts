@@ -4,6 +4,7 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { swishClientFor } from "../../src/worker/adapters/swish";
 import { loginAdmin, post, storedState, type CallInit } from "./helpers";
 import {
   at,
@@ -238,12 +239,12 @@ describe("POST /book-v2", () => {
     const row = (await campaignRows()).find((r) => r.code === "ENGANG1");
     expect(row).toMatchObject({ uses: 1, max_uses: 1 });
     // …the second family's booking with it is refused and changes nothing…
-    const before = { rows: await familyRows(second.email), counts: await rowCounts() };
+    const before = { rows: await familyRows(second.email), counts: await storedState() };
     const refused = await book(second, { barn: 2, vuxna: 1, kampanj: "ENGANG1" });
     expect(refused.res.status).toBe(400);
     expect(refused.body).toEqual({ error: CAMPAIGN_INVALID, errors: { kampanj: CAMPAIGN_INVALID } });
     expect(await familyRows(second.email)).toEqual(before.rows);
-    expect(await rowCounts()).toEqual(before.counts);
+    expect(await storedState()).toEqual(before.counts);
     // …and without the code it books at the list price, through Swish.
     const { body } = await book(second, { barn: 2, vuxna: 1, kampanj: "" });
     expect(body.token).not.toBe("kampanj");
@@ -334,14 +335,14 @@ describe("POST /book-v2", () => {
     // A payment already waiting must not be withdrawn by a refused booking either.
     const waiting = await book(v, { barn: 2, vuxna: 1, kampanj: "" });
     expect(waiting.res.status).toBe(200);
-    const before = { rows: await familyRows(v.email), counts: await rowCounts(), codes: await campaignRows() };
+    const before = { rows: await familyRows(v.email), counts: await storedState(), codes: await campaignRows() };
     for (const kampanj of ["FINNSINTE", "utgatt2", "AVSTANGD2", " avstangd2 "]) {
       const { res, body } = await book(v, { barn: 2, vuxna: 1, kampanj });
       expect(res.status, kampanj).toBe(400);
       expect(body).toEqual({ error: CAMPAIGN_INVALID, errors: { kampanj: CAMPAIGN_INVALID } });
     }
     expect(await familyRows(v.email)).toEqual(before.rows);
-    expect(await rowCounts()).toEqual(before.counts);
+    expect(await storedState()).toEqual(before.counts);
     expect(await campaignRows()).toEqual(before.codes);
     expect(before.rows.payments[0]).toMatchObject({ id: waiting.body.payref, status: "CREATED" });
     // The preview keeps the spec's answer for the same codes: not valid, the list price.
@@ -418,7 +419,9 @@ describe("POST /book-v2", () => {
       expect(live).toHaveLength(1);
       expect(rows.registrations[0]).toMatchObject({ payid: live[0]!.id });
       // Swish agrees: of the family's payment requests, only that one can still be paid.
-      const atSwish = await Promise.all(rows.payments.map((p) => swishClientFor(env).retrievePaymentRequest(p.id as string)));
+      const atSwish = await Promise.all(
+        rows.payments.map((p) => swishClientFor(env).retrievePaymentRequest(p.id as string)),
+      );
       expect(atSwish.filter((p) => p?.status === "CREATED").map((p) => p!.id)).toEqual([live[0]!.id]);
     }
   });

@@ -3,7 +3,8 @@
  * answers, including the "welcome back" runners of an earlier season.
  */
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
+import { afterPaid, RUNNERS_ADDED, settlePayment } from "../../src/worker/payments";
 import { post, storedState } from "./helpers";
 import {
   at,
@@ -18,6 +19,7 @@ import {
   update,
   type Visitor,
 } from "./registration-helpers";
+import { auditCount, callback, paymentRow, receiptsTo, setCallbacks } from "./swish-helpers";
 
 /**
  * Runner ids are client-made and unique across all registrations (the SPA uses UUIDs), so every test gets its
@@ -285,6 +287,183 @@ describe("POST /update", () => {
     const { runners } = newFamily();
     const { body } = await update(v, { runners }, LATE_AT);
     expect(body.listPrice).toBe(150 + 2 * 250);
+  });
+});
+
+describe("POST /update while a Swish payment waits for the old list", () => {
+  const PAYMENT_RACE = "En annan betalning startades samtidigt. Ladda om sidan.";
+
+  afterEach(async () => {
+    await setCallbacks("normal");
+  });
+
+  /** A family of one adult and one child with a Swish payment booked for them (CREATED, waiting in the app). */
+  async function bookedFamily() {
+    const v = await login();
+    const { id, runners, uid } = newFamily();
+    const two = { [id.mamma]: runners[id.mamma]!, [id.barn1]: runners[id.barn1]! };
+    expect((await update(v, { runners: two, version: 0 })).res.status).toBe(200);
+    const res = await post(
+      "/book-v2",
+      { barn: 1, vuxna: 1, kampanj: "" },
+      { env: at(OPEN_AT), jar: v.jar, headers: v.headers },
+    );
+    expect(res.status).toBe(200);
+    const booking = (await res.json()) as { token: string; payref: string };
+    const three = { ...two, [uid("barn2")]: runner({ firstname: "Siv", age: 5, distance: "0.8", group: "Ingen" }) };
+    return { v, two, three, ...booking };
+  }
+
+  async function registrationId(v: Visitor) {
+    return ((await familyRows(v.email)).registrations[0] as { id: string }).id;
+  }
+
+  it("adding a runner withdraws the waiting payment: its QR can no longer lock the registration", async () => {
+    const { v, three, token, payref } = await bookedFamily();
+    const { res, body } = await update(v, { runners: three, version: 1 });
+    expect(res.status).toBe(200);
+    expect(Object.keys(body.deltagare).sort()).toEqual(Object.keys(three).sort());
+    expect(body.payid).toBeNull();
+    expect(body.swishtory[payref]).toMatchObject({ status: "CANCELLED" });
+    expect((await paymentRow(payref))!.status).toBe("CANCELLED");
+
+    // The payer opens the old request in the Swish app: Swish refuses it.
+    expect((await post(`/dev/swish/pay/${token}`, { status: "PAID" })).status).toBe(409);
+
+    // Even if Swish reported it paid after all, a withdrawn payment settles nothing: not by a callback, a poll or
+    // the after-payment step. (The simulator's own state is edited to play a Swish that disagrees.)
+    await env.DB.prepare(
+      "UPDATE dev_swish_payments SET status = 'PAID', date_paid = ?, payment_reference = 'X1', error_code = NULL WHERE id = ?",
+    )
+      .bind(Date.now(), payref)
+      .run();
+    const identifier = (await paymentRow(payref))!.callback_identifier;
+    expect((await callback({ id: payref, status: "PAID", amount: 250 }, identifier)).status).toBe(200);
+    expect(await settlePayment(env, payref, "poll")).toEqual({ settled: false, status: "CANCELLED" });
+    await afterPaid(env, payref);
+    expect((await paymentRow(payref))!.status).toBe("CANCELLED");
+    expect(await auditCount(RUNNERS_ADDED, payref)).toBe(0);
+    expect(await receiptsTo(v.email)).toHaveLength(0);
+
+    const got = (await getRegistration(v)).body;
+    expect(got.locked).toBe(false);
+    expect(Object.keys(got.deltagare).sort()).toEqual(Object.keys(three).sort());
+    // The next booking is for all three runners.
+    const rebook = await post(
+      "/book-v2",
+      { barn: 2, vuxna: 1, kampanj: "" },
+      { env: at(OPEN_AT), jar: v.jar, headers: v.headers },
+    );
+    expect(rebook.status).toBe(200);
+    const { payref: next } = (await rebook.json()) as { payref: string };
+    const payment = (await familyRows(v.email)).payments.find((p) => p.id === next)!;
+    expect(JSON.parse(payment.participant_ids as string).sort()).toEqual(Object.keys(three).sort());
+  });
+
+  it("if the waiting payment was paid meanwhile, the change is refused and the registration is locked", async () => {
+    const { v, two, three, token, payref } = await bookedFamily();
+    // Paid in the app, and the callback never came: only asking Swish finds out.
+    await setCallbacks("drop");
+    expect((await post(`/dev/swish/pay/${token}`, { status: "PAID" })).status).toBe(200);
+    expect((await paymentRow(payref))!.status).toBe("CREATED");
+
+    const { res, body } = await update(v, { runners: three, version: 1 });
+    expect(res.status).toBe(409);
+    expect(body).toEqual({ error: "Anmälan är betald och kan inte ändras." });
+    expect((await paymentRow(payref))!.status).toBe("PAID");
+    const got = (await getRegistration(v)).body;
+    expect(got.locked).toBe(true);
+    expect(Object.keys(got.deltagare).sort()).toEqual(Object.keys(two).sort());
+    expect(got.version).toBe(1);
+  });
+
+  it("while Swish cannot be asked, the change is refused and nothing changes", async () => {
+    const { v, three, payref } = await bookedFamily();
+    const before = await familyRows(v.email);
+    const res = await post(
+      "/update",
+      { runners: three, version: 1 },
+      // Swish is out of reach: every call gets a 404 from a path that is not Swish.
+      {
+        env: at(OPEN_AT, { SWISH_BASE_URL: "http://localhost:8787/dev/swish/ingen-swish/" }),
+        jar: v.jar,
+        headers: v.headers,
+      },
+    );
+    expect(res.status).toBe(502);
+    expect(await res.json()).toEqual({ error: "Swish svarade inte som väntat. Försök igen om en stund." });
+    expect(await familyRows(v.email)).toEqual(before);
+    expect((await paymentRow(payref))!.status).toBe("CREATED");
+  });
+
+  it("a payment that never reached Swish: 409 while it may still be on its way, withdrawn here once it is old", async () => {
+    const v = await login();
+    const { runners } = newFamily();
+    expect((await update(v, { runners, version: 0 })).res.status).toBe(200);
+    const payid = crypto.randomUUID().replaceAll("-", "").toUpperCase();
+    // What a booking leaves between writing its row and hearing from Swish (no token yet).
+    await env.DB.prepare(
+      "INSERT INTO payments (id, registration_id, season, amount, status, date_created, barn, vuxna) VALUES (?, ?, 2025, 400, 'CREATED', ?, 1, 2)",
+    )
+      .bind(payid, await registrationId(v), Date.parse(OPEN_AT))
+      .run();
+    const before = await familyRows(v.email);
+    const { res, body } = await update(v, { runners: {}, version: 1 });
+    expect(res.status).toBe(409);
+    expect(body).toEqual({ error: PAYMENT_RACE });
+    expect(await familyRows(v.email)).toEqual(before);
+
+    // Minutes later it can no longer be on its way (a create call gives up after 10 s): it is withdrawn here.
+    await env.DB.prepare("UPDATE payments SET date_created = ? WHERE id = ?")
+      .bind(Date.parse(OPEN_AT) - 5 * 60_000, payid)
+      .run();
+    const later = await update(v, { runners: {}, version: 1 });
+    expect(later.res.status).toBe(200);
+    expect(Object.keys(later.body.deltagare)).toHaveLength(0);
+    expect(await paymentRow(payid)).toMatchObject({
+      status: "CANCELLED",
+      error_message: "Betalningen nådde aldrig Swish",
+    });
+  });
+
+  it("a booking and a runner save at the same moment never leave a live payment for another list", async () => {
+    for (let round = 0; round < 4; round++) {
+      const { v, three } = await bookedFamily();
+      await Promise.all([
+        post("/book-v2", { barn: 1, vuxna: 1, kampanj: "" }, { env: at(OPEN_AT), jar: v.jar, headers: v.headers }),
+        update(v, { runners: three, version: 1 }),
+      ]);
+      const rows = await familyRows(v.email);
+      const stored = rows.participants.map((p) => p.id as string).sort();
+      const live = rows.payments.filter((p) => p.status === "CREATED");
+      expect(live.length).toBeLessThanOrEqual(1);
+      for (const p of live) expect(JSON.parse(p.participant_ids as string).sort()).toEqual(stored);
+    }
+  });
+});
+
+describe("a free order and a runner save at the same moment", () => {
+  it("never lock the registration with a runner the order does not cover", async () => {
+    for (let round = 0; round < 4; round++) {
+      const v = await login();
+      const { id, runners, uid } = newFamily();
+      const two = { [id.mamma]: runners[id.mamma]!, [id.barn1]: runners[id.barn1]! };
+      expect((await update(v, { runners: two, version: 0 })).res.status).toBe(200);
+      const three = { ...two, [uid("barn2")]: runner({ firstname: "Siv", age: 5, distance: "0.8", group: "Ingen" }) };
+      await Promise.all([
+        post(
+          "/book-v2",
+          { barn: 1, vuxna: 1, kampanj: "FRIBILJETT" },
+          { env: at(OPEN_AT), jar: v.jar, headers: v.headers },
+        ),
+        update(v, { runners: three, version: 1 }),
+      ]);
+      const rows = await familyRows(v.email);
+      const stored = rows.participants.map((p) => p.id as string).sort();
+      for (const p of rows.payments.filter((x) => x.status === "PAID")) {
+        expect(JSON.parse(p.participant_ids as string).sort()).toEqual(stored);
+      }
+    }
   });
 });
 

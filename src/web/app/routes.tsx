@@ -20,6 +20,7 @@ const TimingPage = lazy(() => import("../features/timing/timing-page"));
 const RegistrationPage = lazy(() => import("../features/registration/registration-page"));
 const ReceiptPage = lazy(() => import("../features/receipt/receipt-page"));
 const CampaignsPage = lazy(() => import("../features/admin/campaigns/campaigns-page"));
+const AdminNotFoundPage = lazy(() => import("../features/admin/admin-not-found-page"));
 
 const admin = (title: string) => <ComingSoon title={title} level={2} />;
 
@@ -66,7 +67,7 @@ export function AppRoutes() {
         {/* Campaign codes: src/web/features/admin/campaigns/**. */}
         <Route path="admin/kampanjkoder" element={<CampaignsPage />} />
         <Route path="admin-old" element={admin("Äldre admin")} />
-        <Route path="admin/*" element={admin("Sidan finns inte")} />
+        <Route path="admin/*" element={<AdminNotFoundPage />} />
       </Route>
     </Routes>
   );

@@ -77,3 +77,113 @@ export const devJwksFetch: FetchImplementation = async (url, options) => {
   }
   return fetch(url, options);
 };
+
+/**
+ * GET /dev/gsi/client: the development stand-in for Google Identity Services' script
+ * (https://accounts.google.com/gsi/client), which the sign-in page loads instead in development, where nothing
+ * may reach the internet. Same surface the page uses: `google.accounts.id.initialize({client_id, callback})`,
+ * `renderButton(parent, options)` and `prompt()`. Its button signs the typed address in as a Google account
+ * would: it asks /dev/google-token for a Google-shaped ID token for the client id the page initialised with
+ * (a page passing the wrong id gets a token the server refuses, as with Google) and hands it to the page's
+ * callback as `{credential, select_by: "btn"}`. From there the page's own code and the server's real
+ * verification run unchanged.
+ *
+ * Plain JavaScript in a string: it runs in the browser, not the Worker, and a serialised function would carry
+ * the bundler's helpers with it.
+ */
+export const GSI_STAND_IN_SCRIPT = `"use strict";
+(function () {
+  var DEFAULT_EMAIL = "arrangor@example.se";
+  var settings = null;
+
+  function field(labelText, input) {
+    var label = document.createElement("label");
+    label.className = "field";
+    var text = document.createElement("span");
+    text.className = "field-label";
+    text.textContent = labelText;
+    label.append(text, input);
+    return label;
+  }
+
+  function signIn(email) {
+    return fetch("/dev/google-token", {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "content-type": "application/json", "x-loppet-client": "1" },
+      body: JSON.stringify({ email: email, aud: settings.clientId }),
+    }).then(function (res) {
+      return res.json().then(function (body) {
+        if (!res.ok) throw new Error((body && body.error) || "Kunde inte skapa en Google-inloggning.");
+        return body.credential;
+      });
+    });
+  }
+
+  var id = {
+    initialize: function (options) {
+      if (!options || typeof options.client_id !== "string" || !options.client_id) {
+        throw new Error("[GSI utveckling] initialize: client_id saknas");
+      }
+      if (typeof options.callback !== "function") throw new Error("[GSI utveckling] initialize: callback saknas");
+      settings = { clientId: options.client_id, callback: options.callback };
+    },
+
+    renderButton: function (parent) {
+      if (!(parent instanceof HTMLElement)) throw new Error("[GSI utveckling] renderButton: inget element");
+      var box = document.createElement("div");
+      box.className = "gsi-dev";
+      box.setAttribute("data-gsi-stand-in", "");
+
+      var input = document.createElement("input");
+      input.type = "email";
+      input.name = "google-account";
+      input.value = DEFAULT_EMAIL;
+      input.autocomplete = "email";
+
+      var button = document.createElement("button");
+      button.type = "button";
+      button.textContent = "Logga in med Google";
+      button.style.cssText =
+        "display:inline-flex;align-items:center;gap:.5rem;min-height:40px;margin-top:.5rem;padding:0 1.25rem;" +
+        "border:1px solid #dadce0;border-radius:20px;background:#fff;color:#3c4043;font:500 0.95rem system-ui,sans-serif;" +
+        "cursor:pointer";
+
+      var problem = document.createElement("p");
+      problem.setAttribute("role", "status");
+      problem.style.cssText = "margin:.5rem 0 0;color:#b3261e";
+
+      button.addEventListener("click", function () {
+        if (!settings) {
+          problem.textContent = "Googles inloggning är inte initierad.";
+          return;
+        }
+        problem.textContent = "";
+        button.disabled = true;
+        var callback = settings.callback;
+        signIn(input.value.trim())
+          .then(function (credential) {
+            callback({ credential: credential, select_by: "btn" });
+          })
+          .catch(function (err) {
+            problem.textContent = err && err.message ? err.message : String(err);
+          })
+          .finally(function () {
+            button.disabled = false;
+          });
+      });
+
+      box.append(field("Google-konto (utveckling)", input), button, problem);
+      parent.replaceChildren(box);
+    },
+
+    prompt: function () {},
+    cancel: function () {},
+    disableAutoSelect: function () {},
+  };
+
+  window.google = window.google || {};
+  window.google.accounts = window.google.accounts || {};
+  window.google.accounts.id = id;
+})();
+`;

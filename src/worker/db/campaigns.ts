@@ -106,17 +106,30 @@ export interface CampaignEvaluation {
 /**
  * Spec: {valid, price}. An unknown, disabled, expired or used-up code is `valid: false` with the list price
  * (a failed campaign is treated as no discount); an empty code is simply the list price.
+ *
+ * A use is counted when an order is booked, so a family whose payment failed already holds one of a capped
+ * code's uses: for that registration (`registrationId`) the cap does not apply, or the family would lose the
+ * code it has already used up.
  */
 export async function evaluateCampaign(
   db: Db,
   code: string,
   counts: AgeCounts,
   now: number,
-  season: Season = SEASON,
+  options: { registrationId?: string | null; season?: Season } = {},
 ): Promise<CampaignEvaluation> {
+  const season = options.season ?? SEASON;
   const listPrice = listTotal(counts, now, season);
   const campaign = await findCampaign(db, code, season);
-  if (!campaign || !isCampaignValidAt(campaign, now)) return { valid: false, price: listPrice, campaign: null };
+  if (!campaign) return { valid: false, price: listPrice, campaign: null };
+  const holdsUse =
+    options.registrationId != null &&
+    campaign.maxUses !== null &&
+    campaign.uses >= campaign.maxUses &&
+    (await registrationUsedCampaign(db, options.registrationId, campaign.code));
+  if (!isCampaignValidAt(holdsUse ? { ...campaign, maxUses: null } : campaign, now)) {
+    return { valid: false, price: listPrice, campaign: null };
+  }
   return { valid: true, price: campaignTotal(campaign.rule, counts, now, season), campaign };
 }
 

@@ -2,7 +2,7 @@
  * Payments in D1. A payment is written once as CREATED (before Swish hears of it) and settled at most once,
  * by a conditional write that only the first of the racing settlers (callback, socket poll, cron) wins.
  */
-import { and, asc, eq, gte, inArray, isNotNull, lte, notLike, or, sql } from "drizzle-orm";
+import { and, asc, eq, gte, inArray, isNotNull, isNull, lte, notLike, or, sql } from "drizzle-orm";
 import type { PaymentRecord, PaymentStatus, SettledStatus } from "../../shared/payment-protocol";
 import { isPaymentStatus } from "../../shared/payment-protocol";
 import type { Db } from "./client";
@@ -37,6 +37,66 @@ export async function storePaymentToken(db: Db, id: string, token: string | null
 /** Makes this payment the one the registration shows (spec: payid). */
 export async function selectRegistrationPayment(db: Db, registrationId: string, payid: string, now: number) {
   await db.update(registrations).set({ payid, updatedAt: now }).where(eq(registrations.id, registrationId));
+}
+
+/**
+ * Makes this payment the registration's payid only if payid and version are still what the caller read: the
+ * compare-and-set that keeps two bookings of one family (or a booking and a runner save) from both winning.
+ */
+export async function selectRegistrationPaymentIf(
+  db: Db,
+  registrationId: string,
+  payid: string,
+  expected: { payid: string | null; version: number },
+  now: number,
+): Promise<boolean> {
+  const changed = await db
+    .update(registrations)
+    .set({ payid, updatedAt: now })
+    .where(
+      and(
+        eq(registrations.id, registrationId),
+        expected.payid === null ? isNull(registrations.payid) : eq(registrations.payid, expected.payid),
+        eq(registrations.version, expected.version),
+      ),
+    )
+    .returning({ id: registrations.id });
+  return changed.length > 0;
+}
+
+/**
+ * A settled-at-once payment (a free campaign order) for a registration, made its payid, in one transaction that
+ * aborts unless the registration's version is still the one its runners were read at: a runner saved in
+ * between must not end up locked in without being paid for. "existed" when the payment was there already.
+ */
+export async function insertSettledPayment(
+  db: Db,
+  row: NewPaymentRow & { registrationId: string },
+  expectedVersion: number,
+  now: number,
+): Promise<"inserted" | "existed" | "stale"> {
+  // json('stale') raises "malformed JSON", which aborts the batch (see saveRunners in db/registrations.ts).
+  const guard = db
+    .select({ ok: sql`json(CASE WHEN ${registrations.version} = ${expectedVersion} THEN '1' ELSE 'stale' END)` })
+    .from(registrations)
+    .where(eq(registrations.id, row.registrationId));
+  const insert = db
+    .insert(payments)
+    .values(row)
+    .onConflictDoNothing({ target: payments.id })
+    .returning({ id: payments.id });
+  const select = db
+    .update(registrations)
+    .set({ payid: row.id, updatedAt: now })
+    .where(eq(registrations.id, row.registrationId));
+  try {
+    const [, inserted] = await db.batch([guard, insert, select]);
+    return inserted.length > 0 ? "inserted" : "existed";
+  } catch (err) {
+    const current = await findRegistration(db, row.registrationId);
+    if (current && current.version !== expectedVersion) return "stale";
+    throw err;
+  }
 }
 
 export interface Settlement {

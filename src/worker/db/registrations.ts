@@ -134,6 +134,7 @@ export async function runnerIdsOwnedElsewhere(db: Db, registrationId: string, id
 
 export type SaveResult =
   | { status: "saved"; version: number }
+  /** Another save got in first, or a payment was started since the caller looked (`expectedPayid`). */
   | { status: "conflict" }
   | { status: "locked" }
   | { status: "taken"; ids: string[] };
@@ -141,6 +142,8 @@ export type SaveResult =
 /**
  * Replaces the registration's runner map with `runners` if the stored version is still `expectedVersion` and
  * the registration is unpaid. Bibs, races and phone numbers set by the organiser are kept on runners that stay.
+ * With `expectedPayid` the save also needs the selected payment to be the one the caller saw (so a booking that
+ * started meanwhile, for the old runners, is not overtaken); `clearPayid` unselects it (it was withdrawn).
  */
 export async function saveRunners(
   db: Db,
@@ -148,11 +151,13 @@ export async function saveRunners(
     registrationId: string;
     season: number;
     expectedVersion: number;
+    expectedPayid?: string | null;
+    clearPayid?: boolean;
     runners: Record<string, RunnerFields>;
     now: number;
   },
 ): Promise<SaveResult> {
-  const { registrationId, expectedVersion, now } = input;
+  const { registrationId, expectedVersion, expectedPayid, now } = input;
   const ids = Object.keys(input.runners);
   const taken = await runnerIdsOwnedElsewhere(db, registrationId, ids);
   if (taken.length > 0) return { status: "taken", ids: taken };
@@ -162,6 +167,7 @@ export async function saveRunners(
   const guard = db
     .select({
       ok: sql`json(CASE WHEN ${registrations.version} = ${expectedVersion}
+        AND ${expectedPayid === undefined ? sql`1` : sql`${registrations.payid} IS ${expectedPayid}`}
         AND NOT EXISTS (SELECT 1 FROM ${payments} WHERE ${payments.registrationId} = ${registrationId} AND ${payments.status} = 'PAID')
         AND NOT EXISTS (SELECT 1 FROM ${participants} WHERE ${ids.length > 0 ? inArray(participants.id, ids) : sql`0`}
           AND (${participants.registrationId} IS NULL OR ${participants.registrationId} <> ${registrationId}))
@@ -171,7 +177,7 @@ export async function saveRunners(
     .where(eq(registrations.id, registrationId));
   const bump = db
     .update(registrations)
-    .set({ version: expectedVersion + 1, updatedAt: now })
+    .set({ version: expectedVersion + 1, updatedAt: now, ...(input.clearPayid ? { payid: null } : {}) })
     .where(eq(registrations.id, registrationId));
   const removeOthers = db
     .delete(participants)
@@ -206,7 +212,7 @@ export async function saveRunners(
   } catch (err) {
     const [reg, paid, takenNow] = await Promise.all([
       db
-        .select({ version: registrations.version })
+        .select({ version: registrations.version, payid: registrations.payid })
         .from(registrations)
         .where(eq(registrations.id, registrationId))
         .get(),
@@ -216,6 +222,7 @@ export async function saveRunners(
     if (paid) return { status: "locked" };
     if (takenNow.length > 0) return { status: "taken", ids: takenNow };
     if (reg && reg.version !== expectedVersion) return { status: "conflict" };
+    if (reg && expectedPayid !== undefined && reg.payid !== expectedPayid) return { status: "conflict" };
     throw err;
   }
 }

@@ -4,13 +4,15 @@
  * - GET /dev/jwks.json: the public key set of the development "Google" (GOOGLE_JWKS_URL points here locally);
  * - POST /dev/google-token {email, aud?, iss?, exp?, email_verified?, name?}: a Google-shaped ID token signed
  *   with that key, so the dev login page and the tests sign in through the real verification path;
+ * - GET /dev/gsi/client: a stand-in for Google's sign-in script, which /admin/login loads in development instead
+ *   of accounts.google.com (its button gets a token from /dev/google-token);
  * - GET /dev/outbox (HTML) and /dev/outbox.json: the e-mail log, newest first (`?to=` filters by recipient);
  * - POST /dev/login-codes/:id/expire: lets a login code run out now (the 10-minute rule itself is tested with a
  *   shifted clock; this lets the browser tests show the expired-code message without waiting 10 minutes).
  */
 import { Hono } from "hono";
 import { z } from "zod";
-import { devJwks, signDevGoogleToken } from "../adapters/google-dev";
+import { devJwks, GSI_STAND_IN_SCRIPT, signDevGoogleToken } from "../adapters/google-dev";
 import { database } from "../db/client";
 import { listEmailLog, type LoggedEmail } from "../db/email-log";
 import { expireLoginCode } from "../db/login-codes";
@@ -44,6 +46,10 @@ devRoutes.post("/dev/google-token", validate("json", googleTokenBody), async (c)
   const credential = await signDevGoogleToken({ ...body, aud: body.aud ?? c.env.GOOGLE_CLIENT_ID }, c.var.clock.now());
   return c.json({ credential });
 });
+
+devRoutes.get("/dev/gsi/client", (c) =>
+  c.body(GSI_STAND_IN_SCRIPT, 200, { "content-type": "text/javascript; charset=utf-8", ...NO_STORE }),
+);
 
 const outboxQuery = z.object({
   to: z.string().max(254).optional(),

@@ -1,7 +1,9 @@
 /**
- * GET /: the pre-rendered landing page (dist/client/_landing.html, made by scripts/prerender.mjs), so a phone
- * gets the hero as HTML in the first response. `run_worker_first` sends "/" here rather than to the static
- * index.html, which must stay the empty SPA shell for deep links (/anmalan/2, /admin/race).
+ * The pre-rendered public pages (made at build by scripts/prerender.mjs), so a phone gets their content in the
+ * first response. `run_worker_first` (wrangler.toml) sends exactly these paths here rather than to the static
+ * assets: GET / gets dist/client/_landing.html, and /allmanna-villkor, /banor, /resultat, /startlistor and
+ * /galleri get their own '<name>.html'. The static index.html must stay the empty SPA shell for deep links
+ * (/anmalan/2, /admin/race, /galleri/2024), which never pass through here.
  *
  * The time-dependent parts (registration button until the cut-off, bib-pickup banner in its window) are set
  * here from the server clock as attributes on <html>, outside React's root: the first paint is already right,
@@ -14,8 +16,22 @@ import type { AppEnv } from "../env";
 
 export const pagesRoutes = new Hono<AppEnv>();
 
-/** Served from _landing.html; html_handling auto-trailing-slash answers "/_landing.html" with a redirect. */
-const LANDING_PATH = "/_landing";
+/**
+ * Request path → the asset holding its pre-rendered HTML. html_handling auto-trailing-slash serves '<name>.html'
+ * at '/<name>' (and answers "/<name>.html" with a redirect). Keep in step with PRERENDER_PAGES
+ * (src/web/entry-prerender.tsx) and run_worker_first.
+ */
+export const PRERENDERED_PAGES: Readonly<Record<string, string>> = {
+  "/": "/_landing",
+  "/allmanna-villkor": "/allmanna-villkor",
+  "/banor": "/banor",
+  "/resultat": "/resultat",
+  "/startlistor": "/startlistor",
+  "/galleri": "/galleri",
+};
+
+/** The empty SPA shell: what a page gets when it was not pre-rendered (vite dev, a build without prerender). */
+const SHELL_PATH = "/";
 
 /** Headers passed on to the asset server: the page is rewritten here, so its validators are ours, not its. */
 const FORWARDED = ["accept", "accept-encoding", "accept-language", "user-agent", "sec-fetch-mode", "sec-fetch-dest"];
@@ -72,20 +88,22 @@ async function fetchAsset(assets: Fetcher, incoming: Request, path: string): Pro
 
 const isHtml = (res: Response) => res.ok && (res.headers.get("content-type") ?? "").includes("text/html");
 
-pagesRoutes.get("/", async (c) => {
-  const flags = seasonFlags(c.var.clock.now());
-  let page = await fetchAsset(c.env.ASSETS, c.req.raw, LANDING_PATH);
-  if (!isHtml(page)) {
-    // No pre-rendered landing (vite dev, or a build without the prerender step): the empty shell still works.
-    await page.body?.cancel();
-    page = await fetchAsset(c.env.ASSETS, c.req.raw, "/");
-  }
-  if (!isHtml(page)) return page;
+for (const [path, assetPath] of Object.entries(PRERENDERED_PAGES)) {
+  pagesRoutes.get(path, async (c) => {
+    const flags = seasonFlags(c.var.clock.now());
+    let page = await fetchAsset(c.env.ASSETS, c.req.raw, assetPath);
+    if (!isHtml(page)) {
+      // Not pre-rendered (vite dev, or a build without the prerender step): the empty shell still works.
+      await page.body?.cancel();
+      page = await fetchAsset(c.env.ASSETS, c.req.raw, SHELL_PATH);
+    }
+    if (!isHtml(page)) return page;
 
-  const etag = flagEtag(page.headers.get("etag"), flags);
-  if (etag && c.req.header("if-none-match") === etag) {
-    await page.body?.cancel();
-    return new Response(null, { status: 304, headers: { etag, "cache-control": "no-cache" } });
-  }
-  return withSeasonFlags(page, flags);
-});
+    const etag = flagEtag(page.headers.get("etag"), flags);
+    if (etag && c.req.header("if-none-match") === etag) {
+      await page.body?.cancel();
+      return new Response(null, { status: 304, headers: { etag, "cache-control": "no-cache" } });
+    }
+    return withSeasonFlags(page, flags);
+  });
+}

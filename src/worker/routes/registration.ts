@@ -9,19 +9,20 @@
  *   registration is closed gets 403 and no session (there is nothing to show).
  * - /update takes the spec's plain `{runners}` and an optional `version`; a save based on an older version than
  *   the stored one is refused with 409 and the current registration, so two tabs never silently overwrite each
- *   other.
+ *   other. It first withdraws a Swish payment still waiting for the old list: paying that one would lock the
+ *   registration with the new runners unpaid. If it turns out to be paid already, the save is refused.
  * - /book-v2 recomputes the counts and the price from the stored runners (DESIGN.md §5), and first withdraws a
  *   Swish payment of the family that is still waiting, so booking again can never lead to paying twice.
  *   A campaign code's use is counted when the order is booked, once per registration and code (a retried
- *   payment does not count twice). An invalid code at booking means the list price, as the preview
- *   (/validate-kampanj) showed.
+ *   payment does not count twice, and the family keeps the use it holds even when the code is used up since).
+ *   A non-empty code that does not apply is a 400 at booking (the page sends an empty code once the preview
+ *   said the code does not apply, as the spec treats a failed campaign as no discount).
  */
 import { Hono, type Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { z } from "zod";
 import { countAges, type AgeCounts } from "../../shared/age";
 import { normalizeCode } from "../../shared/campaign";
-import { isSwishPaymentId } from "../../shared/payment-protocol";
 import { listTotal } from "../../shared/pricing";
 import { checkRunnerMap, MAX_RUNNERS, RUNNER_MESSAGES } from "../../shared/registration-schema";
 import { SEASON } from "../../shared/season";
@@ -43,7 +44,7 @@ import { loginCodeEmail } from "../emails/login-code";
 import type { AppEnv } from "../env";
 import { ApiError, badRequest, conflict, forbidden, tooMany, unauthorized } from "../errors";
 import { validate } from "../middleware/validate";
-import { cancelSwishPayment, recordFreePayment, startSwishPayment, swishtoryOf } from "../payments";
+import { ALREADY_PAID, recordFreePayment, startSwishPayment, swishtoryOf, withdrawOpenPayments } from "../payments";
 import { startSession } from "../sessions";
 
 export const registrationRoutes = new Hono<AppEnv>();
@@ -52,7 +53,7 @@ const MSG = {
   invalidEmail: "Ogiltig e-postadress",
   notLoggedIn: "Inte inloggad",
   closed: "Anmälan är stängd",
-  paid: "Anmälan är betald och kan inte ändras.",
+  paid: ALREADY_PAID,
   conflict: "Anmälan har ändrats i ett annat fönster. Listan har uppdaterats – gör din ändring igen.",
   wrongCode: "Fel kod. Kontrollera koden i mejlet och försök igen.",
   codeFormat: "Koden består av sex siffror. Kontrollera koden i mejlet och försök igen.",
@@ -62,7 +63,7 @@ const MSG = {
   tooManyCampaign: "För många försök med kampanjkoder. Vänta en minut och försök igen.",
   mailFailed: "Kunde inte skicka mejlet med koden. Försök igen om en stund.",
   noRunners: "Lägg till minst en deltagare innan du går till betalning.",
-  campaignUsedUp: "Kampanjkoden är redan förbrukad. Ta bort den eller ange en annan kod.",
+  campaignInvalid: "Kampanjkoden gäller inte. Ta bort den eller skriv en annan.",
   count: "Ange ett antal mellan 0 och " + MAX_RUNNERS,
   badCampaign: "Ogiltig kampanjkod",
   version: "Ogiltig version",
@@ -252,10 +253,16 @@ registrationRoutes.post("/update", requireVisitor, validate("json", updateBody),
     );
   if (expectedVersion !== registration.version) return conflictAnswer();
 
+  // A payment still waiting in Swish is for the old list: withdraw it before the list changes (throws 409 if it
+  // was paid meanwhile, and refuses the save while one cannot be withdrawn). The save then only goes through if
+  // no new booking has selected a payment since (`expectedPayid`).
+  const withdrawn = await withdrawOpenPayments(c.env, db, registration.id);
   const saved = await saveRunners(db, {
     registrationId: registration.id,
     season: SEASON.year,
     expectedVersion,
+    expectedPayid: registration.payid,
+    clearPayid: withdrawn > 0,
     runners: checked.value,
     now,
   });
@@ -286,7 +293,11 @@ registrationRoutes.post("/validate-kampanj", validate("json", campaignBody), asy
   if (code === "") return c.json({ valid: false, price: listTotal(counts, now) });
   // Every looked-up code counts, valid or not: limiting only the misses would still answer a guess.
   if (!(await allowed(c.env.KAMPANJ_RL, `kampanj:${clientKey(c)}`))) throw tooMany(MSG.tooManyCampaign);
-  const { valid, price } = await evaluateCampaign(database(c.env.DB), code, counts, now);
+  const db = database(c.env.DB);
+  // A logged-in family that already used a capped code keeps it (the preview must match what booking does).
+  const session = c.var.session;
+  const registration = session?.kind === "visitor" ? await findRegistration(db, SEASON.year, session.email) : null;
+  const { valid, price } = await evaluateCampaign(db, code, counts, now, { registrationId: registration?.id });
   return c.json({ valid, price });
 });
 
@@ -307,15 +318,6 @@ function paymentMessage(counts: AgeCounts): string {
   // Swish's message field: at most 50 characters from a small character set (letters, digits, ':;.,?!()').
   const adults = counts.vuxna === 1 ? "1 vuxen" : `${counts.vuxna} vuxna`;
   return `${SEASON.siteName} ${SEASON.year}: ${counts.barn} barn, ${adults}`.slice(0, 50);
-}
-
-/** Withdraws the registration's Swish payments that are still CREATED; true if one turned out to be PAID. */
-async function cancelPendingPayments(env: Env, db: Db, registrationId: string): Promise<boolean> {
-  const pending = Object.values(await swishtoryOf(db, registrationId)).filter(
-    (p) => p.status === "CREATED" && isSwishPaymentId(p.id),
-  );
-  const results = await Promise.all(pending.map((p) => cancelSwishPayment(env, p.id)));
-  return results.some((r) => r.status === "PAID");
 }
 
 registrationRoutes.post("/book-v2", requireVisitor, validate("json", bookBody), async (c) => {
@@ -339,22 +341,25 @@ registrationRoutes.post("/book-v2", requireVisitor, validate("json", bookBody), 
   if (code !== "" && !(await allowed(c.env.KAMPANJ_RL, `kampanj:${clientKey(c)}`))) {
     throw tooMany(MSG.tooManyCampaign);
   }
-  const evaluation = code === "" ? null : await evaluateCampaign(db, code, counts, now);
-  const campaign = evaluation?.valid ? evaluation.campaign : null;
+  const evaluation =
+    code === "" ? null : await evaluateCampaign(db, code, counts, now, { registrationId: registration.id });
+  // Issue 3, bad input: a code that does not apply is refused rather than silently charged at the list price.
+  if (evaluation && !evaluation.valid) throw new ApiError(400, MSG.campaignInvalid, { kampanj: MSG.campaignInvalid });
+  const campaign = evaluation?.campaign ?? null;
   const price = campaign ? evaluation!.price : listTotal(counts, now);
   const participantIds = runners.map((r) => r.id);
 
-  // A payment still waiting in the Swish app would let the family pay twice: withdraw it first. If Swish says it
-  // was paid meanwhile, the registration is paid and locked.
-  if (await cancelPendingPayments(c.env, db, registration.id)) throw conflict(MSG.paid);
-
+  // Claimed before anything changes, so a code used up by another family at this moment changes nothing here.
   let claimed = false;
   if (campaign && !(await registrationUsedCampaign(db, registration.id, campaign.code))) {
     if (!(await claimCampaignUse(db, campaign.code, now))) {
-      throw new ApiError(400, MSG.campaignUsedUp, { kampanj: MSG.campaignUsedUp });
+      throw new ApiError(400, MSG.campaignInvalid, { kampanj: MSG.campaignInvalid });
     }
     claimed = true;
   }
+  // What the runners and the price were read at: the new payment only becomes the registration's if neither a
+  // runner save nor another booking got in between.
+  const expected = { payid: registration.payid, version: registration.version };
   try {
     if (campaign && price === 0) {
       const payid = await recordFreePayment(c.env, clock, {
@@ -364,9 +369,12 @@ registrationRoutes.post("/book-v2", requireVisitor, validate("json", bookBody), 
         barn: counts.barn,
         vuxna: counts.vuxna,
         participantIds,
+        expectedVersion: expected.version,
       });
       return c.json({ token: "kampanj", payref: payid });
     }
+    // Withdraws the family's payment still waiting in the Swish app first (it would let them pay twice); if
+    // Swish says it was paid meanwhile, the registration is paid and locked (409).
     const { payid, token } = await startSwishPayment(c.env, clock, {
       registrationId: registration.id,
       season: SEASON.year,
@@ -378,10 +386,15 @@ registrationRoutes.post("/book-v2", requireVisitor, validate("json", bookBody), 
       origin: "registration",
       message: paymentMessage(counts),
       requestOrigin: new URL(c.req.url).origin,
+      expected,
     });
     return c.json({ token, payref: payid });
   } catch (err) {
-    if (claimed && campaign) await releaseCampaignUse(db, campaign.code);
+    // A payment row with the code (even a failed one) means the family holds the use; only an order that left
+    // no row gives it back.
+    if (claimed && campaign && !(await registrationUsedCampaign(db, registration.id, campaign.code))) {
+      await releaseCampaignUse(db, campaign.code);
+    }
     throw err;
   }
 });

@@ -1,6 +1,8 @@
 /**
- * /admin/login (a lazy chunk). Production: the Google button (Google Identity Services, loaded here only).
- * Development mode: a plain e-mail form against /admin/api/dev-login, so nothing loads from the internet.
+ * /admin/login (a lazy chunk): the Google button (Google Identity Services, loaded on this page only), and in
+ * development also a plain e-mail form against /admin/api/dev-login. In development the button comes from the
+ * Worker's stand-in for Google's script (/dev/gsi/client), so nothing loads from the internet, while the page's
+ * path from Google's callback through POST /admin/api/authenticate is exactly production's.
  * 401 → 'Ej admin!'; success → fresh config → /admin.
  */
 import { useQueryClient } from "@tanstack/react-query";
@@ -13,7 +15,7 @@ import { useDocumentTitle } from "../../lib/use-document-title";
 import { configQueryOptions, useConfig } from "../config/get-config";
 import { authenticate } from "./login/authenticate";
 import { devLogin } from "./login/dev-login";
-import { loadGoogleIdentity } from "./login/google-identity";
+import { gsiScriptSrc, loadGoogleIdentity } from "./login/google-identity";
 
 const NOT_ADMIN = "Ej admin!";
 
@@ -51,15 +53,15 @@ export default function AdminLoginPage() {
   return (
     <section className="page login-page">
       <h1>Logga in som arrangör</h1>
-      {config.data.devMode ? (
+      <GoogleSignIn
+        clientId={config.data.googleClientId}
+        scriptSrc={gsiScriptSrc(config.data.devMode)}
+        onSignedIn={onSignedIn}
+        onError={(e) => setError(signInError(e))}
+        clearError={() => setError(null)}
+      />
+      {config.data.devMode && (
         <DevSignIn
-          onSignedIn={onSignedIn}
-          onError={(e) => setError(signInError(e))}
-          clearError={() => setError(null)}
-        />
-      ) : (
-        <GoogleSignIn
-          clientId={config.data.googleClientId}
           onSignedIn={onSignedIn}
           onError={(e) => setError(signInError(e))}
           clearError={() => setError(null)}
@@ -80,7 +82,13 @@ interface SignInProps {
   clearError: () => void;
 }
 
-function GoogleSignIn({ clientId, onSignedIn, onError, clearError }: SignInProps & { clientId: string }) {
+function GoogleSignIn({
+  clientId,
+  scriptSrc,
+  onSignedIn,
+  onError,
+  clearError,
+}: SignInProps & { clientId: string; scriptSrc: string }) {
   const buttonRef = useRef<HTMLDivElement>(null);
   // Google calls back long after this render; it must reach the latest handlers.
   const callbacks = useRef({ onSignedIn, onError, clearError });
@@ -90,7 +98,7 @@ function GoogleSignIn({ clientId, onSignedIn, onError, clearError }: SignInProps
 
   useEffect(() => {
     let cancelled = false;
-    loadGoogleIdentity()
+    loadGoogleIdentity(scriptSrc)
       .then((google) => {
         if (cancelled || !buttonRef.current) return;
         google.initialize({
@@ -108,7 +116,7 @@ function GoogleSignIn({ clientId, onSignedIn, onError, clearError }: SignInProps
     return () => {
       cancelled = true;
     };
-  }, [clientId]);
+  }, [clientId, scriptSrc]);
 
   return (
     <>
@@ -139,7 +147,7 @@ function DevSignIn({ onSignedIn, onError, clearError }: SignInProps) {
   return (
     <form className="form" onSubmit={submit}>
       <p className="alert alert-info">
-        Utvecklingsläge: logga in med en e-postadress i stället för Google. Adresser på adminlistan blir admin.
+        Utvecklingsläge: logga in med bara en e-postadress, utan Google. Adresser på adminlistan blir admin.
       </p>
       <label className="field">
         <span className="field-label">E-postadress</span>

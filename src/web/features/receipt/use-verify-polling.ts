@@ -4,10 +4,7 @@
  */
 import { useEffect, useState } from "react";
 import { verifyPayment, type VerifyOutcome } from "./api/verify-payment";
-
-export const FIRST_DELAY_MS = 2000;
-export const DELAY_FACTOR = 1.5;
-export const GIVE_UP_AFTER_MS = 3 * 60_000;
+import { pollWaits } from "./poll-schedule";
 
 export type PollState = "waiting" | "settled" | "logged-out" | "failed" | "timed-out";
 
@@ -33,23 +30,22 @@ export function useVerifyPolling(id: string, attempt: number): PollState {
   useEffect(() => {
     const abort = new AbortController();
     let timer: ReturnType<typeof setTimeout> | undefined;
-    let delay = FIRST_DELAY_MS;
-    let waited = 0;
+    const waits = pollWaits();
+    let next = 0;
     setState("waiting");
 
     const schedule = () => {
-      if (waited + delay > GIVE_UP_AFTER_MS) {
+      const wait = waits[next++];
+      if (wait === undefined) {
         setState("timed-out");
         return;
       }
-      timer = setTimeout(check, delay);
-      waited += delay;
-      delay *= DELAY_FACTOR;
+      timer = setTimeout(check, wait);
     };
     const check = async () => {
       try {
-        const next = stateOf(await verifyPayment(id, abort.signal));
-        if (next) setState(next);
+        const settled = stateOf(await verifyPayment(id, abort.signal));
+        if (settled) setState(settled);
         else schedule();
       } catch {
         // Aborted: the page went away.

@@ -11,14 +11,16 @@ export function CampaignField({
   value: string;
   onChange: (value: string) => void;
   checking: boolean;
-  /** The server's evaluation of the current code; null when none (empty code, or the check failed). */
+  /** The server's evaluation of the current code; null when none (empty code, or the check failed: no discount). */
   result: CampaignResult | null;
 }) {
   let status: string | null = null;
   if (value.trim() === "") status = null;
   else if (checking) status = "Kontrollerar koden …";
   else if (result?.valid) status = `Koden gäller! Att betala: ${formatKr(result.price)}`;
-  else if (result) status = "Koden gäller inte. Ordinarie pris gäller.";
+  // Spec §8: a failed campaign is no discount; the page then books without the code.
+  else if (result) status = "Koden gäller inte – ordinarie pris.";
+  else status = "Koden kunde inte kontrolleras – ordinarie pris.";
   return (
     <div className="field campaign-field">
       <label className="field-label" htmlFor="campaign-code">

@@ -4,14 +4,14 @@
  */
 import { useId, useState, type FormEvent } from "react";
 import { ageFromInput } from "../../../shared/age";
-import { GROUPS, type Group } from "../../../shared/distances";
+import { distanceLabel, GROUPS, type Group } from "../../../shared/distances";
 import { checkRunner, type RunnerErrors, type RunnerFields } from "../../../shared/registration-schema";
 import type { DistanceKm } from "../../../shared/season";
 import { Button } from "../../components/ui/button";
 import { Dialog, DialogContent } from "../../components/ui/dialog";
 import type { ConfigDistance } from "../config/get-config";
 import { useServerClock } from "../config/server-clock";
-import { formatDistance } from "./format";
+import { inSpecOrder } from "./format";
 
 export interface RunnerDraft {
   firstname: string;
@@ -180,7 +180,7 @@ function RunnerForm({ editing, initial, distances, onSave, onDelete, onOpenChang
       <fieldset className="field choice-group" aria-invalid={errors.distance ? true : undefined}>
         <legend className="field-label">Distans</legend>
         <div className="choices">
-          {distances.map((d) => (
+          {inSpecOrder(distances).map((d) => (
             <label key={d.distance} className="choice">
               <input
                 type="radio"
@@ -190,7 +190,7 @@ function RunnerForm({ editing, initial, distances, onSave, onDelete, onOpenChang
                 onChange={() => set("distance", d.distance)}
               />
               <span>
-                {formatDistance(d.distance)} <small>start {d.startTime}</small>
+                {distanceLabel(d.distance)} <small>start {d.startTime}</small>
               </span>
             </label>
           ))}

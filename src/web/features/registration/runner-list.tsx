@@ -1,7 +1,8 @@
 /** The family's runners: name, age, distance and price; tapping a runner opens it for editing (unless locked). */
+import { distanceLabel } from "../../../shared/distances";
 import type { PriceTier } from "../../../shared/season";
 import type { Runner } from "./api/types";
-import { formatAge, formatDistance, formatKr } from "./format";
+import { formatAge, formatKr } from "./format";
 
 export function runnerPriceOf(age: number, tier: PriceTier, adultAge: number): number {
   return age >= adultAge ? tier.adult : tier.child;
@@ -30,7 +31,7 @@ export function RunnerList({
             <span className="runner-name">
               {r.firstname} {r.lastname}
               <small className="runner-facts">
-                {formatAge(r.age)} · {formatDistance(r.distance)}
+                {formatAge(r.age)} · {distanceLabel(r.distance)}
                 {r.bib ? ` · nr ${r.bib}` : ""}
               </small>
             </span>

@@ -74,6 +74,9 @@ export function RunnersStep({ registration }: { registration: Registration }) {
   const checking = normalizeCode(kampanj) !== code || (code !== "" && check.isFetching);
   const result = code !== "" ? (check.data ?? null) : null;
   const campaign = result?.valid && !checking ? { code, price: result.price } : null;
+  // Spec §8: a code the last check refused (or could not check) means no discount. The booking then goes without
+  // it, since the server refuses a code that does not apply; one still being checked is left for the server.
+  const codeToBook = checking || campaign ? normalizeCode(kampanj) : "";
 
   const payment = registration.payid ? registration.swishtory[registration.payid] : undefined;
   const locked = registration.locked || payment?.status === "PAID";
@@ -106,7 +109,7 @@ export function RunnersStep({ registration }: { registration: Registration }) {
   function pay() {
     setErrors([]);
     book.mutate(
-      { ...counts, kampanj: normalizeCode(kampanj) },
+      { ...counts, kampanj: codeToBook },
       {
         onSuccess: ({ token, payref }) => {
           // Spec §4: a free order (or one covered by the code) is settled already: reload at once.

@@ -1,7 +1,8 @@
 /** 'Välkommen tillbaka!': last season's runners of this address, each one tap away from this year's list. */
+import { distanceLabel } from "../../../shared/distances";
 import type { RunnerFields } from "../../../shared/registration-schema";
 import { Button } from "../../components/ui/button";
-import { formatAge, formatDistance } from "./format";
+import { formatAge } from "./format";
 
 export function WelcomeBack({
   runners,
@@ -25,7 +26,7 @@ export function WelcomeBack({
               <span className="welcome-back-name">
                 {name}
                 <small>
-                  {formatAge(r.age)} · {formatDistance(r.distance)}
+                  {formatAge(r.age)} · {distanceLabel(r.distance)}
                 </small>
               </span>
               <Button size="small" disabled={busy} onClick={() => onAdd(r)} aria-label={`Lägg till ${name}`}>

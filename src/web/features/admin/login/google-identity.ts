@@ -1,11 +1,19 @@
 /**
- * Google Identity Services, loaded on the sign-in page only (no Google script anywhere else on the site, and
- * none at all in development mode, where nothing may reach the internet).
+ * Google Identity Services, loaded on the sign-in page only (no Google script anywhere else on the site).
+ * In development nothing may reach the internet, so the page loads the Worker's stand-in at /dev/gsi/client
+ * instead: the same API, whose button signs a development account in through the server's real verification.
  */
-const GIS_SRC = "https://accounts.google.com/gsi/client";
+export const GOOGLE_GSI_SRC = "https://accounts.google.com/gsi/client";
+export const DEV_GSI_SRC = "/dev/gsi/client";
+
+/** Which script provides `google.accounts.id`: decided by the server's development mode and nothing else. */
+export function gsiScriptSrc(devMode: boolean): string {
+  return devMode ? DEV_GSI_SRC : GOOGLE_GSI_SRC;
+}
 
 export interface GoogleCredentialResponse {
   credential: string;
+  select_by?: string;
 }
 
 export interface GoogleIdentity {
@@ -16,6 +24,7 @@ export interface GoogleIdentity {
     auto_select?: boolean;
   }): void;
   renderButton(parent: HTMLElement, options: Record<string, string | number>): void;
+  prompt(): void;
 }
 
 declare global {
@@ -24,24 +33,29 @@ declare global {
   }
 }
 
-let loading: Promise<GoogleIdentity> | undefined;
+/** One load per script for the page's lifetime; a failed load is forgotten so a remount can try again. */
+const loading = new Map<string, Promise<GoogleIdentity>>();
 
-export function loadGoogleIdentity(): Promise<GoogleIdentity> {
-  loading ??= new Promise<GoogleIdentity>((resolve, reject) => {
-    const script = document.createElement("script");
-    script.src = GIS_SRC;
-    script.async = true;
-    script.onload = () => {
-      const id = window.google?.accounts.id;
-      if (id) resolve(id);
-      else reject(new Error("Googles inloggning gick inte att starta."));
-    };
-    script.onerror = () => {
-      loading = undefined;
-      script.remove();
-      reject(new Error("Kunde inte ladda Googles inloggning. Kontrollera anslutningen och ladda om sidan."));
-    };
-    document.head.appendChild(script);
-  });
-  return loading;
+export function loadGoogleIdentity(src: string): Promise<GoogleIdentity> {
+  let pending = loading.get(src);
+  if (!pending) {
+    pending = new Promise<GoogleIdentity>((resolve, reject) => {
+      const script = document.createElement("script");
+      script.src = src;
+      script.async = true;
+      script.onload = () => {
+        const id = window.google?.accounts.id;
+        if (id) resolve(id);
+        else reject(new Error("Googles inloggning gick inte att starta."));
+      };
+      script.onerror = () => {
+        loading.delete(src);
+        script.remove();
+        reject(new Error("Kunde inte ladda Googles inloggning. Kontrollera anslutningen och ladda om sidan."));
+      };
+      document.head.appendChild(script);
+    });
+    loading.set(src, pending);
+  }
+  return pending;
 }

@@ -1,0 +1,202 @@
+/**
+ * The registration button and the bib-pickup banner at their cut-offs, on three more local servers whose clocks
+ * start at them (the run's main server, on the default clock, has the button and no banner):
+ * - 2025-09-06 00:00, seven days before race day: the banner appears, the button is still there;
+ * - 2025-09-13 12:00, race day noon: the button goes, the banner stays;
+ * - 2025-09-15 00:00, the day after the day after race day: the banner goes.
+ * Every pre-rendered page must carry the Worker's flags in its first HTML (right from the first paint, also
+ * without JavaScript), deep links get the empty shell and take the flags from the config, and nothing shifts.
+ */
+import { readdirSync } from "node:fs";
+import path from "node:path";
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { startLocalServer } from "../../scripts/lib/server.mjs";
+import { desktopContext, launchBrowser, recordRequests } from "./browser";
+
+interface Moment {
+  now: string;
+  button: "open" | "closed";
+  banner: "on" | "off";
+}
+
+const MOMENTS: Moment[] = [
+  { now: "2025-09-06T00:00:00+02:00", button: "open", banner: "on" },
+  { now: "2025-09-13T12:00:00+02:00", button: "closed", banner: "on" },
+  { now: "2025-09-15T00:00:00+02:00", button: "closed", banner: "off" },
+];
+
+const NAVIGATION_HEADERS = {
+  accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+  "sec-fetch-mode": "navigate",
+  "sec-fetch-dest": "document",
+  "sec-fetch-site": "none",
+};
+
+/** Every page the build pre-rendered (scripts/prerender.mjs): '_landing.html' is '/', '<name>.html' '/<name>'. */
+const PRERENDERED = readdirSync(path.join(import.meta.dirname, "../../dist/client"))
+  .filter((file) => file.endsWith(".html") && file !== "index.html")
+  .map((file) => (file === "_landing.html" ? "/" : `/${file.slice(0, -".html".length)}`))
+  .sort();
+
+/** Deep links: the static assets' SPA fallback, the empty shell. */
+const DEEP_LINKS = ["/galleri/2024", "/anmalan/2", "/admin/race"];
+
+declare global {
+  interface Window {
+    /** How many `config` events this document has seen. */
+    __configCount: number;
+  }
+}
+
+let servers: Awaited<ReturnType<typeof startLocalServer>>[] = [];
+let browser: Browser;
+let opened: { context: BrowserContext; requested: string[]; origin: string }[] = [];
+
+beforeAll(async () => {
+  // The run's main server has built dist/ already; these serve the same bundle, each with its own clock and
+  // state. Started together: most of a start is waiting on wrangler, not the CPU.
+  const started = await Promise.allSettled(
+    MOMENTS.map(({ now }) => {
+      // A variable, not a literal: the JS module's inferred parameter type omits its undefined-default `now`.
+      const options = { now, build: false };
+      return startLocalServer(options);
+    }),
+  );
+  servers = started.flatMap((s) => (s.status === "fulfilled" ? [s.value] : []));
+  const failed = started.find((s) => s.status === "rejected");
+  if (failed) throw failed.reason;
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await Promise.all(servers.map((s) => s.stop()));
+});
+
+afterEach(async () => {
+  const closing = opened;
+  opened = [];
+  await Promise.all(closing.map(({ context }) => context.close()));
+  for (const { requested, origin } of closing) {
+    expect(requested.length).toBeGreaterThan(0);
+    expect(requested.filter((url) => !url.startsWith(`${origin}/`) && !/^(data|blob):/.test(url))).toEqual([]);
+  }
+});
+
+async function open(baseURL: string, options: BrowserContextOptions = {}): Promise<Page> {
+  const context = await desktopContext(browser, baseURL, options);
+  opened.push({ context, requested: recordRequests(context), origin: new URL(baseURL).origin });
+  if (options.javaScriptEnabled !== false) {
+    await context.addInitScript(() => {
+      window.__configCount = 0;
+      window.addEventListener("config", () => window.__configCount++);
+    });
+  }
+  const page = await context.newPage();
+  const trouble: string[] = [];
+  page.on("pageerror", (err) => trouble.push(`pageerror: ${err.message}`));
+  page.on("requestfailed", (r) => trouble.push(`failed: ${r.url()} ${r.failure()?.errorText ?? ""}`));
+  page.on("response", (r) => r.status() >= 400 && trouble.push(`${r.status()}: ${r.url()}`));
+  troubles.set(page, trouble);
+  return page;
+}
+
+/** What went wrong on a page (errors, failed requests), for a failure's message. */
+const troubles = new WeakMap<Page, string[]>();
+
+async function configArrived(page: Page): Promise<void> {
+  try {
+    await page.waitForFunction(() => window.__configCount > 0, undefined, { timeout: 20_000 });
+  } catch (err) {
+    const seenTrouble = troubles.get(page)?.join("\n") || "no page errors or failed requests";
+    throw new Error(`No config event on ${page.url()}:\n${seenTrouble}`, { cause: err });
+  }
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+}
+
+function htmlTag(body: string): string {
+  return /<html[^>]*>/.exec(body)?.[0] ?? "";
+}
+
+/** What a visitor sees: the registration button (its box is always there) and the banner. */
+async function seen(page: Page) {
+  const button = page.locator("header .registration-button");
+  expect(await button.count()).toBe(1);
+  const box = await button.boundingBox();
+  expect(box?.width).toBeGreaterThan(0);
+  return {
+    button: (await button.isVisible()) ? "open" : "closed",
+    banner: (await page.getByText("Nummerlappshämtning sker från 10:00").isVisible()) ? "on" : "off",
+  };
+}
+
+/** Cumulative layout shift since navigation began (buffered), shifts after input excluded. */
+function layoutShift(page: Page): Promise<number> {
+  return page.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        type Shift = PerformanceEntry & { value: number; hadRecentInput: boolean };
+        let sum = 0;
+        const add = (entries: PerformanceEntry[]) => {
+          for (const e of entries as Shift[]) if (!e.hadRecentInput) sum += e.value;
+        };
+        const observer = new PerformanceObserver((list) => add(list.getEntries()));
+        observer.observe({ type: "layout-shift", buffered: true });
+        setTimeout(() => {
+          add(observer.takeRecords());
+          observer.disconnect();
+          resolve(sum);
+        }, 100);
+      }),
+  );
+}
+
+test("the build pre-rendered the landing and the five static pages", () => {
+  expect(PRERENDERED).toEqual(["/", "/allmanna-villkor", "/banor", "/galleri", "/resultat", "/startlistor"]);
+});
+
+describe.each(MOMENTS)("at $now", (moment) => {
+  const server = () => servers[MOMENTS.indexOf(moment)]!;
+  const expected = { button: moment.button, banner: moment.banner };
+
+  test(`every pre-rendered page arrives with button ${moment.button} and banner ${moment.banner}`, async () => {
+    for (const page of PRERENDERED) {
+      const res = await fetch(server().baseURL + page, { headers: NAVIGATION_HEADERS });
+      expect(res.status, page).toBe(200);
+      const html = await res.text();
+      expect(html, page).toContain(`<div id="root" data-prerendered="${page}">`);
+      expect(htmlTag(html), page).toContain(`data-registration-button="${moment.button}"`);
+      expect(htmlTag(html), page).toContain(`data-bib-banner="${moment.banner}"`);
+    }
+    for (const page of DEEP_LINKS) {
+      const res = await fetch(server().baseURL + page, { headers: NAVIGATION_HEADERS });
+      expect(res.status, page).toBe(200);
+      const html = await res.text();
+      expect(html, page).toContain('<div id="root"></div>');
+      expect(htmlTag(html), page).not.toContain("data-registration-button");
+    }
+  });
+
+  test("the first paint is already right, without JavaScript", async () => {
+    const page = await open(server().baseURL, { javaScriptEnabled: false });
+    for (const path of ["/", "/startlistor"]) {
+      await page.goto(path);
+      expect(await seen(page), path).toEqual(expected);
+    }
+  });
+
+  test("with the config the pages agree, deep links included, and nothing shifts", async () => {
+    const page = await open(server().baseURL);
+    for (const path of ["/", "/startlistor"]) {
+      await page.goto(path);
+      await configArrived(page);
+      expect(await seen(page), path).toEqual(expected);
+      expect(await layoutShift(page), path).toBeLessThan(0.01);
+    }
+    // The empty shell has no flags until the config sets them.
+    await page.goto("/galleri/2024");
+    await configArrived(page);
+    expect(await seen(page)).toEqual(expected);
+  });
+});

@@ -1,0 +1,201 @@
+/**
+ * The shell's signed-in parts in real Chromium against `npm start`'s server: 'Admin' and 'Logga ut' in the top
+ * bar, the /logout flow, the `config` window event, and that nothing shifts the layout once the config arrives.
+ */
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, expect, inject, test } from "vitest";
+import { desktopContext, launchBrowser, phoneContext, recordRequests } from "./browser";
+
+const baseURL = inject("baseURL");
+const origin = new URL(baseURL).origin;
+
+/** Wire fields of /api/config the tests compare (serverTime moves; the rest is fixed for a session). */
+interface ConfigSnapshot {
+  isAdmin: boolean;
+  isLoggedIn: boolean;
+  wsUrl: string;
+  devMode: boolean;
+  serverTime: number;
+  season: { year: number; showRegistrationButton: boolean; showBibPickupBanner: boolean };
+}
+
+declare global {
+  interface Window {
+    /** Every `config` event's detail, in order (installed before the page's own scripts run). */
+    __configEvents: ConfigSnapshot[];
+  }
+}
+
+let browser: Browser;
+let opened: { context: BrowserContext; requested: string[] }[] = [];
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+afterEach(async () => {
+  const closing = opened;
+  opened = [];
+  await Promise.all(closing.map(({ context }) => context.close()));
+  for (const { requested } of closing) {
+    expect(requested.length).toBeGreaterThan(0);
+    expect(requested.filter((url) => !url.startsWith(`${origin}/`) && !/^(data|blob):/.test(url))).toEqual([]);
+  }
+});
+
+/** A context whose pages record every `config` event from their first script on. */
+async function open(kind: "phone" | "desktop" = "desktop"): Promise<Page> {
+  const context = await (kind === "phone" ? phoneContext : desktopContext)(browser, baseURL);
+  opened.push({ context, requested: recordRequests(context) });
+  await context.addInitScript(() => {
+    window.__configEvents = [];
+    window.addEventListener("config", (event) => {
+      window.__configEvents.push(structuredClone((event as CustomEvent<ConfigSnapshot>).detail));
+    });
+  });
+  return context.newPage();
+}
+
+/** Waits for the `n`th config of this document, then for React to have painted with it. */
+async function configArrived(page: Page, n = 1): Promise<ConfigSnapshot> {
+  await page.waitForFunction((count) => window.__configEvents.length >= count, n);
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  return page.evaluate((i) => window.__configEvents[i]!, n - 1);
+}
+
+/** /api/config as this page's cookies see it. */
+function serverConfig(page: Page): Promise<ConfigSnapshot> {
+  return page.evaluate(async () => (await fetch("/api/config")).json() as Promise<ConfigSnapshot>);
+}
+
+async function signInAsAdmin(page: Page): Promise<void> {
+  await page.goto("/admin/login");
+  await page.getByLabel("E-postadress").fill("arrangor@example.se");
+  await page.getByRole("button", { name: "Logga in (utveckling)" }).click();
+  await page.waitForURL("**/admin/list-by-race");
+}
+
+const topNav = (page: Page) => page.locator("header").getByRole("navigation", { name: "Huvudmeny" });
+
+test("'Admin' shows only to admins and 'Logga ut' only when signed in", async () => {
+  const page = await open();
+  await page.goto("/");
+  expect((await configArrived(page)).isAdmin).toBe(false);
+  const nav = topNav(page);
+  expect(await nav.getByRole("link", { name: "Startlistor" }).isVisible()).toBe(true);
+  expect(await nav.getByRole("link", { name: "Admin" }).count()).toBe(0);
+  expect(await nav.getByRole("link", { name: "Logga ut" }).count()).toBe(0);
+
+  await signInAsAdmin(page);
+  await page.goto("/");
+  const signedIn = await configArrived(page);
+  expect(signedIn).toMatchObject({ isAdmin: true });
+  const admin = nav.getByRole("link", { name: "Admin", exact: true });
+  await admin.waitFor();
+  expect(await nav.getByRole("link", { name: "Logga ut" }).isVisible()).toBe(true);
+  // Last in the row, after the site's own links, where their arrival moves nothing else.
+  expect((await nav.getByRole("link").allTextContents()).slice(-2)).toEqual(["Admin", "Logga ut"]);
+
+  await admin.click();
+  await page.waitForURL("**/admin/list-by-race");
+  await page.getByRole("heading", { name: "Admin Panel" }).waitFor();
+});
+
+test("/logout ends the session, refreshes the config and replaces itself with '/'", async () => {
+  const page = await open();
+  await signInAsAdmin(page);
+  await page.goto("/startlistor");
+  await configArrived(page);
+  const nav = topNav(page);
+  await nav.getByRole("link", { name: "Logga ut" }).waitFor();
+
+  const log: string[] = [];
+  page.on("request", (r) => log.push(new URL(r.url()).pathname));
+  await nav.getByRole("link", { name: "Logga ut" }).click();
+  await page.waitForURL((url) => url.pathname === "/");
+
+  // The endpoint first, then a fresh config, which the page announces (signed out) before it lands on '/'.
+  const logoutAt = log.indexOf("/api/logout");
+  expect(logoutAt).toBeGreaterThanOrEqual(0);
+  expect(log.indexOf("/api/config", logoutAt)).toBeGreaterThan(logoutAt);
+  const events = await page.evaluate(() => window.__configEvents.map((e) => e.isAdmin));
+  expect(events).toEqual([true, false]);
+
+  await nav.getByRole("link", { name: "Logga ut" }).waitFor({ state: "detached" });
+  expect(await nav.getByRole("link", { name: "Admin" }).count()).toBe(0);
+  expect(await serverConfig(page)).toMatchObject({ isAdmin: false, isLoggedIn: false });
+
+  // Replaced, not pushed: Back returns to the page before, not to /logout (which would sign out again).
+  await page.goBack();
+  await page.waitForURL((url) => url.pathname === "/startlistor");
+  await page.getByRole("heading", { name: "Startlistor" }).waitFor();
+  expect(log.filter((p) => p === "/api/logout")).toHaveLength(1);
+});
+
+test("each config arrives as the detail of a window event named 'config'", async () => {
+  const page = await open();
+  await page.goto("/admin/login");
+  const first = await configArrived(page);
+  const server = await serverConfig(page);
+  const { serverTime, ...rest } = server;
+  expect(first).toMatchObject(rest);
+  expect(first.serverTime).toBeGreaterThan(serverTime - 60_000);
+  expect(first.serverTime).toBeLessThanOrEqual(serverTime);
+  expect(first).toMatchObject({ isAdmin: false, isLoggedIn: false, wsUrl: `ws://${new URL(baseURL).host}/ws` });
+
+  // Signing in refetches the config, and the new one is announced too.
+  await page.getByLabel("E-postadress").fill("arrangor@example.se");
+  await page.getByRole("button", { name: "Logga in (utveckling)" }).click();
+  await page.waitForURL("**/admin/list-by-race");
+  expect(await configArrived(page, 2)).toMatchObject({ isAdmin: true, season: rest.season });
+});
+
+/**
+ * The page's cumulative layout shift so far, read after the config arrived: a buffered PerformanceObserver
+ * replays every shift since navigation began. Shifts right after input do not count (as in CLS).
+ */
+function layoutShift(page: Page): Promise<number> {
+  return page.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        type Shift = PerformanceEntry & { value: number; hadRecentInput: boolean };
+        let sum = 0;
+        const add = (entries: PerformanceEntry[]) => {
+          for (const e of entries as Shift[]) if (!e.hadRecentInput) sum += e.value;
+        };
+        const observer = new PerformanceObserver((list) => add(list.getEntries()));
+        observer.observe({ type: "layout-shift", buffered: true });
+        // Buffered entries come in the observer's first callback; whatever is left, takeRecords hands over.
+        setTimeout(() => {
+          add(observer.takeRecords());
+          observer.disconnect();
+          resolve(sum);
+        }, 100);
+      }),
+  );
+}
+
+for (const kind of ["desktop", "phone"] as const) {
+  test(`nothing shifts when the config arrives (${kind}: '/' and '/startlistor')`, async () => {
+    const page = await open(kind);
+    for (const path of ["/", "/startlistor"]) {
+      await page.goto(path);
+      await configArrived(page);
+      await page.waitForLoadState("networkidle");
+      expect(await layoutShift(page), path).toBeLessThan(0.01);
+    }
+
+    // The measurement itself sees a shift: push the page down by a block and measure again.
+    await page.evaluate(() => {
+      const block = document.createElement("div");
+      block.style.height = "300px";
+      document.getElementById("main")!.prepend(block);
+    });
+    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+    expect(await layoutShift(page)).toBeGreaterThan(0.01);
+  });
+}
