@@ -49,23 +49,27 @@ declare global {
   }
 }
 
-let servers: Awaited<ReturnType<typeof startLocalServer>>[] = [];
+const servers: Awaited<ReturnType<typeof startLocalServer>>[] = [];
 let browser: Browser;
 let opened: { context: BrowserContext; requested: string[]; origin: string }[] = [];
 
+/**
+ * A second server on the bundle the run's main server built. One retry: wrangler dev picks some of its sockets
+ * itself, and another server starting at the same moment on this machine can take one first.
+ */
+async function startServer(now: string) {
+  // A variable, not a literal: the JS module's inferred parameter type omits its undefined-default `now`.
+  const options = { now, build: false };
+  try {
+    return await startLocalServer(options);
+  } catch {
+    return startLocalServer(options);
+  }
+}
+
 beforeAll(async () => {
-  // The run's main server has built dist/ already; these serve the same bundle, each with its own clock and
-  // state. Started together: most of a start is waiting on wrangler, not the CPU.
-  const started = await Promise.allSettled(
-    MOMENTS.map(({ now }) => {
-      // A variable, not a literal: the JS module's inferred parameter type omits its undefined-default `now`.
-      const options = { now, build: false };
-      return startLocalServer(options);
-    }),
-  );
-  servers = started.flatMap((s) => (s.status === "fulfilled" ? [s.value] : []));
-  const failed = started.find((s) => s.status === "rejected");
-  if (failed) throw failed.reason;
+  // One after another: started together, the wrangler processes race each other for those sockets.
+  for (const { now } of MOMENTS) servers.push(await startServer(now));
   browser = await launchBrowser();
 });
 
@@ -84,6 +88,9 @@ afterEach(async () => {
   }
 });
 
+/** What went wrong on a page (errors, failed requests), for a failure's message. */
+const troubles = new WeakMap<Page, string[]>();
+
 async function open(baseURL: string, options: BrowserContextOptions = {}): Promise<Page> {
   const context = await desktopContext(browser, baseURL, options);
   opened.push({ context, requested: recordRequests(context), origin: new URL(baseURL).origin });
@@ -101,9 +108,6 @@ async function open(baseURL: string, options: BrowserContextOptions = {}): Promi
   troubles.set(page, trouble);
   return page;
 }
-
-/** What went wrong on a page (errors, failed requests), for a failure's message. */
-const troubles = new WeakMap<Page, string[]>();
 
 async function configArrived(page: Page): Promise<void> {
   try {
