@@ -9,7 +9,10 @@ export default defineConfig(async () => {
   return {
     test: {
       projects: [
-        { test: { name: "shared", include: ["test/shared/**/*.test.ts"], environment: "node" } },
+        // Pure functions: the shared rules and the SPA's own pure helpers.
+        {
+          test: { name: "shared", include: ["test/shared/**/*.test.ts", "test/web/**/*.test.ts"], environment: "node" },
+        },
         {
           plugins: [
             cloudflareTest({
