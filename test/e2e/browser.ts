@@ -1,5 +1,5 @@
 /** Debian's Chromium driven by playwright-core (never `playwright install`: no browser downloads). */
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from "playwright-core";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../../scripts/lib/chromium.mjs";
 
 export function launchBrowser(): Promise<Browser> {
@@ -30,4 +30,26 @@ export function recordRequests(context: BrowserContext): string[] {
   const urls: string[] = [];
   context.on("request", (request) => urls.push(request.url()));
   return urls;
+}
+
+/** Cumulative layout shift of the page so far (no user input), read from buffered layout-shift entries. */
+export function layoutShift(page: Page): Promise<number> {
+  return page.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        type Shift = PerformanceEntry & { value: number; hadRecentInput: boolean };
+        let sum = 0;
+        const add = (entries: PerformanceEntry[]) => {
+          for (const e of entries as Shift[]) if (!e.hadRecentInput) sum += e.value;
+        };
+        const observer = new PerformanceObserver((list) => add(list.getEntries()));
+        observer.observe({ type: "layout-shift", buffered: true });
+        // Buffered entries come in the observer's first callback; whatever is left, takeRecords hands over.
+        setTimeout(() => {
+          add(observer.takeRecords());
+          observer.disconnect();
+          resolve(sum);
+        }, 100);
+      }),
+  );
 }

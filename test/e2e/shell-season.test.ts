@@ -12,7 +12,7 @@ import path from "node:path";
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { startLocalServer } from "../../scripts/lib/server.mjs";
-import { desktopContext, launchBrowser, recordRequests } from "./browser";
+import { desktopContext, launchBrowser, recordRequests, layoutShift } from "./browser";
 
 interface Moment {
   now: string;
@@ -133,27 +133,6 @@ async function seen(page: Page) {
     button: (await button.isVisible()) ? "open" : "closed",
     banner: (await page.getByText("Nummerlappshämtning sker från 10:00").isVisible()) ? "on" : "off",
   };
-}
-
-/** Cumulative layout shift since navigation began (buffered), shifts after input excluded. */
-function layoutShift(page: Page): Promise<number> {
-  return page.evaluate(
-    () =>
-      new Promise<number>((resolve) => {
-        type Shift = PerformanceEntry & { value: number; hadRecentInput: boolean };
-        let sum = 0;
-        const add = (entries: PerformanceEntry[]) => {
-          for (const e of entries as Shift[]) if (!e.hadRecentInput) sum += e.value;
-        };
-        const observer = new PerformanceObserver((list) => add(list.getEntries()));
-        observer.observe({ type: "layout-shift", buffered: true });
-        setTimeout(() => {
-          add(observer.takeRecords());
-          observer.disconnect();
-          resolve(sum);
-        }, 100);
-      }),
-  );
 }
 
 test("the build pre-rendered the landing and the five static pages", () => {

@@ -4,7 +4,7 @@
  */
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, expect, inject, test } from "vitest";
-import { desktopContext, launchBrowser, phoneContext, recordRequests } from "./browser";
+import { desktopContext, launchBrowser, phoneContext, recordRequests, layoutShift } from "./browser";
 
 const baseURL = inject("baseURL");
 const origin = new URL(baseURL).origin;
@@ -153,31 +153,6 @@ test("each config arrives as the detail of a window event named 'config'", async
   await page.waitForURL("**/admin/list-by-race");
   expect(await configArrived(page, 2)).toMatchObject({ isAdmin: true, season: rest.season });
 });
-
-/**
- * The page's cumulative layout shift so far, read after the config arrived: a buffered PerformanceObserver
- * replays every shift since navigation began. Shifts right after input do not count (as in CLS).
- */
-function layoutShift(page: Page): Promise<number> {
-  return page.evaluate(
-    () =>
-      new Promise<number>((resolve) => {
-        type Shift = PerformanceEntry & { value: number; hadRecentInput: boolean };
-        let sum = 0;
-        const add = (entries: PerformanceEntry[]) => {
-          for (const e of entries as Shift[]) if (!e.hadRecentInput) sum += e.value;
-        };
-        const observer = new PerformanceObserver((list) => add(list.getEntries()));
-        observer.observe({ type: "layout-shift", buffered: true });
-        // Buffered entries come in the observer's first callback; whatever is left, takeRecords hands over.
-        setTimeout(() => {
-          add(observer.takeRecords());
-          observer.disconnect();
-          resolve(sum);
-        }, 100);
-      }),
-  );
-}
 
 for (const kind of ["desktop", "phone"] as const) {
   test(`nothing shifts when the config arrives (${kind}: '/' and '/startlistor')`, async () => {

@@ -53,9 +53,9 @@ const optionalText = z
   .nullish()
   .transform((v) => v ?? null);
 
-export const swishPaymentSchema = z.object({
+/** The fields Swish's payment and refund objects share (both are read back with GET …/v1/…/{id}). */
+const swishObjectBase = z.object({
   id: z.string().min(1),
-  payeePaymentReference: optionalText,
   paymentReference: optionalText,
   callbackUrl: optionalText,
   payerAlias: optionalText,
@@ -70,25 +70,13 @@ export const swishPaymentSchema = z.object({
   errorMessage: optionalText,
   additionalInformation: optionalText,
 });
+
+export const swishPaymentSchema = swishObjectBase.extend({ payeePaymentReference: optionalText });
 export type SwishPayment = z.infer<typeof swishPaymentSchema>;
 
-export const swishRefundSchema = z.object({
-  id: z.string().min(1),
-  paymentReference: optionalText,
+export const swishRefundSchema = swishObjectBase.extend({
   originalPaymentReference: optionalText,
   payerPaymentReference: optionalText,
-  callbackUrl: optionalText,
-  payerAlias: optionalText,
-  payeeAlias: optionalText,
-  amount: amountSchema,
-  currency: z.string(),
-  message: optionalText,
-  status: z.string(),
-  dateCreated: optionalText,
-  datePaid: optionalText,
-  errorCode: optionalText,
-  errorMessage: optionalText,
-  additionalInformation: optionalText,
 });
 export type SwishRefund = z.infer<typeof swishRefundSchema>;
 
