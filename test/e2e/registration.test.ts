@@ -141,7 +141,8 @@ test("a parent registers two adults and a child on a phone, pays with Swish, and
     return links;
   };
   expect(await menuLinks()).not.toContain("Logga ut");
-  await logIn(page, uniqueEmail("familj"));
+  const familyEmail = uniqueEmail("familj");
+  await logIn(page, familyEmail);
   // The config was refreshed after the code, without a reload: the menu now offers 'Logga ut'.
   await expect.poll(menuLinks).toContain("Logga ut");
 
@@ -208,6 +209,20 @@ test("a parent registers two adults and a child on a phone, pays with Swish, and
   expect(await page.getByRole("button", { name: "Lägg till löpare" }).count()).toBe(0);
   expect(await runnerRow(page, "Anna Andersson").getByRole("button").count()).toBe(0);
   expect(await page.getByRole("button", { name: "Till betalning" }).count()).toBe(0);
+
+  // The paid runners are in their races' start lists, and the family got a receipt by e-mail.
+  const registration = (await (await page.request.get("/get")).json()) as {
+    deltagare: Record<string, { id: string; firstname: string; distance: string }>;
+  };
+  const anna = Object.values(registration.deltagare).find((r) => r.firstname === "Anna")!;
+  const startList = (await (await page.request.get("/api/races/get/race-250913-56")).json()) as { sort: string }[];
+  expect(startList.map((r) => r.sort)).toContain(`runner-${anna.id}`);
+  const mail = (await (await page.request.get(`/dev/outbox.json?to=${encodeURIComponent(familyEmail)}`)).json()) as {
+    subject: string;
+    text: string;
+  }[];
+  const receipt = mail.find((m) => m.text.includes("Anna Andersson"));
+  expect(receipt?.text).toMatch(/400\s*kr/);
 
   // The receipt page (Swish's return address) finds the payment settled and goes to step 3.
   await page.goto(`/kvitto/${payref}`);
