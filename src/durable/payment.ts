@@ -29,13 +29,13 @@ export const POLL_WINDOW_MS = 10 * 60_000;
 /** A page that reconnects (a phone waking up) within this time keeps the polling going. */
 export const RECENT_WAIT_MS = 60_000;
 
-interface Meta {
+type Meta = {
   payid: string | null;
   status: string | null;
   poll_started: number | null;
   poll_delay: number;
   last_wait: number | null;
-}
+};
 
 interface SocketState {
   payid: string;
@@ -241,13 +241,7 @@ export class PaymentDO extends DurableObject<Env> {
 
   private meta(): Meta {
     const row = this.ctx.storage.sql
-      .exec<{
-        payid: string | null;
-        status: string | null;
-        poll_started: number | null;
-        poll_delay: number;
-        last_wait: number | null;
-      }>(`SELECT payid, status, poll_started, poll_delay, last_wait FROM meta WHERE id = 1`)
+      .exec<Meta>(`SELECT payid, status, poll_started, poll_delay, last_wait FROM meta WHERE id = 1`)
       .toArray()[0];
     return row ?? { payid: null, status: null, poll_started: null, poll_delay: POLL_FIRST_MS, last_wait: null };
   }

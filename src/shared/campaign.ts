@@ -5,12 +5,16 @@
  */
 import type { AgeCounts } from "./age";
 import { campaignTotal, listTotal } from "./pricing";
-import { SEASON, type BuiltinCampaign, type Season } from "./season";
+import { CAMPAIGN_RULES, SEASON, type BuiltinCampaign, type CampaignRule, type Season } from "./season";
 import { stockholmDeadlineEnd } from "./stockholm";
 
 /** Spec: "Campaign code: upper-cased." Surrounding spaces from a paste are dropped too. */
 export function normalizeCode(s: string): string {
   return s.trim().toUpperCase();
+}
+
+export function isCampaignRule(x: unknown): x is CampaignRule {
+  return typeof x === "string" && (CAMPAIGN_RULES as readonly string[]).includes(x);
 }
 
 /** The season's built-in campaign for a code as typed (any case), or null. */
@@ -70,10 +74,11 @@ export function isCampaignPayid(payid: unknown): boolean {
 
 /**
  * A free order's payid: `kampanj_<CODE>_<unique>`. Payment ids are unique across all registrations, so two
- * families using the same code need different ids; the code stays the second underscore-separated part.
+ * families using the same code need different ids; the code stays the second underscore-separated part, so it
+ * keeps only characters that cannot split or break the id.
  */
 export function campaignPayid(code: string, unique: string): string {
-  return `kampanj_${normalizeCode(code)}_${unique}`;
+  return `kampanj_${normalizeCode(code).replace(/[^A-Z0-9ÅÄÖ-]/g, "") || "KOD"}_${unique}`;
 }
 
 /**

@@ -71,26 +71,8 @@ export type PublicRunnerRecord = Pick<
 export type RaceSnapshot = [RaceRecord, ...RunnerRecord[]];
 export type PublicRaceSnapshot = [RaceRecord, ...PublicRunnerRecord[]];
 
-export const RUNNER_SORT_PREFIX = "runner-";
-
 export function runnerSort(id: string): `runner-${string}` {
-  return `${RUNNER_SORT_PREFIX}${id}`;
-}
-
-/** The participant id inside a runner sort ('runner-abc' → 'abc'), or null for anything else. */
-export function runnerIdFromSort(sort: string): string | null {
-  return sort.startsWith(RUNNER_SORT_PREFIX) && sort.length > RUNNER_SORT_PREFIX.length
-    ? sort.slice(RUNNER_SORT_PREFIX.length)
-    : null;
-}
-
-/** Spec: events are dispatched "as 'race' or 'runner' by the prefix of each event's sort field". */
-export function isRaceRecord<T extends { sort: string }>(record: T): record is T & { sort: "race" } {
-  return record.sort.startsWith("race");
-}
-
-export function isRunnerRecord<T extends { sort: string }>(record: T): record is T & { sort: `runner-${string}` } {
-  return record.sort.startsWith("runner");
+  return `runner-${id}`;
 }
 
 /** 800 → '0.8', 10000 → '10': km with a point, no trailing zeros. */

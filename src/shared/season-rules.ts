@@ -2,7 +2,7 @@
  * Rules that read the season config: when registration is open, when the top bar's button and the bib pick-up
  * banner show, race start instants, bib ranges, and the check that a season config is sound.
  */
-import { normalizeCode } from "./campaign";
+import { isCampaignRule, normalizeCode } from "./campaign";
 import { DISTANCES, isDistance, type DistanceKm } from "./distances";
 import { SEASON, type PriceTier, type Season, type SeasonRace } from "./season";
 import { addDays, isIsoDate, parseStockholm, stockholmDeadlineEnd, stockholmToEpoch } from "./stockholm";
@@ -59,7 +59,6 @@ export function openDistances(season: Season = SEASON): DistanceKm[] {
 }
 
 const START_TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
-const CAMPAIGN_RULES = ["flat50", "free", "minus50"];
 
 function tierErrors(name: string, tier: PriceTier | undefined): string[] {
   if (!tier) return [`${name} saknas`];
@@ -120,7 +119,7 @@ function campaignErrors(season: Season): string[] {
     }
     if (seen.has(normalizeCode(c.code))) errors.push(`Kampanjkoden ${c.code} finns två gånger`);
     seen.add(normalizeCode(c.code));
-    if (!CAMPAIGN_RULES.includes(c.rule)) errors.push(`Kampanjkoden ${c.code}: okänd regel ${c.rule}`);
+    if (!isCampaignRule(c.rule)) errors.push(`Kampanjkoden ${c.code}: okänd regel ${c.rule}`);
     if (c.validUntil !== undefined && parseStockholm(c.validUntil) === null) {
       errors.push(`Kampanjkoden ${c.code}: validUntil är inte en tidpunkt: ${c.validUntil}`);
     }

@@ -15,7 +15,9 @@
 export type StockholmDateTime = string;
 
 export type DistanceKm = "0.8" | "1.6" | "2.8" | "5.6";
-export type CampaignRule = "flat50" | "free" | "minus50";
+/** How a campaign code prices an order (shared/pricing.ts campaignTotal). */
+export const CAMPAIGN_RULES = ["flat50", "free", "minus50"] as const;
+export type CampaignRule = (typeof CAMPAIGN_RULES)[number];
 
 export interface PriceTier {
   adult: number;

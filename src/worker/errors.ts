@@ -1,6 +1,6 @@
 /**
  * Typed errors thrown by routes and data functions; `app.onError` shapes them into the spec's bodies:
- * `{error}` for one message, `{errors}` for field errors (e.g. /book-v2's barn/vuxna entries).
+ * `{error}` for one message, `{error, errors}` with field errors (e.g. /book-v2's barn/vuxna entries).
  * Messages are Swedish and meant for the person in front of the screen.
  */
 export class ApiError extends Error {

@@ -7,16 +7,17 @@
  * page waits, and the cron sweep. Whoever wins the one conditional write does the after-payment work; the others
  * do nothing. The after-payment steps are recorded in the audit log, so the cron can finish one a crash cut off.
  */
+import { campaignPayid } from "../shared/campaign";
 import { clockFromSettings, type Clock } from "../shared/clock";
 import { isSettledStatus, isSwishPaymentId, type PaymentStatus, type SettledStatus } from "../shared/payment-protocol";
 import { SEASON } from "../shared/season";
 import { emailSender } from "./adapters/email";
 import { swishClientFor, SwishError, type SwishPayment } from "./adapters/swish";
+import { randomHex, sha256Hex } from "./crypto";
 import { audit } from "./db/audit";
 import { database, type Db } from "./db/client";
 import {
   findPayment,
-  findRegistration,
   hasAuditStep,
   insertPayment,
   insertPaymentOnce,
@@ -33,11 +34,10 @@ import {
   type PaymentRow,
   type Settlement,
 } from "./db/payments";
+import { findRegistrationById } from "./db/registrations";
 import { receiptEmail } from "./emails/receipt";
 import { ApiError } from "./errors";
 import { addParticipantsToRaces } from "./race-runners";
-
-export { swishtoryOf } from "./db/payments";
 
 export const SWISH_FAILED = "Swish svarade inte som väntat. Försök igen om en stund.";
 export const ALREADY_PAID = "Anmälan är betald och kan inte ändras.";
@@ -78,7 +78,7 @@ export interface StartSwishPaymentInput {
 
 /** A Swish instruction id: 32 upper-case hex (reference/swish.md §1). It is also our payid. */
 export function newInstructionId(): string {
-  return crypto.randomUUID().replaceAll("-", "").toUpperCase();
+  return randomHex(16).toUpperCase();
 }
 
 /** Whole kronor as Swish's amount string: 150 → "150.00". */
@@ -118,7 +118,7 @@ export async function startSwishPayment(
   let expected = input.expected;
   if (input.registrationId) {
     if (!expected) {
-      const registration = await findRegistration(db, input.registrationId);
+      const registration = await findRegistrationById(db, input.registrationId);
       expected = { payid: registration?.payid ?? null, version: registration?.version ?? 0 };
     }
     await withdrawOpenPayments(env, db, input.registrationId);
@@ -174,31 +174,25 @@ export async function startSwishPayment(
     const code = err instanceof SwishError ? err.code : "INTERNAL";
     const text = err instanceof Error ? err.message : String(err);
     console.error("swish create failed", payid, text);
-    await settlePaymentRow(db, payid, {
-      status: "ERROR",
-      datePaid: null,
-      paymentReference: null,
-      payerAlias: null,
-      errorCode: code,
-      errorMessage: text.slice(0, 500),
-      settledAt: clock.now(),
-    });
+    await settlePaymentRow(db, payid, unpaidSettlement("ERROR", code, text.slice(0, 500), clock.now()));
     await audit(db, { actor: "system", action: "payment.create-failed", subject: payid, detail: { code } }, now);
     throw new ApiError(502, SWISH_FAILED);
   }
 }
 
+/** The end of a payment that moved no money, decided here rather than read from Swish. */
+function unpaidSettlement(
+  status: Exclude<SettledStatus, "PAID">,
+  errorCode: string | null,
+  errorMessage: string,
+  settledAt: number,
+): Settlement {
+  return { status, datePaid: null, paymentReference: null, payerAlias: null, errorCode, errorMessage, settledAt };
+}
+
 /** Settles a payment Swish never heard of as CANCELLED here, so it can never be paid or block anything. */
 async function withdrawLocally(db: Db, payid: string, why: string, clock: Clock): Promise<void> {
-  await settlePaymentRow(db, payid, {
-    status: "CANCELLED",
-    datePaid: null,
-    paymentReference: null,
-    payerAlias: null,
-    errorCode: null,
-    errorMessage: why,
-    settledAt: clock.now(),
-  });
+  await settlePaymentRow(db, payid, unpaidSettlement("CANCELLED", null, why, clock.now()));
 }
 
 /**
@@ -239,11 +233,6 @@ export interface FreePaymentInput {
   expectedVersion?: number;
 }
 
-async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
-
 /**
  * An order a campaign code makes free: a PAID payment of 0 kr with payid `kampanj_<CODE>_<tail>`. The tail comes
  * from the registration and its runners, so booking the same runners again returns the same payid and does
@@ -252,10 +241,9 @@ async function sha256Hex(text: string): Promise<string> {
 export async function recordFreePayment(env: Env, clock: Clock, input: FreePaymentInput): Promise<string> {
   const db = database(env.DB);
   if (input.registrationId) await withdrawOpenPayments(env, db, input.registrationId);
-  const code = input.kampanj.toUpperCase().replace(/[^A-Z0-9ÅÄÖ-]/g, "") || "KOD";
   const owner = input.registrationId ?? crypto.randomUUID();
   const tail = (await sha256Hex(`${input.season}|${owner}|${[...input.participantIds].sort().join(",")}`)).slice(0, 16);
-  const payid = `kampanj_${code}_${tail}`;
+  const payid = campaignPayid(input.kampanj, tail);
   const now = clock.now();
   const row = {
     id: payid,
@@ -458,22 +446,7 @@ export async function afterPaid(env: Env, payid: string, clock: Clock = clockFro
 
   if (!(await hasAuditStep(db, RUNNERS_ADDED, payid))) {
     try {
-      const added = await addParticipantsToRaces(
-        env,
-        db,
-        runners.map((p) => ({
-          id: p.id,
-          firstname: p.firstname,
-          lastname: p.lastname,
-          age: p.age,
-          company: p.company,
-          group: p.group,
-          distance: p.distance,
-          bib: p.bib,
-        })),
-        SEASON,
-        { actor: "betalning" },
-      );
+      const added = await addParticipantsToRaces(env, db, runners, SEASON, { actor: "betalning" });
       await audit(
         db,
         {
@@ -491,7 +464,7 @@ export async function afterPaid(env: Env, payid: string, clock: Clock = clockFro
 
   if (row.registrationId && !(await hasAuditStep(db, RECEIPT_SENT, payid))) {
     try {
-      const registration = await findRegistration(db, row.registrationId);
+      const registration = await findRegistrationById(db, row.registrationId);
       if (registration) {
         const mail = receiptEmail({
           payid,
@@ -577,24 +550,11 @@ export async function reconcilePayments(env: Env, clock: Clock): Promise<Reconci
       return;
     }
     if (result.status !== "CREATED") return;
-    const expired = await finishSettlement(
-      env,
-      db,
-      p.id,
-      {
-        status: "ERROR",
-        datePaid: null,
-        paymentReference: null,
-        payerAlias: null,
-        errorCode: result.mismatch ? "MISMATCH" : "TM01",
-        errorMessage: result.mismatch
-          ? `Swish-betalningen stämmer inte med vår (${result.mismatch.join(", ")})`
-          : "Betalningen blev aldrig genomförd",
-        settledAt: clock.now(),
-      },
-      "cron",
-      clock,
-    );
+    const [errorCode, errorMessage] = result.mismatch
+      ? ["MISMATCH", `Swish-betalningen stämmer inte med vår (${result.mismatch.join(", ")})`]
+      : ["TM01", "Betalningen blev aldrig genomförd"];
+    const settlement = unpaidSettlement("ERROR", errorCode, errorMessage, clock.now());
+    const expired = await finishSettlement(env, db, p.id, settlement, "cron", clock);
     if (expired.settled) report.expired++;
   });
 

@@ -4,14 +4,13 @@
  * distance to D1's participants itself; this module picks the race and turns its refusals into HTTP answers.
  */
 import type { AddRunnerResult, ChangeAuthor, RunnerInput } from "../durable/race";
-import { eq, inArray } from "drizzle-orm";
 import { toDistance } from "../shared/distances";
 import { isRaceId, raceIdForSeason } from "../shared/race-id";
 import { compareRunners, isRaceError, runnerSort, type RaceSnapshot, type RunnerRecord } from "../shared/race-protocol";
 import type { Season } from "../shared/season";
 import { database, type Db } from "./db/client";
-import { ensureSeasonRaces, getRace, raceRecordFromRow } from "./db/races";
-import { participants as participantsTable } from "./db/schema";
+import { participantsByIds } from "./db/payments";
+import { ensureSeasonRaces, getRace, participantsInRace, raceRecordFromRow, type RaceRow } from "./db/races";
 import { ApiError, badRequest, notFound } from "./errors";
 
 /** A refusal from the race object (RaceError: bad input, unknown runner, taken bib) as the Worker's 4xx. */
@@ -28,7 +27,11 @@ export async function callRace<T>(call: Promise<T>): Promise<T> {
 export async function raceStub(env: Env, part: string, db?: Db) {
   const row = await getRace(db ?? database(env.DB), part);
   if (!row) throw notFound("Loppet finns inte");
-  const stub = env.RACE.getByName(part);
+  return initializedStub(env, row);
+}
+
+async function initializedStub(env: Env, row: RaceRow) {
+  const stub = env.RACE.getByName(row.part);
   await callRace(stub.init({ part: row.part, date: row.date, distance: row.distance, openForReg: row.openForReg }));
   return stub;
 }
@@ -55,17 +58,8 @@ export async function addParticipantsToRaces(
   by: ChangeAuthor = { actor: "system" },
 ): Promise<AddedToRace[]> {
   if (participants.length === 0) return [];
-  const linked = new Map<string, string | null>();
-  // D1 allows 100 bound parameters per query.
-  for (let i = 0; i < participants.length; i += 90) {
-    const ids = participants.slice(i, i + 90).map((p) => p.id);
-    const rows = await db
-      .select({ id: participantsTable.id, raceId: participantsTable.raceId })
-      .from(participantsTable)
-      .where(inArray(participantsTable.id, ids))
-      .all();
-    for (const row of rows) linked.set(row.id, row.raceId);
-  }
+  const ids = participants.map((p) => p.id);
+  const linked = new Map((await participantsByIds(db, ids)).map((row) => [row.id, row.raceId]));
 
   const byPart = new Map<string, ParticipantForRace[]>();
   for (const p of participants) {
@@ -78,11 +72,14 @@ export async function addParticipantsToRaces(
   const results: AddedToRace[] = [];
   let seeded = false;
   for (const [part, group] of byPart) {
-    if (!seeded && !(await getRace(db, part))) {
+    let row = await getRace(db, part);
+    if (!row && !seeded) {
       await ensureSeasonRaces(db, season);
       seeded = true;
+      row = await getRace(db, part);
     }
-    const stub = await raceStub(env, part, db);
+    if (!row) throw notFound("Loppet finns inte");
+    const stub = await initializedStub(env, row);
     for (const p of group) {
       const result = await callRace(
         stub.addRunner(
@@ -168,8 +165,7 @@ export async function raceSnapshot(env: Env, db: Db, part: string): Promise<Race
     const [race, ...runners] = live;
     return [{ ...indexed, state: race.state, started: race.started }, ...runners];
   }
-  const linked = await db.select().from(participantsTable).where(eq(participantsTable.raceId, part)).all();
-  const runners = linked.map((p): RunnerRecord => ({
+  const runners = (await participantsInRace(db, part)).map((p): RunnerRecord => ({
     type: "runner",
     part,
     sort: runnerSort(p.id),

@@ -16,8 +16,10 @@ import type { Context } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
 import { jwtVerify, SignJWT } from "jose";
 import type { AppEnv, SessionInfo } from "./env";
+import { sha256Hex } from "./crypto";
 import { database, type Db } from "./db/client";
 import { findLiveSession, insertSession, revokeSession, type SessionKind } from "./db/sessions";
+import { isLoopbackHost } from "./loopback";
 
 export type { SessionKind };
 
@@ -27,12 +29,11 @@ export const SESSION_MAX_AGE_SECONDS: Record<SessionKind, number> = {
 };
 
 const SECRET_BYTES = 32;
-const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
 /** Whether the browser will keep a Secure (and so `__Host-`) cookie set by this URL. */
 export function secureCookiesAllowed(url: string | URL): boolean {
   const { protocol, hostname } = new URL(url);
-  return protocol === "https:" || (protocol === "http:" && LOOPBACK_HOSTS.has(hostname));
+  return protocol === "https:" || (protocol === "http:" && isLoopbackHost(hostname));
 }
 
 export function sessionCookieName(kind: SessionKind, url: string | URL): string {
@@ -44,11 +45,6 @@ function signingKey(secret: string | undefined): Uint8Array {
   // A short or missing key would make every cookie forgeable; refuse to run rather than sign with it.
   if (!secret || secret.length < 32) throw new Error("SESSION_SECRET is missing or shorter than 32 characters");
   return new TextEncoder().encode(secret);
-}
-
-async function sha256Hex(value: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(value));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 function randomSecret(): string {
@@ -135,6 +131,13 @@ export function sessionCookie(c: Context<AppEnv>, kind: SessionKind): string | u
   return getCookie(c, sessionCookieName(kind, c.req.url)) || undefined;
 }
 
+/** Revokes the D1 row behind this browser's cookie of `kind`, if it carries a genuine one (live or not). */
+async function revokeCookieSession(c: Context<AppEnv>, db: Db, kind: SessionKind, now: number): Promise<void> {
+  const token = sessionCookie(c, kind);
+  const claimed = token ? await sessionIdFromToken(c.env.SESSION_SECRET, kind, token, now) : null;
+  if (claimed) await revokeSession(db, claimed.id, now);
+}
+
 /**
  * Signs in: a fresh session (a new identity at every sign-in; the one this browser had of the same kind is
  * revoked), its cookie on the response, and the context updated so the rest of this request sees it.
@@ -142,11 +145,7 @@ export function sessionCookie(c: Context<AppEnv>, kind: SessionKind): string | u
 export async function startSession(c: Context<AppEnv>, kind: SessionKind, email: string): Promise<SessionInfo> {
   const db = database(c.env.DB);
   const now = c.var.clock.now();
-  const previous = sessionCookie(c, kind);
-  if (previous) {
-    const old = await sessionIdFromToken(c.env.SESSION_SECRET, kind, previous, now);
-    if (old) await revokeSession(db, old.id, now);
-  }
+  await revokeCookieSession(c, db, kind, now);
   const created = await createSession(db, c.env.SESSION_SECRET, kind, email, now);
   setSessionCookie(c, kind, created.token, created.maxAgeSeconds);
   c.set(kind === "admin" ? "admin" : "session", created.session);
@@ -158,11 +157,7 @@ export async function endSessions(c: Context<AppEnv>): Promise<void> {
   const db = database(c.env.DB);
   const now = c.var.clock.now();
   for (const kind of ["visitor", "admin"] as const) {
-    const token = sessionCookie(c, kind);
-    if (token) {
-      const claimed = await sessionIdFromToken(c.env.SESSION_SECRET, kind, token, now);
-      if (claimed) await revokeSession(db, claimed.id, now);
-    }
+    await revokeCookieSession(c, db, kind, now);
     setSessionCookie(c, kind, "", 0);
   }
   c.set("session", null);

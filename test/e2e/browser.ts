@@ -1,5 +1,9 @@
-/** Debian's Chromium driven by playwright-core (never `playwright install`: no browser downloads). */
+/**
+ * Debian's Chromium driven by playwright-core (never `playwright install`: no browser downloads), and what the
+ * browser tests share: phone and desktop contexts, the stays-on-site check, paint and layout-shift probes.
+ */
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from "playwright-core";
+import { afterEach, expect } from "vitest";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../../scripts/lib/chromium.mjs";
 
 export function launchBrowser(): Promise<Browser> {
@@ -25,11 +29,50 @@ export function desktopContext(browser: Browser, baseURL: string, options: Brows
   return browser.newContext({ ...common, ...options, baseURL, viewport: { width: 1280, height: 800 } });
 }
 
-/** Every URL the context's pages request, to prove none leaves the site. */
-export function recordRequests(context: BrowserContext): string[] {
-  const urls: string[] = [];
-  context.on("request", (request) => urls.push(request.url()));
-  return urls;
+/** What Chromium sends when the address bar opens a page (the assets layer routes on these). */
+export const NAVIGATION_HEADERS = {
+  accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+  "sec-fetch-mode": "navigate",
+  "sec-fetch-dest": "document",
+  "sec-fetch-site": "none",
+};
+
+/**
+ * For a test file whose pages must fetch only from the site itself (DESIGN.md: nothing reaches the internet).
+ * Call at the file's top level and hand it every context a test opens: after each test the contexts are closed
+ * and the test fails if any of their pages requested a URL outside the origin the context was opened on.
+ */
+export function contextsStayOnSite(): (context: BrowserContext, baseURL: string) => BrowserContext {
+  let opened: { context: BrowserContext; requested: string[]; origin: string }[] = [];
+  afterEach(async () => {
+    const closing = opened;
+    opened = [];
+    await Promise.all(closing.map(({ context }) => context.close()));
+    for (const { requested, origin } of closing) {
+      // A recorder that saw nothing would prove nothing.
+      expect(requested.length).toBeGreaterThan(0);
+      expect(requested.filter((url) => !url.startsWith(`${origin}/`) && !/^(data|blob):/.test(url))).toEqual([]);
+    }
+  });
+  return (context, baseURL) => {
+    const requested: string[] = [];
+    context.on("request", (request) => requested.push(request.url()));
+    opened.push({ context, requested, origin: new URL(baseURL).origin });
+    return context;
+  };
+}
+
+/** Two animation frames: React has committed what it was given and the browser has painted it. */
+export async function nextPaint(page: Page): Promise<void> {
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+}
+
+/** Signs in through the development form on /admin/login (the Worker's dev-login) and waits for the admin shell. */
+export async function signInAsDevAdmin(page: Page): Promise<void> {
+  await page.goto("/admin/login");
+  await page.getByLabel("E-postadress").fill("arrangor@example.se");
+  await page.getByRole("button", { name: "Logga in (utveckling)" }).click();
+  await page.waitForURL("**/admin/list-by-race");
 }
 
 /** Cumulative layout shift of the page so far (no user input), read from buffered layout-shift entries. */

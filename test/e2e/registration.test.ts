@@ -7,7 +7,7 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, expect, inject, test } from "vitest";
 import { buildDemoData } from "../../scripts/seed/demo-data.mjs";
-import { desktopContext, launchBrowser, phoneContext } from "./browser";
+import { desktopContext, launchBrowser, phoneContext, signInAsDevAdmin } from "./browser";
 
 const baseURL = inject("baseURL");
 const origin = new URL(baseURL).origin;
@@ -183,6 +183,11 @@ test("a parent registers two adults and a child on a phone, pays with Swish, and
   await edit.getByRole("button", { name: "Spara" }).click();
   await edit.waitFor({ state: "detached" });
   await runnerRow(page, "Cilla Andersson").filter({ hasText: "9" }).waitFor();
+  // The list does not show the club, so the server's copy proves the edit was saved.
+  const edited = (await (await page.request.get("/get")).json()) as {
+    deltagare: Record<string, { firstname: string; company: string }>;
+  };
+  expect(Object.values(edited.deltagare).find((r) => r.firstname === "Cilla")?.company).toBe("IK Byn");
 
   const { token, payref } = await goToPayment(page);
   const qr = page.getByRole("img", { name: /QR-kod/ });
@@ -442,10 +447,7 @@ test("the organiser lists, creates and disables campaign codes at /admin/kampanj
   const context = await desktopContext(browser, baseURL);
   contexts.push(context);
   const page = await context.newPage();
-  await page.goto("/admin/login");
-  await page.getByLabel("E-postadress").fill("arrangor@example.se");
-  await page.getByRole("button", { name: "Logga in (utveckling)" }).click();
-  await page.waitForURL("**/admin/list-by-race");
+  await signInAsDevAdmin(page);
   await page.getByRole("tab", { name: "Kampanjkoder" }).click();
   await page.waitForURL("**/admin/kampanjkoder");
 
@@ -499,7 +501,9 @@ test("the organiser lists, creates and disables campaign codes at /admin/kampanj
   await card(code)
     .getByRole("button", { name: `Aktivera ${code}` })
     .click();
-  await card(code).filter({ hasText: "Aktiv" }).waitFor();
+  // The status itself: the button's 'Aktivera' would match a bare "Aktiv" while the code is still off.
+  await card(code).getByText("Aktiv", { exact: true }).waitFor();
+  expect(await preview()).toEqual({ valid: true, price: 100 });
 });
 
 test("a family back from last year gets 'Välkommen tillbaka!' and adds a runner with one tap", async () => {

@@ -9,10 +9,17 @@
  */
 import { readdirSync } from "node:fs";
 import path from "node:path";
-import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import type { Browser, BrowserContextOptions, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startLocalServer } from "../../scripts/lib/server.mjs";
-import { desktopContext, launchBrowser, recordRequests, layoutShift } from "./browser";
+import {
+  contextsStayOnSite,
+  desktopContext,
+  launchBrowser,
+  layoutShift,
+  NAVIGATION_HEADERS,
+  nextPaint,
+} from "./browser";
 
 interface Moment {
   now: string;
@@ -25,13 +32,6 @@ const MOMENTS: Moment[] = [
   { now: "2025-09-13T12:00:00+02:00", button: "closed", banner: "on" },
   { now: "2025-09-15T00:00:00+02:00", button: "closed", banner: "off" },
 ];
-
-const NAVIGATION_HEADERS = {
-  accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
-  "sec-fetch-mode": "navigate",
-  "sec-fetch-dest": "document",
-  "sec-fetch-site": "none",
-};
 
 /** Every page the build pre-rendered (scripts/prerender.mjs): '_landing.html' is '/', '<name>.html' '/<name>'. */
 const PRERENDERED = readdirSync(path.join(import.meta.dirname, "../../dist/client"))
@@ -51,7 +51,7 @@ declare global {
 
 const servers: Awaited<ReturnType<typeof startLocalServer>>[] = [];
 let browser: Browser;
-let opened: { context: BrowserContext; requested: string[]; origin: string }[] = [];
+const onSite = contextsStayOnSite();
 
 /**
  * A second server on the bundle the run's main server built. One retry: wrangler dev picks some of its sockets
@@ -78,22 +78,11 @@ afterAll(async () => {
   await Promise.all(servers.map((s) => s.stop()));
 });
 
-afterEach(async () => {
-  const closing = opened;
-  opened = [];
-  await Promise.all(closing.map(({ context }) => context.close()));
-  for (const { requested, origin } of closing) {
-    expect(requested.length).toBeGreaterThan(0);
-    expect(requested.filter((url) => !url.startsWith(`${origin}/`) && !/^(data|blob):/.test(url))).toEqual([]);
-  }
-});
-
 /** What went wrong on a page (errors, failed requests), for a failure's message. */
 const troubles = new WeakMap<Page, string[]>();
 
 async function open(baseURL: string, options: BrowserContextOptions = {}): Promise<Page> {
-  const context = await desktopContext(browser, baseURL, options);
-  opened.push({ context, requested: recordRequests(context), origin: new URL(baseURL).origin });
+  const context = onSite(await desktopContext(browser, baseURL, options), baseURL);
   if (options.javaScriptEnabled !== false) {
     await context.addInitScript(() => {
       window.__configCount = 0;
@@ -116,7 +105,7 @@ async function configArrived(page: Page): Promise<void> {
     const seenTrouble = troubles.get(page)?.join("\n") || "no page errors or failed requests";
     throw new Error(`No config event on ${page.url()}:\n${seenTrouble}`, { cause: err });
   }
-  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  await nextPaint(page);
 }
 
 function htmlTag(body: string): string {

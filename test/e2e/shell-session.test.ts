@@ -2,12 +2,19 @@
  * The shell's signed-in parts in real Chromium against `npm start`'s server: 'Admin' and 'Logga ut' in the top
  * bar, the /logout flow, the `config` window event, and that nothing shifts the layout once the config arrives.
  */
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, expect, inject, test } from "vitest";
-import { desktopContext, launchBrowser, phoneContext, recordRequests, layoutShift } from "./browser";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, expect, inject, test } from "vitest";
+import {
+  contextsStayOnSite,
+  desktopContext,
+  launchBrowser,
+  layoutShift,
+  nextPaint,
+  phoneContext,
+  signInAsDevAdmin,
+} from "./browser";
 
 const baseURL = inject("baseURL");
-const origin = new URL(baseURL).origin;
 
 /** Wire fields of /api/config the tests compare (serverTime moves; the rest is fixed for a session). */
 interface ConfigSnapshot {
@@ -27,7 +34,7 @@ declare global {
 }
 
 let browser: Browser;
-let opened: { context: BrowserContext; requested: string[] }[] = [];
+const onSite = contextsStayOnSite();
 
 beforeAll(async () => {
   browser = await launchBrowser();
@@ -37,20 +44,9 @@ afterAll(async () => {
   await browser?.close();
 });
 
-afterEach(async () => {
-  const closing = opened;
-  opened = [];
-  await Promise.all(closing.map(({ context }) => context.close()));
-  for (const { requested } of closing) {
-    expect(requested.length).toBeGreaterThan(0);
-    expect(requested.filter((url) => !url.startsWith(`${origin}/`) && !/^(data|blob):/.test(url))).toEqual([]);
-  }
-});
-
 /** A context whose pages record every `config` event from their first script on. */
 async function open(kind: "phone" | "desktop" = "desktop"): Promise<Page> {
-  const context = await (kind === "phone" ? phoneContext : desktopContext)(browser, baseURL);
-  opened.push({ context, requested: recordRequests(context) });
+  const context = onSite(await (kind === "phone" ? phoneContext : desktopContext)(browser, baseURL), baseURL);
   await context.addInitScript(() => {
     window.__configEvents = [];
     window.addEventListener("config", (event) => {
@@ -63,20 +59,13 @@ async function open(kind: "phone" | "desktop" = "desktop"): Promise<Page> {
 /** Waits for the `n`th config of this document, then for React to have painted with it. */
 async function configArrived(page: Page, n = 1): Promise<ConfigSnapshot> {
   await page.waitForFunction((count) => window.__configEvents.length >= count, n);
-  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  await nextPaint(page);
   return page.evaluate((i) => window.__configEvents[i]!, n - 1);
 }
 
 /** /api/config as this page's cookies see it. */
 function serverConfig(page: Page): Promise<ConfigSnapshot> {
   return page.evaluate(async () => (await fetch("/api/config")).json() as Promise<ConfigSnapshot>);
-}
-
-async function signInAsAdmin(page: Page): Promise<void> {
-  await page.goto("/admin/login");
-  await page.getByLabel("E-postadress").fill("arrangor@example.se");
-  await page.getByRole("button", { name: "Logga in (utveckling)" }).click();
-  await page.waitForURL("**/admin/list-by-race");
 }
 
 const topNav = (page: Page) => page.locator("header").getByRole("navigation", { name: "Huvudmeny" });
@@ -90,7 +79,7 @@ test("'Admin' shows only to admins and 'Logga ut' only when signed in", async ()
   expect(await nav.getByRole("link", { name: "Admin" }).count()).toBe(0);
   expect(await nav.getByRole("link", { name: "Logga ut" }).count()).toBe(0);
 
-  await signInAsAdmin(page);
+  await signInAsDevAdmin(page);
   await page.goto("/");
   const signedIn = await configArrived(page);
   expect(signedIn).toMatchObject({ isAdmin: true });
@@ -107,7 +96,7 @@ test("'Admin' shows only to admins and 'Logga ut' only when signed in", async ()
 
 test("/logout ends the session, refreshes the config and replaces itself with '/'", async () => {
   const page = await open();
-  await signInAsAdmin(page);
+  await signInAsDevAdmin(page);
   await page.goto("/startlistor");
   await configArrived(page);
   const nav = topNav(page);
@@ -170,7 +159,7 @@ for (const kind of ["desktop", "phone"] as const) {
       block.style.height = "300px";
       document.getElementById("main")!.prepend(block);
     });
-    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+    await nextPaint(page);
     expect(await layoutShift(page)).toBeGreaterThan(0.01);
   });
 }

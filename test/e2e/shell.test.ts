@@ -5,26 +5,23 @@
  * leaves the site. Session links, /logout, the config event and layout shift: shell-session.test.ts; the
  * season's cut-offs on servers with other clocks: shell-season.test.ts.
  */
-import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, expect, inject, test } from "vitest";
+import type { Browser, BrowserContextOptions, Page } from "playwright-core";
+import { afterAll, beforeAll, expect, inject, test } from "vitest";
 import { SEASON } from "../../src/shared/season";
-import { desktopContext, launchBrowser, phoneContext, recordRequests } from "./browser";
+import {
+  contextsStayOnSite,
+  desktopContext,
+  launchBrowser,
+  NAVIGATION_HEADERS,
+  phoneContext,
+  signInAsDevAdmin,
+} from "./browser";
 
 const baseURL = inject("baseURL");
-const origin = new URL(baseURL).origin;
 const TITLE = `${SEASON.siteName} ${SEASON.year}`;
 
-/** What Chromium sends when the address bar opens a page (the assets layer routes on these). */
-const NAVIGATION_HEADERS = {
-  accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
-  "sec-fetch-mode": "navigate",
-  "sec-fetch-dest": "document",
-  "sec-fetch-site": "none",
-};
-
 let browser: Browser;
-/** This test's browser contexts, each with every URL its pages requested. */
-let opened: { context: BrowserContext; requested: string[] }[] = [];
+const onSite = contextsStayOnSite();
 
 beforeAll(async () => {
   browser = await launchBrowser();
@@ -34,22 +31,9 @@ afterAll(async () => {
   await browser?.close();
 });
 
-/** Every test's pages must fetch only from the site itself (DESIGN.md: nothing reaches the internet). */
-afterEach(async () => {
-  const closing = opened;
-  opened = [];
-  await Promise.all(closing.map(({ context }) => context.close()));
-  for (const { requested } of closing) {
-    // A recorder that saw nothing would prove nothing.
-    expect(requested.length).toBeGreaterThan(0);
-    expect(requested.filter((url) => !url.startsWith(`${origin}/`) && !/^(data|blob):/.test(url))).toEqual([]);
-  }
-});
-
 async function open(kind: "phone" | "desktop", options: BrowserContextOptions = {}): Promise<Page> {
   const context = await (kind === "phone" ? phoneContext : desktopContext)(browser, baseURL, options);
-  opened.push({ context, requested: recordRequests(context) });
-  return context.newPage();
+  return onSite(context, baseURL).newPage();
 }
 
 test("the landing page arrives rendered: hero with title and date, fee table, start times", async () => {
@@ -240,9 +224,7 @@ test("Google's script loads on the sign-in page only", async () => {
 
 test("an unknown admin address says so inside the admin shell, with a way back", async () => {
   const page = await open("desktop");
-  await page.goto("/admin/login");
-  await page.getByRole("button", { name: "Logga in (utveckling)" }).click();
-  await page.waitForURL("**/admin/list-by-race");
+  await signInAsDevAdmin(page);
 
   await page.goto("/admin/finns-inte/alls");
   await page.getByRole("heading", { name: "Admin Panel" }).waitFor();

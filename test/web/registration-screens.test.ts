@@ -1,6 +1,6 @@
 /**
- * The pure rules behind two registration screens: when /kvitto asks /verify again, and how the runner dialog
- * offers and writes distances.
+ * The pure rules behind two registration screens: when /kvitto asks /verify again, and in which order the runner
+ * dialog offers the distances.
  */
 import { describe, expect, it } from "vitest";
 import {

@@ -83,11 +83,17 @@ export function get(path: string, init: CallInit = {}): Promise<Response> {
 
 /** A JSON POST as the SPA makes it. */
 export function post(path: string, body: unknown, init: CallInit = {}): Promise<Response> {
+  return rawPost(path, JSON.stringify(body), init);
+}
+
+/** A POST as the SPA makes it, its body sent as given: for bodies that are broken, oversized or not JSON at all. */
+export function rawPost(path: string, body: string, init: CallInit & { contentType?: string } = {}): Promise<Response> {
+  const { contentType = "application/json", ...rest } = init;
   return call(path, {
-    ...init,
+    ...rest,
     method: "POST",
-    headers: { "content-type": "application/json", ...CLIENT_HEADERS, ...headersObject(init.headers) },
-    body: JSON.stringify(body),
+    headers: { "content-type": contentType, ...CLIENT_HEADERS, ...headersObject(rest.headers) },
+    body,
   });
 }
 

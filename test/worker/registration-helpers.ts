@@ -6,7 +6,7 @@
  */
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
-import { call, CookieJar, get, post, type CallInit } from "./helpers";
+import { CookieJar, get, post, type CallInit } from "./helpers";
 
 /** Early price tier, registration open. */
 export const OPEN_AT = "2025-08-25T10:00:00+02:00";
@@ -109,15 +109,4 @@ export async function familyRows(email: string) {
 
 export async function campaignRows() {
   return (await env.DB.prepare("SELECT * FROM campaign_codes ORDER BY code").all()).results;
-}
-
-/** A raw request (no JSON encoding) for bodies that are not JSON at all. */
-export function rawPost(path: string, body: string, init: CallInit & { contentType?: string } = {}) {
-  const { contentType = "application/json", ...rest } = init;
-  return call(path, {
-    ...rest,
-    method: "POST",
-    headers: { "content-type": contentType, "x-loppet-client": "1", ...Object.fromEntries(new Headers(rest.headers)) },
-    body,
-  });
 }

@@ -4,7 +4,7 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { call, CookieJar, get, post, storedState } from "./helpers";
+import { call, CookieJar, get, post, rawPost, storedState } from "./helpers";
 import {
   at,
   CLOSED_AT,
@@ -14,7 +14,6 @@ import {
   minutesAfter,
   newClient,
   OPEN_AT,
-  rawPost,
   requestCode,
   runner,
   uniqueEmail,

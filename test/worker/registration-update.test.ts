@@ -5,7 +5,7 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
 import { afterPaid, RUNNERS_ADDED, settlePayment } from "../../src/worker/payments";
-import { post, storedState } from "./helpers";
+import { post, rawPost, storedState } from "./helpers";
 import {
   at,
   familyRows,
@@ -13,7 +13,6 @@ import {
   LATE_AT,
   login,
   OPEN_AT,
-  rawPost,
   runner,
   uniqueEmail,
   update,

@@ -137,7 +137,7 @@ export async function openPaymentSocket(payid: string): Promise<PaymentSocket> {
   return socketFrom(res);
 }
 
-export function socketFrom(res: Response): PaymentSocket {
+function socketFrom(res: Response): PaymentSocket {
   const ws = res.webSocket!;
   ws.accept();
   const messages: unknown[] = [];

@@ -29,7 +29,6 @@ export function AppRoutes() {
     <Routes>
       <Route element={<PublicLayout />}>
         <Route index element={<LandingPage />} />
-        {/* Registration and receipt: src/web/features/registration/**, src/web/features/receipt/**. */}
         <Route path="anmalan" element={<RegistrationPage />} />
         <Route path="anmalan/:step" element={<RegistrationPage />} />
         <Route path="kvitto/:id" element={<ReceiptPage />} />
@@ -64,7 +63,6 @@ export function AppRoutes() {
         <Route path="admin/email-runners" element={admin("Maila registrerade löpare")} />
         <Route path="admin/goodiebags" element={admin("Goodiebags")} />
         <Route path="admin/kassa" element={admin("Biljettkassan")} />
-        {/* Campaign codes: src/web/features/admin/campaigns/**. */}
         <Route path="admin/kampanjkoder" element={<CampaignsPage />} />
         <Route path="admin-old" element={admin("Äldre admin")} />
         <Route path="admin/*" element={<AdminNotFoundPage />} />

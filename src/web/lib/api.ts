@@ -4,7 +4,7 @@
  * it where older Safari sends neither Sec-Fetch-Site nor Origin.
  */
 
-export const CLIENT_HEADER = "x-loppet-client";
+const CLIENT_HEADER = "x-loppet-client";
 
 /** A non-2xx answer (status 0: the network failed). `message` is the server's Swedish `error` text when it sent one. */
 export class ApiError extends Error {
@@ -32,6 +32,17 @@ export interface ApiInit extends Omit<RequestInit, "body"> {
 
 /** Calls `path` on this site; resolves to the parsed JSON (or text; undefined for 204) or throws ApiError. */
 export async function api<T = unknown>(path: string, init: ApiInit = {}): Promise<T> {
+  const res = await apiResponse(path, init);
+  const parsed = await readBody(res);
+  if (!res.ok) throw new ApiError(res.status, parsed);
+  return parsed as T;
+}
+
+/**
+ * The same call, answering the raw Response whatever its status, for a caller whose statuses carry the answer
+ * (/verify: 200 and 202 are both successes). A failed network still throws ApiError with status 0.
+ */
+export async function apiResponse(path: string, init: ApiInit = {}): Promise<Response> {
   const { json, headers, ...rest } = init;
   const h = new Headers(headers);
   h.set(CLIENT_HEADER, "1");
@@ -41,16 +52,12 @@ export async function api<T = unknown>(path: string, init: ApiInit = {}): Promis
     h.set("content-type", "application/json");
     body = JSON.stringify(json);
   }
-  let res: Response;
   try {
-    res = await fetch(path, { ...rest, body, headers: h, credentials: "same-origin" });
+    return await fetch(path, { ...rest, body, headers: h, credentials: "same-origin" });
   } catch (err) {
     if (err instanceof DOMException && err.name === "AbortError") throw err;
     throw new ApiError(0, { error: "Kunde inte nå servern. Kontrollera din anslutning och försök igen." });
   }
-  const parsed = await readBody(res);
-  if (!res.ok) throw new ApiError(res.status, parsed);
-  return parsed as T;
 }
 
 async function readBody(res: Response): Promise<unknown> {

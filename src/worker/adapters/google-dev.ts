@@ -5,6 +5,7 @@
  * Nothing here is reachable unless DEV_MODE is "true" (routes/dev.ts and the app's dev-only middleware).
  */
 import { exportJWK, generateKeyPair, SignJWT, type FetchImplementation, type JSONWebKeySet, type JWK } from "jose";
+import { isLoopbackHost } from "../loopback";
 import { GOOGLE_ISSUERS } from "./google";
 
 export const DEV_JWKS_PATH = "/dev/jwks.json";
@@ -63,8 +64,6 @@ export async function signDevGoogleToken(claims: DevGoogleClaims, now: number): 
     .sign(privateKey);
 }
 
-const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
-
 /**
  * The key-set transport in development: GOOGLE_JWKS_URL points at this Worker's own /dev/jwks.json
  * (wrangler.toml), which is answered in-process, as the Worker cannot reliably fetch itself (the tests
@@ -72,7 +71,7 @@ const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
  */
 export const devJwksFetch: FetchImplementation = async (url, options) => {
   const target = new URL(url);
-  if (LOOPBACK_HOSTS.has(target.hostname) && target.pathname === DEV_JWKS_PATH) {
+  if (isLoopbackHost(target.hostname) && target.pathname === DEV_JWKS_PATH) {
     return Response.json(await devJwks(), { headers: { "cache-control": "no-store" } });
   }
   return fetch(url, options);

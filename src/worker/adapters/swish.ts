@@ -8,10 +8,10 @@
  *   differ from the one in SWISH_BASE_URL), or plain `fetch` when SWISH_BASE_URL points elsewhere (e.g. MSS
  *   through a proxy).
  */
-import { exports } from "cloudflare:workers";
 import QRCode from "qrcode-svg";
 import { z } from "zod";
 import { swishQrContent } from "../../shared/payment-protocol";
+import { loopbackFetch } from "../loopback";
 
 export type SwishFetcher = (request: Request) => Promise<Response>;
 
@@ -217,9 +217,6 @@ export function isSimulatorUrl(url: string): boolean {
     return false;
   }
 }
-
-/** Hands a request to this Worker's own fetch handler, in-process (development only: simulator and its callbacks). */
-export const loopbackFetch: SwishFetcher = (request) => exports.default.fetch(request);
 
 /** The fetcher for this environment (see the file comment). */
 export function swishFetcher(env: Env): SwishFetcher {

@@ -28,7 +28,3 @@ export async function addAdmin(db: Db, email: string, now: number): Promise<void
 export async function removeAdmin(db: Db, email: string): Promise<void> {
   await db.delete(admins).where(eq(admins.email, email.trim().toLowerCase()));
 }
-
-export async function listAdmins(db: Db): Promise<{ email: string; addedAt: number }[]> {
-  return db.select().from(admins).orderBy(admins.email).all();
-}

@@ -5,14 +5,12 @@
  */
 import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
 import type { AgeCounts } from "../../shared/age";
-import { builtinCampaign, isCampaignValidAt, normalizeCode } from "../../shared/campaign";
+import { builtinCampaign, isCampaignRule, isCampaignValidAt, normalizeCode } from "../../shared/campaign";
 import { campaignTotal, listTotal } from "../../shared/pricing";
-import { SEASON, type CampaignRule, type Season } from "../../shared/season";
+import { SEASON, type BuiltinCampaign, type CampaignRule, type Season } from "../../shared/season";
 import { stockholmDeadlineEnd } from "../../shared/stockholm";
 import type { Db } from "./client";
 import { campaignCodes, payments } from "./schema";
-
-export const CAMPAIGN_RULES: readonly CampaignRule[] = ["flat50", "free", "minus50"];
 
 export interface CampaignCode {
   code: string;
@@ -26,21 +24,18 @@ export interface CampaignCode {
   note: string;
 }
 
-export function isCampaignRule(x: unknown): x is CampaignRule {
-  return typeof x === "string" && (CAMPAIGN_RULES as readonly string[]).includes(x);
-}
-
 /** The inclusive last millisecond of a Stockholm deadline written at any precision ('2025-10-01', '…T23:59:59'). */
 export function lastValidMoment(deadline: string): number {
   return stockholmDeadlineEnd(deadline) - 1;
 }
 
-function builtinRows(season: Season) {
-  return season.campaigns.map((c) => ({
+/** What the season config says about a built-in code; D1's row adds the organiser's settings and the uses. */
+function builtinFields(c: BuiltinCampaign) {
+  return {
     code: normalizeCode(c.code),
     rule: c.rule,
     validUntil: c.validUntil ? lastValidMoment(c.validUntil) : null,
-  }));
+  };
 }
 
 /**
@@ -48,7 +43,7 @@ function builtinRows(season: Season) {
  * what the organiser set in D1 (disabled, max uses) and the use count are kept.
  */
 export async function ensureBuiltinCampaigns(db: Db, now: number, season: Season = SEASON): Promise<void> {
-  const rows = builtinRows(season);
+  const rows = season.campaigns.map(builtinFields);
   if (rows.length === 0) return;
   const [first, ...rest] = rows.map((r) =>
     db
@@ -85,9 +80,7 @@ export async function findCampaign(db: Db, code: string, season: Season = SEASON
   const builtin = builtinCampaign(wanted, season);
   if (!builtin) return null;
   return {
-    code: wanted,
-    rule: builtin.rule,
-    validUntil: builtin.validUntil ? lastValidMoment(builtin.validUntil) : null,
+    ...builtinFields(builtin),
     maxUses: null,
     uses: 0,
     disabled: false,

@@ -4,6 +4,7 @@
  * burst of parallel guesses cannot get more than 5 comparisons out of one code.
  */
 import { and, eq, isNull, lt, sql } from "drizzle-orm";
+import { sameSecret, sha256Hex } from "../crypto";
 import type { Db } from "./client";
 import { loginCodes } from "./schema";
 
@@ -23,9 +24,8 @@ export function newLoginCode(): string {
 }
 
 /** SHA-256 of the code salted with its row id, hex. */
-export async function hashLoginCode(id: string, code: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`${id}:${code}`));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+function hashLoginCode(id: string, code: string): Promise<string> {
+  return sha256Hex(`${id}:${code}`);
 }
 
 export async function createLoginCode(
@@ -67,7 +67,7 @@ export async function useLoginCode(
   if (!counted) return "unusable";
 
   const expected = await hashLoginCode(input.id, input.code);
-  if (row.email !== input.email || !sameText(expected, row.codeHash)) return "wrong";
+  if (row.email !== input.email || !(await sameSecret(expected, row.codeHash))) return "wrong";
 
   const used = await db
     .update(loginCodes)
@@ -76,21 +76,6 @@ export async function useLoginCode(
     .returning({ id: loginCodes.id })
     .get();
   return used ? "ok" : "unusable";
-}
-
-function sameText(a: string, b: string): boolean {
-  const enc = new TextEncoder();
-  const [x, y] = [enc.encode(a), enc.encode(b)];
-  return x.byteLength === y.byteLength && crypto.subtle.timingSafeEqual(x, y);
-}
-
-/** Tries left on a code (for tests and support); null when the code does not exist. */
-export async function loginCodeState(
-  db: Db,
-  id: string,
-): Promise<{ attempts: number; usedAt: number | null; expiresAt: number } | null> {
-  const row = await db.select().from(loginCodes).where(eq(loginCodes.id, id)).get();
-  return row ? { attempts: row.attempts, usedAt: row.usedAt, expiresAt: row.expiresAt } : null;
 }
 
 /** Development only (routes/dev.ts): make a code expired now, so the expired-code path can be shown end to end. */

@@ -6,6 +6,7 @@ import { and, asc, eq, gte, inArray, isNotNull, isNull, lte, notLike, or, sql } 
 import type { PaymentRecord, PaymentStatus, SettledStatus } from "../../shared/payment-protocol";
 import { isPaymentStatus } from "../../shared/payment-protocol";
 import type { Db } from "./client";
+import { findRegistrationById } from "./registrations";
 import { auditLog, participants, payments, registrations } from "./schema";
 
 export type PaymentRow = typeof payments.$inferSelect;
@@ -93,7 +94,7 @@ export async function insertSettledPayment(
     const [, inserted] = await db.batch([guard, insert, select]);
     return inserted.length > 0 ? "inserted" : "existed";
   } catch (err) {
-    const current = await findRegistration(db, row.registrationId);
+    const current = await findRegistrationById(db, row.registrationId);
     if (current && current.version !== expectedVersion) return "stale";
     throw err;
   }
@@ -202,10 +203,6 @@ export async function hasAuditStep(db: Db, action: string, subject: string): Pro
     .limit(1)
     .get();
   return row !== undefined;
-}
-
-export async function findRegistration(db: Db, id: string) {
-  return db.select().from(registrations).where(eq(registrations.id, id)).get();
 }
 
 /** The runners a payment covers, in the order they were given (unknown ids are skipped). */

@@ -8,7 +8,7 @@ import { raceIdForSeason } from "../../shared/race-id";
 import { isRaceState, type RaceRecord, type RaceState } from "../../shared/race-protocol";
 import type { Season } from "../../shared/season";
 import type { Db } from "./client";
-import { races } from "./schema";
+import { participants, races } from "./schema";
 
 export type RaceRow = typeof races.$inferSelect;
 
@@ -51,6 +51,11 @@ export async function listRaces(db: Db): Promise<RaceRow[]> {
 
 export async function getRace(db: Db, part: string): Promise<RaceRow | null> {
   return (await db.select().from(races).where(eq(races.part, part)).get()) ?? null;
+}
+
+/** The D1 participants linked to a race (its runners before the race's object holds any). */
+export async function participantsInRace(db: Db, part: string) {
+  return db.select().from(participants).where(eq(participants.raceId, part)).all();
 }
 
 /** Mirrors the Durable Object's state into the index; false when there is no such race. */

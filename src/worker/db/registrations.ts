@@ -28,6 +28,10 @@ export async function findRegistration(db: Db, season: number, email: string): P
   return row ?? null;
 }
 
+export async function findRegistrationById(db: Db, id: string): Promise<RegistrationRow | null> {
+  return (await db.select().from(registrations).where(eq(registrations.id, id)).get()) ?? null;
+}
+
 /** The season's registration for the address, created empty if there is none (safe to call twice at once). */
 export async function ensureRegistration(
   db: Db,

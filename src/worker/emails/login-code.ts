@@ -3,15 +3,12 @@
  * notification preview, then how long it lasts and what to do if you did not ask for it.
  */
 import { SEASON, type Season } from "../../shared/season";
+import { escapeHtml } from "../html";
 
 export interface LoginCodeEmail {
   subject: string;
   html: string;
   text: string;
-}
-
-function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 }
 
 export function loginCodeEmail(code: string, validMinutes: number, season: Season = SEASON): LoginCodeEmail {

@@ -5,6 +5,7 @@
 import { distanceLabel, toDistance } from "../../shared/distances";
 import { SEASON, type Season } from "../../shared/season";
 import { formatSwedishDate, formatSwedishDateTime, stockholmToEpoch } from "../../shared/stockholm";
+import { escapeHtml } from "../html";
 
 /** Spec §1: start and finish at the school dining hall. The season config has no venue field yet. */
 export const RACE_VENUE = "skolans matsal (start och mål)";
@@ -35,10 +36,6 @@ export interface ReceiptEmail {
   subject: string;
   html: string;
   text: string;
-}
-
-function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 }
 
 function distanceText(distance: string): string {

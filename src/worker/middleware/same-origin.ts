@@ -5,6 +5,8 @@ import { ApiError } from "../errors";
 /** The header the SPA sets on every API call (older Safari sends neither Sec-Fetch-Site nor Origin on GETs). */
 export const CLIENT_HEADER = "x-loppet-client";
 
+const STATE_CHANGING_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
 /** The spec's state-changing GETs (kept as GETs for compatibility) and the logout call. */
 const STATE_CHANGING_GET = [
   /^\/api\/logout$/,
@@ -25,21 +27,24 @@ export const sameOrigin = createMiddleware<AppEnv>(async (c, next) => {
   const { method } = c.req;
   const path = c.req.path;
   const changesState =
-    method === "POST" || method === "PUT" || method === "PATCH" || method === "DELETE"
-      ? true
-      : method === "GET" && STATE_CHANGING_GET.some((re) => re.test(path));
+    STATE_CHANGING_METHODS.has(method) || (method === "GET" && STATE_CHANGING_GET.some((re) => re.test(path)));
   if (changesState && !EXEMPT.some((re) => re.test(path)) && !comesFromSite(c.req.raw, c.env.PUBLIC_ORIGIN)) {
     throw new ApiError(403, "Förfrågan kom inte från sajten. Ladda om sidan och försök igen.");
   }
   await next();
 });
 
+/** An Origin header that names this site: the origin the request was made to, or the configured public one. */
+export function isSiteOrigin(origin: string, req: Request, publicOrigin: string): boolean {
+  return origin === new URL(req.url).origin || origin === publicOrigin;
+}
+
 export function comesFromSite(req: Request, publicOrigin: string): boolean {
   const site = req.headers.get("sec-fetch-site");
   if (site === "same-origin") return true;
   if (site === "cross-site" || site === "same-site") return false;
   const origin = req.headers.get("origin");
-  if (origin) return origin === new URL(req.url).origin || origin === publicOrigin;
+  if (origin) return isSiteOrigin(origin, req, publicOrigin);
   // A custom header forces a CORS preflight cross-origin, which this Worker never grants.
   return req.headers.has(CLIENT_HEADER);
 }

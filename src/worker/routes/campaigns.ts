@@ -6,6 +6,7 @@
 import { Hono, type Context } from "hono";
 import { z } from "zod";
 import { normalizeCode } from "../../shared/campaign";
+import { CAMPAIGN_RULES } from "../../shared/season";
 import { isIsoDate, stockholmDate } from "../../shared/stockholm";
 import { audit } from "../db/audit";
 import {
@@ -40,7 +41,7 @@ const newCampaignBody = z.object(
       .string({ error: MSG.code })
       .transform(normalizeCode)
       .pipe(z.string().regex(/^[A-Z0-9]{3,20}$/, MSG.code)),
-    rule: z.enum(["flat50", "free", "minus50"], { error: MSG.rule }),
+    rule: z.enum(CAMPAIGN_RULES, { error: MSG.rule }),
     validUntil: z
       .string({ error: MSG.validUntil })
       .refine((s) => isIsoDate(s), MSG.validUntil)

@@ -1,20 +1,20 @@
 /**
- * The Swish simulator (development only; 404 otherwise): the Swish Commerce API paths over plain HTTP under
- * `/dev/swish/`, so the real client (adapters/swish.ts) runs unchanged against it, plus a phone page that plays
- * the payer and test switches that drop, duplicate or delay callbacks (reference/swish.md §8).
+ * The Swish simulator (development only: app.ts answers /dev/* with 404 otherwise): the Swish Commerce API paths
+ * over plain HTTP under `/dev/swish/`, so the real client (adapters/swish.ts) runs unchanged against it, plus a
+ * phone page that plays the payer and test switches that drop, duplicate or delay callbacks (reference/swish.md §8).
  *
  * Its state lives in D1 scratch tables it creates itself on first use. They are never part of `migrations/`,
  * so a production database never holds simulator tables.
  */
 import { Hono, type Context } from "hono";
 import { z } from "zod";
-import { loopbackFetch, tokenQrModules, tokenQrSvg } from "../adapters/swish";
+import { tokenQrModules, tokenQrSvg } from "../adapters/swish";
+import { randomHex } from "../crypto";
 import type { AppEnv } from "../env";
-import { devOnly } from "../middleware/dev-only";
+import { escapeHtml } from "../html";
+import { isLoopbackHost, loopbackFetch } from "../loopback";
 
 export const devSwishRoutes = new Hono<AppEnv>();
-devSwishRoutes.use("/dev/swish", devOnly);
-devSwishRoutes.use("/dev/swish/*", devOnly);
 
 const API = "/dev/swish/swish-cpcapi/api";
 
@@ -75,14 +75,13 @@ interface Settings {
 }
 const DEFAULT_SETTINGS: Settings = { callbacks: "normal", delayMs: 3000 };
 
-interface SimPayment {
+/** The columns payments and refunds share (Swish's two objects have the same core). */
+interface SimObject {
   id: string;
-  token: string | null;
-  payee_payment_reference: string | null;
   callback_url: string;
   callback_identifier: string | null;
   payer_alias: string | null;
-  payee_alias: string;
+  payee_alias: string | null;
   amount_ore: number;
   currency: string;
   message: string | null;
@@ -94,23 +93,16 @@ interface SimPayment {
   error_message: string | null;
 }
 
-interface SimRefund {
-  id: string;
+interface SimPayment extends SimObject {
+  token: string | null;
+  payee_payment_reference: string | null;
+  payee_alias: string;
+}
+
+interface SimRefund extends SimObject {
   original_payment_reference: string;
   payer_payment_reference: string | null;
-  callback_url: string;
-  callback_identifier: string | null;
   payer_alias: string;
-  payee_alias: string | null;
-  amount_ore: number;
-  currency: string;
-  message: string | null;
-  status: string;
-  date_created: number;
-  date_paid: number | null;
-  payment_reference: string | null;
-  error_code: string | null;
-  error_message: string | null;
 }
 
 // ---- Swish API: payment requests -------------------------------------------------------------------------
@@ -206,9 +198,7 @@ devSwishRoutes.put(`${API}/v2/refunds/:id`, async (c) => {
   if (typeof body.payerAlias !== "string" || !/^\d{10,11}$/.test(body.payerAlias)) codes.push("RP01");
   if (!validAmount(body.amount)) codes.push("PA02");
   if (body.currency !== "SEK") codes.push("AM03");
-  if (body.message !== undefined && (typeof body.message !== "string" || !MESSAGE.test(body.message))) {
-    codes.push("RP02");
-  }
+  if (!validMessage(body.message)) codes.push("RP02");
   if (codes.length) return swishErrors(c, 422, codes);
   if (await findRefund(db, id)) return swishErrors(c, 409, ["RP04"], "A refund with this id already exists");
 
@@ -309,15 +299,15 @@ devSwishRoutes.get("/dev/swish/", async (c) => {
   const rows = results
     .map(
       (p) =>
-        `<tr><td>${esc(new Date(p.date_created).toISOString())}</td><td>${esc(p.id)}</td><td>${kronor(p.amount_ore)}</td>` +
-        `<td>${esc(p.status)}${p.error_code ? ` (${esc(p.error_code)})` : ""}</td>` +
-        `<td>${p.token ? `<a href="/dev/swish/pay/${esc(p.token)}">telefon</a>` : "e-handel"}</td></tr>`,
+        `<tr><td>${escapeHtml(new Date(p.date_created).toISOString())}</td><td>${escapeHtml(p.id)}</td><td>${kronor(p.amount_ore)}</td>` +
+        `<td>${escapeHtml(p.status)}${p.error_code ? ` (${escapeHtml(p.error_code)})` : ""}</td>` +
+        `<td>${p.token ? `<a href="/dev/swish/pay/${escapeHtml(p.token)}">telefon</a>` : "e-handel"}</td></tr>`,
     )
     .join("");
   return c.html(
     page(
       "Swish-simulator",
-      `<h1>Swish-simulator</h1><p>Callbacks: <b>${esc(settings.callbacks)}</b>` +
+      `<h1>Swish-simulator</h1><p>Callbacks: <b>${escapeHtml(settings.callbacks)}</b>` +
         (settings.callbacks === "delay" ? ` (${settings.delayMs} ms)` : "") +
         `</p><table><tr><th>Skapad</th><th>Id</th><th>Belopp</th><th>Status</th><th></th></tr>${rows}</table>`,
     ),
@@ -337,14 +327,14 @@ devSwishRoutes.get("/dev/swish/pay/:token", async (c) => {
           <select name="errorCode">${ASYNC_ERROR_CODES.map((code) => `<option>${code}</option>`).join("")}</select>
           <button name="status" value="ERROR">Fel</button></p>
       </form>`
-    : `<p class="done">${esc(statusText(payment))}</p>`;
+    : `<p class="done">${escapeHtml(statusText(payment))}</p>`;
   return c.html(
     page(
       "Swish",
       `<h1>Swish</h1>
        <p class="amount">${kronor(payment.amount_ore)}</p>
-       <p>Till ${esc(payment.payee_alias)}</p>
-       ${payment.message ? `<p class="message">${esc(payment.message)}</p>` : ""}
+       <p>Till ${escapeHtml(payment.payee_alias)}</p>
+       ${payment.message ? `<p class="message">${escapeHtml(payment.message)}</p>` : ""}
        ${actions}`,
     ),
   );
@@ -418,7 +408,7 @@ devSwishRoutes.post("/dev/swish/pay/:token", async (c) => {
       break;
   }
 
-  if (form) return c.html(page("Swish", `<h1>Swish</h1><p class="done">${esc(statusText(settled))}</p>`));
+  if (form) return c.html(page("Swish", `<h1>Swish</h1><p class="done">${escapeHtml(statusText(settled))}</p>`));
   return c.json({ payment: paymentObject(settled), callbacks: settings.callbacks, callbackStatuses });
 });
 
@@ -515,42 +505,33 @@ async function readSettings(db: D1Database): Promise<Settings> {
 }
 
 /** The retrieve/callback body, shaped like a recorded MSS answer (numeric amount, ISO dates, nulls present). */
-function paymentObject(p: SimPayment) {
+function swishObject(o: SimObject) {
   return {
-    id: p.id,
-    payeePaymentReference: p.payee_payment_reference,
-    paymentReference: p.payment_reference,
-    callbackUrl: p.callback_url,
-    payerAlias: p.payer_alias,
-    payeeAlias: p.payee_alias,
-    amount: p.amount_ore / 100,
-    currency: p.currency,
-    message: p.message,
-    status: p.status,
-    dateCreated: new Date(p.date_created).toISOString(),
-    datePaid: p.date_paid === null ? null : new Date(p.date_paid).toISOString(),
-    errorCode: p.error_code,
-    errorMessage: p.error_message,
+    id: o.id,
+    paymentReference: o.payment_reference,
+    callbackUrl: o.callback_url,
+    payerAlias: o.payer_alias,
+    payeeAlias: o.payee_alias,
+    amount: o.amount_ore / 100,
+    currency: o.currency,
+    message: o.message,
+    status: o.status,
+    dateCreated: new Date(o.date_created).toISOString(),
+    datePaid: o.date_paid === null ? null : new Date(o.date_paid).toISOString(),
+    errorCode: o.error_code,
+    errorMessage: o.error_message,
   };
+}
+
+function paymentObject(p: SimPayment) {
+  return { ...swishObject(p), payeePaymentReference: p.payee_payment_reference };
 }
 
 function refundObject(r: SimRefund) {
   return {
-    id: r.id,
-    paymentReference: r.payment_reference,
+    ...swishObject(r),
     originalPaymentReference: r.original_payment_reference,
     payerPaymentReference: r.payer_payment_reference,
-    callbackUrl: r.callback_url,
-    payerAlias: r.payer_alias,
-    payeeAlias: r.payee_alias,
-    amount: r.amount_ore / 100,
-    currency: r.currency,
-    message: r.message,
-    status: r.status,
-    dateCreated: new Date(r.date_created).toISOString(),
-    datePaid: r.date_paid === null ? null : new Date(r.date_paid).toISOString(),
-    errorCode: r.error_code,
-    errorMessage: r.error_message,
   };
 }
 
@@ -567,9 +548,7 @@ function validateCreate(body: Record<string, unknown>): string[] {
       codes.push("FF08");
     }
   }
-  if (body.message !== undefined && (typeof body.message !== "string" || !MESSAGE.test(body.message))) {
-    codes.push("RP02");
-  }
+  if (!validMessage(body.message)) codes.push("RP02");
   if (body.payerAlias !== undefined && (typeof body.payerAlias !== "string" || !/^\d{8,15}$/.test(body.payerAlias))) {
     codes.push("BE18");
   }
@@ -581,6 +560,11 @@ function validateCreate(body: Record<string, unknown>): string[] {
   }
   if (typeof body.message === "string" && CREATE_ERROR_CODES.includes(body.message)) codes.push(body.message);
   return codes;
+}
+
+/** Optional, and then of the old (safe) character set. */
+function validMessage(x: unknown): boolean {
+  return x === undefined || (typeof x === "string" && MESSAGE.test(x));
 }
 
 function validAmount(x: unknown): boolean {
@@ -607,13 +591,7 @@ function validCallbackUrl(x: unknown): boolean {
 }
 
 function isDevelopmentHost(hostname: string): boolean {
-  return (
-    hostname === "localhost" ||
-    hostname.endsWith(".localhost") ||
-    hostname === "127.0.0.1" ||
-    hostname === "[::1]" ||
-    !hostname.includes(".")
-  );
+  return isLoopbackHost(hostname) || hostname.endsWith(".localhost") || !hostname.includes(".");
 }
 
 // ---- Callbacks --------------------------------------------------------------------------------------------
@@ -666,10 +644,6 @@ function str(x: unknown): string | null {
   return typeof x === "string" ? x : null;
 }
 
-function randomHex(bytes: number): string {
-  return [...crypto.getRandomValues(new Uint8Array(bytes))].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
-
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
@@ -693,13 +667,9 @@ function statusText(p: SimPayment): string {
   }
 }
 
-function esc(s: string): string {
-  return s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
-}
-
 function page(title: string, body: string): string {
   return `<!doctype html><html lang="sv"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width,initial-scale=1"><title>${esc(title)}</title>
+<meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title>
 <style>body{font-family:system-ui,sans-serif;max-width:28rem;margin:2rem auto;padding:0 1rem;text-align:center}
 .amount{font-size:2.5rem;font-weight:700;margin:1rem 0}.message{color:#555}
 button{font-size:1.2rem;padding:.8rem 1.6rem;margin:.4rem;border-radius:2rem;border:1px solid #888;background:#fff}

@@ -12,12 +12,14 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
+import { stockholmParts } from "../../shared/stockholm";
 import { devJwks, GSI_STAND_IN_SCRIPT, signDevGoogleToken } from "../adapters/google-dev";
 import { database } from "../db/client";
 import { listEmailLog, type LoggedEmail } from "../db/email-log";
 import { expireLoginCode } from "../db/login-codes";
 import { notFound } from "../errors";
 import type { AppEnv } from "../env";
+import { escapeHtml } from "../html";
 import { validate } from "../middleware/validate";
 
 export const devRoutes = new Hono<AppEnv>();
@@ -82,25 +84,22 @@ devRoutes.get("/dev/outbox", validate("query", outboxQuery), async (c) => {
   return c.html(outboxPage(mails), 200, NO_STORE);
 });
 
-const escape = (value: string) =>
-  value.replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]!);
-
-const stockholmTime = new Intl.DateTimeFormat("sv-SE", {
-  timeZone: "Europe/Stockholm",
-  dateStyle: "short",
-  timeStyle: "medium",
-});
+/** '2025-09-13 11:45:07', Stockholm time. */
+function stockholmTime(ms: number): string {
+  const p = stockholmParts(ms);
+  return `${p.date} ${p.time}:${String(p.second).padStart(2, "0")}`;
+}
 
 function outboxPage(mails: LoggedEmail[]): string {
   const items = mails
     .map(
       (m) => `<article>
-  <h2>${escape(m.subject)}</h2>
-  <p class="meta">Till <strong>${escape(m.to)}</strong> · <time datetime="${new Date(m.createdAt).toISOString()}">${escape(
-    stockholmTime.format(m.createdAt),
-  )}</time> · ${escape(m.kind)} · ${escape(m.transport)} · ${m.status === "sent" ? "skickat" : `misslyckades: ${escape(m.error ?? "")}`}</p>
-  <iframe sandbox title="${escape(m.subject)}" srcdoc="${escape(m.html)}"></iframe>
-  <details><summary>Text</summary><pre>${escape(m.text)}</pre></details>
+  <h2>${escapeHtml(m.subject)}</h2>
+  <p class="meta">Till <strong>${escapeHtml(m.to)}</strong> · <time datetime="${new Date(m.createdAt).toISOString()}">${escapeHtml(
+    stockholmTime(m.createdAt),
+  )}</time> · ${escapeHtml(m.kind)} · ${escapeHtml(m.transport)} · ${m.status === "sent" ? "skickat" : `misslyckades: ${escapeHtml(m.error ?? "")}`}</p>
+  <iframe sandbox title="${escapeHtml(m.subject)}" srcdoc="${escapeHtml(m.html)}"></iframe>
+  <details><summary>Text</summary><pre>${escapeHtml(m.text)}</pre></details>
 </article>`,
     )
     .join("\n");

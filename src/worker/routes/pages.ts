@@ -48,16 +48,12 @@ export function seasonFlags(now: number): SeasonFlags {
   };
 }
 
-/**
- * The page with the flags on its <html> element. The ETag is the asset's plus the flags, so a browser's cached
- * copy is reused while nothing changed and refetched when the build or a flag did.
- */
-export function withSeasonFlags(page: Response, flags: SeasonFlags): Response {
+/** The page with the flags on its <html> element, under the ETag `flagEtag` made for them. */
+export function withSeasonFlags(page: Response, flags: SeasonFlags, etag: string | null): Response {
   const headers = new Headers(page.headers);
   headers.delete("content-length");
   headers.delete("cf-cache-status");
   headers.set("cache-control", "no-cache");
-  const etag = flagEtag(page.headers.get("etag"), flags);
   if (etag) headers.set("etag", etag);
   else headers.delete("etag");
   const unrewritten = new Response(page.body, { status: 200, headers });
@@ -71,6 +67,10 @@ export function withSeasonFlags(page: Response, flags: SeasonFlags): Response {
     .transform(unrewritten);
 }
 
+/**
+ * The asset's ETag plus the flags, so a browser's cached copy is reused while nothing changed and refetched when
+ * the build or a flag did.
+ */
 function flagEtag(assetEtag: string | null, flags: SeasonFlags): string | null {
   if (!assetEtag) return null;
   const tag = assetEtag.replace(/^W\//, "").replace(/"/g, "");
@@ -104,6 +104,6 @@ for (const [path, assetPath] of Object.entries(PRERENDERED_PAGES)) {
       await page.body?.cancel();
       return new Response(null, { status: 304, headers: { etag, "cache-control": "no-cache" } });
     }
-    return withSeasonFlags(page, flags);
+    return withSeasonFlags(page, flags, etag);
   });
 }

@@ -8,9 +8,12 @@ import { isPaymentId, isSwishPaymentId, isSwishToken } from "../../shared/paymen
 import { tokenQrSvg } from "../adapters/swish";
 import { audit } from "../db/audit";
 import { database } from "../db/client";
-import { findPayment, findRegistration, hasAuditStep, paymentRecord } from "../db/payments";
+import { sameSecret } from "../crypto";
+import { findPayment, hasAuditStep, paymentRecord } from "../db/payments";
+import { findRegistrationById } from "../db/registrations";
 import type { AppEnv } from "../env";
 import { forbidden, notFound } from "../errors";
+import { isSiteOrigin } from "../middleware/same-origin";
 import { validate } from "../middleware/validate";
 import { settlePayment } from "../payments";
 
@@ -93,7 +96,7 @@ paymentRoutes.get("/ws/pay/:payid", async (c) => {
   }
   // Browsers send Origin on socket upgrades; another site must not open our sockets (cross-site hijacking).
   const origin = c.req.header("origin");
-  if (origin && origin !== new URL(c.req.url).origin && origin !== c.env.PUBLIC_ORIGIN) {
+  if (origin && !isSiteOrigin(origin, c.req.raw, c.env.PUBLIC_ORIGIN)) {
     return c.json({ error: "Anslutningen kom inte från sajten." }, 403);
   }
   const payid = c.req.param("payid");
@@ -117,7 +120,7 @@ paymentRoutes.get("/verify", validate("query", verifyQuery), async (c) => {
   const db = database(c.env.DB);
   let row = isPaymentId(id) ? await findPayment(db, id) : undefined;
   if (!row) throw notFound("Betalningen finns inte");
-  const registration = row.registrationId ? await findRegistration(db, row.registrationId) : undefined;
+  const registration = row.registrationId ? await findRegistrationById(db, row.registrationId) : null;
   if (!registration || registration.email !== session.email) {
     throw forbidden("Betalningen hör inte till din anmälan.");
   }
@@ -129,13 +132,3 @@ paymentRoutes.get("/verify", validate("query", verifyQuery), async (c) => {
   }
   return c.json({ ...paymentRecord(row), payid: row.id });
 });
-
-/** Equal-time comparison of two secrets of any length (hashing first equalises the lengths). */
-async function sameSecret(given: string, expected: string): Promise<boolean> {
-  const encoder = new TextEncoder();
-  const [a, b] = await Promise.all([
-    crypto.subtle.digest("SHA-256", encoder.encode(given)),
-    crypto.subtle.digest("SHA-256", encoder.encode(expected)),
-  ]);
-  return crypto.subtle.timingSafeEqual(a, b);
-}

@@ -31,6 +31,7 @@ import { emailSender } from "../adapters/email";
 import { claimCampaignUse, evaluateCampaign, registrationUsedCampaign, releaseCampaignUse } from "../db/campaigns";
 import { database, type Db } from "../db/client";
 import { createLoginCode, LOGIN_CODE_TTL_MS, newLoginCode, useLoginCode } from "../db/login-codes";
+import { swishtoryOf } from "../db/payments";
 import {
   ensureRegistration,
   findRegistration,
@@ -44,7 +45,7 @@ import { loginCodeEmail } from "../emails/login-code";
 import type { AppEnv } from "../env";
 import { ApiError, badRequest, conflict, forbidden, tooMany, unauthorized } from "../errors";
 import { validate } from "../middleware/validate";
-import { ALREADY_PAID, recordFreePayment, startSwishPayment, swishtoryOf, withdrawOpenPayments } from "../payments";
+import { ALREADY_PAID, recordFreePayment, startSwishPayment, withdrawOpenPayments } from "../payments";
 import { startSession } from "../sessions";
 
 export const registrationRoutes = new Hono<AppEnv>();
@@ -86,16 +87,18 @@ async function allowed(limiter: RateLimit, key: string): Promise<boolean> {
   return (await limiter.limit({ key })).success;
 }
 
-const requireVisitor = createMiddleware<AppEnv>(async (c, next) => {
-  if (c.var.session?.kind !== "visitor") throw unauthorized(MSG.notLoggedIn);
-  await next();
-});
-
+/** The signed-in family's e-mail (`c.var.session` only ever holds a visitor session); 401 without one. */
 function visitorEmail(c: Context<AppEnv>): string {
   const session = c.var.session;
   if (!session) throw unauthorized(MSG.notLoggedIn);
   return session.email;
 }
+
+/** Mounted before body validation, so a signed-out browser hears that first. */
+const requireVisitor = createMiddleware<AppEnv>(async (c, next) => {
+  visitorEmail(c);
+  await next();
+});
 
 /** Spec wire shape of a registration, plus what the SPA needs to render step 3 without asking again. */
 async function registrationView(db: Db, email: string, registration: RegistrationRow | null, now: number) {
@@ -121,8 +124,6 @@ async function registrationView(db: Db, email: string, registration: Registratio
     previousRunners: open && !locked ? await previousRunners(db, email, SEASON.year, runners) : [],
   };
 }
-
-export type RegistrationView = Awaited<ReturnType<typeof registrationView>>;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Schemas
@@ -296,7 +297,7 @@ registrationRoutes.post("/validate-kampanj", validate("json", campaignBody), asy
   const db = database(c.env.DB);
   // A logged-in family that already used a capped code keeps it (the preview must match what booking does).
   const session = c.var.session;
-  const registration = session?.kind === "visitor" ? await findRegistration(db, SEASON.year, session.email) : null;
+  const registration = session ? await findRegistration(db, SEASON.year, session.email) : null;
   const { valid, price } = await evaluateCampaign(db, code, counts, now, { registrationId: registration?.id });
   return c.json({ valid, price });
 });

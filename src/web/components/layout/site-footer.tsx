@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { SEASON } from "../../../shared/season";
 import { SITE_NAME, SITE_URL } from "../../lib/site";
@@ -23,14 +24,11 @@ const FOOTER_LINKS = [
 ];
 
 export function SiteFooter() {
-  const mailto = `mailto:${SEASON.contactEmail}`;
+  const mail = <a href={`mailto:${SEASON.contactEmail}`}>{SEASON.contactEmail}</a>;
   return (
     <footer className="site-footer">
       <div className="site-footer-inner">
-        <section aria-labelledby="footer-share">
-          <h2 id="footer-share" className="footer-heading">
-            Dela loppet
-          </h2>
+        <FooterSection id="footer-share" title="Dela loppet">
           <ul className="footer-list">
             {SHARE_LINKS.map((s) => (
               <li key={s.label}>
@@ -40,11 +38,8 @@ export function SiteFooter() {
               </li>
             ))}
           </ul>
-        </section>
-        <section aria-labelledby="footer-links">
-          <h2 id="footer-links" className="footer-heading">
-            Länkar
-          </h2>
+        </FooterSection>
+        <FooterSection id="footer-links" title="Länkar">
           <ul className="footer-list">
             {FOOTER_LINKS.map((l) => (
               <li key={l.to}>
@@ -52,28 +47,28 @@ export function SiteFooter() {
               </li>
             ))}
           </ul>
-        </section>
-        <section aria-labelledby="footer-sponsors">
-          <h2 id="footer-sponsors" className="footer-heading">
-            Sponsorer
-          </h2>
-          <p>
-            Vill ditt företag synas här? Kontakta oss på <a href={mailto}>{SEASON.contactEmail}</a> så berättar vi mer
-            om hur ni kan stötta loppet.
-          </p>
-        </section>
-        <section aria-labelledby="footer-contact">
-          <h2 id="footer-contact" className="footer-heading">
-            Kontakt
-          </h2>
-          <p>
-            Frågor om loppet eller din anmälan? Mejla <a href={mailto}>{SEASON.contactEmail}</a>.
-          </p>
-        </section>
+        </FooterSection>
+        <FooterSection id="footer-sponsors" title="Sponsorer">
+          <p>Vill ditt företag synas här? Kontakta oss på {mail} så berättar vi mer om hur ni kan stötta loppet.</p>
+        </FooterSection>
+        <FooterSection id="footer-contact" title="Kontakt">
+          <p>Frågor om loppet eller din anmälan? Mejla {mail}.</p>
+        </FooterSection>
       </div>
       <p className="footer-bottom">
         {SITE_NAME} {SEASON.year} · ett ideellt lopp för hela familjen
       </p>
     </footer>
+  );
+}
+
+function FooterSection({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section aria-labelledby={id}>
+      <h2 id={id} className="footer-heading">
+        {title}
+      </h2>
+      {children}
+    </section>
   );
 }

@@ -2,6 +2,7 @@ import { lazy, Suspense, useState } from "react";
 import { Link } from "react-router";
 import { SITE_NAME } from "../../lib/site";
 import { ButtonLink } from "../ui/button";
+import { MenuIcon } from "../ui/icons";
 import { LogoMark } from "./logo";
 import { NavLinks } from "./nav-links";
 
@@ -43,9 +44,7 @@ export function TopBar() {
             setDrawerOpen(true);
           }}
         >
-          <svg viewBox="0 0 24 24" width="26" height="26" aria-hidden="true">
-            <path d="M3 6h18M3 12h18M3 18h18" stroke="currentColor" strokeWidth="2.2" strokeLinecap="round" />
-          </svg>
+          <MenuIcon />
         </button>
       </div>
       {drawerWanted && (

@@ -4,10 +4,9 @@
  */
 import * as RadixDialog from "@radix-ui/react-dialog";
 import type { ReactNode } from "react";
+import { CloseIcon } from "./icons";
 
 export const Dialog = RadixDialog.Root;
-export const DialogTrigger = RadixDialog.Trigger;
-export const DialogClose = RadixDialog.Close;
 
 export interface DialogContentProps {
   title: ReactNode;
@@ -42,9 +41,7 @@ export function DialogContent({
         <div className="dialog-header">
           <RadixDialog.Title className={hideTitle ? "visually-hidden" : "dialog-title"}>{title}</RadixDialog.Title>
           <RadixDialog.Close className="dialog-close" aria-label={closeLabel}>
-            <svg viewBox="0 0 24 24" width="24" height="24" aria-hidden="true">
-              <path d="M6 6l12 12M18 6L6 18" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
-            </svg>
+            <CloseIcon />
           </RadixDialog.Close>
         </div>
         {description !== undefined && (

@@ -10,6 +10,7 @@ import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Navigate, useNavigate } from "react-router";
 import { PageLoading } from "../../app/page-loading";
 import { Button } from "../../components/ui/button";
+import { Field } from "../../components/ui/field";
 import { ApiError } from "../../lib/api";
 import { useDocumentTitle } from "../../lib/use-document-title";
 import { configQueryOptions, useConfig } from "../config/get-config";
@@ -149,17 +150,19 @@ function DevSignIn({ onSignedIn, onError, clearError }: SignInProps) {
       <p className="alert alert-info">
         Utvecklingsläge: logga in med bara en e-postadress, utan Google. Adresser på adminlistan blir admin.
       </p>
-      <label className="field">
-        <span className="field-label">E-postadress</span>
-        <input
-          type="email"
-          name="email"
-          autoComplete="email"
-          required
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
-        />
-      </label>
+      <Field label="E-postadress">
+        {(control) => (
+          <input
+            {...control}
+            type="email"
+            name="email"
+            autoComplete="email"
+            required
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+          />
+        )}
+      </Field>
       <Button type="submit" variant="primary" loading={busy}>
         Logga in (utveckling)
       </Button>

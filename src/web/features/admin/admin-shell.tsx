@@ -7,6 +7,7 @@ import { Link, Navigate, NavLink, Outlet, useLocation, useNavigate } from "react
 import { PageLoading } from "../../app/page-loading";
 import { Button } from "../../components/ui/button";
 import { Dialog, DialogContent } from "../../components/ui/dialog";
+import { MenuIcon } from "../../components/ui/icons";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "../../components/ui/tabs";
 import { useConfig } from "../config/get-config";
 import { ADMIN_SCREENS, screenForPath } from "./admin-screens";
@@ -52,9 +53,7 @@ export default function AdminShell() {
           aria-expanded={drawerOpen}
           onClick={() => setDrawerOpen(true)}
         >
-          <svg viewBox="0 0 24 24" width="26" height="26" aria-hidden="true">
-            <path d="M3 6h18M3 12h18M3 18h18" stroke="currentColor" strokeWidth="2.2" strokeLinecap="round" />
-          </svg>
+          <MenuIcon />
         </button>
         <h1 className="admin-title">Admin Panel</h1>
         <nav className="admin-bar-links" aria-label="Konto">

@@ -52,7 +52,7 @@ export interface LoadedConfig extends Config {
   serverOffsetMs: number;
 }
 
-export const CONFIG_EVENT = "config";
+const CONFIG_EVENT = "config";
 
 export async function getConfig(): Promise<LoadedConfig> {
   const sentAt = Date.now();

@@ -8,8 +8,8 @@
 import { useEffect } from "react";
 import { useConfig } from "./get-config";
 
-export const REGISTRATION_BUTTON_ATTR = "data-registration-button";
-export const BIB_BANNER_ATTR = "data-bib-banner";
+const REGISTRATION_BUTTON_ATTR = "data-registration-button";
+const BIB_BANNER_ATTR = "data-bib-banner";
 
 export function SeasonFlagsSync() {
   const season = useConfig().data?.season;

@@ -5,6 +5,7 @@
 import { useState, type FormEvent } from "react";
 import { Link, useNavigate } from "react-router";
 import { Button } from "../../components/ui/button";
+import { Field } from "../../components/ui/field";
 import { ApiError } from "../../lib/api";
 import { useConfirmCode } from "./api/confirm-code";
 import { ErrorAlert, messagesOf } from "./error-alert";
@@ -70,26 +71,28 @@ export function CodeStep({ flow }: { flow: CodeStepState }) {
         Vi har skickat en kod till <strong className="reg-email">{flow.email}</strong>. Skriv in den här. Koden gäller i
         10 minuter.
       </p>
-      <label className="field">
-        <span className="field-label">Kod</span>
-        <input
-          type="text"
-          name="code"
-          inputMode="numeric"
-          pattern="[0-9]*"
-          autoComplete="one-time-code"
-          maxLength={6}
-          required
-          autoFocus
-          className="code-input"
-          value={code}
-          aria-invalid={errors.length > 0 || undefined}
-          onChange={(e) => {
-            setCode(e.target.value.replace(/\D/g, ""));
-            setErrors([]);
-          }}
-        />
-      </label>
+      <Field label="Kod">
+        {(control) => (
+          <input
+            {...control}
+            type="text"
+            name="code"
+            inputMode="numeric"
+            pattern="[0-9]*"
+            autoComplete="one-time-code"
+            maxLength={6}
+            required
+            autoFocus
+            className="code-input"
+            value={code}
+            aria-invalid={errors.length > 0 || undefined}
+            onChange={(e) => {
+              setCode(e.target.value.replace(/\D/g, ""));
+              setErrors([]);
+            }}
+          />
+        )}
+      </Field>
       <ErrorAlert errors={errors} onClear={() => setErrors([])} />
       <Button type="submit" variant="primary" size="large" className="reg-submit" loading={confirmCode.isPending}>
         Logga in

@@ -2,6 +2,7 @@
 import { useState, type FormEvent } from "react";
 import { useLocation, useNavigate } from "react-router";
 import { Button } from "../../components/ui/button";
+import { Field } from "../../components/ui/field";
 import { ApiError } from "../../lib/api";
 import { useConfig } from "../config/get-config";
 import { useRequestCode } from "./api/request-code";
@@ -54,26 +55,28 @@ export function EmailStep() {
           </p>
         </div>
       )}
-      <label className="field">
-        <span className="field-label">E-postadress</span>
-        <input
-          type="email"
-          name="email"
-          autoComplete="email"
-          inputMode="email"
-          autoCapitalize="none"
-          spellCheck={false}
-          required
-          // Spec: "step 1 with focus in the e-mail field".
-          autoFocus
-          value={email}
-          aria-invalid={errors.length > 0 || undefined}
-          onChange={(e) => {
-            setEmail(e.target.value);
-            setErrors([]);
-          }}
-        />
-      </label>
+      <Field label="E-postadress">
+        {(control) => (
+          <input
+            {...control}
+            type="email"
+            name="email"
+            autoComplete="email"
+            inputMode="email"
+            autoCapitalize="none"
+            spellCheck={false}
+            required
+            // Spec: "step 1 with focus in the e-mail field".
+            autoFocus
+            value={email}
+            aria-invalid={errors.length > 0 || undefined}
+            onChange={(e) => {
+              setEmail(e.target.value);
+              setErrors([]);
+            }}
+          />
+        )}
+      </Field>
       <ErrorAlert errors={errors} onClear={() => setErrors([])} />
       <Button type="submit" variant="primary" size="large" className="reg-submit" loading={requestCode.isPending}>
         Skicka kod

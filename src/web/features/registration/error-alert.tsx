@@ -1,3 +1,6 @@
+import { CloseIcon } from "../../components/ui/icons";
+import { ApiError } from "../../lib/api";
+
 /**
  * One of the screen's error lists (spec §8: e-mail, code and booking errors, "cleared by a clear action"): the
  * messages in an alert with a 'Stäng' button. Renders nothing when the list is empty.
@@ -16,9 +19,7 @@ export function ErrorAlert({ errors, onClear }: { errors: readonly string[]; onC
         </ul>
       )}
       <button type="button" className="alert-close" onClick={onClear} aria-label="Stäng">
-        <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
-          <path d="M6 6l12 12M18 6L6 18" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
-        </svg>
+        <CloseIcon size={20} />
       </button>
     </div>
   );
@@ -27,8 +28,7 @@ export function ErrorAlert({ errors, onClear }: { errors: readonly string[]; onC
 /** The Swedish messages of a failed call: the field errors (`{errors}`), else the `{error}` text. */
 export function messagesOf(err: unknown): string[] {
   if (!(err instanceof Error)) return ["Något gick fel. Försök igen."];
-  const body = (err as { body?: unknown }).body;
-  const fieldErrors = typeof body === "object" && body !== null ? (body as { errors?: unknown }).errors : undefined;
+  const fieldErrors = err instanceof ApiError ? err.errors : undefined;
   const list =
     typeof fieldErrors === "object" && fieldErrors !== null
       ? Object.values(fieldErrors).filter((m): m is string => typeof m === "string" && m !== "")

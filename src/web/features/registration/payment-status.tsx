@@ -7,7 +7,7 @@ import type { PaymentRecord } from "../../../shared/payment-protocol";
 import { formatKr, formatMoment } from "./format";
 
 /** The campaign code of a campaign payid ('kampanj_FRIBILJETT_x1y2' → 'FRIBILJETT'). */
-export function campaignCodeOf(payid: string): string | null {
+function campaignCodeOf(payid: string): string | null {
   if (!isCampaignPayid(payid)) return null;
   return payid.split("_")[1] || null;
 }

@@ -5,6 +5,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { Link } from "react-router";
 import { swishAppLink } from "../../../shared/payment-protocol";
+import { buttonClass } from "../../components/ui/button";
 import { useConfig } from "../config/get-config";
 import { registrationQueryOptions } from "./api/get-registration";
 import { usePaymentWait } from "./use-payment-wait";
@@ -45,12 +46,12 @@ export function PaymentStep({ token, payref }: PaymentStepState) {
         height={240}
         alt="QR-kod för betalning med Swish"
       />
-      <a className="btn btn-primary btn-large reg-submit" href={appLink}>
+      <a className={buttonClass({ variant: "primary", size: "large" }, "reg-submit")} href={appLink}>
         Öppna Swish
       </a>
       {config?.devMode && (
         <a
-          className="btn btn-outlined dev-link"
+          className={buttonClass({}, "dev-link")}
           href={`/dev/swish/pay/${encodeURIComponent(token)}`}
           target="_blank"
           rel="noopener"

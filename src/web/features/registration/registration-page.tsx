@@ -18,7 +18,7 @@ import "./registration.css";
 const STEP_TITLES = ["E-post", "Kod", "Löpare", "Betalning"] as const;
 
 /** 1–4 from the URL; undefined (no step) is step 1; anything else is null (redirected to step 1). */
-export function parseStep(param: string | undefined): 1 | 2 | 3 | 4 | null {
+function parseStep(param: string | undefined): 1 | 2 | 3 | 4 | null {
   if (param === undefined) return 1;
   if (!/^[1-4]$/.test(param)) return null;
   return Number(param) as 1 | 2 | 3 | 4;

@@ -9,6 +9,7 @@ import { checkRunner, type RunnerErrors, type RunnerFields } from "../../../shar
 import type { DistanceKm } from "../../../shared/season";
 import { Button } from "../../components/ui/button";
 import { Dialog, DialogContent } from "../../components/ui/dialog";
+import { Field } from "../../components/ui/field";
 import type { ConfigDistance } from "../config/get-config";
 import { useServerClock } from "../config/server-clock";
 import { inSpecOrder } from "./format";
@@ -60,7 +61,7 @@ export function RunnerDialog(props: RunnerDialogProps) {
 
 function RunnerForm({ editing, initial, distances, onSave, onDelete, onOpenChange }: RunnerDialogProps) {
   const clock = useServerClock();
-  const id = useId();
+  const nameErrorId = useId();
   const [draft, setDraft] = useState<RunnerDraft>(initial);
   const [errors, setErrors] = useState<RunnerErrors>({});
   const [serverError, setServerError] = useState<string | null>(null);
@@ -98,84 +99,77 @@ function RunnerForm({ editing, initial, distances, onSave, onDelete, onOpenChang
   return (
     <form className="runner-form" onSubmit={submit} noValidate>
       <div className="field-row">
-        <label className="field">
-          <span className="field-label">Förnamn</span>
-          <input
-            name="firstname"
-            autoComplete="off"
-            autoCapitalize="words"
-            value={draft.firstname}
-            aria-invalid={errors.firstname ? true : undefined}
-            aria-describedby={nameError ? `${id}-name` : undefined}
-            onChange={(e) => set("firstname", e.target.value)}
-          />
-        </label>
-        <label className="field">
-          <span className="field-label">Efternamn</span>
-          <input
-            name="lastname"
-            autoComplete="off"
-            autoCapitalize="words"
-            value={draft.lastname}
-            aria-invalid={errors.lastname ? true : undefined}
-            aria-describedby={nameError ? `${id}-name` : undefined}
-            onChange={(e) => set("lastname", e.target.value)}
-          />
-        </label>
+        <Field label="Förnamn">
+          {(control) => (
+            <input
+              {...control}
+              name="firstname"
+              autoComplete="off"
+              autoCapitalize="words"
+              value={draft.firstname}
+              aria-invalid={errors.firstname ? true : undefined}
+              aria-describedby={nameError ? nameErrorId : undefined}
+              onChange={(e) => set("firstname", e.target.value)}
+            />
+          )}
+        </Field>
+        <Field label="Efternamn">
+          {(control) => (
+            <input
+              {...control}
+              name="lastname"
+              autoComplete="off"
+              autoCapitalize="words"
+              value={draft.lastname}
+              aria-invalid={errors.lastname ? true : undefined}
+              aria-describedby={nameError ? nameErrorId : undefined}
+              onChange={(e) => set("lastname", e.target.value)}
+            />
+          )}
+        </Field>
       </div>
+      {/* One message under both name fields: spec §5 has a single 'Ange namn' for either missing. */}
       {nameError && (
-        <p className="field-error" id={`${id}-name`}>
+        <p className="field-error" id={nameErrorId}>
           {nameError}
         </p>
       )}
 
-      <div className="field">
-        <label className="field-label" htmlFor={`${id}-age-input`}>
-          Ålder
-        </label>
-        <input
-          id={`${id}-age-input`}
-          name="age"
-          inputMode="numeric"
-          pattern="[0-9]*"
-          autoComplete="off"
-          maxLength={4}
-          className="age-input"
-          value={draft.age}
-          aria-invalid={errors.age ? true : undefined}
-          aria-describedby={`${id}-age`}
-          onChange={(e) => set("age", e.target.value.replace(/\D/g, ""))}
-        />
-        <span className="field-hint" id={`${id}-age`}>
-          {errors.age ? (
-            <span className="field-error">{errors.age}</span>
-          ) : birthYearAge !== null && birthYearAge >= 0 ? (
-            `Födelseår ${ageNumber}: ${birthYearAge} år`
-          ) : (
-            "Ålder i år, eller födelseår (t.ex. 2015)"
-          )}
-        </span>
-      </div>
-
-      <div className="field">
-        <label className="field-label" htmlFor={`${id}-company`}>
-          Klubb/företag
-        </label>
-        <input
-          id={`${id}-company`}
-          name="company"
-          autoComplete="organization"
-          value={draft.company}
-          aria-invalid={errors.company ? true : undefined}
-          aria-describedby={errors.company ? `${id}-company-error` : undefined}
-          onChange={(e) => set("company", e.target.value)}
-        />
-        {errors.company && (
-          <span className="field-error" id={`${id}-company-error`}>
-            {errors.company}
-          </span>
+      <Field
+        label="Ålder"
+        error={errors.age}
+        hint={
+          birthYearAge !== null && birthYearAge >= 0
+            ? `Födelseår ${ageNumber}: ${birthYearAge} år`
+            : "Ålder i år, eller födelseår (t.ex. 2015)"
+        }
+      >
+        {(control) => (
+          <input
+            {...control}
+            name="age"
+            inputMode="numeric"
+            pattern="[0-9]*"
+            autoComplete="off"
+            maxLength={4}
+            className="age-input"
+            value={draft.age}
+            onChange={(e) => set("age", e.target.value.replace(/\D/g, ""))}
+          />
         )}
-      </div>
+      </Field>
+
+      <Field label="Klubb/företag" error={errors.company}>
+        {(control) => (
+          <input
+            {...control}
+            name="company"
+            autoComplete="organization"
+            value={draft.company}
+            onChange={(e) => set("company", e.target.value)}
+          />
+        )}
+      </Field>
 
       <fieldset className="field choice-group" aria-invalid={errors.distance ? true : undefined}>
         <legend className="field-label">Distans</legend>

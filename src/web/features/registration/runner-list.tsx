@@ -4,7 +4,7 @@ import type { PriceTier } from "../../../shared/season";
 import type { Runner } from "./api/types";
 import { formatAge, formatKr } from "./format";
 
-export function runnerPriceOf(age: number, tier: PriceTier, adultAge: number): number {
+function runnerPriceOf(age: number, tier: PriceTier, adultAge: number): number {
   return age >= adultAge ? tier.adult : tier.child;
 }
 

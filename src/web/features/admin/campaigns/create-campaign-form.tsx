@@ -4,12 +4,14 @@ import { normalizeCode } from "../../../../shared/campaign";
 import type { CampaignRule } from "../../../../shared/season";
 import { isIsoDate } from "../../../../shared/stockholm";
 import { Button } from "../../../components/ui/button";
+import { Field } from "../../../components/ui/field";
 import { ApiError } from "../../../lib/api";
 import { useCreateCampaign, type NewCampaign } from "./api/create-campaign";
 import { RULE_WORDS } from "./campaign-words";
 
-type Field = "code" | "rule" | "validUntil" | "maxUses" | "note";
-type Errors = Partial<Record<Field | "_", string>>;
+const FIELDS = ["code", "rule", "validUntil", "maxUses", "note"] as const;
+/** Per field, plus `_` for a message that belongs to no field. */
+type Errors = Partial<Record<(typeof FIELDS)[number] | "_", string>>;
 
 interface Draft {
   code: string;
@@ -21,7 +23,7 @@ interface Draft {
 
 const EMPTY: Draft = { code: "", rule: "", validUntil: "", maxUses: "", note: "" };
 
-export const FORM_MESSAGES = {
+const FORM_MESSAGES = {
   code: "Koden ska vara 3–20 tecken, bara A–Z och 0–9.",
   rule: "Välj en regel.",
   validUntil: "Ange sista giltighetsdag som ÅÅÅÅ-MM-DD.",
@@ -29,7 +31,7 @@ export const FORM_MESSAGES = {
   note: "Anteckningen får vara högst 200 tecken.",
 } as const;
 
-export function checkDraft(d: Draft): { ok: true; value: NewCampaign } | { ok: false; errors: Errors } {
+function checkDraft(d: Draft): { ok: true; value: NewCampaign } | { ok: false; errors: Errors } {
   const errors: Errors = {};
   const code = normalizeCode(d.code);
   if (!/^[A-Z0-9]{3,20}$/.test(code)) errors.code = FORM_MESSAGES.code;
@@ -54,7 +56,7 @@ function serverErrors(err: unknown): Errors {
   if (typeof fields === "object" && fields !== null) {
     for (const [key, message] of Object.entries(fields)) {
       if (typeof message !== "string") continue;
-      const field = (["code", "rule", "validUntil", "maxUses", "note"] as const).find((f) => f === key) ?? "_";
+      const field = FIELDS.find((f) => f === key) ?? "_";
       out[field] ??= message;
     }
   }
@@ -91,111 +93,79 @@ export function CreateCampaignForm() {
     });
   }
 
-  /** The field's error, else its hint; either is the input's description. */
-  const message = (field: Field, hint?: string) =>
-    errors[field] ? (
-      <span className="field-error" id={`campaign-${field}-note`}>
-        {errors[field]}
-      </span>
-    ) : hint ? (
-      <span className="field-hint" id={`campaign-${field}-note`}>
-        {hint}
-      </span>
-    ) : null;
-  const described = (field: Field) => ({
-    "aria-invalid": errors[field] ? true : undefined,
-    "aria-describedby":
-      errors[field] || ["validUntil", "maxUses", "note"].includes(field) ? `campaign-${field}-note` : undefined,
-  });
-
   return (
     <form className="campaign-form" onSubmit={submit} noValidate aria-labelledby="new-campaign-title">
       <h3 id="new-campaign-title">Ny kampanjkod</h3>
-      <div className="field">
-        <label className="field-label" htmlFor="campaign-code">
-          Kod
-        </label>
-        <input
-          id="campaign-code"
-          name="code"
-          autoComplete="off"
-          autoCapitalize="characters"
-          spellCheck={false}
-          maxLength={20}
-          className="campaign-code-input"
-          value={draft.code}
-          onChange={(e) => set("code", e.target.value.toUpperCase())}
-          {...described("code")}
-        />
-        {message("code")}
-      </div>
-      <div className="field">
-        <label className="field-label" htmlFor="campaign-rule">
-          Regel
-        </label>
-        <select
-          id="campaign-rule"
-          name="rule"
-          value={draft.rule}
-          onChange={(e) => set("rule", e.target.value as Draft["rule"])}
-          {...described("rule")}
-        >
-          <option value="">Välj regel …</option>
-          {(Object.keys(RULE_WORDS) as CampaignRule[]).map((rule) => (
-            <option key={rule} value={rule}>
-              {RULE_WORDS[rule]}
-            </option>
-          ))}
-        </select>
-        {message("rule")}
-      </div>
-      <div className="field-row">
-        <div className="field">
-          <label className="field-label" htmlFor="campaign-validUntil">
-            Giltig till och med
-          </label>
+      <Field label="Kod" error={errors.code}>
+        {(control) => (
           <input
-            id="campaign-validUntil"
-            type="date"
-            name="validUntil"
-            value={draft.validUntil}
-            onChange={(e) => set("validUntil", e.target.value)}
-            {...described("validUntil")}
-          />
-          {message("validUntil", "Tomt: hela säsongen")}
-        </div>
-        <div className="field">
-          <label className="field-label" htmlFor="campaign-maxUses">
-            Max antal användningar
-          </label>
-          <input
-            id="campaign-maxUses"
-            name="maxUses"
-            inputMode="numeric"
-            pattern="[0-9]*"
+            {...control}
+            name="code"
             autoComplete="off"
-            value={draft.maxUses}
-            onChange={(e) => set("maxUses", e.target.value.replace(/\D/g, ""))}
-            {...described("maxUses")}
+            autoCapitalize="characters"
+            spellCheck={false}
+            maxLength={20}
+            className="campaign-code-input"
+            value={draft.code}
+            onChange={(e) => set("code", e.target.value.toUpperCase())}
           />
-          {message("maxUses", "Tomt: obegränsat")}
-        </div>
+        )}
+      </Field>
+      <Field label="Regel" error={errors.rule}>
+        {(control) => (
+          <select
+            {...control}
+            name="rule"
+            value={draft.rule}
+            onChange={(e) => set("rule", e.target.value as Draft["rule"])}
+          >
+            <option value="">Välj regel …</option>
+            {(Object.keys(RULE_WORDS) as CampaignRule[]).map((rule) => (
+              <option key={rule} value={rule}>
+                {RULE_WORDS[rule]}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <div className="field-row">
+        <Field label="Giltig till och med" error={errors.validUntil} hint="Tomt: hela säsongen">
+          {(control) => (
+            <input
+              {...control}
+              type="date"
+              name="validUntil"
+              value={draft.validUntil}
+              onChange={(e) => set("validUntil", e.target.value)}
+            />
+          )}
+        </Field>
+        <Field label="Max antal användningar" error={errors.maxUses} hint="Tomt: obegränsat">
+          {(control) => (
+            <input
+              {...control}
+              name="maxUses"
+              inputMode="numeric"
+              pattern="[0-9]*"
+              autoComplete="off"
+              value={draft.maxUses}
+              onChange={(e) => set("maxUses", e.target.value.replace(/\D/g, ""))}
+            />
+          )}
+        </Field>
       </div>
-      <div className="field">
-        <label className="field-label" htmlFor="campaign-note">
-          Anteckning
-        </label>
-        <input
-          id="campaign-note"
-          name="note"
-          autoComplete="off"
-          maxLength={200}
-          value={draft.note}
-          onChange={(e) => set("note", e.target.value)}
-          {...described("note")}
-        />
-        {message("note", "Till exempel vem koden är till (visas bara här)")}
-      </div>
+      <Field label="Anteckning" error={errors.note} hint="Till exempel vem koden är till (visas bara här)">
+        {(control) => (
+          <input
+            {...control}
+            name="note"
+            autoComplete="off"
+            maxLength={200}
+            value={draft.note}
+            onChange={(e) => set("note", e.target.value)}
+          />
+        )}
+      </Field>
       {errors._ && (
         <p className="alert alert-error" role="alert">
           {errors._}

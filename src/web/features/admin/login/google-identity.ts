@@ -3,8 +3,8 @@
  * In development nothing may reach the internet, so the page loads the Worker's stand-in at /dev/gsi/client
  * instead: the same API, whose button signs a development account in through the server's real verification.
  */
-export const GOOGLE_GSI_SRC = "https://accounts.google.com/gsi/client";
-export const DEV_GSI_SRC = "/dev/gsi/client";
+const GOOGLE_GSI_SRC = "https://accounts.google.com/gsi/client";
+const DEV_GSI_SRC = "/dev/gsi/client";
 
 /** Which script provides `google.accounts.id`: decided by the server's development mode and nothing else. */
 export function gsiScriptSrc(devMode: boolean): string {

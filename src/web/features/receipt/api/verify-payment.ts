@@ -1,24 +1,19 @@
 /**
  * GET /verify?id={payref}: has this payment settled? Spec §4: "The status code decides": 200 settled, 202 still
- * waiting, 403 logged out, 404 unknown. Read with fetch rather than lib/api because a 202 and a 200 are both
- * successes that api() would not tell apart; same credentials and client header as every other call.
+ * waiting, 403 logged out, 404 unknown. Read as a raw response because a 202 and a 200 are both successes that
+ * api() would not tell apart.
  */
-import { CLIENT_HEADER } from "../../../lib/api";
+import { ApiError, apiResponse } from "../../../lib/api";
 
 export type VerifyOutcome = "settled" | "waiting" | "logged-out" | "not-found" | "unusable" | "retry";
 
 export async function verifyPayment(id: string, signal?: AbortSignal): Promise<VerifyOutcome> {
   let res: Response;
   try {
-    res = await fetch(`/verify?id=${encodeURIComponent(id)}`, {
-      credentials: "same-origin",
-      headers: { [CLIENT_HEADER]: "1", accept: "application/json" },
-      cache: "no-store",
-      signal,
-    });
+    res = await apiResponse(`/verify?id=${encodeURIComponent(id)}`, { cache: "no-store", signal });
   } catch (err) {
-    if (err instanceof DOMException && err.name === "AbortError") throw err;
-    return "retry";
+    if (err instanceof ApiError) return "retry";
+    throw err;
   }
   switch (res.status) {
     case 200:

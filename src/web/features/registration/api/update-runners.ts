@@ -18,7 +18,7 @@ export function updateRunners(body: RunnerUpdate): Promise<Registration> {
 }
 
 /** The registration a 409/403 answer carries, if any. */
-export function registrationInError(err: unknown): Registration | null {
+function registrationInError(err: unknown): Registration | null {
   if (!(err instanceof ApiError) || typeof err.body !== "object" || err.body === null) return null;
   const registration = (err.body as { registration?: unknown }).registration;
   return typeof registration === "object" && registration !== null ? (registration as Registration) : null;
