@@ -90,3 +90,18 @@ export function payidLabel(payid: string | null | undefined, amount: number | nu
   const label = payid.split("_")[1];
   return label ? label : null;
 }
+
+/** Limits of an organiser-made campaign code (the admin form and the server check the same rules). */
+export const CAMPAIGN_CODE_PATTERN = /^[A-Z0-9]{3,20}$/;
+export const CAMPAIGN_MAX_USES = 100_000;
+export const CAMPAIGN_NOTE_MAX = 200;
+
+/** A new code's text, already normalised with normalizeCode: 3–20 of A–Z and 0–9. */
+export function isValidCampaignCode(code: string): boolean {
+  return CAMPAIGN_CODE_PATTERN.test(code);
+}
+
+/** A use limit: a whole number 1–100000 (absent means unlimited). */
+export function isValidMaxUses(value: number): boolean {
+  return Number.isInteger(value) && value >= 1 && value <= CAMPAIGN_MAX_USES;
+}

@@ -5,6 +5,8 @@ import {
   evaluateBuiltinCampaign,
   isCampaignPayid,
   isCampaignValidAt,
+  isValidCampaignCode,
+  isValidMaxUses,
   normalizeCode,
   payidLabel,
 } from "../../src/shared/campaign";
@@ -111,5 +113,23 @@ describe("payids", () => {
     expect(payidLabel("ABC123", 0)).toBeNull();
     expect(payidLabel("kampanj_", 0)).toBeNull();
     expect(payidLabel(undefined, 0)).toBeNull();
+  });
+});
+
+describe("organiser-made code limits", () => {
+  it("a code is 3–20 of A–Z and 0–9 (already upper-cased)", () => {
+    expect(isValidCampaignCode("KLUBBEN25")).toBe(true);
+    expect(isValidCampaignCode("AB")).toBe(false);
+    expect(isValidCampaignCode("A".repeat(21))).toBe(false);
+    expect(isValidCampaignCode("klubben")).toBe(false);
+    expect(isValidCampaignCode("KLUBB-25")).toBe(false);
+  });
+
+  it("a use limit is a whole number 1–100000", () => {
+    expect(isValidMaxUses(1)).toBe(true);
+    expect(isValidMaxUses(100_000)).toBe(true);
+    expect(isValidMaxUses(0)).toBe(false);
+    expect(isValidMaxUses(100_001)).toBe(false);
+    expect(isValidMaxUses(2.5)).toBe(false);
   });
 });

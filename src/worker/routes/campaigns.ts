@@ -5,7 +5,7 @@
  */
 import { Hono, type Context } from "hono";
 import { z } from "zod";
-import { normalizeCode } from "../../shared/campaign";
+import { CAMPAIGN_CODE_PATTERN, CAMPAIGN_NOTE_MAX, isValidMaxUses, normalizeCode } from "../../shared/campaign";
 import { CAMPAIGN_RULES } from "../../shared/season";
 import { isIsoDate, stockholmDate } from "../../shared/stockholm";
 import { audit } from "../db/audit";
@@ -40,14 +40,14 @@ const newCampaignBody = z.object(
     code: z
       .string({ error: MSG.code })
       .transform(normalizeCode)
-      .pipe(z.string().regex(/^[A-Z0-9]{3,20}$/, MSG.code)),
+      .pipe(z.string().regex(CAMPAIGN_CODE_PATTERN, MSG.code)),
     rule: z.enum(CAMPAIGN_RULES, { error: MSG.rule }),
     validUntil: z
       .string({ error: MSG.validUntil })
       .refine((s) => isIsoDate(s), MSG.validUntil)
       .nullish(),
-    maxUses: z.number({ error: MSG.maxUses }).int(MSG.maxUses).min(1, MSG.maxUses).max(100_000, MSG.maxUses).nullish(),
-    note: z.string({ error: MSG.note }).trim().max(200, MSG.note).optional().default(""),
+    maxUses: z.number({ error: MSG.maxUses }).refine(isValidMaxUses, MSG.maxUses).nullish(),
+    note: z.string({ error: MSG.note }).trim().max(CAMPAIGN_NOTE_MAX, MSG.note).optional().default(""),
   },
   { error: MSG.body },
 );

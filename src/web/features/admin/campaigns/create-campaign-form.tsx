@@ -1,6 +1,6 @@
 /** The form for a new campaign code. Checked here first with the server's rules, in Swedish, then by the server. */
 import { useState, type FormEvent } from "react";
-import { normalizeCode } from "../../../../shared/campaign";
+import { CAMPAIGN_NOTE_MAX, isValidCampaignCode, isValidMaxUses, normalizeCode } from "../../../../shared/campaign";
 import type { CampaignRule } from "../../../../shared/season";
 import { isIsoDate } from "../../../../shared/stockholm";
 import { Button } from "../../../components/ui/button";
@@ -34,14 +34,14 @@ const FORM_MESSAGES = {
 function checkDraft(d: Draft): { ok: true; value: NewCampaign } | { ok: false; errors: Errors } {
   const errors: Errors = {};
   const code = normalizeCode(d.code);
-  if (!/^[A-Z0-9]{3,20}$/.test(code)) errors.code = FORM_MESSAGES.code;
+  if (!isValidCampaignCode(code)) errors.code = FORM_MESSAGES.code;
   if (d.rule === "") errors.rule = FORM_MESSAGES.rule;
   if (d.validUntil !== "" && !isIsoDate(d.validUntil)) errors.validUntil = FORM_MESSAGES.validUntil;
   const maxUses = d.maxUses.trim() === "" ? null : Number(d.maxUses);
-  if (maxUses !== null && (!Number.isInteger(maxUses) || maxUses < 1 || maxUses > 100_000)) {
+  if (maxUses !== null && !isValidMaxUses(maxUses)) {
     errors.maxUses = FORM_MESSAGES.maxUses;
   }
-  if (d.note.trim().length > 200) errors.note = FORM_MESSAGES.note;
+  if (d.note.trim().length > CAMPAIGN_NOTE_MAX) errors.note = FORM_MESSAGES.note;
   if (Object.keys(errors).length > 0 || d.rule === "") return { ok: false, errors };
   return {
     ok: true,
