@@ -1,17 +1,9 @@
 /** The wire shapes of the registration calls (spec §7; DESIGN.md: wire names as the spec). */
-import type { Group } from "../../../../shared/distances";
 import type { PaymentRecord } from "../../../../shared/payment-protocol";
 import type { RunnerFields } from "../../../../shared/registration-schema";
-import type { DistanceKm } from "../../../../shared/season";
 
-export interface Runner {
+export interface Runner extends RunnerFields {
   id: string;
-  firstname: string;
-  lastname: string;
-  age: number;
-  company: string;
-  distance: DistanceKm;
-  group: Group;
   bib: number | null;
 }
 
