@@ -1,10 +1,13 @@
 /**
  * The race wire shapes (admin spec, "Race" and "Runner"): what `GET /api/races`, `GET /api/races/get/{part}`
- * and the race Durable Object's RPC answer, and what the live sockets will carry. The spec's clients dispatch
+ * and the race Durable Object's RPC answer, and what the live sockets carry. The spec's clients dispatch
  * every record by the prefix of its `sort` field ('race' / 'runner'), so that is the one discriminator here.
  *
- * The race-day issue adds the timing frames (start, finish, restore, reset, end, clock sync) to this module,
- * next to these records, so browser and Durable Object share one typed message union.
+ * Live sockets (`{wsUrl}/race/{raceId}`, `{wsUrl}/races`), browser and Durable Object share these frames:
+ * - client → server: `subscribe-to-race` (with the last `seq` it has, to get only what it missed), `sync` (one
+ *   NTP-style clock sample). Every change goes through the HTTP calls, never the socket: one way in.
+ * - server → client: an array of events (race or runner records, each with the `seq` of its last change; a
+ *   removed runner comes as `{sort, removed: true}`), or one control object (`hello`, `sync`, `error`).
  */
 import type { DistanceKm } from "./season";
 import { formatResult, resultMs } from "./time-format";
@@ -59,12 +62,14 @@ export interface RunnerRecord {
   distance: RunnerDistance;
   /** 'mm:ss.fff', only when both the race's start and the runner's finish are known. */
   time?: string;
+  /** Marked 'did not start' by an admin (so the race can end without them); absent when false. */
+  dns?: boolean;
 }
 
 /** The start list a visitor sees: no age, no participant id (admin spec's start-list columns). */
 export type PublicRunnerRecord = Pick<
   RunnerRecord,
-  "type" | "part" | "sort" | "bib" | "firstname" | "lastname" | "group" | "company" | "finished" | "time"
+  "type" | "part" | "sort" | "bib" | "firstname" | "lastname" | "group" | "company" | "finished" | "time" | "dns"
 >;
 
 /** `GET /api/races/get/{part}`: the race record, then its runner records. */
@@ -99,6 +104,7 @@ export function toPublicRunner(r: RunnerRecord): PublicRunnerRecord {
     finished: r.finished,
   };
   if (r.time !== undefined) pub.time = r.time;
+  if (r.dns) pub.dns = true;
   return pub;
 }
 
@@ -106,7 +112,10 @@ export function toPublicRunner(r: RunnerRecord): PublicRunnerRecord {
  * Admin spec: "Waiting runners are sorted by bib with unset bibs first"; finished runners follow in finish
  * order. Ties keep a stable order by name, then id.
  */
-export function compareRunners(a: RunnerRecord, b: RunnerRecord): number {
+export function compareRunners(
+  a: Pick<RunnerRecord, "finished" | "bib" | "firstname" | "lastname" | "id">,
+  b: Pick<RunnerRecord, "finished" | "bib" | "firstname" | "lastname" | "id">,
+): number {
   if ((a.finished === null) !== (b.finished === null)) return a.finished === null ? -1 : 1;
   if (a.finished !== null && b.finished !== null && a.finished !== b.finished) return a.finished - b.finished;
   if ((a.bib === null) !== (b.bib === null)) return a.bib === null ? -1 : 1;
@@ -134,7 +143,7 @@ export type RaceAuditEvent = {
  * properties (not their class), so the Worker recognises one by name and maps `status` to its HTTP answer.
  */
 export const RACE_ERROR_NAME = "RaceError";
-export type RaceErrorStatus = 400 | 404 | 409;
+export type RaceErrorStatus = 400 | 404 | 409 | 422;
 
 export class RaceError extends Error {
   readonly status: RaceErrorStatus;
@@ -151,6 +160,94 @@ export function isRaceError(err: unknown): err is { name: string; message: strin
   return (
     e.name === RACE_ERROR_NAME &&
     typeof e.message === "string" &&
-    (e.status === 400 || e.status === 404 || e.status === 409)
+    (e.status === 400 || e.status === 404 || e.status === 409 || e.status === 422)
   );
+}
+
+// ——— race day: limits shared by the Durable Object, the Worker and the timing screens ———
+
+/** Spec: "Live reconnect delay: 5 s". */
+export const RECONNECT_DELAY_MS = 5_000;
+/** Spec: "Clock tick: 500 ms". */
+export const CLOCK_TICK_MS = 500;
+/** Spec: reset is confirmed by typing this word. */
+export const RESET_WORD = "APRAKET";
+/** Spec: a distance change is confirmed by typing this. */
+export const CHANGE_DISTANCE_WORD = "OK";
+/**
+ * Two devices tapping one runner within this many ms (neither knowing of the other's tap) are one finish: the
+ * earliest moment is kept. A tap on a tile the device already showed as finished is a deliberate re-record.
+ */
+export const SAME_FINISH_WINDOW_MS = 5_000;
+/** A tap's moment may run ahead of the server's clock by at most this (clock-offset error), else it is refused. */
+export const FUTURE_TAP_TOLERANCE_MS = 2_000;
+/** A tap queued offline is accepted up to this long after it was made (a race is well under six hours). */
+export const MAX_TAP_AGE_MS = 6 * 3_600_000;
+/** Largest socket frame a client may send; larger ones are refused (the socket stays open). */
+export const MAX_CLIENT_FRAME_BYTES = 1_024;
+/** A tap id made on the device: 8–64 characters of [A-Za-z0-9_-]. */
+export const TAP_ID_PATTERN = /^[A-Za-z0-9_-]{8,64}$/;
+/** A device id made on the device (kept in its storage): 1–64 characters of [A-Za-z0-9_.:-]. */
+export const DEVICE_ID_PATTERN = /^[A-Za-z0-9_.:-]{1,64}$/;
+
+export function isTapId(x: unknown): x is string {
+  return typeof x === "string" && TAP_ID_PATTERN.test(x);
+}
+
+export function isDeviceId(x: unknown): x is string {
+  return typeof x === "string" && DEVICE_ID_PATTERN.test(x);
+}
+
+/** `sort` → participant id ('runner-abc' → 'abc'); null for anything that is not a runner's sort. */
+export function runnerIdFromSort(sort: unknown): string | null {
+  if (typeof sort !== "string" || !sort.startsWith("runner-")) return null;
+  const id = sort.slice("runner-".length);
+  return id.length > 0 && id.length <= 100 ? id : null;
+}
+
+/** The socket paths under `/api/config`'s wsUrl (DESIGN.md "Live connections"). */
+export function raceSocketPath(raceId: string): string {
+  return `/race/${encodeURIComponent(raceId)}`;
+}
+export const RACES_SOCKET_PATH = "/races";
+
+/** A runner that left the race (moved to another distance, or removed). */
+export interface RemovedRunnerRecord {
+  type: "runner";
+  part: string;
+  sort: `runner-${string}`;
+  removed: true;
+}
+
+/** One event on a socket: a record as it is now, and the sequence number of its last change. */
+export type RaceEvent = (RaceRecord | RunnerRecord | RemovedRunnerRecord) & { seq: number };
+
+/** Server → client data frame: the records that changed, in `seq` order. */
+export type RaceEventsFrame = RaceEvent[];
+
+/**
+ * Server → client control frames.
+ * - hello: answers subscribe: `seq` is the race's latest sequence number; `snapshot` says the events that follow
+ *   (in the same frame order) replace everything the client had, rather than updating it.
+ * - sync: one clock sample: the client's `t0` echoed with the server's time `t1` (epoch ms).
+ * - error: a frame the server refused; the socket stays open and nothing changed.
+ */
+export type RaceControlFrame =
+  | { type: "hello"; part: string; seq: number; snapshot: boolean }
+  | { type: "sync"; id: number; t0: number; t1: number }
+  | { type: "error"; error: string };
+
+export type RaceServerFrame = RaceEventsFrame | RaceControlFrame;
+
+/** Client → server. `since`: the last seq this client applied (0 or absent: send everything). */
+export type RaceClientFrame =
+  { action: "subscribe-to-race"; since?: number } | { action: "sync"; id: number; t0: number };
+
+/** The spec's dispatch: by the prefix of `sort`. */
+export function isRaceEvent(e: RaceEvent): e is RaceRecord & { seq: number } {
+  return e.sort === "race";
+}
+
+export function isRemovedRunner(e: RaceEvent): e is RemovedRunnerRecord & { seq: number } {
+  return e.sort !== "race" && "removed" in e && e.removed === true;
 }

@@ -19,6 +19,7 @@ import { devRoutes } from "./routes/dev";
 import { healthRoutes } from "./routes/health";
 import { dataRoutes } from "./routes/data";
 import { raceRoutes } from "./routes/races";
+import { raceDayRoutes } from "./routes/race-day";
 import { campaignRoutes } from "./routes/campaigns";
 import { registrationRoutes } from "./routes/registration";
 import { pagesRoutes } from "./routes/pages";
@@ -55,6 +56,7 @@ export function createApp() {
   app.route("/", devRoutes);
   app.route("/", dataRoutes);
   app.route("/", raceRoutes);
+  app.route("/", raceDayRoutes);
   app.route("/", healthRoutes);
   app.route("/", campaignRoutes);
   app.route("/", registrationRoutes);

@@ -4,6 +4,7 @@ import { reconcilePayments } from "./payments";
 
 export { PaymentDO } from "../durable/payment";
 export { RaceDO } from "../durable/race";
+export { RaceHubDO } from "../durable/race-hub";
 
 const app = createApp();
 

@@ -110,8 +110,9 @@ export interface DistanceChange {
 
 /**
  * Admin "Byt distans": the runner leaves one race and joins another with that race's distance, keeping the bib
- * when it is free there. Added first, removed second, so a failure half-way never loses the runner; a repeat
- * after success finds the runner already moved and answers the same.
+ * when it is free there. The source race's object runs the move (marked, added there, removed here, its alarm
+ * retrying until done), so a failure half-way never loses or doubles the runner; a repeat after success finds
+ * the runner already moved and answers the same.
  */
 export async function changeRunnerDistance(
   env: Env,
@@ -123,31 +124,12 @@ export async function changeRunnerDistance(
   if (fromPart === toPart) throw badRequest("Löparen är redan anmäld till det loppet.");
   const from = await raceStub(env, fromPart);
   const to = await raceStub(env, toPart);
-  const runner = await callRace(from.getRunner(id));
-  if (!runner) {
+  const here = await callRace(from.getRunner(id));
+  if (!here) {
     const moved = await callRace(to.getRunner(id));
     if (moved) return { runner: moved };
-    throw notFound("Löparen finns inte i loppet.");
   }
-  const result = await callRace(
-    to.addRunner(
-      {
-        id: runner.id,
-        firstname: runner.firstname,
-        lastname: runner.lastname,
-        age: runner.age,
-        company: runner.company,
-        group: runner.group,
-        bib: runner.bib,
-      },
-      by,
-      { dropTakenBib: true },
-    ),
-  );
-  await callRace(from.removeRunner(id, by));
-  return result.droppedBib === undefined
-    ? { runner: result.runner }
-    : { runner: result.runner, droppedBib: result.droppedBib };
+  return callRace(from.moveRunner(toPart, id, by));
 }
 
 /**

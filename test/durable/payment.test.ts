@@ -8,7 +8,7 @@ import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import { POLL_FIRST_MS, POLL_MAX_MS, RECENT_WAIT_MS, type PaymentDO } from "../../src/durable/payment";
 import { newInstructionId } from "../../src/worker/payments";
-import { call } from "../worker/helpers";
+import { call, sleep, waitFor } from "../worker/helpers";
 import {
   auditCount,
   openPaymentSocket,
@@ -16,9 +16,7 @@ import {
   paymentRow,
   seedFamily,
   setCallbacks,
-  sleep,
   startPayment,
-  waitFor,
 } from "../worker/swish-helpers";
 
 interface Meta {

@@ -145,3 +145,61 @@ export async function storedState(): Promise<Record<string, string>> {
   }
   return state;
 }
+
+/** A socket opened through the Worker, every frame it received kept in order (JSON parsed; "pong" as text). */
+export interface TestSocket {
+  ws: WebSocket;
+  messages: unknown[];
+  closeCode: () => number | null;
+  /** The next frame not read yet. */
+  next(timeoutMs?: number): Promise<unknown>;
+  send(frame: unknown): void;
+}
+
+/** Opens a live socket as a page does (`{wsUrl}/…` is `/ws/…`), with the jar's cookies. */
+export async function openSocket(path: string, init: CallInit = {}): Promise<TestSocket> {
+  const res = await call(path, { ...init, headers: { upgrade: "websocket", ...headersObject(init.headers) } });
+  if (res.status !== 101) throw new Error(`socket ${path} answered ${res.status}: ${await res.text()}`);
+  const ws = res.webSocket!;
+  ws.accept();
+  const messages: unknown[] = [];
+  let code: number | null = null;
+  let read = 0;
+  ws.addEventListener("message", (e) => messages.push(parseFrame(e.data)));
+  ws.addEventListener("close", (e) => {
+    code = e.code;
+  });
+  return {
+    ws,
+    messages,
+    closeCode: () => code,
+    async next(timeoutMs = 5000) {
+      await waitFor(() => messages.length > read, timeoutMs, "a socket message");
+      return messages[read++];
+    },
+    send(frame) {
+      ws.send(typeof frame === "string" ? frame : JSON.stringify(frame));
+    },
+  };
+}
+
+function parseFrame(data: unknown): unknown {
+  if (typeof data !== "string") return data;
+  try {
+    return JSON.parse(data);
+  } catch {
+    return data; // "pong"
+  }
+}
+
+export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 5000, what = "condition") {
+  const until = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+export function sleep(ms: number) {
+  return new Promise((r) => setTimeout(r, ms));
+}

@@ -10,7 +10,7 @@ import { SEASON } from "../../src/shared/season";
 import { database } from "../../src/worker/db/client";
 import { participants, registrations } from "../../src/worker/db/schema";
 import { startSwishPayment } from "../../src/worker/payments";
-import { BASE, call, post } from "./helpers";
+import { BASE, call, openSocket, post, type TestSocket } from "./helpers";
 
 let families = 0;
 
@@ -122,62 +122,8 @@ export function callback(body: unknown, callbackIdentifier: string | null) {
   });
 }
 
-export interface PaymentSocket {
-  ws: WebSocket;
-  messages: unknown[];
-  closeCode: () => number | null;
-  next(timeoutMs?: number): Promise<unknown>;
-  send(frame: unknown): void;
-}
-
 /** Opens `{wsUrl}/pay/{payid}` through the Worker, like the payment page. */
-export async function openPaymentSocket(payid: string): Promise<PaymentSocket> {
-  const res = await call(`/ws/pay/${payid}`, { headers: { upgrade: "websocket" } });
-  expect(res.status).toBe(101);
-  return socketFrom(res);
+export function openPaymentSocket(payid: string): Promise<TestSocket> {
+  return openSocket(`/ws/pay/${payid}`);
 }
 
-function socketFrom(res: Response): PaymentSocket {
-  const ws = res.webSocket!;
-  ws.accept();
-  const messages: unknown[] = [];
-  let code: number | null = null;
-  let read = 0;
-  ws.addEventListener("message", (e) => messages.push(parseFrame(e.data)));
-  ws.addEventListener("close", (e) => {
-    code = e.code;
-  });
-  return {
-    ws,
-    messages,
-    closeCode: () => code,
-    async next(timeoutMs = 5000) {
-      await waitFor(() => messages.length > read, timeoutMs, "a socket message");
-      return messages[read++];
-    },
-    send(frame) {
-      ws.send(typeof frame === "string" ? frame : JSON.stringify(frame));
-    },
-  };
-}
-
-function parseFrame(data: unknown): unknown {
-  if (typeof data !== "string") return data;
-  try {
-    return JSON.parse(data);
-  } catch {
-    return data; // "pong"
-  }
-}
-
-export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 5000, what = "condition") {
-  const until = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
-export function sleep(ms: number) {
-  return new Promise((r) => setTimeout(r, ms));
-}

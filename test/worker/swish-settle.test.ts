@@ -21,7 +21,7 @@ import {
   RUNNERS_ADDED,
   SWISH_FAILED,
 } from "../../src/worker/payments";
-import { call, get, post, storedState, visitorJar } from "./helpers";
+import { call, get, post, storedState, visitorJar, waitFor } from "./helpers";
 import {
   auditCount,
   callback,
@@ -32,7 +32,6 @@ import {
   seedFamily,
   setCallbacks,
   startPayment,
-  waitFor,
 } from "./swish-helpers";
 
 const MINUTE = 60_000;

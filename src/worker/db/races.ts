@@ -81,3 +81,16 @@ export function raceRecordFromRow(row: RaceRow): RaceRecord {
     openForReg: row.openForReg,
   };
 }
+
+/** A race an organiser creates by hand (admin "Lägg till lopp"); false when the part already exists. */
+export async function createRace(
+  db: Db,
+  race: { part: string; date: string; distance: number; openForReg: boolean },
+): Promise<boolean> {
+  const inserted = await db
+    .insert(races)
+    .values({ ...race, season: Number(race.date.slice(0, 4)) })
+    .onConflictDoNothing()
+    .returning({ part: races.part });
+  return inserted.length > 0;
+}

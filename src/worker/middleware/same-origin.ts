@@ -10,7 +10,7 @@ const STATE_CHANGING_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 /** The spec's state-changing GETs (kept as GETs for compatibility) and the logout call. */
 const STATE_CHANGING_GET = [
   /^\/api\/logout$/,
-  /^\/admin\/api\/races\/(start|finish|end|reset|register-bib|restore|change-distance)\//,
+  /^\/admin\/api\/races\/(start|finish|end|reset|register-bib|restore|change-distance|dns)\//,
 ];
 
 /**

@@ -1,7 +1,7 @@
 /**
  * Race reads. Public: the race list and a race's start list (`GET /api/races`, `GET /api/races/get/{part}`);
  * admin: the same under /admin/api (the admin guard in front of /admin/api/* decides who gets there), where the
- * runners carry their age and participant id too. Race-day writes live with the race-day routes.
+ * runners carry their age and participant id too. Race-day writes live in race-day.ts.
  */
 import { Hono } from "hono";
 import { z } from "zod";
@@ -36,10 +36,33 @@ raceRoutes.get("/api/races", async (c) => c.json(await allRaces(database(c.env.D
 const partParam = z.object({ part: z.string().min(1).max(64) });
 const raceIdParam = z.object({ raceId: z.string().min(1).max(64) });
 
+/**
+ * Spectators follow a running race by reloading its start list. Each isolate answers from a copy at most
+ * PUBLIC_RACE_TTL_MS old, and concurrent requests share one read, so a crowd of phones wakes the race's object
+ * about once a second per isolate, not once per visitor. Failures are not kept.
+ */
+export const PUBLIC_RACE_TTL_MS = 1_000;
+const publicRaceCache = new Map<string, { at: number; body: Promise<PublicRaceSnapshot> }>();
+
+function publicRace(env: Env, part: string, now: number): Promise<PublicRaceSnapshot> {
+  const cached = publicRaceCache.get(part);
+  if (cached && now - cached.at < PUBLIC_RACE_TTL_MS && now >= cached.at) return cached.body;
+  const body = raceSnapshot(env, database(env.DB), part).then(([race, ...runners]): PublicRaceSnapshot => [
+    race,
+    ...runners.map(toPublicRunner),
+  ]);
+  publicRaceCache.set(part, { at: now, body });
+  body.catch(() => {
+    if (publicRaceCache.get(part)?.body === body) publicRaceCache.delete(part);
+  });
+  // Ids are validated before they get here, but a long-lived isolate still must not collect them forever.
+  if (publicRaceCache.size > 200) publicRaceCache.delete(publicRaceCache.keys().next().value!);
+  return body;
+}
+
 raceRoutes.get("/api/races/get/:part", validate("param", partParam), async (c) => {
-  const [race, ...runners] = await raceSnapshot(c.env, database(c.env.DB), c.req.valid("param").part);
-  const body: PublicRaceSnapshot = [race, ...runners.map(toPublicRunner)];
-  return c.json(body);
+  const body = await publicRace(c.env, c.req.valid("param").part, c.var.clock.now());
+  return c.json(body, 200, { "cache-control": "public, max-age=1" });
 });
 
 raceRoutes.get("/admin/api/races", async (c) => c.json(await allRaces(database(c.env.DB))));

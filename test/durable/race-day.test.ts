@@ -1,0 +1,542 @@
+/**
+ * Race day through the real Worker and real sockets: the race object is the single writer, every admin socket
+ * sees every change in seq order, taps are idempotent, a reconnect gets what it missed, eviction loses nothing,
+ * a distance move survives a failure half-way, and bad input is refused with the race unchanged.
+ */
+import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import type { RaceDO } from "../../src/durable/race";
+import { raceId } from "../../src/shared/race-id";
+import type { RaceEvent, RaceRecord, RunnerRecord } from "../../src/shared/race-protocol";
+import { call, get, loginAdmin, openSocket, post, waitFor, type CookieJar, type TestSocket } from "../worker/helpers";
+
+let dayCounter = 0;
+/** A race of its own (a distinct far-future date) in D1's index, made through the admin API. */
+async function newRace(jar: CookieJar, meters = 5600): Promise<string> {
+  dayCounter += 1;
+  const date = `2070-${String(1 + Math.floor(dayCounter / 28)).padStart(2, "0")}-${String((dayCounter % 28) + 1).padStart(2, "0")}`;
+  const part = raceId(date, meters);
+  const res = await post(
+    `/admin/api/races/create-race/${part}`,
+    { date, distance: meters, openForReg: false },
+    { jar },
+  );
+  expect(res.status, await res.clone().text()).toBe(200);
+  return part;
+}
+
+async function addRunner(jar: CookieJar, part: string, fields: Record<string, unknown> = {}): Promise<RunnerRecord> {
+  const res = await post(
+    `/admin/api/races/add-runner/${part}`,
+    { firstname: "Ella", lastname: "Ek", age: 12, bib: null, group: "Dam", company: "", ...fields },
+    { jar },
+  );
+  expect(res.status, await res.clone().text()).toBe(200);
+  return (await res.json()) as RunnerRecord;
+}
+
+async function json<T = Record<string, unknown>>(res: Response, status = 200): Promise<T> {
+  const body = await res.text();
+  expect(res.status, body).toBe(status);
+  return JSON.parse(body) as T;
+}
+
+const TEN_MINUTES = 600_000;
+
+/** Starts the race ten minutes ago (a start tap replayed late), so taps at start + n s lie in the past. */
+function startEarlier(jar: CookieJar, part: string) {
+  return get(`/admin/api/races/start/${part}?tap=${tapId()}&at=${Date.now() - TEN_MINUTES}`, { jar });
+}
+
+function tapId(): string {
+  return crypto.randomUUID().replaceAll("-", "");
+}
+
+function finish(jar: CookieJar, part: string, sort: string, query: Record<string, string | number> = {}) {
+  const qs = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString();
+  return get(`/admin/api/races/finish/${part}/${sort}${qs ? `?${qs}` : ""}`, { jar });
+}
+
+/** A subscribed race socket: its hello and first (snapshot or replay) frame already read. */
+async function subscribe(jar: CookieJar, part: string, since?: number) {
+  const socket = await openSocket(`/ws/race/${part}`, { jar });
+  socket.send(since === undefined ? { action: "subscribe-to-race" } : { action: "subscribe-to-race", since });
+  const hello = (await socket.next()) as { type: string; seq: number; snapshot: boolean };
+  expect(hello.type).toBe("hello");
+  const first = (await socket.next()) as RaceEvent[];
+  return { socket, hello, first };
+}
+
+/** Applies event frames as a phone does: by sort, a removal deletes, an older seq never overwrites a newer. */
+function applyFrames(frames: unknown[]): Map<string, RaceEvent> {
+  const state = new Map<string, RaceEvent>();
+  for (const frame of frames) {
+    if (!Array.isArray(frame)) continue;
+    for (const event of frame as RaceEvent[]) {
+      const known = state.get(event.sort);
+      if (known && known.seq > event.seq) continue;
+      state.set(event.sort, event);
+    }
+  }
+  for (const [sort, e] of state) if ("removed" in e) state.delete(sort);
+  return state;
+}
+
+async function snapshot(jar: CookieJar, part: string) {
+  const [race, ...runners] = await json<[RaceRecord, ...RunnerRecord[]]>(
+    await get(`/admin/api/races/get/${part}`, { jar }),
+  );
+  return { race, runners };
+}
+
+async function auditTypes(part: string): Promise<string[]> {
+  return (await env.RACE.getByName(part).events()).map((e) => e.type);
+}
+
+function dataFrames(socket: TestSocket): RaceEvent[][] {
+  return socket.messages.filter((m): m is RaceEvent[] => Array.isArray(m));
+}
+
+describe("a whole race from three sockets", () => {
+  it("start, 30 finishes from three devices, bibs, undo and end reach every socket in seq order", async () => {
+    const jar = await loginAdmin();
+    const part = await newRace(jar);
+    const runners: RunnerRecord[] = [];
+    for (let i = 0; i < 30; i += 1)
+      runners.push(await addRunner(jar, part, { firstname: `R${i}`, bib: i < 20 ? 600 + i : null }));
+    const phones = await Promise.all([0, 1, 2].map(() => subscribe(jar, part)));
+    for (const { hello, first } of phones) {
+      expect(hello.snapshot).toBe(true);
+      expect(first).toHaveLength(31);
+    }
+
+    // Bibs for the last ten before the start.
+    for (let i = 20; i < 30; i += 1) {
+      const { runner } = await json<{ runner: RunnerRecord }>(
+        await get(`/admin/api/races/register-bib/${part}/${runners[i]!.sort}/${700 + i}?device=phone-a`, { jar }),
+      );
+      expect(runner.bib).toBe(700 + i);
+    }
+    const started = await json<{ started: number; race: RaceRecord }>(
+      await get(`/admin/api/races/start/${part}?device=phone-a&tap=${tapId()}&at=${Date.now() - TEN_MINUTES}`, { jar }),
+    );
+    expect(started.race.state).toBe("started");
+
+    for (let i = 0; i < 30; i += 1) {
+      const at = started.started + 1000 * (i + 1);
+      const result = await json<{ outcome: string; finished: number }>(
+        await finish(jar, part, runners[i]!.sort, { tap: tapId(), at, device: `phone-${"abc"[i % 3]}` }),
+      );
+      expect(result).toMatchObject({ outcome: "recorded", finished: at });
+    }
+    await json(await get(`/admin/api/races/restore/${part}/${runners[29]!.sort}?device=phone-b`, { jar }));
+    const ended = await get(`/admin/api/races/end/${part}`, { jar });
+    expect(ended.status).toBe(409);
+    expect(((await ended.json()) as { error: string }).error).toMatch(/1 löpare är kvar/);
+    await json(await finish(jar, part, runners[29]!.sort, { tap: tapId(), device: "phone-c" }));
+    const end = await json<{ race: RaceRecord }>(await get(`/admin/api/races/end/${part}?device=phone-a`, { jar }));
+    expect(end.race.state).toBe("ended");
+
+    const truth = await snapshot(jar, part);
+    expect(truth.race.state).toBe("ended");
+    expect(truth.runners.map((r) => r.firstname)).toEqual(runners.map((r) => r.firstname));
+    for (const { socket } of phones) {
+      await waitFor(
+        () => applyFrames(dataFrames(socket)).get("race")?.state === "ended",
+        3000,
+        "the end on every phone",
+      );
+      const frames = dataFrames(socket);
+      const seqs = frames.slice(1).flatMap((f) => f.map((e) => e.seq));
+      expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+      expect(new Set(seqs).size).toBe(seqs.length);
+      const seen = applyFrames(frames);
+      for (const r of truth.runners) expect(seen.get(r.sort)).toMatchObject({ finished: r.finished, bib: r.bib });
+      socket.ws.close();
+    }
+    // The audit trail names who and which device for each tap.
+    const finishes = (await env.RACE.getByName(part).events()).filter((e) => e.type === "finish");
+    expect(finishes).toHaveLength(31);
+    expect(new Set(finishes.map((e) => e.device))).toEqual(new Set(["phone-a", "phone-b", "phone-c"]));
+    expect(new Set(finishes.map((e) => e.actor))).toEqual(new Set(["arrangor@example.se"]));
+    const audit = await json<{ type: string }[]>(await get(`/admin/api/races/audit/${part}`, { jar }));
+    expect(audit[0]!.type).toBe("end");
+  });
+});
+
+describe("taps", () => {
+  async function startedRace() {
+    const jar = await loginAdmin();
+    const part = await newRace(jar);
+    const a = await addRunner(jar, part, { firstname: "Anna", bib: 601 });
+    const b = await addRunner(jar, part, { firstname: "Bo", bib: 602 });
+    const { started } = await json<{ started: number }>(await startEarlier(jar, part));
+    return { jar, part, a, b, started };
+  }
+
+  it("a replayed tap answers the same and changes nothing", async () => {
+    const { jar, part, a, started } = await startedRace();
+    const { socket } = await subscribe(jar, part);
+    const tap = tapId();
+    const first = await json(await finish(jar, part, a.sort, { tap, at: started + 5000, device: "p1" }));
+    await waitFor(() => dataFrames(socket).length === 2, 2000, "the finish event");
+    const before = await snapshot(jar, part);
+    for (let i = 0; i < 5; i += 1) {
+      const again = await json(await finish(jar, part, a.sort, { tap, at: started + 9000, device: "p1" }));
+      expect(again).toMatchObject({ outcome: "replayed", finished: first.finished });
+    }
+    expect(await snapshot(jar, part)).toEqual(before);
+    expect((await auditTypes(part)).filter((t) => t === "finish")).toHaveLength(1);
+    // No broadcast for a replay: a sync round trip proves the socket is idle, not just slow.
+    socket.send({ action: "sync", id: 1, t0: 1 });
+    await waitFor(() => socket.messages.some((m) => (m as { type?: string }).type === "sync"), 2000, "sync");
+    expect(dataFrames(socket)).toHaveLength(2);
+  });
+
+  it("two devices tapping one runner within seconds are one finish, the earliest kept; a re-record replaces", async () => {
+    const { jar, part, a, b, started } = await startedRace();
+    await json(await finish(jar, part, a.sort, { tap: tapId(), at: started + 60_000, device: "p1" }));
+    const second = await json(await finish(jar, part, a.sort, { tap: tapId(), at: started + 59_200, device: "p2" }));
+    expect(second).toMatchObject({ outcome: "same-finish", finished: started + 59_200 });
+    const third = await json(await finish(jar, part, a.sort, { tap: tapId(), at: started + 61_000, device: "p3" }));
+    expect(third).toMatchObject({ outcome: "same-finish", finished: started + 59_200 });
+
+    const rerecord = await json(
+      await finish(jar, part, a.sort, { tap: tapId(), at: started + 70_000, device: "p1", rerecord: 1 }),
+    );
+    expect(rerecord).toMatchObject({ outcome: "rerecorded", finished: started + 70_000 });
+    // The spec's bare call (no tap id) on a finished runner re-records at the server's time.
+    await json(await finish(jar, part, b.sort, { tap: tapId(), at: started + 1000 }));
+    const bare = await json<{ outcome: string; finished: number }>(await finish(jar, part, b.sort));
+    expect(bare.outcome).toBe("rerecorded");
+    expect(bare.finished).toBeGreaterThan(started + 1000);
+    const finishes = (await env.RACE.getByName(part).events()).filter((e) => e.type === "finish");
+    expect(finishes.map((e) => JSON.parse(e.payload).outcome)).toEqual([
+      "recorded",
+      "same-finish",
+      "same-finish",
+      "rerecorded",
+      "recorded",
+      "rerecorded",
+    ]);
+  });
+
+  it("refuses a tap in the future, before the start, in a race not started or ended, with the race unchanged", async () => {
+    const jar = await loginAdmin();
+    const part = await newRace(jar);
+    const a = await addRunner(jar, part, { bib: 601 });
+    const notStarted = await finish(jar, part, a.sort, { tap: tapId() });
+    expect(notStarted.status).toBe(409);
+    expect(await notStarted.json()).toEqual({ error: "Loppet har inte startat." });
+    const { started } = await json<{ started: number }>(await get(`/admin/api/races/start/${part}`, { jar }));
+    const before = await snapshot(jar, part);
+    const eventsBefore = await auditTypes(part);
+
+    const future = await finish(jar, part, a.sort, { tap: tapId(), at: Date.now() + 60_000 });
+    expect(future.status).toBe(422);
+    expect(((await future.json()) as { error: string }).error).toMatch(/framtiden/);
+    const early = await finish(jar, part, a.sort, { tap: tapId(), at: started - 1 });
+    expect(early.status).toBe(422);
+    expect(((await early.json()) as { error: string }).error).toMatch(/före starten/);
+    for (const [query, message] of [
+      [{ tap: "kort" }, "Ogiltigt tryck-id."],
+      [{ tap: tapId(), at: "igår" }, "Ogiltig tidpunkt."],
+      [{ device: "<script>" }, "Ogiltigt enhets-id."],
+    ] as const) {
+      const res = await finish(jar, part, a.sort, query);
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { error: string }).error).toBe(message);
+    }
+    const unknownRunner = await finish(jar, part, "runner-finns-inte", { tap: tapId() });
+    expect(unknownRunner.status).toBe(404);
+    const unknownRace = await finish(jar, raceId("2071-01-01", 5600), a.sort, { tap: tapId() });
+    expect(unknownRace.status).toBe(404);
+    expect((await get(`/admin/api/races/start/${part}`, { jar })).status).toBe(409);
+    expect(await snapshot(jar, part)).toEqual(before);
+    expect(await auditTypes(part)).toEqual(eventsBefore);
+
+    // Undo in an ended race.
+    await json(await get(`/admin/api/races/dns/${part}/${a.sort}/on`, { jar }));
+    await json(await get(`/admin/api/races/end/${part}`, { jar }));
+    const undo = await get(`/admin/api/races/restore/${part}/${a.sort}`, { jar });
+    expect(undo.status).toBe(409);
+    expect(await undo.json()).toEqual({ error: "Loppet är avslutat." });
+  });
+});
+
+describe("bibs", () => {
+  it("any positive integer unique within the race; 'next' takes the season's range; bad ones are refused", async () => {
+    const jar = await loginAdmin();
+    const part = await newRace(jar, 800);
+    const a = await addRunner(jar, part, { firstname: "Alva" });
+    const b = await addRunner(jar, part, { firstname: "Bert", lastname: "Berg" });
+    expect(
+      (await json<{ runner: RunnerRecord }>(await get(`/admin/api/races/register-bib/${part}/${a.sort}/4711`, { jar })))
+        .runner.bib,
+    ).toBe(4711);
+    const taken = await get(`/admin/api/races/register-bib/${part}/${b.sort}/4711`, { jar });
+    expect(taken.status).toBe(409);
+    expect(await taken.json()).toEqual({ error: "Startnummer 4711 används redan av Alva Ek." });
+    for (const bad of ["abc", "-3", "1.5", "999999"]) {
+      const res = await get(`/admin/api/races/register-bib/${part}/${b.sort}/${bad}`, { jar });
+      expect(res.status, bad).toBe(bad === "-3" ? 400 : 400);
+    }
+    // 0.8 km: the season's range starts at 1.
+    const next = await json<{ runner: RunnerRecord }>(
+      await get(`/admin/api/races/register-bib/${part}/${b.sort}/next`, { jar }),
+    );
+    expect(next.runner.bib).toBe(1);
+    const c = await addRunner(jar, part, { firstname: "Cissi", bib: 2 });
+    expect(c.bib).toBe(2);
+    const d = await addRunner(jar, part, { firstname: "Dan" });
+    expect(
+      (await json<{ runner: RunnerRecord }>(await get(`/admin/api/races/register-bib/${part}/${d.sort}/next`, { jar })))
+        .runner.bib,
+    ).toBe(3);
+  });
+});
+
+describe("reconnect and eviction", () => {
+  it("a socket that reconnects gets only what it missed, removals included", async () => {
+    const jar = await loginAdmin();
+    const part = await newRace(jar);
+    const target = await newRace(jar, 2800);
+    const runners = [];
+    for (let i = 0; i < 4; i += 1) runners.push(await addRunner(jar, part, { firstname: `N${i}`, bib: 610 + i }));
+    const { socket, hello } = await subscribe(jar, part);
+    socket.ws.close();
+
+    await json(await get(`/admin/api/races/start/${part}`, { jar }));
+    await json(await finish(jar, part, runners[0]!.sort, { tap: tapId() }));
+    await json(await get(`/admin/api/races/change-distance/${target}/${part}/${runners[1]!.sort}`, { jar }));
+
+    const back = await subscribe(jar, part, hello.seq);
+    expect(back.hello.snapshot).toBe(false);
+    expect(back.first.map((e) => e.sort)).toEqual(["race", runners[0]!.sort, runners[1]!.sort]);
+    expect(back.first[2]).toMatchObject({ removed: true });
+    expect(back.first[0]).toMatchObject({ state: "started" });
+
+    // Nothing missed: an empty replay. A client ahead of the race (bad number) gets a snapshot.
+    const current = await subscribe(jar, part, back.hello.seq);
+    expect(current.first).toEqual([]);
+    const ahead = await subscribe(jar, part, back.hello.seq + 1000);
+    expect(ahead.hello.snapshot).toBe(true);
+    expect(ahead.first).toHaveLength(4);
+  });
+
+  it("an eviction in the middle of a race loses nothing, and hibernated sockets keep receiving", async () => {
+    const jar = await loginAdmin();
+    const part = await newRace(jar);
+    const runners = [];
+    for (let i = 0; i < 6; i += 1) runners.push(await addRunner(jar, part, { firstname: `E${i}`, bib: 620 + i }));
+    const { socket } = await subscribe(jar, part);
+    const { started } = await json<{ started: number }>(await startEarlier(jar, part));
+    const taps = runners.map(() => tapId());
+    for (let i = 0; i < 3; i += 1)
+      await json(await finish(jar, part, runners[i]!.sort, { tap: taps[i]!, at: started + i * 100 + 100 }));
+    const before = await snapshot(jar, part);
+
+    await evictDurableObject(env.RACE.getByName(part));
+    expect(await snapshot(jar, part)).toEqual(before);
+    // A tap replayed after the eviction is still known.
+    expect(await json(await finish(jar, part, runners[0]!.sort, { tap: taps[0]!, at: started + 5000 }))).toMatchObject({
+      outcome: "replayed",
+      finished: started + 100,
+    });
+    for (let i = 3; i < 6; i += 1)
+      await json(await finish(jar, part, runners[i]!.sort, { tap: taps[i]!, at: started + i * 100 + 100 }));
+    await waitFor(
+      () => [...applyFrames(dataFrames(socket)).values()].filter((e) => "finished" in e && e.finished).length === 6,
+      3000,
+      "six finishes on the socket",
+    );
+    const after = await snapshot(jar, part);
+    expect(after.runners.map((r) => r.finished)).toEqual(runners.map((_, i) => started + i * 100 + 100));
+  });
+});
+
+describe("reset", () => {
+  it("returns the race to the start keeping runners and bibs; taps made before stay spent", async () => {
+    const jar = await loginAdmin();
+    const part = await newRace(jar);
+    const a = await addRunner(jar, part, { bib: 630 });
+    const b = await addRunner(jar, part, { bib: 631 });
+    const { socket } = await subscribe(jar, part);
+    await json(await get(`/admin/api/races/start/${part}`, { jar }));
+    const tap = tapId();
+    await json(await finish(jar, part, a.sort, { tap }));
+    await json(await get(`/admin/api/races/dns/${part}/${b.sort}/on`, { jar }));
+    await json(await get(`/admin/api/races/end/${part}`, { jar }));
+
+    const reset = await json<{ race: RaceRecord }>(await get(`/admin/api/races/reset/${part}`, { jar }));
+    expect(reset.race).toMatchObject({ state: "", started: null });
+    const after = await snapshot(jar, part);
+    expect(after.runners.map((r) => [r.bib, r.finished, r.dns])).toEqual([
+      [630, null, undefined],
+      [631, null, undefined],
+    ]);
+    await waitFor(() => applyFrames(dataFrames(socket)).get("race")?.state === "", 2000, "the reset on the socket");
+    const seen = applyFrames(dataFrames(socket));
+    expect(seen.get(a.sort)).toMatchObject({ finished: null });
+    expect(seen.get(b.sort)).not.toHaveProperty("dns");
+
+    await json(await get(`/admin/api/races/start/${part}`, { jar }));
+    expect(await json(await finish(jar, part, a.sort, { tap }))).toMatchObject({ outcome: "replayed" });
+    expect((await snapshot(jar, part)).runners.find((r) => r.id === a.id)?.finished).toBeNull();
+    // D1's index follows the race.
+    const row = await env.DB.prepare("SELECT state, started FROM races WHERE part = ?").bind(part).first();
+    expect(row).toMatchObject({ state: "started" });
+  });
+});
+
+describe("change of distance", () => {
+  it("moves the runner with its bib, idempotently, and both races' sockets hear of it", async () => {
+    const jar = await loginAdmin();
+    const from = await newRace(jar);
+    const to = await newRace(jar, 1600);
+    const a = await addRunner(jar, from, { bib: 640 });
+    const source = await subscribe(jar, from);
+    const target = await subscribe(jar, to);
+    const moved = await json<{ runner: RunnerRecord }>(
+      await get(`/admin/api/races/change-distance/${to}/${from}/${a.sort}`, { jar }),
+    );
+    expect(moved.runner).toMatchObject({ part: to, bib: 640, distance: "1.6" });
+    const again = await json<{ runner: RunnerRecord }>(
+      await get(`/admin/api/races/change-distance/${to}/${from}/${a.sort}`, { jar }),
+    );
+    expect(again.runner).toEqual(moved.runner);
+    expect((await snapshot(jar, from)).runners).toEqual([]);
+    expect((await snapshot(jar, to)).runners.map((r) => r.id)).toEqual([a.id]);
+    await waitFor(() => !applyFrames(dataFrames(source.socket)).has(a.sort), 2000, "removal in the source");
+    await waitFor(() => applyFrames(dataFrames(target.socket)).has(a.sort), 2000, "arrival in the target");
+  });
+
+  it("finishes a move interrupted after marking, and after adding, without losing or doubling the runner", async () => {
+    const jar = await loginAdmin();
+    const from = await newRace(jar);
+    const to = await newRace(jar, 2800);
+    const a = await addRunner(jar, from, { firstname: "Mark", bib: 650 });
+    const b = await addRunner(jar, from, { firstname: "Added", bib: 651 });
+    const fromStub = env.RACE.getByName(from);
+    // Crash after step 1 for a, after step 2 for b.
+    await runInDurableObject(fromStub, async (_i: RaceDO, state) => {
+      state.storage.sql.exec("UPDATE runners SET moving_to = ? WHERE id IN (?, ?)", to, a.id, b.id);
+      await state.storage.setAlarm(Date.now() + 60_000);
+    });
+    await env.RACE.getByName(to).addRunner({ id: b.id, firstname: "Added", lastname: "Ek", age: 12, bib: 651 });
+    // While moving, the runner is in neither list twice.
+    expect((await snapshot(jar, from)).runners).toEqual([]);
+    expect((await snapshot(jar, to)).runners.map((r) => r.id)).toEqual([b.id]);
+
+    expect(await runDurableObjectAlarm(fromStub)).toBe(true);
+    expect((await snapshot(jar, from)).runners).toEqual([]);
+    const arrived = (await snapshot(jar, to)).runners;
+    expect(arrived.map((r) => [r.firstname, r.bib]).sort()).toEqual([
+      ["Added", 651],
+      ["Mark", 650],
+    ]);
+    const d1 = await env.DB.prepare("SELECT COUNT(*) AS n FROM participants WHERE id IN (?, ?)")
+      .bind(a.id, b.id)
+      .first();
+    expect(d1).toMatchObject({ n: 0 }); // admin-added runners live in the race only
+  });
+
+  it("cancels a move whose target is gone, keeping the runner where it was", async () => {
+    const jar = await loginAdmin();
+    const from = await newRace(jar);
+    const a = await addRunner(jar, from, { bib: 660 });
+    const fromStub = env.RACE.getByName(from);
+    await runInDurableObject(fromStub, async (_i: RaceDO, state) => {
+      state.storage.sql.exec("UPDATE runners SET moving_to = 'race-991231-56' WHERE id = ?", a.id);
+      await state.storage.setAlarm(Date.now() + 60_000);
+    });
+    expect(await runDurableObjectAlarm(fromStub)).toBe(true);
+    expect((await snapshot(jar, from)).runners.map((r) => r.id)).toEqual([a.id]);
+    expect(await auditTypes(from)).toContain("runner-move-cancelled");
+    const unknown = await get(`/admin/api/races/change-distance/race-991231-56/${from}/${a.sort}`, { jar });
+    expect(unknown.status).toBe(404);
+  });
+});
+
+describe("socket frames", () => {
+  it("refuses malformed and oversized frames on an open socket, answers sync with the server's clock", async () => {
+    const jar = await loginAdmin();
+    const part = await newRace(jar);
+    const { socket } = await subscribe(jar, part);
+    const count = socket.messages.length;
+    for (const bad of [
+      "not json",
+      JSON.stringify({ action: "start" }),
+      JSON.stringify({ action: "sync", id: -1, t0: 1 }),
+      "x".repeat(5000),
+    ]) {
+      socket.send(bad);
+    }
+    await waitFor(() => socket.messages.length === count + 4, 2000, "four refusals");
+    expect(socket.messages.slice(count)).toEqual([
+      { type: "error", error: "Okänt meddelande." },
+      { type: "error", error: "Okänt meddelande." },
+      { type: "error", error: "Okänt meddelande." },
+      { type: "error", error: "Meddelandet är för stort." },
+    ]);
+    const t0 = Date.now();
+    socket.send({ action: "sync", id: 7, t0 });
+    await waitFor(() => socket.messages.length === count + 5, 2000, "the sync answer");
+    const sync = socket.messages.at(-1) as { type: string; id: number; t0: number; t1: number };
+    expect(sync).toMatchObject({ type: "sync", id: 7, t0 });
+    expect(Math.abs(sync.t1 - Date.now())).toBeLessThan(1000);
+    socket.send("ping");
+    await waitFor(() => socket.messages.includes("pong"), 2000, "pong");
+    expect(socket.closeCode()).toBeNull();
+  });
+
+  it("lets only admins from the site open a race or hub socket", async () => {
+    const jar = await loginAdmin();
+    const part = await newRace(jar);
+    for (const path of [`/ws/race/${part}`, "/ws/races"]) {
+      expect((await call(path, { headers: { upgrade: "websocket" } })).status).toBe(401);
+      expect(
+        (await call(path, { jar, headers: { upgrade: "websocket", origin: "https://evil.example" } })).status,
+      ).toBe(403);
+      expect((await call(path, { jar })).status).toBe(426);
+    }
+    expect((await call("/ws/race/race-991231-56", { jar, headers: { upgrade: "websocket" } })).status).toBe(404);
+  });
+});
+
+describe("the hub socket", () => {
+  it("sends every race, then each state change", async () => {
+    const jar = await loginAdmin();
+    const part = await newRace(jar);
+    await addRunner(jar, part, { bib: 670 });
+    const hub = await openSocket("/ws/races", { jar });
+    hub.send({ action: "subscribe-to-race" });
+    expect(await hub.next()).toMatchObject({ type: "hello", snapshot: true });
+    const races = (await hub.next()) as (RaceRecord & { seq: number })[];
+    expect(races.find((r) => r.part === part)).toMatchObject({ state: "", sort: "race" });
+    await json(await get(`/admin/api/races/start/${part}`, { jar }));
+    const change = (await hub.next()) as (RaceRecord & { seq: number })[];
+    expect(change).toEqual([expect.objectContaining({ part, state: "started" })]);
+    expect(change[0]!.seq).toBeGreaterThan(races[0]!.seq);
+  });
+});
+
+describe("public start list", () => {
+  it("shows DNS and results without ages or ids", async () => {
+    const jar = await loginAdmin();
+    const part = await newRace(jar);
+    const a = await addRunner(jar, part, { firstname: "Dora", bib: 680 });
+    const b = await addRunner(jar, part, { firstname: "Nils", bib: 681 });
+    await json(await get(`/admin/api/races/start/${part}`, { jar }));
+    await json(await finish(jar, part, a.sort, { tap: tapId() }));
+    await json(await get(`/admin/api/races/dns/${part}/${b.sort}/on`, { jar }));
+    const res = await call(`/api/races/get/${part}`);
+    expect(res.headers.get("cache-control")).toBe("public, max-age=1");
+    const [race, ...runners] = (await res.json()) as [RaceRecord, ...Record<string, unknown>[]];
+    expect(race.state).toBe("started");
+    const dns = runners.find((r) => r.sort === b.sort);
+    expect(dns).toMatchObject({ dns: true, finished: null });
+    expect(runners.every((r) => !("age" in r) && !("id" in r))).toBe(true);
+  });
+});
