@@ -83,6 +83,10 @@ function applyFrames(frames: unknown[]): Map<string, RaceEvent> {
   return state;
 }
 
+function raceState(seen: Map<string, RaceEvent>): string | undefined {
+  return (seen.get("race") as RaceRecord | undefined)?.state;
+}
+
 async function snapshot(jar: CookieJar, part: string) {
   const [race, ...runners] = await json<[RaceRecord, ...RunnerRecord[]]>(
     await get(`/admin/api/races/get/${part}`, { jar }),
@@ -142,11 +146,7 @@ describe("a whole race from three sockets", () => {
     expect(truth.race.state).toBe("ended");
     expect(truth.runners.map((r) => r.firstname)).toEqual(runners.map((r) => r.firstname));
     for (const { socket } of phones) {
-      await waitFor(
-        () => applyFrames(dataFrames(socket)).get("race")?.state === "ended",
-        3000,
-        "the end on every phone",
-      );
+      await waitFor(() => raceState(applyFrames(dataFrames(socket))) === "ended", 3000, "the end on every phone");
       const frames = dataFrames(socket);
       const seqs = frames.slice(1).flatMap((f) => f.map((e) => e.seq));
       expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
@@ -376,7 +376,7 @@ describe("reset", () => {
       [630, null, undefined],
       [631, null, undefined],
     ]);
-    await waitFor(() => applyFrames(dataFrames(socket)).get("race")?.state === "", 2000, "the reset on the socket");
+    await waitFor(() => raceState(applyFrames(dataFrames(socket))) === "", 2000, "the reset on the socket");
     const seen = applyFrames(dataFrames(socket));
     expect(seen.get(a.sort)).toMatchObject({ finished: null });
     expect(seen.get(b.sort)).not.toHaveProperty("dns");
@@ -538,5 +538,78 @@ describe("public start list", () => {
     const dns = runners.find((r) => r.sort === b.sort);
     expect(dns).toMatchObject({ dns: true, finished: null });
     expect(runners.every((r) => !("age" in r) && !("id" in r))).toBe(true);
+  });
+});
+
+describe("race and runner forms", () => {
+  it("creates a race once, with the spec's messages for a bad date or distance", async () => {
+    const jar = await loginAdmin();
+    const cases: [unknown, number, string][] = [
+      [{ date: "2070-13-40", distance: 5600 }, 400, "felaktigt datum"],
+      [{ date: "1999-09-13", distance: 5600 }, 400, "felaktigt datum"],
+      [{ date: "2070-09-13", distance: "fem" }, 400, "felaktig sträcka"],
+      [{ date: "2070-09-13", distance: null }, 400, "felaktig sträcka"],
+      [{ date: "2070-09-13", distance: 5650 }, 400, "sträckan måste anges i hela hundra meter"],
+      [{ date: "2070-09-13", distance: 0 }, 400, "sträckan måste anges i hela hundra meter"],
+      [
+        { date: "2070-09-13", distance: 2800 },
+        400,
+        "Loppets id ska vara race-700913-28 för det datumet och den sträckan.",
+      ],
+    ];
+    for (const [body, status, error] of cases) {
+      const res = await post("/admin/api/races/create-race/race-700913-56", body, { jar });
+      expect(res.status, JSON.stringify(body)).toBe(status);
+      expect(((await res.json()) as { error: string }).error).toBe(error);
+    }
+    expect(await env.DB.prepare("SELECT 1 FROM races WHERE part = 'race-700913-56'").first()).toBeNull();
+    const made = await json<RaceRecord>(
+      await post("/admin/api/races/create-race/race-700913-56", { date: "2070-09-13", distance: "5600" }, { jar }),
+    );
+    expect(made).toMatchObject({ part: "race-700913-56", distance: 5600, state: "", openForReg: false });
+    const again = await post(
+      "/admin/api/races/create-race/race-700913-56",
+      { date: "2070-09-13", distance: 5600 },
+      { jar },
+    );
+    expect(again.status).toBe(409);
+    const listed = await json<RaceRecord[]>(await get("/admin/api/races", { jar }));
+    expect(listed.some((r) => r.part === "race-700913-56")).toBe(true);
+  });
+
+  it("adds and edits runners, refusing a bad age or a taken bib", async () => {
+    const jar = await loginAdmin();
+    const part = await newRace(jar);
+    const a = await addRunner(jar, part, { firstname: "Gun", age: "44", bib: "690", group: "Dam", company: "IK" });
+    expect(a).toMatchObject({ firstname: "Gun", age: 44, bib: 690, group: "Dam", company: "IK", distance: "5.6" });
+    for (const age of ["x", -1, 300, null]) {
+      const res = await post(`/admin/api/races/add-runner/${part}`, { firstname: "A", lastname: "B", age }, { jar });
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { error: string }).error).toBe("felaktig ålder");
+    }
+    const clash = await post(
+      `/admin/api/races/add-runner/${part}`,
+      { firstname: "A", lastname: "B", age: 9, bib: 690 },
+      { jar },
+    );
+    expect(clash.status).toBe(409);
+    const b = await addRunner(jar, part, { firstname: "Bo", bib: "" });
+    expect(b.bib).toBeNull();
+    const edited = await json<RunnerRecord>(
+      await post(
+        `/admin/api/races/update-runner/${part}/${b.sort}`,
+        { lastname: "Lund", bib: 691, group: "Herr" },
+        { jar },
+      ),
+    );
+    expect(edited).toMatchObject({ firstname: "Bo", lastname: "Lund", bib: 691, group: "Herr" });
+    const taken = await post(`/admin/api/races/update-runner/${part}/${b.sort}`, { bib: 690 }, { jar });
+    expect(taken.status).toBe(409);
+    const badGroup = await post(`/admin/api/races/update-runner/${part}/${b.sort}`, { group: "Katt" }, { jar });
+    expect(badGroup.status).toBe(400);
+    expect((await snapshot(jar, part)).runners.find((r) => r.id === b.id)).toMatchObject({
+      bib: 691,
+      lastname: "Lund",
+    });
   });
 });

@@ -200,14 +200,25 @@ raceDayRoutes.get(
   },
 );
 
+/** A number, or a string of digits as a form field gives it; anything else is `message`. */
+function wholeNumber(message: string) {
+  return z.unknown().transform((v, ctx) => {
+    const n = typeof v === "number" ? v : typeof v === "string" && /^\s*\d{1,9}(\.\d+)?\s*$/.test(v) ? Number(v) : NaN;
+    if (Number.isFinite(n)) return n;
+    ctx.addIssue({ code: "custom", message });
+    return z.NEVER;
+  });
+}
+
 /** Spec §5: the create form's three messages; the server says the same. */
 const createRaceBody = z.object(
   {
-    date: z.string({ error: MSG.date }).refine(isIsoDate, MSG.date),
-    distance: z.coerce
-      .number({ error: MSG.distance })
-      .refine(Number.isFinite, MSG.distance)
-      .refine((m) => Number.isInteger(m) && m > 0 && m % 100 === 0 && m <= 999_900, MSG.hundreds),
+    // raceId() takes years 2000–2099 (race-YYMMDD-NN); anything else is not a date this site can run a race on.
+    date: z.string({ error: MSG.date }).refine((d) => isIsoDate(d) && d.startsWith("20"), MSG.date),
+    distance: wholeNumber(MSG.distance).refine(
+      (m) => Number.isInteger(m) && m > 0 && m % 100 === 0 && m <= 999_900,
+      MSG.hundreds,
+    ),
     openForReg: z.boolean({ error: "Ange om loppet är öppet för anmälan." }).optional().default(false),
   },
   { error: "Ogiltigt lopp." },
@@ -241,14 +252,10 @@ raceDayRoutes.post(
 const text = (message: string, max = 100) => z.string({ error: message }).trim().max(max, message);
 /** 0, null or '' (an empty form field) is no number (spec: "0 or missing means no number"). */
 const bibField = z
-  .union([z.number(), z.string().regex(/^\s*\d{0,5}\s*$/, MSG.bib), z.null()], { error: MSG.bib })
-  .transform((v) => (v === null || v === "" || String(v).trim() === "" ? null : Number(v)))
-  .refine((v) => v === null || (Number.isInteger(v) && v >= 0 && v <= 99_999), MSG.bib)
-  .transform((v) => (v === 0 ? null : v));
-const ageField = z
-  .union([z.number(), z.string().regex(/^\s*\d{1,3}\s*$/, MSG.age)], { error: MSG.age })
-  .transform(Number)
-  .refine((a) => Number.isInteger(a) && a >= 0 && a <= MAX_AGE, MSG.age);
+  .union([z.null(), z.literal(""), wholeNumber(MSG.bib)])
+  .transform((v) => (v === null || v === "" || v === 0 ? null : v))
+  .refine((v) => v === null || (Number.isInteger(v) && v > 0 && v <= 99_999), MSG.bib);
+const ageField = wholeNumber(MSG.age).refine((a) => Number.isInteger(a) && a >= 0 && a <= MAX_AGE, MSG.age);
 const groupField = z
   .string({ error: MSG.group })
   .transform((g, ctx) => toGroup(g) ?? (ctx.addIssue({ code: "custom", message: MSG.group }), z.NEVER));
