@@ -7,8 +7,9 @@ import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "c
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { RaceDO } from "../../src/durable/race";
-import { raceId } from "../../src/shared/race-id";
-import type { RaceEvent, RaceRecord, RunnerRecord } from "../../src/shared/race-protocol";
+import { raceId, raceIdForSeason } from "../../src/shared/race-id";
+import { runnerSort, type RaceEvent, type RaceRecord, type RunnerRecord } from "../../src/shared/race-protocol";
+import { payOnPhone, seedFamily, startPayment } from "../worker/swish-helpers";
 import { call, get, loginAdmin, openSocket, post, waitFor, type CookieJar, type TestSocket } from "../worker/helpers";
 
 let dayCounter = 0;
@@ -611,5 +612,26 @@ describe("race and runner forms", () => {
       bib: 691,
       lastname: "Lund",
     });
+  });
+});
+
+describe("paid registrations", () => {
+  it("land in the race of their distance and reach every open timing socket at once", async () => {
+    const jar = await loginAdmin();
+    const [long, short] = [raceIdForSeason("5.6"), raceIdForSeason("1.6")];
+    const phones = [await subscribe(jar, long), await subscribe(jar, long), await subscribe(jar, short)];
+    const family = await seedFamily([
+      { firstname: "Tove", lastname: "Ring", age: 38, distance: "5.6" },
+      { firstname: "Ebbe", lastname: "Ring", age: 7, distance: "1.6" },
+    ]);
+    const { token } = await startPayment(family);
+    await payOnPhone(token);
+    const [tove, ebbe] = family.participantIds.map((id) => runnerSort(id));
+    for (const phone of phones.slice(0, 2)) {
+      await waitFor(() => applyFrames(dataFrames(phone.socket)).has(tove!), 3000, "Tove on the 5.6 km phones");
+      expect(applyFrames(dataFrames(phone.socket)).has(ebbe!)).toBe(false);
+    }
+    await waitFor(() => applyFrames(dataFrames(phones[2]!.socket)).has(ebbe!), 3000, "Ebbe on the 1.6 km phone");
+    expect(applyFrames(dataFrames(phones[2]!.socket)).get(ebbe!)).toMatchObject({ firstname: "Ebbe", distance: "1.6" });
   });
 });
