@@ -13,6 +13,7 @@ const BENCHMARKS = {
   "config-rps": () => import("./config-rps.mjs"),
   lighthouse: () => import("./lighthouse.mjs"),
   "payment-flow": () => import("./payment-flow.mjs"),
+  "race-sockets": () => import("./race-sockets.mjs"),
 };
 
 const asked = process.argv.slice(2);
