@@ -20,6 +20,10 @@ const TimingPage = lazy(() => import("../features/timing/timing-page"));
 const RegistrationPage = lazy(() => import("../features/registration/registration-page"));
 const ReceiptPage = lazy(() => import("../features/receipt/receipt-page"));
 const CampaignsPage = lazy(() => import("../features/admin/campaigns/campaigns-page"));
+const RaceHubPage = lazy(() => import("../features/race-day/race-hub-page"));
+const RacePage = lazy(() => import("../features/race-day/race-page"));
+const RaceListPage = lazy(() => import("../features/race-day/race-list-page"));
+const RunnerListPage = lazy(() => import("../features/race-day/runner-list-page"));
 const AdminNotFoundPage = lazy(() => import("../features/admin/admin-not-found-page"));
 
 const admin = (title: string) => <ComingSoon title={title} level={2} />;
@@ -53,10 +57,10 @@ export function AppRoutes() {
       >
         <Route path="admin" element={<Navigate to="/admin/list-by-race" replace />} />
         <Route path="admin/list-by-race" element={admin("Anmälningar")} />
-        <Route path="admin/race" element={admin("Lopp")} />
-        <Route path="admin/race/:id" element={admin("Lopp")} />
-        <Route path="admin/edit-races" element={admin("Hantera tävlingar")} />
-        <Route path="admin/edit-races/:id" element={admin("Hantera tävlingar")} />
+        <Route path="admin/race" element={<RaceHubPage />} />
+        <Route path="admin/race/:id" element={<RacePage />} />
+        <Route path="admin/edit-races" element={<RaceListPage />} />
+        <Route path="admin/edit-races/:id" element={<RunnerListPage />} />
         <Route path="admin/epassi" element={admin("Epassi")} />
         <Route path="admin/analytics" element={admin("Analytics")} />
         <Route path="admin/email-previous-runners" element={admin("Maila tidigare löpare")} />

@@ -1,0 +1,108 @@
+/**
+ * What a race socket may send, checked field by field before anything reaches the cache: a frame that does not
+ * have the shape of the protocol is dropped whole, an event inside an array that does not is dropped alone, so a
+ * server bug or a proxy's garbage can never put an impossible record on the timing screen.
+ */
+import {
+  isRaceState,
+  type RaceControlFrame,
+  type RaceEvent,
+  type RaceRecord,
+  type RemovedRunnerRecord,
+  type RunnerRecord,
+} from "../../../shared/race-protocol";
+
+export type ParsedFrame = { kind: "events"; events: RaceEvent[] } | { kind: "control"; frame: RaceControlFrame };
+
+type Obj = Record<string, unknown>;
+
+const isObj = (x: unknown): x is Obj => typeof x === "object" && x !== null && !Array.isArray(x);
+const isSeq = (x: unknown): x is number => Number.isSafeInteger(x) && (x as number) >= 0;
+const isTime = (x: unknown): x is number => typeof x === "number" && Number.isFinite(x);
+const isTimeOrNull = (x: unknown): x is number | null => x === null || isTime(x);
+const isRunnerSort = (x: unknown): x is `runner-${string}` =>
+  typeof x === "string" && x.startsWith("runner-") && x.length > "runner-".length;
+
+export function toRaceRecord(x: unknown): RaceRecord | null {
+  if (!isObj(x) || x.sort !== "race" || typeof x.part !== "string" || !isRaceState(x.state)) return null;
+  if (!isTimeOrNull(x.started) || typeof x.date !== "string" || !isTime(x.distance)) return null;
+  return {
+    type: "race",
+    part: x.part,
+    sort: "race",
+    state: x.state,
+    started: x.started,
+    date: x.date,
+    distance: x.distance,
+    openForReg: x.openForReg === true,
+  };
+}
+
+/** The fields a tile and the results need are required; the rest fall back to what the server leaves out. */
+export function toRunnerRecord(x: unknown): RunnerRecord | null {
+  if (!isObj(x) || !isRunnerSort(x.sort) || typeof x.part !== "string") return null;
+  if (typeof x.firstname !== "string" || typeof x.lastname !== "string") return null;
+  if (!isTimeOrNull(x.finished)) return null;
+  const bib = x.bib === null || x.bib === undefined || x.bib === 0 ? null : x.bib;
+  if (bib !== null && !(Number.isSafeInteger(bib) && (bib as number) > 0)) return null;
+  const runner: RunnerRecord = {
+    type: "runner",
+    part: x.part,
+    sort: x.sort,
+    id: typeof x.id === "string" ? x.id : x.sort.slice("runner-".length),
+    bib: bib as number | null,
+    firstname: x.firstname,
+    lastname: x.lastname,
+    age: isTime(x.age) ? x.age : 0,
+    company: typeof x.company === "string" ? x.company : "",
+    group: typeof x.group === "string" ? x.group : "Ingen",
+    finished: x.finished,
+    distance: typeof x.distance === "string" ? x.distance : "",
+  };
+  if (typeof x.time === "string") runner.time = x.time;
+  if (x.dns === true) runner.dns = true;
+  return runner;
+}
+
+function toRemovedRunner(x: Obj): RemovedRunnerRecord | null {
+  if (x.removed !== true || !isRunnerSort(x.sort) || typeof x.part !== "string") return null;
+  return { type: "runner", part: x.part, sort: x.sort, removed: true };
+}
+
+/** One event of an array frame, or null when it is not one. */
+export function toRaceEvent(x: unknown): RaceEvent | null {
+  if (!isObj(x) || !isSeq(x.seq)) return null;
+  const record = x.sort === "race" ? toRaceRecord(x) : x.removed === true ? toRemovedRunner(x) : toRunnerRecord(x);
+  return record ? { ...record, seq: x.seq } : null;
+}
+
+function toControlFrame(x: Obj): RaceControlFrame | null {
+  switch (x.type) {
+    case "hello":
+      return typeof x.part === "string" && isSeq(x.seq) && typeof x.snapshot === "boolean"
+        ? { type: "hello", part: x.part, seq: x.seq, snapshot: x.snapshot }
+        : null;
+    case "sync":
+      return isTime(x.id) && isTime(x.t0) && isTime(x.t1) ? { type: "sync", id: x.id, t0: x.t0, t1: x.t1 } : null;
+    case "error":
+      return typeof x.error === "string" ? { type: "error", error: x.error } : null;
+    default:
+      return null;
+  }
+}
+
+/** A text frame from the socket; null for anything that is not the protocol (the 'pong' answer included). */
+export function parseServerFrame(text: string): ParsedFrame | null {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (Array.isArray(data)) {
+    return { kind: "events", events: data.map(toRaceEvent).filter((e): e is RaceEvent => e !== null) };
+  }
+  if (!isObj(data)) return null;
+  const frame = toControlFrame(data);
+  return frame ? { kind: "control", frame } : null;
+}

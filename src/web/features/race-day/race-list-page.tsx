@@ -1,0 +1,69 @@
+/** /admin/edit-races: every race (admin spec, "Race list"), each leading to its runners, and 'Lägg till lopp'. */
+import { useState } from "react";
+import { Link } from "react-router";
+import { formatSwedishDateTime } from "../../../shared/stockholm";
+import { Button } from "../../components/ui/button";
+import { Dialog, DialogContent } from "../../components/ui/dialog";
+import { useDocumentTitle } from "../../lib/use-document-title";
+import { useRaces } from "./api/get-races";
+import { CreateRaceForm } from "./create-race-form";
+import { formatMeters } from "./race-hub";
+import { STATE_LABEL } from "./race-view";
+import "./race-day.css";
+
+export default function RaceListPage() {
+  useDocumentTitle("Hantera tävlingar");
+  const races = useRaces();
+  const [adding, setAdding] = useState(false);
+
+  return (
+    <section className="page race-day race-list">
+      <h2>Hantera tävlingar</h2>
+      <Button variant="primary" onClick={() => setAdding(true)}>
+        Lägg till lopp
+      </Button>
+      {races.isPending && <p role="status">Hämtar lopp …</p>}
+      {races.isError && (
+        <div className="alert alert-error" role="alert">
+          <p>{races.error.message}</p>
+          <Button size="small" onClick={() => void races.refetch()}>
+            Försök igen
+          </Button>
+        </div>
+      )}
+      {races.data && (
+        <div className="table-scroll">
+          <table className="table">
+            <thead>
+              <tr>
+                <th scope="col">ID</th>
+                <th scope="col">Datum</th>
+                <th scope="col">Distans</th>
+                <th scope="col">Startades</th>
+                <th scope="col">Status</th>
+              </tr>
+            </thead>
+            <tbody>
+              {races.data.map((r) => (
+                <tr key={r.part}>
+                  <td>
+                    <Link to={`/admin/edit-races/${encodeURIComponent(r.part)}`}>{r.part}</Link>
+                  </td>
+                  <td className="nowrap">{r.date}</td>
+                  <td className="nowrap">{formatMeters(r.distance)}</td>
+                  <td className="nowrap">{r.started === null ? "" : formatSwedishDateTime(r.started)}</td>
+                  <td>{STATE_LABEL[r.state]}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Dialog open={adding} onOpenChange={setAdding}>
+        <DialogContent title="Lägg till lopp">
+          <CreateRaceForm />
+        </DialogContent>
+      </Dialog>
+    </section>
+  );
+}
