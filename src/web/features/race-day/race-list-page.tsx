@@ -46,7 +46,7 @@ export default function RaceListPage() {
             <tbody>
               {races.data.map((r) => (
                 <tr key={r.part}>
-                  <td>
+                  <td className="nowrap">
                     <Link to={`/admin/edit-races/${encodeURIComponent(r.part)}`}>{r.part}</Link>
                   </td>
                   <td className="nowrap">{r.date}</td>
