@@ -3,7 +3,8 @@
  * words too, kept live by the hub socket. A lazy chunk inside the admin shell.
  */
 import { stockholmDate } from "../../../shared/stockholm";
-import { Button, ButtonLink } from "../../components/ui/button";
+import { ButtonLink } from "../../components/ui/button";
+import { QueryState } from "./query-state";
 import { useDocumentTitle } from "../../lib/use-document-title";
 import { useServerClock } from "../config/server-clock";
 import { useRaces } from "./api/get-races";
@@ -29,15 +30,7 @@ export default function RaceHubPage() {
         </p>
         <NetworkStatus />
       </div>
-      {races.isPending && <p role="status">Hämtar lopp …</p>}
-      {races.isError && (
-        <div className="alert alert-error" role="alert">
-          <p>{races.error.message}</p>
-          <Button size="small" onClick={() => void races.refetch()}>
-            Försök igen
-          </Button>
-        </div>
-      )}
+      <QueryState query={races} loading="Hämtar lopp …" />
       {races.data && shown.length === 0 && <p>Inga kommande lopp.</p>}
       {shown.length > 0 && (
         <nav aria-label="Lopp att tajma">

@@ -3,6 +3,7 @@ import { useState } from "react";
 import { Link } from "react-router";
 import { formatSwedishDateTime } from "../../../shared/stockholm";
 import { Button } from "../../components/ui/button";
+import { QueryState } from "./query-state";
 import { Dialog, DialogContent } from "../../components/ui/dialog";
 import { useDocumentTitle } from "../../lib/use-document-title";
 import { useRaces } from "./api/get-races";
@@ -22,15 +23,7 @@ export default function RaceListPage() {
       <Button variant="primary" onClick={() => setAdding(true)}>
         Lägg till lopp
       </Button>
-      {races.isPending && <p role="status">Hämtar lopp …</p>}
-      {races.isError && (
-        <div className="alert alert-error" role="alert">
-          <p>{races.error.message}</p>
-          <Button size="small" onClick={() => void races.refetch()}>
-            Försök igen
-          </Button>
-        </div>
-      )}
+      <QueryState query={races} loading="Hämtar lopp …" />
       {races.data && (
         <div className="table-scroll">
           <table className="table">
