@@ -1,11 +1,17 @@
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { unstable_readConfig } from "wrangler";
 
 // Three layers, one command (`npm test`): pure rules in Node, Worker + Durable Objects on workerd with a
 // migrated D1, and end-to-end in Debian Chromium against `npm start`'s server.
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
+  // The deployed configuration's variables, as wrangler resolves [env.production] (test/worker/production.test.ts).
+  const production = unstable_readConfig(
+    { config: path.join(import.meta.dirname, "wrangler.toml"), env: "production" },
+    { hideWarnings: true },
+  );
   return {
     test: {
       projects: [
@@ -22,6 +28,7 @@ export default defineConfig(async () => {
                 // Pinned so a `.dev.vars` left by `npm run dev` (shifted clock, other port) can't leak into tests.
                 bindings: {
                   TEST_MIGRATIONS: migrations,
+                  TEST_PRODUCTION_VARS: JSON.stringify(production.vars),
                   NOW: "",
                   NOW_SET_AT: "",
                   PUBLIC_ORIGIN: "http://localhost:8787",

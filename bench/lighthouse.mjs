@@ -1,5 +1,5 @@
 /**
- * The landing page as Lighthouse 13 sees it on a phone: the default mobile config (simulated slow 4G, 4× CPU),
+ * The public pages as Lighthouse 13 sees them on a phone (PAGES; `LIGHTHOUSE_PAGES=/,/resultat` picks some): the default mobile config (simulated slow 4G, 4× CPU),
  * five runs, each in a fresh Debian Chromium, median of each figure (one run at a time: on two cores a second
  * run would be throttling noise). Plus the public entry's JavaScript: the module script and modulepreloads
  * of the built SPA shell (the same entry the landing page loads once painted), gzip level 9, summed
@@ -14,6 +14,8 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH as CHROMIUM } from "../scripts/lib/chromiu
 import { ROOT } from "../scripts/lib/proc.mjs";
 
 const RUNS = 5;
+/** Every public page the issue measures is added here as it is built. */
+const PAGES = ["/", "/startlistor", "/resultat"];
 const CHROME_FLAGS = ["--headless=new", ...CHROMIUM_ARGS];
 
 const METRICS = {
@@ -69,8 +71,7 @@ export function entryJs(clientDir = path.join(ROOT, "dist", "client")) {
   return { html: path.relative(ROOT, htmlFile), files, gzipBytes, gzipKb: Math.round(gzipBytes / 102.4) / 10 };
 }
 
-export async function run({ baseURL }) {
-  const url = `${baseURL}/`;
+async function measure(url) {
   const runs = [];
   for (let i = 1; i <= RUNS; i++) {
     // One retry: on a shared machine the local server can miss a beat (Chrome then shows an error page).
@@ -85,11 +86,24 @@ export async function run({ baseURL }) {
   }
   const med = { score: median(runs.map((r) => r.score)) };
   for (const key of Object.keys(METRICS)) med[key] = median(runs.map((r) => r[key]));
+  return { url, runs: RUNS, median: med, perRun: runs };
+}
+
+export async function run({ baseURL }) {
+  const paths = process.env.LIGHTHOUSE_PAGES ? process.env.LIGHTHOUSE_PAGES.split(",") : PAGES;
+  const pages = {};
+  for (const page of paths) {
+    console.log(`  ${page}`);
+    pages[page] = await measure(`${baseURL}${page}`);
+  }
   const js = entryJs();
-  const figures = { url, runs: RUNS, median: med, perRun: runs, entryJs: js };
+  const figures = { pages, entryJs: js };
   const summary = [
-    `Lighthouse mobil, median av ${RUNS}: prestanda ${med.score}`,
-    `  LCP ${fmtMs(med.lcpMs)}   TBT ${fmtMs(med.tbtMs)}   CLS ${med.cls.toFixed(3)}   FCP ${fmtMs(med.fcpMs)}   SI ${fmtMs(med.speedIndexMs)}`,
+    `Lighthouse mobil, median av ${RUNS}:`,
+    ...Object.entries(pages).map(
+      ([page, { median: med }]) =>
+        `  ${page.padEnd(14)} prestanda ${med.score}   LCP ${fmtMs(med.lcpMs)}   TBT ${fmtMs(med.tbtMs)}   CLS ${med.cls.toFixed(3)}   FCP ${fmtMs(med.fcpMs)}   SI ${fmtMs(med.speedIndexMs)}`,
+    ),
     `Publik entry-JS (${js.html}): ${js.gzipKb} kB gzip i ${js.files.length} fil(er)`,
     ...js.files.map((f) => `  ${f.url}  ${(f.gzipBytes / 1024).toFixed(1)} kB gzip`),
   ].join("\n");

@@ -27,6 +27,12 @@ const ROOT_DIV = '<div id="root"></div>';
 /** Stylesheets up to this size are inlined: one less render-blocking round trip on a slow phone connection. */
 const INLINE_CSS_MAX_BYTES = 40_000;
 
+const unescapeHtml = (s) =>
+  s
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&");
 const escapeHtml = (s) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
 async function bundleRenderer() {
@@ -85,9 +91,11 @@ async function main() {
     throw new Error(`${templatePath} has no empty ${ROOT_DIV}: run \`vite build\` first (npm run build does both).`);
   }
   const page = loadEntryAfterFirstPaint(await inlineStylesheets(template));
-  const { render, PRERENDER_PAGES } = await bundleRenderer();
+  const { render, PRERENDER_PAGES, SITE_NAME, socialMetaTags } = await bundleRenderer();
+  const siteDescription = template.match(/<meta\s+name="description"\s+content="([^"]*)"/)?.[1];
+  if (!siteDescription) throw new Error("The built template has no meta description.");
 
-  for (const { path: route, file, title } of PRERENDER_PAGES) {
+  for (const { path: route, file, title, description } of PRERENDER_PAGES) {
     let body;
     try {
       body = await render(route);
@@ -97,8 +105,14 @@ async function main() {
       });
     }
     if (!body.trim()) throw new Error(`Pre-rendering ${route} produced no HTML.`);
+    // Sharing tags (og:url is added by the Worker, which knows the public origin: src/worker/routes/pages.ts).
+    const head = socialMetaTags({ title, description: description ?? unescapeHtml(siteDescription) }, SITE_NAME);
     const html = page
       .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(title)}</title>`)
+      .replace(/<meta\s+name="description"\s+content="[^"]*"\s*\/?>/, (tag) =>
+        description ? `<meta name="description" content="${escapeHtml(description)}" />` : tag,
+      )
+      .replace("</head>", () => `${head}</head>`)
       .replace(ROOT_DIV, () => `<div id="root" data-prerendered="${escapeHtml(route)}">${body}</div>`);
     await writeFile(path.join(clientDir, file), html);
     console.log(`prerender: ${route.padEnd(18)} → dist/client/${file} (${(html.length / 1024).toFixed(1)} kB)`);

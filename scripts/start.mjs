@@ -4,7 +4,8 @@
  * `--no-build` serves the bundle already in dist/ (a second server in one test run, a quick restart).
  *
  * Environment: PORT (default 8787), STATE_DIR (local D1/DO state, default .wrangler/state), NOW (ISO time
- * where the server clock starts; it then advances normally; default: registration open, early prices).
+ * where the server clock starts; it then advances normally; default: registration open, early prices), and any
+ * variable of wrangler.toml's [vars] by its own name (SWISH_BASE_URL, GOOGLE_JWKS_URL …; lib/settings.mjs).
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -8,6 +8,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { NODE, ROOT } from "./proc.mjs";
+import { withoutVarOverrides } from "./settings.mjs";
 
 /** A port nobody listens on right now (the OS picks it). */
 export function freePort() {
@@ -41,7 +42,7 @@ export async function startLocalServer({
   port ??= await freePort();
   const stateDir = mkdtempSync(path.join(tmpdir(), "loppet-state-"));
   const baseURL = `http://localhost:${port}`;
-  const env = { ...process.env, PORT: String(port), STATE_DIR: stateDir };
+  const env = { ...withoutVarOverrides(), PORT: String(port), STATE_DIR: stateDir };
   if (now) env.NOW = now;
   else delete env.NOW;
 

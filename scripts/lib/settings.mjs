@@ -42,15 +42,32 @@ export function configuredVars(configPath = path.join(ROOT, "wrangler.toml")) {
   return vars;
 }
 
+/** Variables the server sets itself: NOW is read by settingsFromEnv (the clock's start), NOW_SET_AT follows it. */
+const OWN_VARS = new Set(["NOW", "NOW_SET_AT"]);
+
 /**
  * The variables a local server overrides: its clock's start (NOW, and NOW_SET_AT = when that was decided,
- * so the clock advances from there) and every configured URL on localhost:8787 moved to the real origin
- * (the Swish simulator's callbacks, the dev JWKS, the public origin used in links and origin checks).
+ * so the clock advances from there), every configured URL on localhost:8787 moved to the real origin
+ * (the Swish simulator's callbacks, the dev JWKS, the public origin used in links and origin checks), and any
+ * other [vars] value given as an environment variable of the same name: `SWISH_BASE_URL=… npm start` points
+ * the site at another Swish API (a stand-in, or MSS through a proxy), `GOOGLE_JWKS_URL=… GOOGLE_CLIENT_ID=…`
+ * at another identity provider.
  */
-export function serverVars({ now, origin }, setAt = Date.now()) {
+export function serverVars({ now, origin }, setAt = Date.now(), env = process.env) {
   const vars = { NOW: new Date(Date.parse(now)).toISOString(), NOW_SET_AT: String(setAt) };
   for (const [key, value] of Object.entries(configuredVars())) {
-    if (value.startsWith(CONFIGURED_ORIGIN)) vars[key] = origin + value.slice(CONFIGURED_ORIGIN.length);
+    if (!OWN_VARS.has(key) && env[key] !== undefined) vars[key] = env[key];
+    else if (value.startsWith(CONFIGURED_ORIGIN)) vars[key] = origin + value.slice(CONFIGURED_ORIGIN.length);
   }
   return vars;
+}
+
+/**
+ * The environment for a server the tests or benchmarks start: the [vars] overrides a developer's shell may
+ * hold (SWISH_BASE_URL …) are dropped, so the tests always run against the built-in stand-ins.
+ */
+export function withoutVarOverrides(env = process.env) {
+  const kept = { ...env };
+  for (const key of Object.keys(configuredVars())) if (!OWN_VARS.has(key)) delete kept[key];
+  return kept;
 }

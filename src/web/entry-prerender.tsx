@@ -8,21 +8,39 @@ import { prerender } from "react-dom/static";
 import { StaticRouter } from "react-router";
 import { App } from "./app/app";
 import { createQueryClient } from "./app/query-client";
+import { RESULTS_DESCRIPTION } from "./features/results/results-text";
+import { START_LISTS_DESCRIPTION } from "./features/start-lists/start-lists-text";
+import { SITE_NAME } from "./lib/site";
 import { documentTitle } from "./lib/use-document-title";
+
+export { socialMetaTags } from "../shared/page-meta";
+export { SITE_NAME };
 
 export interface PrerenderPage {
   path: string;
   /** File under dist/client. '/' is '_landing.html': index.html must stay the empty SPA fallback shell. */
   file: string;
   title: string;
+  /** The meta description and og:description; without one the shell's site description stays. */
+  description?: string;
 }
 
 export const PRERENDER_PAGES: readonly PrerenderPage[] = [
   { path: "/", file: "_landing.html", title: documentTitle() },
   { path: "/allmanna-villkor", file: "allmanna-villkor.html", title: documentTitle("Allmänna villkor") },
   { path: "/banor", file: "banor.html", title: documentTitle("Banor") },
-  { path: "/resultat", file: "resultat.html", title: documentTitle("Resultat") },
-  { path: "/startlistor", file: "startlistor.html", title: documentTitle("Startlistor") },
+  {
+    path: "/resultat",
+    file: "resultat.html",
+    title: documentTitle("Resultat"),
+    description: RESULTS_DESCRIPTION,
+  },
+  {
+    path: "/startlistor",
+    file: "startlistor.html",
+    title: documentTitle("Startlistor"),
+    description: START_LISTS_DESCRIPTION,
+  },
   { path: "/galleri", file: "galleri.html", title: documentTitle("Galleri") },
 ];
 

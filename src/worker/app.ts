@@ -9,13 +9,11 @@ import type { AppEnv } from "./env";
 import { ApiError } from "./errors";
 import { appContext } from "./middleware/context";
 import { adminGuard } from "./middleware/admin";
-import { devOnly } from "./middleware/dev-only";
 import { requireJsonBody } from "./middleware/json-body";
 import { sameOrigin } from "./middleware/same-origin";
 import { sessionContext } from "./middleware/session";
 import { authRoutes } from "./routes/auth";
 import { configRoutes } from "./routes/config";
-import { devRoutes } from "./routes/dev";
 import { healthRoutes } from "./routes/health";
 import { dataRoutes } from "./routes/data";
 import { raceRoutes } from "./routes/races";
@@ -23,8 +21,12 @@ import { raceDayRoutes } from "./routes/race-day";
 import { campaignRoutes } from "./routes/campaigns";
 import { registrationRoutes } from "./routes/registration";
 import { pagesRoutes } from "./routes/pages";
+import { resultsImportRoutes } from "./routes/results-import";
 import { paymentRoutes } from "./routes/payments";
-import { devSwishRoutes } from "./routes/dev-swish";
+// Development only (DESIGN.md): every path these serve answers 404 unless DEV_MODE is "true".
+import { devOnly } from "./dev/dev-only";
+import { devRoutes } from "./dev/routes";
+import { devSwishRoutes } from "./dev/swish-simulator";
 
 /** Largest JSON body any call needs (a family's runner map, a mass e-mail text). */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -54,13 +56,15 @@ export function createApp() {
   app.route("/", configRoutes);
   app.route("/", authRoutes);
   app.route("/", devRoutes);
+  // Before the data routes: /resultat/{year} is a page, /resultat/{csvfile} a file (see pages.ts).
+  app.route("/", pagesRoutes);
   app.route("/", dataRoutes);
   app.route("/", raceRoutes);
   app.route("/", raceDayRoutes);
   app.route("/", healthRoutes);
   app.route("/", campaignRoutes);
   app.route("/", registrationRoutes);
-  app.route("/", pagesRoutes);
+  app.route("/", resultsImportRoutes);
   app.route("/", paymentRoutes);
   app.route("/", devSwishRoutes);
 

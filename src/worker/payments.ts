@@ -14,26 +14,27 @@ import { SEASON } from "../shared/season";
 import { emailSender } from "./adapters/email";
 import { swishClientFor, SwishError, type SwishPayment } from "./adapters/swish";
 import { randomHex, sha256Hex } from "./crypto";
-import { audit } from "./db/audit";
+import { audit, auditOnce } from "./db/audit";
 import { database, type Db } from "./db/client";
 import {
   findPayment,
   hasAuditStep,
+  insertOrderPayment,
   insertPayment,
   insertPaymentOnce,
-  insertSettledPayment,
   listCreatedSwishPayments,
   listOpenSwishPayments,
   listPaidNeedingFollowUp,
   parseParticipantIds,
   participantsByIds,
   selectRegistrationPayment,
-  selectRegistrationPaymentIf,
   settlePaymentRow,
   storePaymentToken,
+  type NewPaymentRow,
   type PaymentRow,
   type Settlement,
 } from "./db/payments";
+import { ensureCampaignRow } from "./db/campaigns";
 import { findRegistrationById } from "./db/registrations";
 import { receiptEmail } from "./emails/receipt";
 import { ApiError } from "./errors";
@@ -43,6 +44,8 @@ export const SWISH_FAILED = "Swish svarade inte som väntat. Försök igen om en
 export const ALREADY_PAID = "Anmälan är betald och kan inte ändras.";
 export const PAYMENT_RACE = "En annan betalning startades samtidigt. Ladda om sidan.";
 export const RUNNERS_CHANGED = "Listan ändrades samtidigt i ett annat fönster. Ladda om sidan och försök igen.";
+export const CAMPAIGN_INVALID = "Kampanjkoden gäller inte. Ta bort den eller skriv en annan.";
+export const TOO_MANY_ATTEMPTS = `För många betalningsförsök för den här anmälan. Skriv till ${SEASON.contactEmail} så hjälper vi dig.`;
 
 /** Audit actions that mark the after-payment steps as done (the cron redoes a missing one). */
 export const RUNNERS_ADDED = "payment.runners-added";
@@ -71,7 +74,7 @@ export interface StartSwishPaymentInput {
   /**
    * What the caller read before deciding what to charge: the registration's payid and version. The new payment
    * only becomes the registration's payment if neither changed meanwhile (another tab booking, or a runner
-   * save); otherwise it is withdrawn and the call fails with 409. Read here when not given.
+   * save); otherwise it is never written and the call fails with 409. Read here when not given.
    */
   expected?: { payid: string | null; version: number };
 }
@@ -104,9 +107,10 @@ export function swishMessage(text: string): string {
  * Creates the payment row (CREATED), makes it the registration's payid, then asks Swish for an m-commerce
  * payment request. Returns the payid and Swish's token (the QR encodes "D" + token).
  *
- * One live payment per registration: open ones are withdrawn first, and the new row only becomes the
- * registration's payid by a conditional write (payid and version as the caller read them). Of two tabs booking
- * at the same moment only one wins that write; the other's row is withdrawn before Swish ever hears of it.
+ * One live payment per registration: open ones are withdrawn first, and the new row is only written, together
+ * with its campaign code's use and as the registration's payid, while payid and version are as the caller read
+ * them (writeOrder, the guard a free order takes too). Of two tabs booking at the same moment, or a free order and
+ * a Swish booking, only one is written; the other never reaches Swish.
  */
 export async function startSwishPayment(
   env: Env,
@@ -121,7 +125,7 @@ export async function startSwishPayment(
       const registration = await findRegistrationById(db, input.registrationId);
       expected = { payid: registration?.payid ?? null, version: registration?.version ?? 0 };
     }
-    await withdrawOpenPayments(env, db, input.registrationId);
+    await withdrawOpenPayments(env, db, input.registrationId, expected.payid);
   }
   const payid = newInstructionId();
   const callbackIdentifier = crypto.randomUUID();
@@ -130,7 +134,7 @@ export async function startSwishPayment(
   // Production always names its public origin; development follows the browser (its port may vary).
   const callbackUrl = new URL("/swish/callback", env.DEV_MODE === "true" ? input.requestOrigin : env.PUBLIC_ORIGIN);
 
-  await insertPayment(db, {
+  const row = {
     id: payid,
     registrationId: input.registrationId,
     season: input.season,
@@ -147,14 +151,12 @@ export async function startSwishPayment(
     barn: input.barn,
     vuxna: input.vuxna,
     participantIds: JSON.stringify(input.participantIds),
-  });
+  };
   if (input.registrationId && expected) {
-    const selected = await selectRegistrationPaymentIf(db, input.registrationId, payid, expected, now);
-    if (!selected) {
-      // Another booking (or a runner save) got in between: this one never reaches Swish.
-      await withdrawLocally(db, payid, "Ersatt av en annan betalning som startades samtidigt", clock);
-      throw new ApiError(409, PAYMENT_RACE);
-    }
+    // Another booking (free or Swish) or a runner save that got in between means this one never reaches Swish.
+    await writeOrder(db, { ...row, registrationId: input.registrationId }, expected, now);
+  } else {
+    await insertPayment(db, row);
   }
 
   try {
@@ -174,7 +176,17 @@ export async function startSwishPayment(
     const code = err instanceof SwishError ? err.code : "INTERNAL";
     const text = err instanceof Error ? err.message : String(err);
     console.error("swish create failed", payid, text);
+    // Settled here first, so nothing (a callback, a poll) can settle it as anything else; the family can book
+    // again at once.
     await settlePaymentRow(db, payid, unpaidSettlement("ERROR", code, text.slice(0, 500), clock.now()));
+    // Without a clear refusal (4xx) Swish may hold the request anyway: it answered 201 without a token, or the
+    // answer was lost (5xx, timeout, network). Withdraw it there too; a refusal of that is the expected outcome.
+    const refused = err instanceof SwishError && err.status >= 400 && err.status < 500;
+    if (!refused) {
+      await swishClientFor(env)
+        .cancelPaymentRequest(payid)
+        .catch((cancelErr: unknown) => console.warn("withdrawing a failed create at Swish", payid, cancelErr));
+    }
     await audit(db, { actor: "system", action: "payment.create-failed", subject: payid, detail: { code } }, now);
     throw new ApiError(502, SWISH_FAILED);
   }
@@ -201,13 +213,26 @@ async function withdrawLocally(db: Db, payid: string, why: string, clock: Clock)
  * and settled here; nothing may go on while one is still open. Throws 409 ALREADY_PAID when one turns out to
  * be paid, 409 PAYMENT_RACE when one is still being created by another request, and 502 when Swish could not
  * be asked (the payment stays open and the caller changes nothing). Returns how many were withdrawn.
+ *
+ * `readPayid` is the registration's payid as the caller read it. A payment selected since then was booked after
+ * that read by another request (a tab, a free order) that won: the caller's own write will be refused, so it must
+ * not withdraw the winner's payment on its way out. That is a 409 PAYMENT_RACE before anything is withdrawn.
  */
-export async function withdrawOpenPayments(env: Env, db: Db, registrationId: string): Promise<number> {
+export async function withdrawOpenPayments(
+  env: Env,
+  db: Db,
+  registrationId: string,
+  readPayid?: string | null,
+): Promise<number> {
+  const { open: openPayments, selected } = await listOpenSwishPayments(db, registrationId);
+  if (readPayid !== undefined && selected !== readPayid && openPayments.some((p) => p.id === selected)) {
+    throw new ApiError(409, PAYMENT_RACE);
+  }
   let withdrawn = 0;
   let paid = false;
   let creating = false;
   let unanswered = false;
-  for (const open of await listOpenSwishPayments(db, registrationId)) {
+  for (const open of openPayments) {
     const result = await cancelSwishPayment(env, open.id);
     if (result.status === "PAID") paid = true;
     else if (result.status !== "CREATED") withdrawn++;
@@ -229,8 +254,39 @@ export interface FreePaymentInput {
   barn: number;
   vuxna: number;
   participantIds: string[];
-  /** The registration's version its runners were read at; the order is refused (409) if it changed since. */
-  expectedVersion?: number;
+  /**
+   * The registration's payid and version as its runners and price were read; the order is refused (409) if either
+   * changed since: the same guard a Swish booking takes, so a free order and a Swish booking made at the same
+   * moment can never both be written.
+   */
+  expected?: { payid: string | null; version: number };
+}
+
+/**
+ * Writes an order's payment through the one guard both kinds of order take (db/payments.ts insertOrderPayment),
+ * claiming its campaign code's use in the same transaction; throws the answer for each refusal.
+ */
+async function writeOrder(
+  db: Db,
+  row: NewPaymentRow & { registrationId: string },
+  expected: { payid: string | null; version: number },
+  now: number,
+): Promise<"inserted" | "existed"> {
+  if (row.kampanj) await ensureCampaignRow(db, row.kampanj, now);
+  const result = await insertOrderPayment(db, row, expected, now);
+  switch (result) {
+    case "inserted":
+    case "existed":
+      return result;
+    case "stale": {
+      const current = await findRegistrationById(db, row.registrationId);
+      throw new ApiError(409, current && current.version !== expected.version ? RUNNERS_CHANGED : PAYMENT_RACE);
+    }
+    case "campaign":
+      throw new ApiError(400, CAMPAIGN_INVALID, { kampanj: CAMPAIGN_INVALID });
+    case "attempts":
+      throw new ApiError(429, TOO_MANY_ATTEMPTS);
+  }
 }
 
 /**
@@ -240,7 +296,7 @@ export interface FreePaymentInput {
  */
 export async function recordFreePayment(env: Env, clock: Clock, input: FreePaymentInput): Promise<string> {
   const db = database(env.DB);
-  if (input.registrationId) await withdrawOpenPayments(env, db, input.registrationId);
+  if (input.registrationId) await withdrawOpenPayments(env, db, input.registrationId, input.expected?.payid);
   const owner = input.registrationId ?? crypto.randomUUID();
   const tail = (await sha256Hex(`${input.season}|${owner}|${[...input.participantIds].sort().join(",")}`)).slice(0, 16);
   const payid = campaignPayid(input.kampanj, tail);
@@ -262,15 +318,9 @@ export async function recordFreePayment(env: Env, clock: Clock, input: FreePayme
     participantIds: JSON.stringify(input.participantIds),
   };
   let inserted: boolean;
-  if (input.registrationId && input.expectedVersion !== undefined) {
-    const result = await insertSettledPayment(
-      db,
-      { ...row, registrationId: input.registrationId },
-      input.expectedVersion,
-      now,
-    );
-    if (result === "stale") throw new ApiError(409, RUNNERS_CHANGED);
-    inserted = result === "inserted";
+  if (input.registrationId && input.expected) {
+    inserted =
+      (await writeOrder(db, { ...row, registrationId: input.registrationId }, input.expected, now)) === "inserted";
   } else {
     inserted = await insertPaymentOnce(db, row);
     if (input.registrationId) await selectRegistrationPayment(db, input.registrationId, payid, now);
@@ -349,28 +399,26 @@ export async function settlePayment(
   if (problems.length) {
     console.error("swish payment does not match ours; not settled", payid, source, problems);
     // One audit line per payment is enough for the organiser; polls and sweeps keep finding the same thing.
-    if (!(await hasAuditStep(db, "payment.mismatch", payid))) {
-      await audit(
-        db,
-        {
-          actor: "system",
-          action: "payment.mismatch",
-          subject: payid,
-          detail: {
-            source,
-            problems,
-            swish: {
-              status: remote.status,
-              amount: remote.amount,
-              currency: remote.currency,
-              payee: remote.payeeAlias,
-            },
-            ours: { amount: row.amount, currency: row.currency, payee: row.payeeAlias },
+    await auditOnce(
+      db,
+      {
+        actor: "system",
+        action: "payment.mismatch",
+        subject: payid,
+        detail: {
+          source,
+          problems,
+          swish: {
+            status: remote.status,
+            amount: remote.amount,
+            currency: remote.currency,
+            payee: remote.payeeAlias,
           },
+          ours: { amount: row.amount, currency: row.currency, payee: row.payeeAlias },
         },
-        clock.now(),
-      );
-    }
+      },
+      clock.now(),
+    );
     return { settled: false, status: "CREATED", mismatch: problems };
   }
 

@@ -4,8 +4,14 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { systemClock } from "../../src/shared/clock";
+import { SEASON } from "../../src/shared/season";
 import { swishClientFor } from "../../src/worker/adapters/swish";
-import { loginAdmin, post, storedState, type CallInit } from "./helpers";
+import { claimCampaignUse } from "../../src/worker/db/campaigns";
+import { database } from "../../src/worker/db/client";
+import { MAX_UNPAID_ATTEMPTS } from "../../src/worker/db/payments";
+import { recordFreePayment, startSwishPayment } from "../../src/worker/payments";
+import { get, loginAdmin, post, storedState, visitorJar, type CallInit } from "./helpers";
 import {
   at,
   campaignRows,
@@ -424,5 +430,175 @@ describe("POST /book-v2", () => {
       );
       expect(atSwish.filter((p) => p?.status === "CREATED").map((p) => p!.id)).toEqual([live[0]!.id]);
     }
+  });
+});
+
+describe("a payment covers exactly one order", () => {
+  it("a free order and a Swish booking at the same moment never leave a live Swish request beside a paid free order", async () => {
+    for (let round = 0; round < 6; round++) {
+      const v = await familyWithRunners();
+      const [free, swish] = await Promise.all([
+        book(v, { barn: 2, vuxna: 1, kampanj: "FRIBILJETT" }),
+        book(v, { barn: 2, vuxna: 1, kampanj: "" }),
+      ]);
+      const rows = await familyRows(v.email);
+      const paidFree = rows.payments.filter((p) => p.status === "PAID");
+      const atSwish = await Promise.all(
+        rows.payments
+          .filter((p) => !String(p.id).startsWith("kampanj"))
+          .map((p) => swishClientFor(env).retrievePaymentRequest(p.id as string)),
+      );
+      const liveAtSwish = atSwish.filter((p) => p?.status === "CREATED");
+      // Exactly one of the two orders is written; the other is refused with 409 and leaves nothing behind.
+      expect([free.res.status, swish.res.status].sort(), JSON.stringify([free.body, swish.body])).toContain(200);
+      if (paidFree.length > 0) {
+        expect(liveAtSwish).toEqual([]);
+        expect(rows.payments).toHaveLength(1);
+        expect(swish.res.status).toBe(409);
+      } else {
+        expect(liveAtSwish).toHaveLength(1);
+        expect(free.res.status).toBe(409);
+      }
+    }
+  });
+
+  it("a free order takes the Swish booking's guard: one based on what was read before a Swish booking is refused", async () => {
+    const v = await familyWithRunners();
+    const [registration] = (await familyRows(v.email)).registrations;
+    const readBefore = { payid: registration!.payid as string | null, version: registration!.version as number };
+    const swish = await book(v, { barn: 2, vuxna: 1, kampanj: "" });
+    expect(swish.res.status).toBe(200);
+    const usesBefore = (await campaignRows()).find((r) => r.code === "FRIBILJETT")?.uses ?? 0;
+
+    const refusal = await recordFreePayment(env, systemClock, {
+      registrationId: registration!.id as string,
+      season: SEASON.year,
+      kampanj: "FRIBILJETT",
+      barn: 2,
+      vuxna: 1,
+      participantIds: v.ids,
+      expected: readBefore,
+    }).then(
+      () => null,
+      (e: unknown) => e as { status: number; message: string },
+    );
+    expect(refusal).toMatchObject({ status: 409, message: "En annan betalning startades samtidigt. Ladda om sidan." });
+    const rows = await familyRows(v.email);
+    expect(rows.payments.map((p) => p.status)).toEqual(["CREATED"]);
+    expect(rows.registrations[0]!.payid).toBe(swish.body.payref);
+    expect((await campaignRows()).find((r) => r.code === "FRIBILJETT")?.uses ?? 0).toBe(usesBefore);
+  });
+
+  it("a campaign code's claim checks its cap, 'disabled' and validity in one statement", async () => {
+    const db = database(env.DB);
+    const now = Date.parse(OPEN_AT);
+    await makeCode("CLAIMCAP", "flat50", { maxUses: 1 });
+    await makeCode("CLAIMOFF", "flat50");
+    await makeCode("CLAIMOLD", "flat50", { validUntil: "2025-08-01" });
+    expect((await post("/admin/api/kampanjkoder/CLAIMOFF/disable", {}, { jar: await loginAdmin() })).status).toBe(200);
+
+    expect(await claimCampaignUse(db, "CLAIMOFF", now)).toBe(false);
+    expect(await claimCampaignUse(db, "CLAIMOLD", now)).toBe(false);
+    expect(await claimCampaignUse(db, "CLAIMCAP", now)).toBe(true);
+    expect(await claimCampaignUse(db, "CLAIMCAP", now)).toBe(false);
+    const uses = Object.fromEntries((await campaignRows()).map((r) => [r.code, r.uses]));
+    expect(uses).toMatchObject({ CLAIMCAP: 1, CLAIMOFF: 0, CLAIMOLD: 0 });
+  });
+
+  it("the claim and the payment row are written together: a booking refused by the guard consumes no use", async () => {
+    await makeCode("TILLSAMMANS", "flat50", { maxUses: 5 });
+    const v = await familyWithRunners();
+    const [registration] = (await familyRows(v.email)).registrations;
+    // A runner save got in after this booking read the registration: the order is refused whole.
+    const stale = { payid: registration!.payid as string | null, version: (registration!.version as number) - 1 };
+    const refused = await startSwishPayment(env, systemClock, {
+      registrationId: registration!.id as string,
+      season: SEASON.year,
+      amount: 250,
+      barn: 2,
+      vuxna: 1,
+      kampanj: "TILLSAMMANS",
+      participantIds: v.ids,
+      origin: "registration",
+      message: "Byloppet 2025",
+      requestOrigin: "http://localhost",
+      expected: stale,
+    }).then(
+      () => null,
+      (e: unknown) => e as { status: number },
+    );
+    expect(refused).toMatchObject({ status: 409 });
+    expect((await familyRows(v.email)).payments).toEqual([]);
+    expect((await campaignRows()).find((r) => r.code === "TILLSAMMANS")).toMatchObject({ uses: 0 });
+
+    // Booked for real: the use and the payment row come together.
+    const booked = await book(v, { barn: 2, vuxna: 1, kampanj: "TILLSAMMANS" });
+    expect(booked.res.status).toBe(200);
+    expect((await familyRows(v.email)).payments).toMatchObject([{ kampanj: "TILLSAMMANS", status: "CREATED" }]);
+    expect((await campaignRows()).find((r) => r.code === "TILLSAMMANS")).toMatchObject({ uses: 1 });
+  });
+
+  it(`a registration keeps at most ${MAX_UNPAID_ATTEMPTS} open or failed payments; then booking is a Swedish 429`, async () => {
+    const v = await familyWithRunners();
+    for (let i = 0; i < MAX_UNPAID_ATTEMPTS; i++) {
+      const { res, body } = await book(v, { barn: 2, vuxna: 1, kampanj: "" });
+      expect(res.status, JSON.stringify(body)).toBe(200);
+    }
+    const before = await familyRows(v.email);
+    expect(before.payments).toHaveLength(MAX_UNPAID_ATTEMPTS);
+    const { res, body } = await book(v, { barn: 2, vuxna: 1, kampanj: "" });
+    expect(res.status).toBe(429);
+    expect(body.error).toMatch(/^För många betalningsförsök för den här anmälan\./);
+    const after = await familyRows(v.email);
+    expect(after.payments).toHaveLength(MAX_UNPAID_ATTEMPTS);
+    // The open one was withdrawn before the refusal (booking again always does that first): nothing is left to pay.
+    expect(after.payments.filter((p) => p.status === "CREATED")).toEqual([]);
+  });
+});
+
+describe("per-session and per-client limits", () => {
+  it("/update: a session gets 60 calls a minute, whatever its clients; then 429 in Swedish", async () => {
+    const v = await login();
+    const statuses: number[] = [];
+    for (let i = 0; i < 61; i++) {
+      const res = await post("/update", { runners: {} }, { env: at(OPEN_AT), jar: v.jar, headers: newClient() });
+      statuses.push(res.status);
+      if (res.status === 429) {
+        expect(await res.json()).toEqual({
+          error: "För många förfrågningar på kort tid. Vänta en minut och försök igen.",
+        });
+      }
+    }
+    expect(statuses.slice(0, 60).every((s) => s === 200)).toBe(true);
+    expect(statuses[60]).toBe(429);
+  });
+
+  it("/book-v2: the same per-session limit", async () => {
+    const v = await familyWithRunners();
+    let last = 0;
+    for (let i = 0; i < 61; i++) {
+      // Counts that do not match are refused cheaply, but they still count.
+      last = (
+        await post(
+          "/book-v2",
+          { barn: 9, vuxna: 9, kampanj: "" },
+          { env: at(OPEN_AT), jar: v.jar, headers: newClient() },
+        )
+      ).status;
+    }
+    expect(last).toBe(429);
+  });
+
+  it("/verify: a client gets 120 calls a minute, whatever its sessions", async () => {
+    const client = newClient();
+    const statuses: number[] = [];
+    for (let s = 0; s < 3; s++) {
+      const jar = await visitorJar(uniqueEmail("verify"));
+      for (let i = 0; i < 41; i++) {
+        statuses.push((await get(`/verify?id=${"A".repeat(32)}`, { jar, headers: client })).status);
+      }
+    }
+    expect(statuses.slice(0, 120).every((s) => s === 404)).toBe(true);
+    expect(statuses.slice(120)).toEqual([429, 429, 429]);
   });
 });

@@ -20,6 +20,10 @@ import {
   update,
 } from "./registration-helpers";
 
+const utf8 = (text: string) => new TextEncoder().encode(text);
+const hexOf = async (buffer: ArrayBuffer) =>
+  [...new Uint8Array(buffer)].map((b) => b.toString(16).padStart(2, "0")).join("");
+
 async function loginCodeRow(id: string) {
   return env.DB.prepare("SELECT * FROM login_codes WHERE id = ?")
     .bind(id)
@@ -43,19 +47,60 @@ describe("POST /email", () => {
 
     const row = await loginCodeRow(body.id!);
     expect(row?.email).toBe(email.toLowerCase());
-    // Only a salted hash is stored.
-    expect(row?.code_hash).toMatch(/^[0-9a-f]{64}$/);
-    expect(row?.code_hash).not.toContain(body.code);
     expect(row!.expires_at - Date.parse(OPEN_AT)).toBeGreaterThanOrEqual(10 * 60_000 - 5_000);
     expect(row!.expires_at - Date.parse(OPEN_AT)).toBeLessThanOrEqual(10 * 60_000 + 5_000);
 
-    const mail = await env.DB.prepare("SELECT * FROM email_log WHERE \"to\" = ? AND kind = 'login-code'")
-      .bind(email.toLowerCase())
-      .first<{ subject: string; text: string; html: string; status: string }>();
-    expect(mail?.status).toBe("sent");
+    // The mail itself (the development outbox stands in for the mailbox) carries the code.
+    const [mail] = (await (await call(`/dev/outbox.json?to=${encodeURIComponent(email.toLowerCase())}`)).json()) as {
+      subject: string;
+      text: string;
+      html: string;
+      kind: string;
+    }[];
+    expect(mail?.kind).toBe("login-code");
     expect(mail?.text).toContain(`Din inloggningskod: ${body.code}`);
     expect(mail?.text).toContain("10 minuter");
     expect(mail?.html).toContain(body.code);
+  });
+
+  it("stores the code as an HMAC under the server secret, not as a plain hash of id and code", async () => {
+    const email = uniqueEmail();
+    const { body } = await requestCode(email, { env: at(OPEN_AT), headers: newClient() });
+    const row = await loginCodeRow(body.id!);
+    expect(row?.code_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(row?.code_hash).not.toContain(body.code);
+    // A plain SHA-256 of id and code could be found from a copy of the database by trying the million codes.
+    expect(row?.code_hash).not.toBe(
+      await hexOf(await crypto.subtle.digest("SHA-256", utf8(`${body.id}:${body.code}`))),
+    );
+    const key = await crypto.subtle.importKey(
+      "raw",
+      utf8(env.SESSION_SECRET!),
+      { name: "HMAC", hash: "SHA-256" },
+      false,
+      ["sign"],
+    );
+    const hmac = await hexOf(await crypto.subtle.sign("HMAC", key, utf8(`login-code\u0000${body.id}:${body.code}`)));
+    expect(row?.code_hash).toBe(hmac);
+    // Without the secret the Worker refuses to make or check codes rather than store a weaker hash.
+    const keyless = await requestCode(uniqueEmail(), {
+      env: at(OPEN_AT, { SESSION_SECRET: "" }),
+      headers: newClient(),
+    });
+    expect(keyless.res.status).toBe(500);
+  });
+
+  it("the e-mail log keeps to whom, what and when of a login-code mail, never its body", async () => {
+    const email = uniqueEmail();
+    const { body } = await requestCode(email, { env: at(OPEN_AT), headers: newClient() });
+    const logged = await env.DB.prepare("SELECT * FROM email_log WHERE \"to\" = ? AND kind = 'login-code'")
+      .bind(email)
+      .all<{ subject: string; text: string; html: string; status: string; created_at: number }>();
+    expect(logged.results).toHaveLength(1);
+    const [entry] = logged.results;
+    expect(entry).toMatchObject({ subject: "Din inloggningskod till Byloppet", status: "sent", html: "", text: "" });
+    expect(Math.abs(entry!.created_at - Date.parse(OPEN_AT))).toBeLessThan(60_000);
+    expect(JSON.stringify(entry)).not.toContain(body.code);
   });
 
   it("gives every request a new code, and different codes (CSPRNG, not a counter)", async () => {
@@ -75,9 +120,9 @@ describe("POST /email", () => {
     const { res, body } = await requestCode(email, { env: { DEV_MODE: "false" }, headers });
     expect(res.status).toBe(200);
     expect(body.code).toBe("");
-    const mail = await env.DB.prepare('SELECT text FROM email_log WHERE "to" = ?')
-      .bind(email)
-      .first<{ text: string }>();
+    const [mail] = (await (await call(`/dev/outbox.json?to=${encodeURIComponent(email)}`)).json()) as {
+      text: string;
+    }[];
     const code = /Din inloggningskod: (\d{6})/.exec(mail!.text)![1];
     // Production clock is the real one (2026): the 2025 registration is closed and this family has none → 403.
     const { res: confirmed, body: answer } = await confirm(
@@ -136,14 +181,26 @@ describe("POST /email", () => {
     expect(res.status).toBe(403);
   });
 
-  it("rate-limits per address: the 11th request within a minute is 429, from any client", async () => {
+  it("mails at most 5 codes per address per hour, from any number of clients; then 429 until the hour has passed", async () => {
     const email = uniqueEmail("flood");
     const statuses: number[] = [];
-    for (let i = 0; i < 11; i++) statuses.push((await requestCode(email, { headers: newClient() })).res.status);
-    expect(statuses.slice(0, 10)).toEqual(Array(10).fill(200));
-    const { res, body } = await requestCode(email, { headers: newClient() });
+    for (let i = 0; i < 8; i++) {
+      statuses.push((await requestCode(email, { env: at(minutesAfter(OPEN_AT, i)), headers: newClient() })).res.status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429, 429]);
+    const { res, body } = await requestCode(email, { env: at(minutesAfter(OPEN_AT, 10)), headers: newClient() });
     expect(res.status).toBe(429);
-    expect(body.error).toMatch(/För många försök/);
+    // The first code leaves the hour at 10:00 + 60 min: 50 minutes from 10:10 (51 when rounded up by a moment).
+    expect(body.error).toMatch(
+      /^Vi har redan skickat flera koder till den här e-postadressen\. Använd koden i det senaste mejlet eller begär en ny om 5[01] minuter\.$/,
+    );
+    const mailed = await env.DB.prepare("SELECT count(*) AS n FROM email_log WHERE \"to\" = ? AND kind = 'login-code'")
+      .bind(email)
+      .first<{ n: number }>();
+    expect(mailed!.n).toBe(5);
+    // A rolling hour: once the first code is an hour old, one more may be mailed.
+    const later = await requestCode(email, { env: at(minutesAfter(OPEN_AT, 60.5)), headers: newClient() });
+    expect(later.res.status).toBe(200);
   });
 
   it("rate-limits per client: one client asking for many addresses gets 429", async () => {
@@ -361,6 +418,119 @@ describe("POST /code", () => {
     }
     expect(statuses.slice(0, 10)).toEqual(Array(10).fill(400));
     expect(statuses[10]).toBe(429);
+  });
+});
+
+describe("guessing is bounded per address, whatever the number of clients", () => {
+  const wrongFor = (code: string, i: number) => String((Number(code) + 1 + i) % 1_000_000).padStart(6, "0");
+
+  it("at most 20 wrong codes per address per hour; then every try and every new code is 429 until the hour has passed", async () => {
+    const email = uniqueEmail("gissning");
+    const statuses: number[] = [];
+    let lastCode: { id?: string; code?: string } = {};
+    // Each request from a new client (the client limit never applies): a code, then its 5 tries, again and again.
+    for (let round = 0; round < 6; round++) {
+      const { res, body } = await requestCode(email, { env: at(OPEN_AT), headers: newClient() });
+      if (res.status !== 200) {
+        statuses.push(res.status);
+        break;
+      }
+      lastCode = body;
+      for (let i = 0; i < 5; i++) {
+        const guess = await confirm(
+          { email, codeId: body.id, code: wrongFor(body.code!, i) },
+          { env: at(OPEN_AT), headers: newClient() },
+        );
+        statuses.push(guess.res.status);
+      }
+    }
+    const evaluatedWrong = statuses.filter((s) => s === 400).length;
+    console.log(`wrong codes evaluated for one address within the hour: ${evaluatedWrong}`);
+    expect(evaluatedWrong).toBe(20);
+    expect(statuses.slice(0, 20)).toEqual(Array(20).fill(400));
+    expect(statuses.slice(20).every((s) => s === 429)).toBe(true);
+    const { sum } = (await env.DB.prepare("SELECT sum(attempts) AS sum FROM login_codes WHERE email = ?")
+      .bind(email)
+      .first<{ sum: number }>())!;
+    expect(sum).toBe(20);
+
+    // Locked out: the right code of the newest code is refused too, and no new code is mailed.
+    const right = await confirm(
+      { email, codeId: lastCode.id, code: lastCode.code },
+      { env: at(minutesAfter(OPEN_AT, 5)), headers: newClient() },
+    );
+    expect(right.res.status).toBe(429);
+    expect(right.body?.error).toMatch(/^För många felaktiga koder för den här e-postadressen\..* om 5[56] minuter\.$/);
+    expect(right.jar.size).toBe(0);
+    const mail = await requestCode(email, { env: at(minutesAfter(OPEN_AT, 30)), headers: newClient() });
+    expect(mail.res.status).toBe(429);
+    expect(mail.body.error).toMatch(/^För många felaktiga koder.* om 3[01] minuter\.$/);
+    expect((await familyRows(email)).sessions).toEqual([]);
+
+    // Once the hour has passed, a new code logs in.
+    const later = at(minutesAfter(OPEN_AT, 61));
+    const fresh = await requestCode(email, { env: later, headers: newClient() });
+    expect(fresh.res.status).toBe(200);
+    expect((await confirm({ email, codeId: fresh.body.id, code: fresh.body.code }, { env: later })).res.status).toBe(
+      204,
+    );
+  });
+
+  it("parallel guesses from many clients at once still evaluate at most 20 wrong codes per hour", async () => {
+    const email = uniqueEmail("parallell");
+    let evaluatedWrong = 0;
+    let refused = 0;
+    for (let round = 0; round < 5; round++) {
+      const { res, body } = await requestCode(email, { env: at(OPEN_AT), headers: newClient() });
+      if (res.status === 429) {
+        refused++;
+        continue;
+      }
+      const answers = await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          confirm(
+            { email, codeId: body.id, code: wrongFor(body.code!, i) },
+            { env: at(OPEN_AT), headers: newClient() },
+          ),
+        ),
+      );
+      evaluatedWrong += answers.filter(
+        (a) => a.res.status === 400 && a.body?.error === "Fel kod. Kontrollera koden i mejlet och försök igen.",
+      ).length;
+    }
+    console.log(`wrong codes evaluated for one address (12 parallel guesses per code): ${evaluatedWrong}`);
+    expect(evaluatedWrong).toBe(20);
+    expect(refused).toBe(1);
+    const { n } = (await env.DB.prepare("SELECT count(*) AS n FROM login_failures WHERE email = ?")
+      .bind(email)
+      .first<{ n: number }>())!;
+    expect(n).toBe(20);
+  });
+
+  it("a new code makes the older codes of the address unusable", async () => {
+    const email = uniqueEmail();
+    const headers = newClient();
+    const { body: first } = await requestCode(email, { env: at(OPEN_AT), headers });
+    const { body: second } = await requestCode(email, { env: at(OPEN_AT), headers });
+    const old = await confirm({ email, codeId: first.id, code: first.code }, { env: at(OPEN_AT), headers });
+    expect(old.res.status).toBe(400);
+    expect(old.body).toEqual({ error: "Koden kan inte användas längre. Begär en ny kod." });
+    expect(old.jar.size).toBe(0);
+    const fresh = await confirm({ email, codeId: second.id, code: second.code }, { env: at(OPEN_AT), headers });
+    expect(fresh.res.status).toBe(204);
+  });
+
+  it("a right code is not counted as a wrong try", async () => {
+    const email = uniqueEmail();
+    const headers = newClient();
+    const { body } = await requestCode(email, { env: at(OPEN_AT), headers });
+    expect((await confirm({ email, codeId: body.id, code: body.code }, { env: at(OPEN_AT), headers })).res.status).toBe(
+      204,
+    );
+    const { n } = (await env.DB.prepare("SELECT count(*) AS n FROM login_failures WHERE email = ?")
+      .bind(email)
+      .first<{ n: number }>())!;
+    expect(n).toBe(0);
   });
 });
 

@@ -9,8 +9,8 @@ import { systemClock } from "../../src/shared/clock";
 import { SEASON } from "../../src/shared/season";
 import { database } from "../../src/worker/db/client";
 import { participants, registrations } from "../../src/worker/db/schema";
-import { startSwishPayment } from "../../src/worker/payments";
-import { BASE, call, openSocket, post, type TestSocket } from "./helpers";
+import { RECEIPT_SENT, RUNNERS_ADDED, startSwishPayment } from "../../src/worker/payments";
+import { BASE, call, openSocket, post, waitFor, type TestSocket } from "./helpers";
 
 let families = 0;
 
@@ -67,20 +67,55 @@ export async function startPayment(family: Family, amount = 250, message = "Bylo
   });
 }
 
+/** The simulator's callback mode; every other switch back to its default (Swish answers at once). */
 export async function setCallbacks(callbacks: "normal" | "drop" | "duplicate" | "delay", delayMs?: number) {
-  const res = await post("/dev/swish/settings", { callbacks, ...(delayMs === undefined ? {} : { delayMs }) });
+  const res = await post("/dev/swish/settings", {
+    callbacks,
+    apiDelayMs: 0,
+    ...(delayMs === undefined ? {} : { delayMs }),
+  });
   expect(res.status).toBe(200);
 }
 
-/** The payer's phone: PAID, DECLINED or ERROR; returns the simulator's answer (settled object, callback result). */
+/** How long every Swish API call of the simulator takes to answer. */
+export async function setSwishDelay(apiDelayMs: number) {
+  expect((await post("/dev/swish/settings", { apiDelayMs })).status).toBe(200);
+}
+
+/**
+ * The payer's phone: PAID, DECLINED or ERROR; returns the simulator's answer (settled object, callback result).
+ * The Worker answers a callback before it settles (routes/payments.ts), so when a callback was delivered this
+ * waits until the settlement and, for a paid payment, the after-payment steps are done.
+ */
 export async function payOnPhone(token: string, status: "PAID" | "DECLINED" | "ERROR" = "PAID", errorCode?: string) {
   const res = await post(`/dev/swish/pay/${token}`, { status, ...(errorCode ? { errorCode } : {}) });
   expect(res.status).toBe(200);
-  return (await res.json()) as {
+  const answer = (await res.json()) as {
     payment: Record<string, unknown>;
     callbacks: string;
     callbackStatuses: number[];
   };
+  if (answer.callbackStatuses.includes(200)) await callbackWorkDone(token);
+  return answer;
+}
+
+async function callbackWorkDone(token: string) {
+  const ours = await env.DB.prepare(`SELECT id, registration_id FROM payments WHERE token = ?`)
+    .bind(token)
+    .first<{ id: string; registration_id: string | null }>();
+  if (!ours) return;
+  const steps = [RUNNERS_ADDED, ...(ours.registration_id ? [RECEIPT_SENT] : [])];
+  await waitFor(
+    async () => {
+      const row = await paymentRow(ours.id);
+      if (row?.status === "CREATED") return false;
+      if (row?.status !== "PAID") return true;
+      for (const step of steps) if ((await auditCount(step, ours.id)) === 0) return false;
+      return true;
+    },
+    5000,
+    "the callback's settlement",
+  );
 }
 
 export async function paymentRow(payid: string) {
@@ -113,12 +148,17 @@ export async function receiptsTo(email: string) {
   return results;
 }
 
-/** A callback as Swish sends it: the payment object, with the callbackIdentifier header. */
-export function callback(body: unknown, callbackIdentifier: string | null) {
+/**
+ * A callback as Swish sends it: the payment object, with the callbackIdentifier header. The Worker answers before
+ * it settles; this resolves once that work is done too (the request runs in its own execution context, which is
+ * waited for), unless `answerOnly`, which resolves with the answer itself, as Swish sees it.
+ */
+export function callback(body: unknown, callbackIdentifier: string | null, options: { answerOnly?: boolean } = {}) {
   return call("/swish/callback", {
     method: "POST",
     headers: { "content-type": "application/json", ...(callbackIdentifier ? { callbackIdentifier } : {}) },
     body: JSON.stringify(body),
+    ...(options.answerOnly ? {} : { env: {} }),
   });
 }
 
@@ -126,4 +166,3 @@ export function callback(body: unknown, callbackIdentifier: string | null) {
 export function openPaymentSocket(payid: string): Promise<TestSocket> {
   return openSocket(`/ws/pay/${payid}`);
 }
-

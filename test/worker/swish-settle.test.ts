@@ -22,6 +22,7 @@ import {
   SWISH_FAILED,
 } from "../../src/worker/payments";
 import { call, get, post, storedState, visitorJar, waitFor } from "./helpers";
+import { decodeQr, modulesFromSvg } from "./qr-decode";
 import {
   auditCount,
   callback,
@@ -459,7 +460,12 @@ describe("/qr-v2 and the socket route", () => {
     const res = await call(`/qr-v2?token=${token}`);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toMatch(/^image\/svg\+xml/);
-    expect(await res.text()).toMatch(/^<svg[^>]*viewBox/);
+    const svg = await res.text();
+    expect(svg).toMatch(/^<svg[^>]*viewBox/);
+    // Read as an image, the way a phone's camera reads it: "D" + token (reference/swish.md §2).
+    expect(decodeQr(modulesFromSvg(svg))).toBe(`D${token}`);
+    const other = "0123456789abcdef0123456789abcdef";
+    expect(decodeQr(modulesFromSvg(await (await call(`/qr-v2?token=${other}`)).text()))).toBe(`D${other}`);
     for (const bad of ["", "kampanj", "xyz", `${token}0`, "G" + token.slice(1), "<script>"]) {
       const refused = await call(`/qr-v2?token=${encodeURIComponent(bad)}`);
       expect(refused.status, bad).toBe(400);

@@ -24,6 +24,10 @@ const RaceHubPage = lazy(() => import("../features/race-day/race-hub-page"));
 const RacePage = lazy(() => import("../features/race-day/race-page"));
 const RaceListPage = lazy(() => import("../features/race-day/race-list-page"));
 const RunnerListPage = lazy(() => import("../features/race-day/runner-list-page"));
+const StartListsPage = lazy(() => import("../features/start-lists/start-lists-page"));
+const ResultsPage = lazy(() => import("../features/results/results-page"));
+const ResultsYearPage = lazy(() => import("../features/results/results-year-page"));
+const ResultsImportPage = lazy(() => import("../features/admin/results-import/results-import-page"));
 const AdminNotFoundPage = lazy(() => import("../features/admin/admin-not-found-page"));
 
 const admin = (title: string) => <ComingSoon title={title} level={2} />;
@@ -38,8 +42,9 @@ export function AppRoutes() {
         <Route path="kvitto/:id" element={<ReceiptPage />} />
         <Route path="tidtagning" element={<TimingPage />} />
         <Route path="banor" element={<ComingSoon title="Banor" />} />
-        <Route path="resultat" element={<ComingSoon title="Resultat" />} />
-        <Route path="startlistor" element={<ComingSoon title="Startlistor" />} />
+        <Route path="resultat" element={<ResultsPage />} />
+        <Route path="resultat/:year" element={<ResultsYearPage />} />
+        <Route path="startlistor" element={<StartListsPage />} />
         <Route path="galleri" element={<ComingSoon title="Galleri" />} />
         <Route path="galleri/:id" element={<ComingSoon title="Galleri" />} />
         <Route path="allmanna-villkor" element={<TermsPage />} />
@@ -68,6 +73,7 @@ export function AppRoutes() {
         <Route path="admin/goodiebags" element={admin("Goodiebags")} />
         <Route path="admin/kassa" element={admin("Biljettkassan")} />
         <Route path="admin/kampanjkoder" element={<CampaignsPage />} />
+        <Route path="admin/resultat" element={<ResultsImportPage />} />
         <Route path="admin-old" element={admin("Äldre admin")} />
         <Route path="admin/*" element={<AdminNotFoundPage />} />
       </Route>

@@ -1,14 +1,18 @@
 /**
  * The one e-mail sender (DESIGN.md §8), with the transport chosen by EMAIL_TRANSPORT:
- * - 'outbox': development; nothing leaves the machine, the mail is only logged (read it at /dev/outbox);
+ * - 'outbox': development; nothing leaves the machine, the mail lands in the development outbox (dev/outbox.ts,
+ *   read it at /dev/outbox);
  * - 'cloudflare': Cloudflare Email Service through the `send_email` binding (transactional mail);
  * - 'resend': Resend's HTTP API (bulk mail), key in the EMAIL_API_KEY secret.
  * Every send, whatever the transport, writes one `email_log` row, 'sent' or 'failed' with the error; a failed
- * send also throws so the caller (a login-code request, the mailing queue) can react.
+ * send also throws so the caller (a login-code request, the mailing queue) can react. The log keeps what was sent
+ * to whom and when; the body of a mail that carries a secret (a login code) is never written to it, and other
+ * bodies are purged by the cron after their retention (db/retention.ts).
  */
 import type { Clock } from "../../shared/clock";
 import type { Db } from "../db/client";
 import { logEmail } from "../db/email-log";
+import { deliverToOutbox } from "../dev/outbox";
 
 export interface Mail {
   to: string;
@@ -18,6 +22,8 @@ export interface Mail {
   /** What the mail is, for the log: 'login-code', 'receipt', 'mailing', 'epassi' … */
   kind: string;
   mailingId?: number;
+  /** The body carries a secret (a login code): the log keeps recipient, subject, kind and time only. */
+  secret?: boolean;
 }
 
 export interface EmailSender {
@@ -43,10 +49,20 @@ export interface EmailSenderOptions {
   fetch?: typeof fetch;
 }
 
-function transportFor(env: EmailEnv, options: EmailSenderOptions): Deliver {
+function transportFor(env: EmailEnv, db: Db, clock: Clock, options: EmailSenderOptions): Deliver {
   switch (env.EMAIL_TRANSPORT as EmailTransportName) {
     case "outbox":
-      return async () => {};
+      return async (mail) => {
+        await deliverToOutbox(db.$client, {
+          to: mail.to,
+          subject: mail.subject,
+          html: mail.html,
+          text: mail.text,
+          kind: mail.kind,
+          mailingId: mail.mailingId ?? null,
+          createdAt: clock.now(),
+        });
+      };
     case "cloudflare":
       return async (mail) => {
         await env.EMAIL.send({
@@ -80,15 +96,15 @@ function transportFor(env: EmailEnv, options: EmailSenderOptions): Deliver {
 
 export function emailSender(env: Env, db: Db, clock: Clock, options: EmailSenderOptions = {}): EmailSender {
   const emailEnv = env as Env & EmailEnv;
-  const deliver = transportFor(emailEnv, options);
+  const deliver = transportFor(emailEnv, db, clock, options);
   const transport = env.EMAIL_TRANSPORT;
   return {
     async send(mail) {
       const entry = {
         to: mail.to,
         subject: mail.subject,
-        html: mail.html,
-        text: mail.text,
+        html: mail.secret ? "" : mail.html,
+        text: mail.secret ? "" : mail.text,
         kind: mail.kind,
         transport,
         mailingId: mail.mailingId ?? null,

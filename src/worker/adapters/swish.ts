@@ -15,7 +15,7 @@ import { loopbackFetch } from "../loopback";
 
 export type SwishFetcher = (request: Request) => Promise<Response>;
 
-/** Path prefix of the built-in simulator (routes/dev-swish.ts). */
+/** Path prefix of the built-in simulator (dev/swish-simulator.ts). */
 export const SIMULATOR_PREFIX = "/dev/swish/";
 
 /** Swish answers in well under a second; a hung call must not hold a settlement or a booking forever. */
@@ -245,6 +245,9 @@ export function tokenQrSvg(token: string, size = 300): string {
     pretty: false,
     xmlDeclaration: false,
     container: "svg-viewbox",
+    // qrcode-svg draws modules[row][col] at x = row: without the swap the symbol comes out transposed (a mirror
+    // image, which a strict scanner refuses). The test decodes the SVG as an image to keep this right.
+    swap: true,
   });
   return qr.svg();
 }

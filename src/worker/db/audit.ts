@@ -24,3 +24,19 @@ export async function audit(db: Db, entry: AuditEntry, now: number): Promise<voi
     detail: JSON.stringify(entry.detail ?? {}),
   });
 }
+
+/**
+ * Appends the line unless one with the same action and subject exists, in one statement, so callers racing each
+ * other (replayed callbacks answered before their work is done) still write it once. True when this call wrote it.
+ */
+export async function auditOnce(db: Db, entry: AuditEntry & { subject: string }, now: number): Promise<boolean> {
+  const result = await db.$client
+    .prepare(
+      `INSERT INTO audit_log (at, actor, device, action, subject, detail)
+       SELECT ?1, ?2, ?3, ?4, ?5, ?6
+       WHERE NOT EXISTS (SELECT 1 FROM audit_log WHERE action = ?4 AND subject = ?5)`,
+    )
+    .bind(now, entry.actor, entry.device ?? null, entry.action, entry.subject, JSON.stringify(entry.detail ?? {}))
+    .run();
+  return result.meta.changes > 0;
+}

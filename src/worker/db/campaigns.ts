@@ -3,7 +3,7 @@
  * `campaign_codes`. A built-in code works from the config even before its row exists; once the row exists
  * (seed, admin list or first use) the organiser can disable it or cap its uses there.
  */
-import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
+import { and, eq, gte, isNull, lt, or, sql } from "drizzle-orm";
 import type { AgeCounts } from "../../shared/age";
 import { builtinCampaign, isCampaignRule, isCampaignValidAt, normalizeCode } from "../../shared/campaign";
 import { campaignTotal, listTotal } from "../../shared/pricing";
@@ -126,33 +126,69 @@ export async function evaluateCampaign(
   return { valid: true, price: campaignTotal(campaign.rule, counts, now, season), campaign };
 }
 
+/** The registration already has an order (any status) with this code, so its use is already counted. */
+function holdsUse(code: string, registrationId: string | null) {
+  return registrationId === null
+    ? sql`0`
+    : sql`EXISTS (SELECT 1 FROM ${payments} WHERE ${payments.registrationId} = ${registrationId}
+        AND ${payments.kampanj} = ${code})`;
+}
+
+/** Enabled and not past its last valid moment (inclusive), as `isCampaignValidAt` says. */
+function usableAt(now: number) {
+  return and(
+    eq(campaignCodes.disabled, false),
+    or(isNull(campaignCodes.validUntil), gte(campaignCodes.validUntil, now)),
+  )!;
+}
+
 /**
- * Counts one use of a code, unless that would pass its cap: the guarded increment cannot overshoot even when
- * two families book the last use at the same moment. False = used up (or unknown).
+ * SQL true when the code can be used by this registration now: it exists, is enabled and valid, and either has a
+ * use left or the registration already holds one (db/payments.ts insertOrderPayment guards on it).
  */
-export async function claimCampaignUse(db: Db, code: string, now: number, season: Season = SEASON): Promise<boolean> {
+export function campaignUsable(code: string, registrationId: string, now: number) {
   const wanted = normalizeCode(code);
-  if (builtinCampaign(wanted, season)) await ensureBuiltinCampaigns(db, now, season);
-  const row = await db
+  return sql`EXISTS (SELECT 1 FROM ${campaignCodes} WHERE ${campaignCodes.code} = ${wanted} AND ${usableAt(now)}
+    AND (${campaignCodes.maxUses} IS NULL OR ${campaignCodes.uses} < ${campaignCodes.maxUses}
+      OR ${holdsUse(wanted, registrationId)}))`;
+}
+
+/**
+ * The claim of one use as one statement: it counts only while the code is enabled, valid and under its cap (so
+ * two families booking the last use at the same moment cannot both get it, and a code disabled or expired a moment
+ * ago is not used), and not for a registration that already holds a use. For a D1 batch (insertOrderPayment).
+ */
+export function claimCampaignUseStatement(db: Db, code: string, now: number, registrationId: string | null) {
+  const wanted = normalizeCode(code);
+  return db
     .update(campaignCodes)
     .set({ uses: sql`${campaignCodes.uses} + 1` })
     .where(
       and(
         eq(campaignCodes.code, wanted),
+        usableAt(now),
         or(isNull(campaignCodes.maxUses), lt(campaignCodes.uses, campaignCodes.maxUses)),
+        sql`NOT ${holdsUse(wanted, registrationId)}`,
       ),
     )
-    .returning({ uses: campaignCodes.uses })
-    .get();
-  return row !== undefined;
+    .returning({ uses: campaignCodes.uses });
 }
 
-/** Gives back a use claimed for an order that could not be recorded. */
-export async function releaseCampaignUse(db: Db, code: string): Promise<void> {
-  await db
-    .update(campaignCodes)
-    .set({ uses: sql`max(${campaignCodes.uses} - 1, 0)` })
-    .where(eq(campaignCodes.code, normalizeCode(code)));
+/**
+ * Counts one use of a code (claimCampaignUseStatement on its own). False = used up, disabled, expired or unknown.
+ * A built-in code gets its row first, so the organiser's settings apply to it.
+ */
+export async function claimCampaignUse(db: Db, code: string, now: number, season: Season = SEASON): Promise<boolean> {
+  await ensureCampaignRow(db, code, now, season);
+  return (await claimCampaignUseStatement(db, code, now, null).get()) !== undefined;
+}
+
+/**
+ * A built-in code works from the config before its row exists; an order's claim needs the row, and the config
+ * stays the truth for its rule and end date (ensureBuiltinCampaigns).
+ */
+export async function ensureCampaignRow(db: Db, code: string, now: number, season: Season = SEASON): Promise<void> {
+  if (builtinCampaign(normalizeCode(code), season)) await ensureBuiltinCampaigns(db, now, season);
 }
 
 /** Whether this registration already has an order (any status) with this code, so its use is already counted. */

@@ -1,10 +1,10 @@
-import { desc, sql } from "drizzle-orm";
 import type { Db } from "./client";
 import { emailLog } from "./schema";
 
 export interface EmailLogEntry {
   to: string;
   subject: string;
+  /** Empty for a mail that carries a secret (a login code), and once the body's retention has passed. */
   html: string;
   text: string;
   kind: string;
@@ -15,10 +15,6 @@ export interface EmailLogEntry {
   createdAt: number;
 }
 
-export interface LoggedEmail extends EmailLogEntry {
-  id: number;
-}
-
 export async function logEmail(db: Db, entry: EmailLogEntry): Promise<number> {
   const row = await db
     .insert(emailLog)
@@ -26,15 +22,4 @@ export async function logEmail(db: Db, entry: EmailLogEntry): Promise<number> {
     .returning({ id: emailLog.id })
     .get();
   return row.id;
-}
-
-/** Newest first; optionally only the mail to one address (compared case-insensitively). */
-export async function listEmailLog(db: Db, options: { to?: string; limit?: number } = {}): Promise<LoggedEmail[]> {
-  const limit = Math.min(Math.max(options.limit ?? 100, 1), 500);
-  const query = db.select().from(emailLog);
-  const rows = await (options.to ? query.where(sql`lower(${emailLog.to}) = ${options.to.trim().toLowerCase()}`) : query)
-    .orderBy(desc(emailLog.id))
-    .limit(limit)
-    .all();
-  return rows.map((row) => ({ ...row, status: row.status === "failed" ? "failed" : "sent" }));
 }

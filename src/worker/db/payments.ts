@@ -2,9 +2,10 @@
  * Payments in D1. A payment is written once as CREATED (before Swish hears of it) and settled at most once,
  * by a conditional write that only the first of the racing settlers (callback, socket poll, cron) wins.
  */
-import { and, asc, eq, gte, inArray, isNotNull, isNull, lte, notLike, or, sql } from "drizzle-orm";
+import { and, asc, eq, gte, inArray, isNotNull, lte, ne, notLike, or, sql } from "drizzle-orm";
 import type { PaymentRecord, PaymentStatus, SettledStatus } from "../../shared/payment-protocol";
 import { isPaymentStatus } from "../../shared/payment-protocol";
+import { campaignUsable, claimCampaignUseStatement } from "./campaigns";
 import type { Db } from "./client";
 import { findRegistrationById } from "./registrations";
 import { auditLog, participants, payments, registrations } from "./schema";
@@ -40,45 +41,45 @@ export async function selectRegistrationPayment(db: Db, registrationId: string, 
   await db.update(registrations).set({ payid, updatedAt: now }).where(eq(registrations.id, registrationId));
 }
 
-/**
- * Makes this payment the registration's payid only if payid and version are still what the caller read: the
- * compare-and-set that keeps two bookings of one family (or a booking and a runner save) from both winning.
- */
-export async function selectRegistrationPaymentIf(
-  db: Db,
-  registrationId: string,
-  payid: string,
-  expected: { payid: string | null; version: number },
-  now: number,
-): Promise<boolean> {
-  const changed = await db
-    .update(registrations)
-    .set({ payid, updatedAt: now })
-    .where(
-      and(
-        eq(registrations.id, registrationId),
-        expected.payid === null ? isNull(registrations.payid) : eq(registrations.payid, expected.payid),
-        eq(registrations.version, expected.version),
-      ),
-    )
-    .returning({ id: registrations.id });
-  return changed.length > 0;
-}
+/** At most this many payments of one registration may be open or failed; then booking is refused. */
+export const MAX_UNPAID_ATTEMPTS = 20;
+
+export type OrderWrite =
+  | "inserted"
+  /** The payment row was there already (a free order booked again for the same runners). */
+  | "existed"
+  /** The registration's payid or version is no longer what the caller read. */
+  | "stale"
+  /** The campaign code can no longer be used by this registration (used up, disabled or expired). */
+  | "campaign"
+  /** The registration has had its MAX_UNPAID_ATTEMPTS open or failed payments. */
+  | "attempts";
 
 /**
- * A settled-at-once payment (a free campaign order) for a registration, made its payid, in one transaction that
- * aborts unless the registration's version is still the one its runners were read at: a runner saved in
- * between must not end up locked in without being paid for. "existed" when the payment was there already.
+ * The one guard both kinds of order take, a Swish booking and a free campaign order: in one D1 batch (one
+ * transaction), and only while the registration's payid and version are still what the caller read, the
+ * registration has fewer than MAX_UNPAID_ATTEMPTS open or failed payments, and the row's campaign code (if any)
+ * can still be used by it, the code's use is claimed, the payment row written and made the registration's payid.
+ * Otherwise nothing of it is written: no use is consumed without a payment, and of two orders booked at the same
+ * moment from what one read showed, only one is written.
  */
-export async function insertSettledPayment(
+export async function insertOrderPayment(
   db: Db,
   row: NewPaymentRow & { registrationId: string },
-  expectedVersion: number,
+  expected: { payid: string | null; version: number },
   now: number,
-): Promise<"inserted" | "existed" | "stale"> {
+): Promise<OrderWrite> {
+  const code = row.kampanj ?? null;
   // json('stale') raises "malformed JSON", which aborts the batch (see saveRunners in db/registrations.ts).
   const guard = db
-    .select({ ok: sql`json(CASE WHEN ${registrations.version} = ${expectedVersion} THEN '1' ELSE 'stale' END)` })
+    .select({
+      ok: sql`json(CASE WHEN ${registrations.version} = ${expected.version}
+        AND ${registrations.payid} IS ${expected.payid}
+        AND (SELECT count(*) FROM ${payments} WHERE ${payments.registrationId} = ${row.registrationId}
+          AND ${payments.status} <> 'PAID') < ${MAX_UNPAID_ATTEMPTS}
+        AND ${code === null ? sql`1` : campaignUsable(code, row.registrationId, now)}
+      THEN '1' ELSE 'stale' END)`,
+    })
     .from(registrations)
     .where(eq(registrations.id, row.registrationId));
   const insert = db
@@ -91,11 +92,22 @@ export async function insertSettledPayment(
     .set({ payid: row.id, updatedAt: now })
     .where(eq(registrations.id, row.registrationId));
   try {
-    const [, inserted] = await db.batch([guard, insert, select]);
+    const inserted =
+      code === null
+        ? (await db.batch([guard, insert, select]))[1]
+        : (await db.batch([guard, claimCampaignUseStatement(db, code, now, row.registrationId), insert, select]))[2];
     return inserted.length > 0 ? "inserted" : "existed";
   } catch (err) {
     const current = await findRegistrationById(db, row.registrationId);
-    if (current && current.version !== expectedVersion) return "stale";
+    if (!current) throw err;
+    if (current.version !== expected.version || current.payid !== expected.payid) return "stale";
+    const unpaid = await db
+      .select({ n: sql<number>`count(*)` })
+      .from(payments)
+      .where(and(eq(payments.registrationId, row.registrationId), ne(payments.status, "PAID")))
+      .get();
+    if ((unpaid?.n ?? 0) >= MAX_UNPAID_ATTEMPTS) return "attempts";
+    if (code !== null) return "campaign";
     throw err;
   }
 }
@@ -131,19 +143,25 @@ export async function settlePaymentRow(db: Db, id: string, s: Settlement): Promi
   return changed.length > 0;
 }
 
-/** A registration's Swish payments still waiting for the payer. */
+/**
+ * A registration's Swish payments still waiting for the payer, and the payid the registration has selected, read
+ * together (one batch, one snapshot): a payment newer than what a caller read is always the selected one.
+ */
 export async function listOpenSwishPayments(db: Db, registrationId: string) {
-  return db
-    .select()
-    .from(payments)
-    .where(
-      and(
-        eq(payments.registrationId, registrationId),
-        eq(payments.status, "CREATED"),
-        notLike(payments.id, "kampanj%"),
+  const [open, registration] = await db.batch([
+    db
+      .select()
+      .from(payments)
+      .where(
+        and(
+          eq(payments.registrationId, registrationId),
+          eq(payments.status, "CREATED"),
+          notLike(payments.id, "kampanj%"),
+        ),
       ),
-    )
-    .all();
+    db.select({ payid: registrations.payid }).from(registrations).where(eq(registrations.id, registrationId)),
+  ]);
+  return { open, selected: registration[0]?.payid ?? null };
 }
 
 /** Swish payments still waiting, created within [from, to], oldest first. */

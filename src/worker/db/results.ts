@@ -82,6 +82,34 @@ export async function replaceResults(
   await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
 }
 
+/** How many rows one year's results on one distance has (what an import replaces). */
+export async function countResults(db: Db, year: number, distance: DistanceKm): Promise<number> {
+  const row = await db
+    .select({ n: count() })
+    .from(results)
+    .where(and(eq(results.year, year), eq(results.distance, distance)))
+    .get();
+  return row?.n ?? 0;
+}
+
+/** True when any distance has results for `year` (the older-year page /resultat/{year} exists). */
+export async function hasResultsForYear(db: Db, year: number): Promise<boolean> {
+  const row = await db.select({ year: results.year }).from(results).where(eq(results.year, year)).limit(1).get();
+  return row !== undefined;
+}
+
+/**
+ * Replaces every stored course record with `records` in one D1 batch (the organiser's records file is the whole
+ * list): either all of them are stored or the old list stays. Answers how many were there before.
+ */
+export async function replaceCourseRecords(db: Db, records: readonly CourseRecord[]): Promise<number> {
+  const before = await db.select({ n: count() }).from(courseRecords).get();
+  const statements: BatchItem<"sqlite">[] = [db.delete(courseRecords)];
+  if (records.length > 0) statements.push(db.insert(courseRecords).values([...records]));
+  await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+  return before?.n ?? 0;
+}
+
 /** Stores the organiser's record for a distance (e.g. one set before the imported results begin). */
 export async function setCourseRecord(db: Db, record: CourseRecord): Promise<void> {
   await db

@@ -28,6 +28,8 @@ export const registrations = sqliteTable(
   },
   (t) => [
     uniqueIndex("registrations_season_email").on(t.season, t.email),
+    // The address's earlier seasons ("welcome back": email = ? AND season < ?).
+    index("registrations_email_season").on(t.email, t.season),
     // The spec lower-cases the e-mail before use; the database refuses a mixed-case one so a bug cannot split
     // one family into two registrations.
     check("registrations_email_lower", sql`${t.email} = lower(${t.email}) AND ${t.email} LIKE '%_@_%'`),
@@ -107,8 +109,11 @@ export const payments = sqliteTable(
     settledAt: integer("settled_at"),
   },
   (t) => [
-    index("payments_registration").on(t.registrationId),
+    // A registration's payments, and whether one is PAID or still CREATED (per request: /get, /update, /book-v2).
+    index("payments_registration_status").on(t.registrationId, t.status),
     index("payments_status").on(t.status, t.dateCreated),
+    // The cron's follow-up of paid payments settled within a window.
+    index("payments_status_settled").on(t.status, t.settledAt),
     check(
       "payments_id",
       sql`(length(${t.id}) = 32 AND ${t.id} NOT GLOB '*[^0-9A-F]*') OR ${t.id} GLOB 'kampanj_?*_?*'`,
@@ -118,7 +123,10 @@ export const payments = sqliteTable(
   ],
 );
 
-/** E-mailed login codes: stored hashed, 10 minutes, single use, at most 5 wrong tries. */
+/**
+ * E-mailed login codes: stored hashed, 10 minutes, single use, at most 5 wrong tries, and only the newest code of
+ * an address can be used (a new one sets `replaced_at` on the older ones).
+ */
 export const loginCodes = sqliteTable(
   "login_codes",
   {
@@ -129,9 +137,26 @@ export const loginCodes = sqliteTable(
     expiresAt: integer("expires_at").notNull(),
     attempts: integer("attempts").notNull().default(0),
     usedAt: integer("used_at"),
+    /** When a newer code for the same address made this one unusable. */
+    replacedAt: integer("replaced_at"),
     clientKey: text("client_key"),
   },
-  (t) => [index("login_codes_email").on(t.email, t.createdAt)],
+  (t) => [index("login_codes_email").on(t.email, t.createdAt), index("login_codes_created").on(t.createdAt)],
+);
+
+/**
+ * One row per login-code try that was not right, counted per address over a rolling hour whatever the client
+ * (db/login-codes.ts). A try is written before the code is compared and removed again when the code was right.
+ */
+export const loginFailures = sqliteTable(
+  "login_failures",
+  {
+    id: text("id").primaryKey(),
+    email: text("email").notNull(),
+    codeId: text("code_id").notNull(),
+    at: integer("at").notNull(),
+  },
+  (t) => [index("login_failures_email").on(t.email, t.at), index("login_failures_at").on(t.at)],
 );
 
 /** Server-side sessions: the cookie carries a signed session id; logout revokes the row. */
@@ -146,7 +171,13 @@ export const sessions = sqliteTable(
     expiresAt: integer("expires_at").notNull(),
     revokedAt: integer("revoked_at"),
   },
-  (t) => [index("sessions_email").on(t.email), check("sessions_kind", sql`${t.kind} IN ('visitor', 'admin')`)],
+  (t) => [
+    index("sessions_email").on(t.email),
+    // The cron's purge (db/retention.ts) finds ended sessions by either moment.
+    index("sessions_expires").on(t.expiresAt),
+    index("sessions_revoked").on(t.revokedAt),
+    check("sessions_kind", sql`${t.kind} IN ('visitor', 'admin')`),
+  ],
 );
 
 /** Campaign codes: the three built-in ones (seeded from the season config) and organiser-made ones. */
@@ -247,7 +278,10 @@ export const galleryImages = sqliteTable(
   (t) => [primaryKey({ columns: [t.year, t.position] })],
 );
 
-/** Every e-mail sent, whatever the transport. */
+/**
+ * Every e-mail sent, whatever the transport: to whom, what, when. The body of a mail that carries a secret (a
+ * login code) is never stored; other bodies are emptied once their retention has passed (db/retention.ts).
+ */
 export const emailLog = sqliteTable(
   "email_log",
   {
@@ -263,7 +297,13 @@ export const emailLog = sqliteTable(
     mailingId: integer("mailing_id"),
     createdAt: integer("created_at").notNull(),
   },
-  (t) => [index("email_log_created").on(t.createdAt)],
+  (t) => [
+    index("email_log_created").on(t.createdAt),
+    // Only the rows that still have a body: the cron's purge visits those alone, however long the log grows.
+    index("email_log_with_body")
+      .on(t.createdAt)
+      .where(sql`(${t.html} <> '' OR ${t.text} <> '')`),
+  ],
 );
 
 /** Mass e-mails and their recipients (each recipient claimed before sending). */
@@ -341,5 +381,9 @@ export const auditLog = sqliteTable(
     subject: text("subject"),
     detail: text("detail").notNull().default("{}"),
   },
-  (t) => [index("audit_log_at").on(t.at)],
+  (t) => [
+    index("audit_log_at").on(t.at),
+    // Whether a step was done for a subject (a payment's settlement, receipt, refused callback …), per request.
+    index("audit_log_action_subject").on(t.action, t.subject),
+  ],
 );

@@ -9,6 +9,8 @@ export interface LoginCodeEmail {
   subject: string;
   html: string;
   text: string;
+  /** The body is the code: the e-mail log must never keep it (adapters/email.ts). */
+  secret: true;
 }
 
 export function loginCodeEmail(code: string, validMinutes: number, season: Season = SEASON): LoginCodeEmail {
@@ -31,5 +33,5 @@ export function loginCodeEmail(code: string, validMinutes: number, season: Seaso
 <p>Frågor? Skriv till <a href="mailto:${escapeHtml(season.contactEmail)}">${escapeHtml(season.contactEmail)}</a>.</p>
 <p>Hälsningar<br>${escapeHtml(site)}</p>
 </body></html>`;
-  return { subject, html, text };
+  return { subject, html, text, secret: true };
 }

@@ -11,7 +11,11 @@
  * /api/config (src/web/features/config/season-flags.tsx).
  */
 import { Hono } from "hono";
+import { ogUrlTag, socialMetaTags, type PageMeta } from "../../shared/page-meta";
+import { SEASON } from "../../shared/season";
 import { showBibPickupBanner, showRegistrationButton } from "../../shared/season-rules";
+import { database } from "../db/client";
+import { hasResultsForYear } from "../db/results";
 import type { AppEnv } from "../env";
 
 export const pagesRoutes = new Hono<AppEnv>();
@@ -48,23 +52,55 @@ export function seasonFlags(now: number): SeasonFlags {
   };
 }
 
+export interface PageHead {
+  /** Added to <head>: the page's og:url, and for a page the build did not render, its sharing tags. */
+  append: string;
+  /** Replaces the shell's title and description (a page the build did not render). */
+  meta?: PageMeta;
+}
+
 /** The page with the flags on its <html> element, under the ETag `flagEtag` made for them. */
-export function withSeasonFlags(page: Response, flags: SeasonFlags, etag: string | null): Response {
+export function withSeasonFlags(
+  page: Response,
+  flags: SeasonFlags,
+  etag: string | null,
+  head: PageHead = { append: "" },
+  status = 200,
+): Response {
   const headers = new Headers(page.headers);
   headers.delete("content-length");
   headers.delete("cf-cache-status");
   headers.set("cache-control", "no-cache");
   if (etag) headers.set("etag", etag);
   else headers.delete("etag");
-  const unrewritten = new Response(page.body, { status: 200, headers });
-  return new HTMLRewriter()
+  const unrewritten = new Response(page.body, { status, headers });
+  const rewriter = new HTMLRewriter()
     .on("html", {
       element(el) {
         el.setAttribute("data-registration-button", flags.registrationButton);
         el.setAttribute("data-bib-banner", flags.bibBanner);
       },
     })
-    .transform(unrewritten);
+    .on("head", {
+      element(el) {
+        if (head.append) el.append(head.append, { html: true });
+      },
+    });
+  const meta = head.meta;
+  if (meta) {
+    rewriter
+      .on("title", {
+        element(el) {
+          el.setInnerContent(meta.title);
+        },
+      })
+      .on('meta[name="description"]', {
+        element(el) {
+          el.setAttribute("content", meta.description);
+        },
+      });
+  }
+  return rewriter.transform(unrewritten);
 }
 
 /**
@@ -104,6 +140,33 @@ for (const [path, assetPath] of Object.entries(PRERENDERED_PAGES)) {
       await page.body?.cancel();
       return new Response(null, { status: 304, headers: { etag, "cache-control": "no-cache" } });
     }
-    return withSeasonFlags(page, flags, etag);
+    return withSeasonFlags(page, flags, etag, { append: ogUrlTag(c.env.PUBLIC_ORIGIN, path) });
   });
 }
+
+/**
+ * An older year's results: /resultat/{year} (src/web/features/results/results-year-page.tsx). Why this address
+ * and not /resultat?ar=2019: `/resultat/*` already runs the Worker first for the results files
+ * (/resultat/resultat-2019-56.csv, routes/data.ts), and a file name is never four digits, so the two cannot meet
+ * (app.ts mounts these page routes before the data routes); a path is a real page to share and bookmark; and
+ * being here, the page answers a real 404 for a year without results (with the SPA's Swedish message, never a
+ * blank page), with its own title and sharing tags. The content comes from the results file in the browser:
+ * it is the organiser's data, not the build's, so it is not pre-rendered.
+ */
+pagesRoutes.get("/resultat/:year{[0-9]{4}}", async (c) => {
+  const year = Number(c.req.param("year"));
+  const found = await hasResultsForYear(database(c.env.DB), year);
+  const meta: PageMeta = found
+    ? {
+        title: `Resultat ${year} – ${SEASON.siteName}`,
+        description: `Resultaten från ${SEASON.siteName} ${year} på alla distanser: placering, namn, tid, klass och förening.`,
+      }
+    : {
+        title: `Resultat saknas – ${SEASON.siteName}`,
+        description: `Det finns inga resultat från ${SEASON.siteName} ${year}.`,
+      };
+  const page = await fetchAsset(c.env.ASSETS, c.req.raw, SHELL_PATH);
+  if (!isHtml(page)) return page;
+  const head = socialMetaTags(meta, SEASON.siteName) + ogUrlTag(c.env.PUBLIC_ORIGIN, c.req.path);
+  return withSeasonFlags(page, seasonFlags(c.var.clock.now()), null, { append: head, meta }, found ? 200 : 404);
+});

@@ -6,14 +6,15 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { isPaymentId, isSwishPaymentId, isSwishToken } from "../../shared/payment-protocol";
 import { tokenQrSvg } from "../adapters/swish";
-import { audit } from "../db/audit";
+import { auditOnce } from "../db/audit";
 import { database } from "../db/client";
 import { sameSecret } from "../crypto";
-import { findPayment, hasAuditStep, paymentRecord } from "../db/payments";
+import { findPayment, paymentRecord } from "../db/payments";
 import { findRegistrationById } from "../db/registrations";
 import type { AppEnv } from "../env";
 import { forbidden, notFound } from "../errors";
 import { isSiteOrigin } from "../middleware/same-origin";
+import { visitorLimits } from "../middleware/rate-limit";
 import { validate } from "../middleware/validate";
 import { settlePayment } from "../payments";
 
@@ -40,8 +41,11 @@ const callbackBody = z.object({ id: z.string().min(1).max(64) });
 
 /**
  * Swish's callback: unsigned, so it settles nothing by itself. A known payment with the right callbackIdentifier
- * makes the server re-fetch the payment from Swish and settle it from that answer. Swish gets a 200 whatever
- * we make of it (it has nothing to retry); only a body that is not a Swish payment object is a 400.
+ * makes the server re-fetch the payment from Swish and settle it from that answer. Swish asks merchants to answer
+ * fast (reference/swish.md §4), so the answer only waits for the identifier check: the re-fetch, settlement,
+ * runner placement and receipt run after it (`waitUntil`), and the page's poll and the cron remain the safety net
+ * if that work is cut off. Swish gets a 200 whatever we make of it (it has nothing to retry); only a body that is
+ * not a Swish payment object is a 400.
  */
 paymentRoutes.post("/swish/callback", async (c) => {
   let body: unknown;
@@ -62,29 +66,28 @@ paymentRoutes.post("/swish/callback", async (c) => {
     return c.json({ ok: true });
   }
   if (!row.callbackIdentifier || !(await sameSecret(given, row.callbackIdentifier))) {
+    const device = c.req.header("cf-connecting-ip") ?? null;
+    const now = c.var.clock.now();
     // One audit line per payment tells the organiser; a flood of forgeries must not fill the log.
-    if (await hasAuditStep(db, CALLBACK_REFUSED, id)) {
-      console.warn("swish callback refused again", id);
-      return c.json({ ok: true });
-    }
-    await audit(
-      db,
-      {
-        actor: "swish",
-        device: c.req.header("cf-connecting-ip") ?? null,
-        action: CALLBACK_REFUSED,
-        subject: id,
-        detail: { reason: "callbackIdentifier" },
-      },
-      c.var.clock.now(),
+    c.executionCtx.waitUntil(
+      auditOnce(
+        db,
+        { actor: "swish", device, action: CALLBACK_REFUSED, subject: id, detail: { reason: "callbackIdentifier" } },
+        now,
+      ).then(
+        (written) => written || console.warn("swish callback refused again", id),
+        (err: unknown) => console.error("auditing a refused callback failed", id, err),
+      ),
     );
     return c.json({ ok: true });
   }
-  try {
-    await settlePayment(c.env, row.id, "callback");
-  } catch (err) {
-    // Poll and cron settle it later; Swish must not be told to retry something we will fetch anyway.
-    console.error("settling after callback failed", row.id, err);
+  if (row.status === "CREATED") {
+    c.executionCtx.waitUntil(
+      settlePayment(c.env, row.id, "callback").catch((err: unknown) => {
+        // Poll and cron settle it later; Swish must not be told to retry something we will fetch anyway.
+        console.error("settling after callback failed", row.id, err);
+      }),
+    );
   }
   return c.json({ ok: true });
 });
@@ -113,7 +116,7 @@ const verifyQuery = z.object({ id: z.string({ message: "Ange betalningens id" })
  * The receipt page's poll (spec: /kvitto/{id} polls with a growing delay): 202 while the payment waits, 200 with
  * the payment record once settled. 403 means "logged out" to the page, 404 an unknown payment.
  */
-paymentRoutes.get("/verify", validate("query", verifyQuery), async (c) => {
+paymentRoutes.get("/verify", visitorLimits("verify"), validate("query", verifyQuery), async (c) => {
   const session = c.var.session;
   if (!session) throw forbidden("Du är utloggad. Logga in igen för att se betalningen.");
   const { id } = c.req.valid("query");

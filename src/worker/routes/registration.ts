@@ -28,9 +28,16 @@ import { checkRunnerMap, MAX_RUNNERS, RUNNER_MESSAGES } from "../../shared/regis
 import { SEASON } from "../../shared/season";
 import { isRegistrationOpen } from "../../shared/season-rules";
 import { emailSender } from "../adapters/email";
-import { claimCampaignUse, evaluateCampaign, registrationUsedCampaign, releaseCampaignUse } from "../db/campaigns";
+import { evaluateCampaign } from "../db/campaigns";
 import { database, type Db } from "../db/client";
-import { createLoginCode, LOGIN_CODE_TTL_MS, newLoginCode, useLoginCode } from "../db/login-codes";
+import {
+  createLoginCode,
+  deleteLoginCode,
+  failuresLockedUntil,
+  LOGIN_CODE_TTL_MS,
+  newLoginCode,
+  useLoginCode,
+} from "../db/login-codes";
 import { swishtoryOf } from "../db/payments";
 import {
   ensureRegistration,
@@ -44,8 +51,15 @@ import {
 import { loginCodeEmail } from "../emails/login-code";
 import type { AppEnv } from "../env";
 import { ApiError, badRequest, conflict, forbidden, tooMany, unauthorized } from "../errors";
+import { allowed, clientKey, visitorLimits } from "../middleware/rate-limit";
 import { validate } from "../middleware/validate";
-import { ALREADY_PAID, recordFreePayment, startSwishPayment, withdrawOpenPayments } from "../payments";
+import {
+  ALREADY_PAID,
+  CAMPAIGN_INVALID,
+  recordFreePayment,
+  startSwishPayment,
+  withdrawOpenPayments,
+} from "../payments";
 import { startSession } from "../sessions";
 
 export const registrationRoutes = new Hono<AppEnv>();
@@ -61,10 +75,14 @@ const MSG = {
   expired: "Koden har gått ut. Begär en ny kod.",
   unusable: "Koden kan inte användas längre. Begär en ny kod.",
   tooManyCodes: "För många försök. Vänta en minut och försök igen.",
+  lockedOut: (minutes: number) =>
+    `För många felaktiga koder för den här e-postadressen. Av säkerhetsskäl går det att logga in igen om ${minutesText(minutes)}.`,
+  tooManyMailed: (minutes: number) =>
+    `Vi har redan skickat flera koder till den här e-postadressen. Använd koden i det senaste mejlet eller begär en ny om ${minutesText(minutes)}.`,
   tooManyCampaign: "För många försök med kampanjkoder. Vänta en minut och försök igen.",
   mailFailed: "Kunde inte skicka mejlet med koden. Försök igen om en stund.",
   noRunners: "Lägg till minst en deltagare innan du går till betalning.",
-  campaignInvalid: "Kampanjkoden gäller inte. Ta bort den eller skriv en annan.",
+  campaignInvalid: CAMPAIGN_INVALID,
   count: "Ange ett antal mellan 0 och " + MAX_RUNNERS,
   badCampaign: "Ogiltig kampanjkod",
   version: "Ogiltig version",
@@ -73,18 +91,13 @@ const MSG = {
 // ---------------------------------------------------------------------------------------------------------------
 // Helpers
 
-/** The client for per-client rate limits: Cloudflare's connecting IP, else the first proxy hop (local runs). */
-function clientKey(c: Context<AppEnv>): string {
-  return (
-    c.req.header("cf-connecting-ip") ??
-    c.req.header("x-forwarded-for")?.split(",")[0]?.trim() ??
-    c.req.header("x-real-ip") ??
-    "okänd"
-  ).slice(0, 64);
+function minutesText(minutes: number): string {
+  return minutes === 1 ? "en minut" : `${minutes} minuter`;
 }
 
-async function allowed(limiter: RateLimit, key: string): Promise<boolean> {
-  return (await limiter.limit({ key })).success;
+/** Whole minutes (at least one) until `retryAt`. */
+function minutesUntil(retryAt: number, now: number): number {
+  return Math.max(1, Math.ceil((retryAt - now) / 60_000));
 }
 
 /** The signed-in family's e-mail (`c.var.session` only ever holds a visitor session); 401 without one. */
@@ -168,27 +181,31 @@ const bookBody = z.object({ kampanj, barn: count, vuxna: count }, { error: MSG.c
 registrationRoutes.post("/email", validate("json", emailBody), async (c) => {
   const { email } = c.req.valid("json");
   const client = clientKey(c);
-  const [byAddress, byClient] = await Promise.all([
-    allowed(c.env.LOGIN_RL, `email:${email}`),
-    allowed(c.env.LOGIN_RL, `email-client:${client}`),
-  ]);
-  if (!byAddress || !byClient) throw tooMany(MSG.tooManyCodes);
+  // Secondary: one client spraying many addresses. The address itself is limited in D1 (createLoginCode).
+  if (!(await allowed(c.env.LOGIN_RL, `email-client:${client}`))) throw tooMany(MSG.tooManyCodes);
 
   const db = database(c.env.DB);
   const clock = c.var.clock;
+  const now = clock.now();
   const code = newLoginCode();
-  const { id } = await createLoginCode(db, {
+  const created = await createLoginCode(db, {
     id: crypto.randomUUID(),
     email,
     code,
-    now: clock.now(),
+    now,
     clientKey: client,
+    secret: c.env.SESSION_SECRET,
   });
+  if (created.status === "locked") throw tooMany(MSG.lockedOut(minutesUntil(created.retryAt, now)));
+  if (created.status === "too-many-codes") throw tooMany(MSG.tooManyMailed(minutesUntil(created.retryAt, now)));
+  const { id } = created;
   const mail = loginCodeEmail(code, LOGIN_CODE_TTL_MS / 60_000);
   try {
     await emailSender(c.env, db, clock).send({ to: email, ...mail, kind: "login-code" });
   } catch (err) {
     console.error("login-code e-mail failed", err);
+    // A code that was never mailed must not count towards the address's codes for the hour.
+    await deleteLoginCode(db, id);
     throw new ApiError(502, MSG.mailFailed);
   }
   // DESIGN.md §2: the code travels by e-mail alone, except in development where the page pre-fills it.
@@ -199,14 +216,33 @@ registrationRoutes.post("/code", validate("json", codeBody), async (c) => {
   const body = c.req.valid("json");
   const code = body.code.trim();
   if (!/^\d{6}$/.test(code)) throw badRequest(MSG.codeFormat);
+  // Secondary: one client guessing across addresses. The address itself is limited in D1 (useLoginCode).
   if (!(await allowed(c.env.LOGIN_RL, `code-client:${clientKey(c)}`))) throw tooMany(MSG.tooManyCodes);
 
   const db = database(c.env.DB);
   const now = c.var.clock.now();
-  const result = await useLoginCode(db, { id: body.codeId, email: body.email, code, now });
-  if (result === "wrong") throw badRequest(MSG.wrongCode);
-  if (result === "expired") throw new ApiError(410, MSG.expired);
-  if (result === "unusable") throw badRequest(MSG.unusable);
+  // A locked-out address hears so whatever code comes with it (the right one too), until the hour has passed.
+  const locked = await failuresLockedUntil(db, body.email, now);
+  if (locked !== null) throw tooMany(MSG.lockedOut(minutesUntil(locked, now)));
+  const result = await useLoginCode(db, {
+    id: body.codeId,
+    email: body.email,
+    code,
+    now,
+    secret: c.env.SESSION_SECRET,
+  });
+  switch (result.status) {
+    case "ok":
+      break;
+    case "wrong":
+      throw badRequest(MSG.wrongCode);
+    case "expired":
+      throw new ApiError(410, MSG.expired);
+    case "unusable":
+      throw badRequest(MSG.unusable);
+    case "locked":
+      throw tooMany(MSG.lockedOut(minutesUntil(result.retryAt, now)));
+  }
 
   const existing = await findRegistration(db, SEASON.year, body.email);
   if (!existing && !isRegistrationOpen(now)) throw forbidden(MSG.closed);
@@ -228,7 +264,7 @@ registrationRoutes.get("/get", requireVisitor, async (c) => {
   return c.json(await registrationView(db, email, registration, c.var.clock.now()));
 });
 
-registrationRoutes.post("/update", requireVisitor, validate("json", updateBody), async (c) => {
+registrationRoutes.post("/update", requireVisitor, visitorLimits("update"), validate("json", updateBody), async (c) => {
   const email = visitorEmail(c);
   const body = c.req.valid("json");
   const now = c.var.clock.now();
@@ -257,7 +293,7 @@ registrationRoutes.post("/update", requireVisitor, validate("json", updateBody),
   // A payment still waiting in Swish is for the old list: withdraw it before the list changes (throws 409 if it
   // was paid meanwhile, and refuses the save while one cannot be withdrawn). The save then only goes through if
   // no new booking has selected a payment since (`expectedPayid`).
-  const withdrawn = await withdrawOpenPayments(c.env, db, registration.id);
+  const withdrawn = await withdrawOpenPayments(c.env, db, registration.id, registration.payid);
   const saved = await saveRunners(db, {
     registrationId: registration.id,
     season: SEASON.year,
@@ -321,7 +357,7 @@ function paymentMessage(counts: AgeCounts): string {
   return `${SEASON.siteName} ${SEASON.year}: ${counts.barn} barn, ${adults}`.slice(0, 50);
 }
 
-registrationRoutes.post("/book-v2", requireVisitor, validate("json", bookBody), async (c) => {
+registrationRoutes.post("/book-v2", requireVisitor, visitorLimits("book"), validate("json", bookBody), async (c) => {
   const email = visitorEmail(c);
   const body = c.req.valid("json");
   const clock = c.var.clock;
@@ -350,52 +386,36 @@ registrationRoutes.post("/book-v2", requireVisitor, validate("json", bookBody), 
   const price = campaign ? evaluation!.price : listTotal(counts, now);
   const participantIds = runners.map((r) => r.id);
 
-  // Claimed before anything changes, so a code used up by another family at this moment changes nothing here.
-  let claimed = false;
-  if (campaign && !(await registrationUsedCampaign(db, registration.id, campaign.code))) {
-    if (!(await claimCampaignUse(db, campaign.code, now))) {
-      throw new ApiError(400, MSG.campaignInvalid, { kampanj: MSG.campaignInvalid });
-    }
-    claimed = true;
-  }
-  // What the runners and the price were read at: the new payment only becomes the registration's if neither a
-  // runner save nor another booking got in between.
+  // What the runners and the price were read at: the order is only written if neither a runner save nor another
+  // booking (free or Swish) got in between, and the campaign code's use is claimed in the same transaction
+  // (payments.ts writeOrder), so a code used up, disabled or expired at this moment changes nothing here.
   const expected = { payid: registration.payid, version: registration.version };
-  try {
-    if (campaign && price === 0) {
-      const payid = await recordFreePayment(c.env, clock, {
-        registrationId: registration.id,
-        season: SEASON.year,
-        kampanj: campaign.code,
-        barn: counts.barn,
-        vuxna: counts.vuxna,
-        participantIds,
-        expectedVersion: expected.version,
-      });
-      return c.json({ token: "kampanj", payref: payid });
-    }
-    // Withdraws the family's payment still waiting in the Swish app first (it would let them pay twice); if
-    // Swish says it was paid meanwhile, the registration is paid and locked (409).
-    const { payid, token } = await startSwishPayment(c.env, clock, {
+  if (campaign && price === 0) {
+    const payid = await recordFreePayment(c.env, clock, {
       registrationId: registration.id,
       season: SEASON.year,
-      amount: price,
+      kampanj: campaign.code,
       barn: counts.barn,
       vuxna: counts.vuxna,
-      kampanj: campaign?.code ?? null,
       participantIds,
-      origin: "registration",
-      message: paymentMessage(counts),
-      requestOrigin: new URL(c.req.url).origin,
       expected,
     });
-    return c.json({ token, payref: payid });
-  } catch (err) {
-    // A payment row with the code (even a failed one) means the family holds the use; only an order that left
-    // no row gives it back.
-    if (claimed && campaign && !(await registrationUsedCampaign(db, registration.id, campaign.code))) {
-      await releaseCampaignUse(db, campaign.code);
-    }
-    throw err;
+    return c.json({ token: "kampanj", payref: payid });
   }
+  // Withdraws the family's payment still waiting in the Swish app first (it would let them pay twice); if
+  // Swish says it was paid meanwhile, the registration is paid and locked (409).
+  const { payid, token } = await startSwishPayment(c.env, clock, {
+    registrationId: registration.id,
+    season: SEASON.year,
+    amount: price,
+    barn: counts.barn,
+    vuxna: counts.vuxna,
+    kampanj: campaign?.code ?? null,
+    participantIds,
+    origin: "registration",
+    message: paymentMessage(counts),
+    requestOrigin: new URL(c.req.url).origin,
+    expected,
+  });
+  return c.json({ token, payref: payid });
 });

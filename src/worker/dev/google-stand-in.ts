@@ -2,11 +2,11 @@
  * Development stand-in for Google's side of sign-in: an RSA key pair made once per isolate, its public half
  * served at /dev/jwks.json, and Google-shaped ID tokens signed with its private half (POST /dev/google-token).
  * The verification path (adapters/google.ts) is production's; only where the key set comes from differs.
- * Nothing here is reachable unless DEV_MODE is "true" (routes/dev.ts and the app's dev-only middleware).
+ * Nothing here is reachable unless DEV_MODE is "true" (dev/routes.ts and the app's dev-only middleware).
  */
 import { exportJWK, generateKeyPair, SignJWT, type FetchImplementation, type JSONWebKeySet, type JWK } from "jose";
+import { GOOGLE_ISSUERS } from "../adapters/google";
 import { isLoopbackHost } from "../loopback";
-import { GOOGLE_ISSUERS } from "./google";
 
 export const DEV_JWKS_PATH = "/dev/jwks.json";
 

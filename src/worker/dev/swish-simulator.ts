@@ -72,8 +72,10 @@ type CallbackMode = "normal" | "drop" | "duplicate" | "delay";
 interface Settings {
   callbacks: CallbackMode;
   delayMs: number;
+  /** How long every Swish API call takes to answer (a slow Swish, or MSS far away). */
+  apiDelayMs: number;
 }
-const DEFAULT_SETTINGS: Settings = { callbacks: "normal", delayMs: 3000 };
+const DEFAULT_SETTINGS: Settings = { callbacks: "normal", delayMs: 3000, apiDelayMs: 0 };
 
 /** The columns payments and refunds share (Swish's two objects have the same core). */
 interface SimObject {
@@ -106,6 +108,13 @@ interface SimRefund extends SimObject {
 }
 
 // ---- Swish API: payment requests -------------------------------------------------------------------------
+
+devSwishRoutes.use(`${API}/*`, async (c, next) => {
+  await ensureTables(c.env.DB);
+  const { apiDelayMs } = await readSettings(c.env.DB);
+  if (apiDelayMs > 0) await sleep(apiDelayMs);
+  await next();
+});
 
 devSwishRoutes.put(`${API}/v2/paymentrequests/:id`, async (c) => {
   const db = c.env.DB;
@@ -415,10 +424,18 @@ devSwishRoutes.post("/dev/swish/pay/:token", async (c) => {
 // ---- Test switches ----------------------------------------------------------------------------------------
 
 const settingsRequest = z.object({
-  callbacks: z.enum(["normal", "drop", "duplicate", "delay"], {
-    message: "callbacks ska vara normal, drop, duplicate eller delay",
-  }),
+  callbacks: z
+    .enum(["normal", "drop", "duplicate", "delay"], {
+      message: "callbacks ska vara normal, drop, duplicate eller delay",
+    })
+    .optional(),
   delayMs: z.number().int().min(0).max(600_000, "delayMs högst 600000").optional(),
+  apiDelayMs: z
+    .number({ message: "apiDelayMs ska vara millisekunder" })
+    .int()
+    .min(0)
+    .max(60_000, "apiDelayMs högst 60000")
+    .optional(),
 });
 
 devSwishRoutes.get("/dev/swish/settings", async (c) => {
@@ -431,7 +448,11 @@ devSwishRoutes.post("/dev/swish/settings", async (c) => {
   const parsed = settingsRequest.safeParse(await readJson(c.req.raw));
   if (!parsed.success) return c.json({ error: parsed.error.issues[0]?.message ?? "Ogiltiga inställningar" }, 400);
   const current = await readSettings(c.env.DB);
-  const next: Settings = { callbacks: parsed.data.callbacks, delayMs: parsed.data.delayMs ?? current.delayMs };
+  const next: Settings = {
+    callbacks: parsed.data.callbacks ?? current.callbacks,
+    delayMs: parsed.data.delayMs ?? current.delayMs,
+    apiDelayMs: parsed.data.apiDelayMs ?? current.apiDelayMs,
+  };
   await c.env.DB.prepare(
     `INSERT INTO dev_swish_settings (key, value) VALUES ('settings', ?)
      ON CONFLICT (key) DO UPDATE SET value = excluded.value`,

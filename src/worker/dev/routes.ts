@@ -1,28 +1,42 @@
 /**
  * Development affordances (DESIGN.md "Development affordances"), all under /dev/*, which the app answers with
- * 404 unless DEV_MODE is "true" (middleware/dev-only.ts, mounted in app.ts):
+ * 404 unless DEV_MODE is "true" (dev/dev-only.ts, mounted in app.ts), and the development admin login:
+ * - POST /admin/api/dev-login {email}: signs in as that address (admin when on the allowlist), 404 outside
+ *   development like everything here;
  * - GET /dev/jwks.json: the public key set of the development "Google" (GOOGLE_JWKS_URL points here locally);
  * - POST /dev/google-token {email, aud?, iss?, exp?, email_verified?, name?}: a Google-shaped ID token signed
  *   with that key, so the dev login page and the tests sign in through the real verification path;
  * - GET /dev/gsi/client: a stand-in for Google's sign-in script, which /admin/login loads in development instead
  *   of accounts.google.com (its button gets a token from /dev/google-token);
- * - GET /dev/outbox (HTML) and /dev/outbox.json: the e-mail log, newest first (`?to=` filters by recipient);
+ * - GET /dev/outbox (HTML) and /dev/outbox.json: every mail the 'outbox' transport delivered, whole, newest first
+ *   (`?to=` filters by recipient);
  * - POST /dev/login-codes/:id/expire: lets a login code run out now (the 10-minute rule itself is tested with a
  *   shifted clock; this lets the browser tests show the expired-code message without waiting 10 minutes).
  */
 import { Hono } from "hono";
 import { z } from "zod";
 import { stockholmParts } from "../../shared/stockholm";
-import { devJwks, GSI_STAND_IN_SCRIPT, signDevGoogleToken } from "../adapters/google-dev";
+import { signInAdmin } from "../admin-sign-in";
 import { database } from "../db/client";
-import { listEmailLog, type LoggedEmail } from "../db/email-log";
 import { expireLoginCode } from "../db/login-codes";
 import { notFound } from "../errors";
 import type { AppEnv } from "../env";
 import { escapeHtml } from "../html";
 import { validate } from "../middleware/validate";
+import { devOnly } from "./dev-only";
+import { devJwks, GSI_STAND_IN_SCRIPT, signDevGoogleToken } from "./google-stand-in";
+import { listOutbox, type OutboxMail } from "./outbox";
 
 export const devRoutes = new Hono<AppEnv>();
+
+const devLoginBody = z.object({
+  email: z.email({ error: "Ogiltig e-postadress" }).max(254, "Ogiltig e-postadress"),
+});
+
+// Outside /dev/*, so it carries its own guard.
+devRoutes.post("/admin/api/dev-login", devOnly, validate("json", devLoginBody), async (c) => {
+  return signInAdmin(c, c.req.valid("json").email.trim().toLowerCase(), "dev-login");
+});
 
 const NO_STORE = { "cache-control": "no-store" };
 
@@ -58,7 +72,7 @@ const outboxQuery = z.object({
   limit: z.coerce.number({ error: "limit måste vara ett tal" }).int().min(1).max(500).optional(),
 });
 
-function outboxJson(mail: LoggedEmail) {
+function outboxJson(mail: OutboxMail) {
   return {
     id: mail.id,
     to: mail.to,
@@ -67,20 +81,20 @@ function outboxJson(mail: LoggedEmail) {
     text: mail.text,
     kind: mail.kind,
     createdAt: mail.createdAt,
-    transport: mail.transport,
-    status: mail.status,
-    error: mail.error ?? null,
-    mailingId: mail.mailingId ?? null,
+    transport: "outbox",
+    status: "sent",
+    error: null,
+    mailingId: mail.mailingId,
   };
 }
 
 devRoutes.get("/dev/outbox.json", validate("query", outboxQuery), async (c) => {
-  const mails = await listEmailLog(database(c.env.DB), c.req.valid("query"));
+  const mails = await listOutbox(c.env.DB, c.req.valid("query"));
   return c.json(mails.map(outboxJson), 200, NO_STORE);
 });
 
 devRoutes.get("/dev/outbox", validate("query", outboxQuery), async (c) => {
-  const mails = await listEmailLog(database(c.env.DB), c.req.valid("query"));
+  const mails = await listOutbox(c.env.DB, c.req.valid("query"));
   return c.html(outboxPage(mails), 200, NO_STORE);
 });
 
@@ -90,14 +104,14 @@ function stockholmTime(ms: number): string {
   return `${p.date} ${p.time}:${String(p.second).padStart(2, "0")}`;
 }
 
-function outboxPage(mails: LoggedEmail[]): string {
+function outboxPage(mails: OutboxMail[]): string {
   const items = mails
     .map(
       (m) => `<article>
   <h2>${escapeHtml(m.subject)}</h2>
   <p class="meta">Till <strong>${escapeHtml(m.to)}</strong> · <time datetime="${new Date(m.createdAt).toISOString()}">${escapeHtml(
     stockholmTime(m.createdAt),
-  )}</time> · ${escapeHtml(m.kind)} · ${escapeHtml(m.transport)} · ${m.status === "sent" ? "skickat" : `misslyckades: ${escapeHtml(m.error ?? "")}`}</p>
+  )}</time> · ${escapeHtml(m.kind)}</p>
   <iframe sandbox title="${escapeHtml(m.subject)}" srcdoc="${escapeHtml(m.html)}"></iframe>
   <details><summary>Text</summary><pre>${escapeHtml(m.text)}</pre></details>
 </article>`,

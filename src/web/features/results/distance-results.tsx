@@ -1,0 +1,95 @@
+/**
+ * One season's results in tabs per distance (spec: 0.8K … 5.6K, 5.6K first). Only the open tab's results are
+ * fetched: an imported results file, or a finished race of the current season read from the race itself.
+ */
+import { useDeferredValue, useMemo } from "react";
+import { distanceTabLabel, type DistanceKm } from "../../../shared/distances";
+import type { ResultRow } from "../../../shared/results-file";
+import { LoadState } from "../../components/ui/load-state";
+import { Tabs, TabsContent, TabsList, TabsTrigger } from "../../components/ui/tabs";
+import { kmText } from "../landing/season-text";
+import { usePublicRace } from "../start-lists/api/get-public-race";
+import { useResultsFile } from "./api/get-results-file";
+import { defaultDistance, resultLines, rowsFromRace, type ResultSource, type SeasonResults } from "./result-rows";
+import { ResultTable } from "./result-table";
+
+interface DistanceResultsProps {
+  distances: readonly DistanceKm[];
+  /** Null while it is not yet known where the results come from. */
+  season: SeasonResults | null;
+  label: string;
+}
+
+export function DistanceResults({ distances, season, label }: DistanceResultsProps) {
+  return (
+    <Tabs defaultValue={defaultDistance(distances)} className="results-tabs">
+      <TabsList aria-label={label}>
+        {distances.map((d) => (
+          <TabsTrigger key={d} value={d}>
+            {distanceTabLabel(d)}
+          </TabsTrigger>
+        ))}
+      </TabsList>
+      {distances.map((d) => (
+        <TabsContent key={d} value={d} className="results-panel">
+          {season === null ? (
+            <p className="muted" role="status">
+              Hämtar resultat …
+            </p>
+          ) : (
+            <SourceResults source={season.sources[d]} year={season.year} distance={d} />
+          )}
+        </TabsContent>
+      ))}
+    </Tabs>
+  );
+}
+
+function SourceResults({ source, year, distance }: { source?: ResultSource; year: number; distance: DistanceKm }) {
+  const caption = `Resultat ${year}, ${kmText(distance)}`;
+  if (!source)
+    return (
+      <p className="results-empty">
+        Det finns inga resultat på {kmText(distance)} från {year}.
+      </p>
+    );
+  return source.kind === "file" ? (
+    <FileResults file={source.file} caption={caption} />
+  ) : (
+    <RaceResults part={source.part} caption={caption} />
+  );
+}
+
+function FileResults({ file, caption }: { file: string; caption: string }) {
+  const query = useResultsFile(file);
+  return <Results rows={query.data} query={query} caption={caption} />;
+}
+
+function RaceResults({ part, caption }: { part: string; caption: string }) {
+  // An ended race no longer changes (a reset would reopen it; the next visit shows that).
+  const query = usePublicRace(part, { live: false });
+  const rows = useMemo(() => (query.data ? rowsFromRace(query.data) : undefined), [query.data]);
+  return <Results rows={rows} query={query} caption={caption} />;
+}
+
+function Results({
+  rows,
+  query,
+  caption,
+}: {
+  rows: ResultRow[] | undefined;
+  query: Parameters<typeof LoadState>[0]["query"];
+  caption: string;
+}) {
+  // As a transition: see results-page.tsx.
+  const shownRows = useDeferredValue(rows);
+  const lines = useMemo(() => (shownRows ? resultLines(shownRows) : []), [shownRows]);
+  if (!shownRows) return <LoadState query={query} loading="Hämtar resultat …" />;
+  if (lines.length === 0) return <p className="results-empty">Ingen har gått i mål på distansen.</p>;
+  return (
+    <>
+      <p className="results-count muted">{lines.length} löpare i mål</p>
+      <ResultTable lines={lines} caption={caption} />
+    </>
+  );
+}

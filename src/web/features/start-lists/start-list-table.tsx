@@ -1,0 +1,91 @@
+/**
+ * One race's start list (spec: BIB, Namn, Klass, Förening, plus Resultat once the race is started or ended).
+ * While the race runs the list refreshes itself (api/get-public-race.ts) and says when it last did.
+ */
+import { useDeferredValue, useMemo } from "react";
+import { DataGrid, type GridColumn } from "../../components/ui/data-grid";
+import { LoadState } from "../../components/ui/load-state";
+import { usePublicRace } from "./api/get-public-race";
+import { clockText, raceTabLabel, startListView, type StartListRow } from "./start-list";
+
+export function StartList({ part }: { part: string }) {
+  const query = usePublicRace(part);
+  // Every refresh renders as a transition (short tasks): a long live list never blocks the phone.
+  const data = useDeferredValue(query.data);
+  const view = useMemo(() => (data ? startListView(data) : undefined), [data]);
+  if (!view) return <LoadState query={query} loading="Hämtar startlistan …" />;
+
+  const { race, rows, withResults } = view;
+  const caption = `Startlista ${race.date.slice(0, 4)}, ${raceTabLabel(race.distance)}`;
+  const finished = rows.filter((r) => r.finished).length;
+  return (
+    <div className="start-list">
+      <p className="race-status">
+        {race.state === "started" ? (
+          <>
+            <span className="live-dot" aria-hidden="true" /> Loppet pågår – {finished} av {rows.length} i mål. Listan
+            uppdateras av sig själv
+            {query.dataUpdatedAt > 0 && <> (senast {clockText(query.dataUpdatedAt)})</>}.
+          </>
+        ) : race.state === "ended" ? (
+          <>Loppet är avslutat – {finished} i mål.</>
+        ) : (
+          <>{rows.length === 1 ? "1 löpare anmäld." : `${rows.length} löpare anmälda.`}</>
+        )}
+      </p>
+      {query.isError && <LoadState query={query} loading="" />}
+      {rows.length === 0 ? (
+        <p className="start-list-empty">Inga löpare anmälda på distansen</p>
+      ) : (
+        <StartListTable rows={rows} withResults={withResults} caption={caption} resetKey={part} />
+      )}
+    </div>
+  );
+}
+
+const COLUMNS: readonly GridColumn<StartListRow>[] = [
+  { key: "bib", header: "BIB", cell: (r) => r.bib, numeric: true },
+  { key: "name", header: "Namn", cell: (r) => r.name, rowHeader: true, className: "name" },
+  { key: "klass", header: "Klass", cell: (r) => r.klass, className: "klass" },
+  { key: "club", header: "Förening", cell: (r) => r.club, className: "club" },
+];
+const RESULT: GridColumn<StartListRow> = {
+  key: "result",
+  header: "Resultat",
+  cell: (r) => r.result,
+  numeric: true,
+  className: "result",
+};
+const COLUMNS_WITH_RESULT = [...COLUMNS, RESULT];
+
+/** On a phone, Förening moves under the name (theme.css), so BIB, name, class and result fit without scrolling. */
+const TEMPLATE = "4.2em minmax(8em, 2fr) 4.6em minmax(6em, 1.5fr)";
+const TEMPLATE_WITH_RESULT = `${TEMPLATE} 6.8em`;
+
+const rowKey = (r: StartListRow) => r.key;
+const rowClassName = (r: StartListRow) => (r.dns ? "is-dns" : r.finished ? "is-finished" : undefined);
+
+function StartListTable({
+  rows,
+  withResults,
+  caption,
+  resetKey,
+}: {
+  rows: readonly StartListRow[];
+  withResults: boolean;
+  caption: string;
+  resetKey: string;
+}) {
+  return (
+    <DataGrid
+      label={caption}
+      columns={withResults ? COLUMNS_WITH_RESULT : COLUMNS}
+      rows={rows}
+      rowKey={rowKey}
+      rowClassName={rowClassName}
+      template={withResults ? TEMPLATE_WITH_RESULT : TEMPLATE}
+      resetKey={resetKey}
+      className={withResults ? "start-list-table with-results" : "start-list-table"}
+    />
+  );
+}

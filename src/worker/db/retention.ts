@@ -1,0 +1,61 @@
+/**
+ * What the database keeps, and for how long (README, "Data kept"). The cron (index.ts `scheduled`) calls
+ * `purgeExpired` every five minutes; each call removes at most `PURGE_BATCH` rows per kind, so a backlog is worked
+ * off over a few runs instead of in one long write.
+ */
+import type { Db } from "./client";
+
+const HOUR = 60 * 60_000;
+const DAY = 24 * HOUR;
+
+export const RETENTION_MS = {
+  /** Sessions, counted from their expiry or their logout. */
+  sessions: DAY,
+  /** Login codes, from their creation (the per-address limits look back one hour). */
+  loginCodes: DAY,
+  /** Wrong login-code tries, from the try (the limit looks back one hour). */
+  loginFailures: DAY,
+  /** The body of a logged e-mail (receipts, mass mail); recipient, subject, kind and time stay. */
+  emailBodies: 30 * DAY,
+} as const;
+
+export const PURGE_BATCH = 500;
+
+export interface PurgeReport {
+  sessions: number;
+  loginCodes: number;
+  loginFailures: number;
+  emailBodies: number;
+}
+
+export async function purgeExpired(db: Db, now: number): Promise<PurgeReport> {
+  const d1 = db.$client;
+  const [sessions, loginCodes, loginFailures, emailBodies] = await d1.batch([
+    d1
+      .prepare(
+        `DELETE FROM sessions WHERE id IN (SELECT id FROM sessions
+           WHERE expires_at < ?1 OR revoked_at < ?1 LIMIT ?2)`,
+      )
+      .bind(now - RETENTION_MS.sessions, PURGE_BATCH),
+    d1
+      .prepare(`DELETE FROM login_codes WHERE id IN (SELECT id FROM login_codes WHERE created_at < ?1 LIMIT ?2)`)
+      .bind(now - RETENTION_MS.loginCodes, PURGE_BATCH),
+    d1
+      .prepare(`DELETE FROM login_failures WHERE id IN (SELECT id FROM login_failures WHERE at < ?1 LIMIT ?2)`)
+      .bind(now - RETENTION_MS.loginFailures, PURGE_BATCH),
+    // The condition on the bodies is the partial index's own (schema.ts email_log_with_body), so only rows
+    // that still have a body are visited.
+    d1
+      .prepare(
+        `UPDATE email_log SET html = '', text = '' WHERE id IN (SELECT id FROM email_log
+           WHERE (html <> '' OR text <> '') AND created_at < ?1 LIMIT ?2)`,
+      )
+      .bind(now - RETENTION_MS.emailBodies, PURGE_BATCH),
+  ]);
+  return {
+    sessions: sessions!.meta.changes,
+    loginCodes: loginCodes!.meta.changes,
+    loginFailures: loginFailures!.meta.changes,
+    emailBodies: emailBodies!.meta.changes,
+  };
+}

@@ -1,0 +1,86 @@
+/**
+ * What the public pages' browser tests share: axe-core on the page as it is (serious and critical violations
+ * fail), the head every public page needs (lang, title, description, Open Graph), no sideways scroll at a width,
+ * an admin API session on a page's request context, and long tasks recorded from the first script on.
+ */
+import { createRequire } from "node:module";
+import type { BrowserContext, Page } from "playwright-core";
+import { expect } from "vitest";
+
+const AXE_SCRIPT = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+/** axe-core's WCAG A/AA rules on the current page: no serious or critical violation. */
+export async function expectNoSeriousAxeViolations(page: Page): Promise<void> {
+  await page.addScriptTag({ path: AXE_SCRIPT });
+  const violations = await page.evaluate(async () => {
+    const axe = (
+      window as unknown as { axe: { run: (ctx: Document, o: object) => Promise<{ violations: AxeViolation[] }> } }
+    ).axe;
+    const result = await axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21aa"] } });
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.map((n) => n.target),
+    }));
+  });
+  expect(violations.filter((v) => v.impact === "serious" || v.impact === "critical")).toEqual([]);
+}
+
+/** lang="sv", the title, a description, and the Open Graph tags for sharing (og:url on this page's address). */
+export async function expectShareableHead(page: Page, title: string): Promise<void> {
+  expect(await page.getAttribute("html", "lang")).toBe("sv");
+  expect(await page.title()).toBe(title);
+  const content = (selector: string) => page.locator(selector).first().getAttribute("content");
+  const description = await content('meta[name="description"]');
+  expect(description?.length).toBeGreaterThan(40);
+  expect(await content('meta[property="og:title"]')).toBe(title);
+  expect(await content('meta[property="og:description"]')).toBe(description);
+  expect(await content('meta[property="og:type"]')).toBe("website");
+  expect(await content('meta[property="og:locale"]')).toBe("sv_SE");
+  expect(new URL((await content('meta[property="og:url"]'))!).pathname).toBe(new URL(page.url()).pathname);
+}
+
+/** Nothing wider than the viewport: the page never scrolls sideways (tables scroll inside their own box). */
+export async function expectNoSidewaysScroll(page: Page): Promise<void> {
+  const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+    scrollWidth: document.documentElement.scrollWidth,
+    innerWidth: window.innerWidth,
+  }));
+  expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
+}
+
+/** The x-loppet-client header the SPA sends (the same-origin guard's third way). */
+export const CLIENT = { "x-loppet-client": "1" };
+
+/** Signs the context's request client in as the development admin (the API only, no page). */
+export async function adminApi(context: BrowserContext): Promise<void> {
+  const res = await context.request.post("/admin/api/dev-login", {
+    headers: CLIENT,
+    data: { email: "arrangor@example.se" },
+  });
+  expect(res.status()).toBe(200);
+}
+
+declare global {
+  interface Window {
+    __longTasks: number[];
+  }
+}
+
+/** Records every long task's duration (ms) from the document's first script on, in window.__longTasks. */
+export async function recordLongTasks(context: BrowserContext): Promise<void> {
+  await context.addInitScript(() => {
+    window.__longTasks = [];
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) window.__longTasks.push(entry.duration);
+    }).observe({ type: "longtask", buffered: true });
+  });
+}

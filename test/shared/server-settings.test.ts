@@ -1,0 +1,56 @@
+/**
+ * `npm start` takes any [vars] value of wrangler.toml from an environment variable of the same name
+ * (scripts/lib/settings.mjs), so an operator can point the local site at another Swish API or identity provider;
+ * the servers the tests start never inherit such an override.
+ */
+import { describe, expect, it } from "vitest";
+import { configuredVars, serverVars, withoutVarOverrides } from "../../scripts/lib/settings.mjs";
+
+const settings = { now: "2025-08-25T10:00:00+02:00", origin: "http://localhost:9000" };
+
+describe("npm start's variables", () => {
+  it("without overrides: the configured values, local URLs moved to the server's own origin", () => {
+    const vars = serverVars(settings, 1, {});
+    expect(vars).toMatchObject({
+      NOW: "2025-08-25T08:00:00.000Z",
+      NOW_SET_AT: "1",
+      SWISH_BASE_URL: "http://localhost:9000/dev/swish/swish-cpcapi/api/",
+      GOOGLE_JWKS_URL: "http://localhost:9000/dev/jwks.json",
+      PUBLIC_ORIGIN: "http://localhost:9000",
+    });
+    expect(vars).not.toHaveProperty("SWISH_PAYEE_ALIAS");
+  });
+
+  it("takes any [vars] value from the environment: another Swish, another identity provider", () => {
+    const env = {
+      SWISH_BASE_URL: "https://swish-proxy.test/swish-cpcapi/api/",
+      SWISH_PAYEE_ALIAS: "1231181189",
+      GOOGLE_JWKS_URL: "https://idp.test/jwks.json",
+      GOOGLE_CLIENT_ID: "operator.apps.googleusercontent.com",
+      // The clock stays the server's own: NOW is read as the clock's start, NOW_SET_AT is set when it starts.
+      NOW_SET_AT: "0",
+      UNRELATED: "x",
+    };
+    const vars = serverVars(settings, 1, env);
+    expect(vars).toMatchObject({
+      SWISH_BASE_URL: "https://swish-proxy.test/swish-cpcapi/api/",
+      SWISH_PAYEE_ALIAS: "1231181189",
+      GOOGLE_JWKS_URL: "https://idp.test/jwks.json",
+      GOOGLE_CLIENT_ID: "operator.apps.googleusercontent.com",
+      NOW_SET_AT: "1",
+      PUBLIC_ORIGIN: "http://localhost:9000",
+    });
+    expect(vars).not.toHaveProperty("UNRELATED");
+    for (const key of Object.keys(configuredVars()))
+      expect(Object.keys(serverVars(settings, 1, { [key]: "v" }))).toContain(key);
+  });
+
+  it("the servers the tests and benchmarks start drop such overrides", () => {
+    const env = withoutVarOverrides({
+      PATH: "/bin",
+      NOW: "2025-09-13T10:00:00+02:00",
+      SWISH_BASE_URL: "https://x.test/",
+    });
+    expect(env).toEqual({ PATH: "/bin", NOW: "2025-09-13T10:00:00+02:00" });
+  });
+});
