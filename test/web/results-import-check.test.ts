@@ -4,6 +4,7 @@ import {
   checkImport,
   guessFromFileName,
   lineErrorsFromServer,
+  TOO_LARGE,
 } from "../../src/web/features/admin/results-import/import-check";
 
 const GOOD = "Placering;Namn;Resultat;Klass;Startnummer;Förening\n1;Anna Ek;19:58.001;Dam;601;\n";
@@ -34,6 +35,15 @@ describe("checkImport", () => {
       distance: "Välj en distans.",
       text: "Välj en fil eller klistra in raderna.",
     });
+  });
+
+  it("refuses a file larger than the Worker takes, pointing to the command", () => {
+    const line = "1;Anna Ek;19:58.001;Dam;601;Idrottsklubben Ekbacken\n";
+    const check = checkImport({ kind: "results", year: "2019", distance: "5.6", text: line.repeat(1_500) }, 2025);
+    expect(check.request).toBeNull();
+    expect(check.rows).toBe(1_500);
+    expect(check.fieldErrors.text).toBe(TOO_LARGE);
+    expect(TOO_LARGE).toContain("node scripts/import-results.mjs");
   });
 
   it("checks a records file with the records rules and needs no year", () => {

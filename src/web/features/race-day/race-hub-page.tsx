@@ -4,7 +4,7 @@
  */
 import { stockholmDate } from "../../../shared/stockholm";
 import { ButtonLink } from "../../components/ui/button";
-import { QueryState } from "./query-state";
+import { LoadState } from "../../components/ui/load-state";
 import { useDocumentTitle } from "../../lib/use-document-title";
 import { useServerClock } from "../config/server-clock";
 import { useRaces } from "./api/get-races";
@@ -30,7 +30,7 @@ export default function RaceHubPage() {
         </p>
         <NetworkStatus />
       </div>
-      <QueryState query={races} loading="Hämtar lopp …" />
+      <LoadState query={races} loading="Hämtar lopp …" />
       {races.data && shown.length === 0 && <p>Inga kommande lopp.</p>}
       {shown.length > 0 && (
         <nav aria-label="Lopp att tajma">

@@ -3,7 +3,7 @@ import { useState } from "react";
 import { Link } from "react-router";
 import { formatSwedishDateTime } from "../../../shared/stockholm";
 import { Button } from "../../components/ui/button";
-import { QueryState } from "./query-state";
+import { LoadState } from "../../components/ui/load-state";
 import { Dialog, DialogContent } from "../../components/ui/dialog";
 import { useDocumentTitle } from "../../lib/use-document-title";
 import { useRaces } from "./api/get-races";
@@ -23,7 +23,7 @@ export default function RaceListPage() {
       <Button variant="primary" onClick={() => setAdding(true)}>
         Lägg till lopp
       </Button>
-      <QueryState query={races} loading="Hämtar lopp …" />
+      <LoadState query={races} loading="Hämtar lopp …" />
       {races.data && (
         <div className="table-scroll">
           <table className="table">

@@ -6,7 +6,7 @@
 import { useEffect, useMemo, useState } from "react";
 import { Link, useParams } from "react-router";
 import type { RunnerRecord } from "../../../shared/race-protocol";
-import { QueryState } from "./query-state";
+import { LoadState } from "../../components/ui/load-state";
 import { useDocumentTitle } from "../../lib/use-document-title";
 import { useEndRace } from "./api/end-race";
 import { useRace } from "./api/get-race";
@@ -87,7 +87,7 @@ function RaceScreen({ raceId }: { raceId: string }) {
     return (
       <section className="page race-day race-screen">
         {header}
-        {race.isError ? <QueryState query={race} loading="" /> : <p role="status">Hämtar loppet …</p>}
+        {race.isError ? <LoadState query={race} loading="" /> : <p role="status">Hämtar loppet …</p>}
       </section>
     );
   }

@@ -3,7 +3,7 @@ import { useState } from "react";
 import { Link, useParams } from "react-router";
 import type { RunnerRecord } from "../../../shared/race-protocol";
 import { Button } from "../../components/ui/button";
-import { QueryState } from "./query-state";
+import { LoadState } from "../../components/ui/load-state";
 import { Dialog, DialogContent } from "../../components/ui/dialog";
 import { useDocumentTitle } from "../../lib/use-document-title";
 import { useRace } from "./api/get-race";
@@ -29,7 +29,7 @@ export default function RunnerListPage() {
       <Button variant="primary" onClick={() => setEditing({ kind: "add" })}>
         Lägg till deltagare
       </Button>
-      <QueryState query={race} loading="Hämtar deltagare …" />
+      <LoadState query={race} loading="Hämtar deltagare …" />
       {race.data && race.data.length === 1 && <p className="muted">Inga deltagare ännu.</p>}
       {race.data && race.data.length > 1 && (
         <div className="table-scroll">

@@ -12,7 +12,7 @@ const COLUMNS: readonly GridColumn<ResultLine>[] = [
   { key: "diff", header: "±", cell: (l) => l.diff, numeric: true, className: "muted" },
   { key: "klass", header: "Klass", cell: (l) => l.klass },
   { key: "bib", header: "Startnummer", cell: (l) => l.bib, numeric: true },
-  { key: "club", header: "Förening", cell: (l) => l.club },
+  { key: "club", header: "Förening", cell: (l) => l.club, className: "club" },
 ];
 
 /** Wide enough for each header and value; names and clubs share what is left and wrap. */

@@ -25,6 +25,15 @@ export interface ImportCheck {
 }
 
 export const FIRST_YEAR = 1900;
+/** The Worker takes request bodies up to 64 kB (app.ts): about 900 runners. Larger files go by the command. */
+export const MAX_REQUEST_BYTES = 64 * 1024;
+export const TOO_LARGE =
+  "Filen är för stor för att läsas in här (högst 64 kB, ungefär 900 löpare). Läs in den med kommandot node scripts/import-results.mjs i stället (se README).";
+
+/** The request, unless its JSON body would be larger than the Worker takes. */
+function fits(request: ImportRequest): boolean {
+  return new TextEncoder().encode(JSON.stringify(request)).length <= MAX_REQUEST_BYTES;
+}
 
 export function checkImport(draft: ImportDraft, thisYear: number): ImportCheck {
   const fieldErrors: ImportCheck["fieldErrors"] = {};
@@ -34,7 +43,11 @@ export function checkImport(draft: ImportDraft, thisYear: number): ImportCheck {
     fieldErrors.text = "Filen har inga rader att importera.";
 
   if (draft.kind === "records") {
-    const ok = Object.keys(fieldErrors).length === 0 && parsed.errors.length === 0;
+    let ok = Object.keys(fieldErrors).length === 0 && parsed.errors.length === 0;
+    if (ok && !fits({ kind: "records", text: draft.text })) {
+      fieldErrors.text = TOO_LARGE;
+      ok = false;
+    }
     return {
       request: ok ? { kind: "records", text: draft.text } : null,
       lineErrors: parsed.errors,
@@ -47,9 +60,13 @@ export function checkImport(draft: ImportDraft, thisYear: number): ImportCheck {
   if (!(year >= FIRST_YEAR && year <= thisYear))
     fieldErrors.year = `Ange ett årtal mellan ${FIRST_YEAR} och ${thisYear}.`;
   if (draft.distance === "") fieldErrors.distance = "Välj en distans.";
-  const ok = Object.keys(fieldErrors).length === 0 && parsed.errors.length === 0 && draft.distance !== "";
+  const request: ImportRequest | null =
+    Object.keys(fieldErrors).length === 0 && parsed.errors.length === 0 && draft.distance !== ""
+      ? { kind: "results", year, distance: draft.distance, text: draft.text }
+      : null;
+  if (request && !fits(request)) fieldErrors.text = TOO_LARGE;
   return {
-    request: ok && draft.distance !== "" ? { kind: "results", year, distance: draft.distance, text: draft.text } : null,
+    request: request && !fieldErrors.text ? request : null,
     lineErrors: parsed.errors,
     fieldErrors,
     rows: parsed.rows.length,
