@@ -1,10 +1,10 @@
 /**
- * The frames a browser may send on a race or hub socket (RaceClientFrame in shared/race-protocol.ts), parsed
- * once for both Durable Objects: anything else, or anything larger than MAX_CLIENT_FRAME_BYTES, is an error the
- * object answers on the socket, which stays open.
+ * The race and hub sockets' frames, handled once for both Durable Objects: what a browser may send
+ * (RaceClientFrame in shared/race-protocol.ts; anything else, or anything larger than MAX_CLIENT_FRAME_BYTES, is
+ * an error the object answers on the socket, which stays open), sending a frame, and answering a close.
  */
 import { z } from "zod";
-import { MAX_CLIENT_FRAME_BYTES, type RaceClientFrame } from "../shared/race-protocol";
+import { MAX_CLIENT_FRAME_BYTES, type RaceClientFrame, type RaceServerFrame } from "../shared/race-protocol";
 
 const clientFrame = z.discriminatedUnion("action", [
   z.object({ action: z.literal("subscribe-to-race"), since: z.number().int().min(0).optional() }),
@@ -22,4 +22,21 @@ export function parseClientFrame(message: string | ArrayBuffer): { frame: RaceCl
   }
   const parsed = clientFrame.safeParse(data);
   return parsed.success ? { frame: parsed.data } : { error: "Okänt meddelande." };
+}
+
+export function sendFrame(ws: WebSocket, frame: RaceServerFrame): void {
+  try {
+    ws.send(JSON.stringify(frame));
+  } catch {
+    // A socket closing under us: the page reconnects and gets what it missed.
+  }
+}
+
+/** The object's webSocketClose: completes the close handshake unless the runtime already has. */
+export function closeSocket(ws: WebSocket, code: number, reason: string): void {
+  try {
+    ws.close(code, reason);
+  } catch {
+    // Already closed (the runtime answers the close handshake itself on current compatibility dates).
+  }
 }

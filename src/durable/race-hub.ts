@@ -7,7 +7,7 @@
  * hub call failed) heals when the page reconnects: every subscribe is a snapshot read from D1.
  */
 import { DurableObject } from "cloudflare:workers";
-import { parseClientFrame } from "./client-frames";
+import { closeSocket, parseClientFrame, sendFrame } from "./client-frames";
 import { database } from "../worker/db/client";
 import { listRaces, raceRecordFromRow } from "../worker/db/races";
 import { type RaceRecord, type RaceServerFrame } from "../shared/race-protocol";
@@ -58,7 +58,7 @@ export class RaceHubDO extends DurableObject<Env> {
   override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
     const parsed = parseClientFrame(message);
     if ("error" in parsed) {
-      send(ws, { type: "error", error: parsed.error });
+      sendFrame(ws, { type: "error", error: parsed.error });
       return;
     }
     const frame = parsed.frame;
@@ -68,15 +68,15 @@ export class RaceHubDO extends DurableObject<Env> {
         // Read before numbering, so a change that lands meanwhile carries a higher seq than this snapshot.
         const races = (await listRaces(database(this.env.DB))).map(raceRecordFromRow);
         const seq = this.nextSeq();
-        send(ws, { type: "hello", part: "races", seq, snapshot: true });
-        send(
+        sendFrame(ws, { type: "hello", part: "races", seq, snapshot: true });
+        sendFrame(
           ws,
           races.map((race) => ({ ...race, seq })),
         );
         return;
       }
       case "sync":
-        send(ws, { type: "sync", id: frame.id, t0: frame.t0, t1: this.clock.now() });
+        sendFrame(ws, { type: "sync", id: frame.id, t0: frame.t0, t1: this.clock.now() });
         return;
       default: {
         const unhandled: never = frame;
@@ -86,11 +86,7 @@ export class RaceHubDO extends DurableObject<Env> {
   }
 
   override async webSocketClose(ws: WebSocket, code: number, reason: string): Promise<void> {
-    try {
-      ws.close(code, reason);
-    } catch {
-      // Already closed.
-    }
+    closeSocket(ws, code, reason);
   }
 
   override async webSocketError(_ws: WebSocket, error: unknown): Promise<void> {
@@ -108,12 +104,4 @@ export class RaceHubDO extends DurableObject<Env> {
 
 function state(ws: WebSocket): SocketState | null {
   return (ws.deserializeAttachment() as SocketState | null) ?? null;
-}
-
-function send(ws: WebSocket, frame: RaceServerFrame): void {
-  try {
-    ws.send(JSON.stringify(frame));
-  } catch {
-    // Closing under us.
-  }
 }

@@ -31,7 +31,7 @@
  * socket stays open.
  */
 import { DurableObject } from "cloudflare:workers";
-import { parseClientFrame } from "./client-frames";
+import { closeSocket, parseClientFrame, sendFrame } from "./client-frames";
 import { clockFromSettings, type Clock } from "../shared/clock";
 import { distanceFromMeters, toGroup } from "../shared/distances";
 import { MAX_AGE } from "../shared/age";
@@ -48,10 +48,8 @@ import {
   runnerTime,
   SAME_FINISH_WINDOW_MS,
   type RaceAuditEvent,
-  type RaceControlFrame,
   type RaceEvent,
   type RaceRecord,
-  type RaceServerFrame,
   type RaceSnapshot,
   type RaceState,
   type RemovedRunnerRecord,
@@ -689,7 +687,7 @@ export class RaceDO extends DurableObject<Env> {
   override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
     const parsed = parseClientFrame(message);
     if ("error" in parsed) {
-      send(ws, { type: "error", error: parsed.error });
+      sendFrame(ws, { type: "error", error: parsed.error });
       return;
     }
     const frame = parsed.frame;
@@ -698,7 +696,7 @@ export class RaceDO extends DurableObject<Env> {
         this.subscribe(ws, frame.since ?? 0);
         return;
       case "sync":
-        send(ws, { type: "sync", id: frame.id, t0: frame.t0, t1: this.clock.now() });
+        sendFrame(ws, { type: "sync", id: frame.id, t0: frame.t0, t1: this.clock.now() });
         return;
       default: {
         const unhandled: never = frame;
@@ -708,11 +706,7 @@ export class RaceDO extends DurableObject<Env> {
   }
 
   override async webSocketClose(ws: WebSocket, code: number, reason: string): Promise<void> {
-    try {
-      ws.close(code, reason);
-    } catch {
-      // Already closed (the runtime answers the close handshake itself on current compatibility dates).
-    }
+    closeSocket(ws, code, reason);
   }
 
   override async webSocketError(_ws: WebSocket, error: unknown): Promise<void> {
@@ -749,8 +743,12 @@ export class RaceDO extends DurableObject<Env> {
     const latest = this.latestSeq();
     // A client ahead of us (the object was reset by hand, or a bad number) or new gets the whole race.
     if (since <= 0 || since > latest) {
-      send(ws, { type: "hello", part: meta.part, seq: latest, snapshot: true });
-      send(ws, [this.raceEvent(meta), ...this.runnersNow(meta).map((r) => this.withSeq(r))]);
+      sendFrame(ws, { type: "hello", part: meta.part, seq: latest, snapshot: true });
+      const runners = this.liveRunnerRows().map((row): RaceEvent & RunnerRecord => ({
+        ...this.runnerRecord(row, meta),
+        seq: row.seq,
+      }));
+      sendFrame(ws, [this.raceEvent(meta), ...runners.sort(compareRunners)]);
       return;
     }
     const events: RaceEvent[] = [];
@@ -759,8 +757,8 @@ export class RaceDO extends DurableObject<Env> {
     const gone = this.sql<{ id: string }>("SELECT id FROM removed WHERE seq > ?", since).map((r) => r.id);
     events.push(...this.runnerEvents([...changed, ...gone]));
     events.sort((a, b) => a.seq - b.seq);
-    send(ws, { type: "hello", part: meta.part, seq: latest, snapshot: false });
-    send(ws, events);
+    sendFrame(ws, { type: "hello", part: meta.part, seq: latest, snapshot: false });
+    sendFrame(ws, events);
   }
 
   private broadcastRace(): void {
@@ -791,7 +789,7 @@ export class RaceDO extends DurableObject<Env> {
     for (const id of new Set(ids)) {
       const row = this.runnerRow(id);
       if (row && row.moving_to === null) {
-        events.push(this.withSeq(this.runnerRecord(row, meta), row.seq));
+        events.push({ ...this.runnerRecord(row, meta), seq: row.seq });
         continue;
       }
       const seq = row?.seq ?? this.sql<{ seq: number }>("SELECT seq FROM removed WHERE id = ?", id)[0]?.seq;
@@ -804,10 +802,6 @@ export class RaceDO extends DurableObject<Env> {
 
   private raceEvent(meta: MetaRow): RaceEvent {
     return { ...this.raceRecord(meta), seq: meta.seq };
-  }
-
-  private withSeq(record: RunnerRecord, seq?: number): RaceEvent {
-    return { ...record, seq: seq ?? this.runnerRow(record.id)?.seq ?? 0 };
   }
 
   private latestSeq(): number {
@@ -995,9 +989,14 @@ export class RaceDO extends DurableObject<Env> {
   }
 
   private runnersNow(meta: MetaRow): RunnerRecord[] {
-    return this.sql<RunnerRow>("SELECT * FROM runners WHERE moving_to IS NULL")
+    return this.liveRunnerRows()
       .map((row) => this.runnerRecord(row, meta))
       .sort(compareRunners);
+  }
+
+  /** The runners in this race now (not those on their way to another). */
+  private liveRunnerRows(): RunnerRow[] {
+    return this.sql<RunnerRow>("SELECT * FROM runners WHERE moving_to IS NULL");
   }
 
   private appendEvent(type: string, payload: unknown, by: ChangeAuthor): number {
@@ -1097,14 +1096,6 @@ export const RACE_HUB_NAME = "hub";
 
 function socketState(ws: WebSocket): SocketState | null {
   return (ws.deserializeAttachment() as SocketState | null) ?? null;
-}
-
-function send(ws: WebSocket, frame: RaceServerFrame | RaceControlFrame): void {
-  try {
-    ws.send(JSON.stringify(frame));
-  } catch {
-    // A socket closing under us: the phone reconnects and asks again.
-  }
 }
 
 function actorOf(by: ChangeAuthor | undefined): string {
