@@ -10,6 +10,7 @@ import { App } from "./app/app";
 import { createQueryClient } from "./app/query-client";
 import { RESULTS_DESCRIPTION } from "./features/results/results-text";
 import { START_LISTS_DESCRIPTION } from "./features/start-lists/start-lists-text";
+import { TIMING_DESCRIPTION } from "./features/timing/timing-text";
 import { SITE_NAME } from "./lib/site";
 import { documentTitle } from "./lib/use-document-title";
 
@@ -42,6 +43,12 @@ export const PRERENDER_PAGES: readonly PrerenderPage[] = [
     description: START_LISTS_DESCRIPTION,
   },
   { path: "/galleri", file: "galleri.html", title: documentTitle("Galleri") },
+  {
+    path: "/tidtagning",
+    file: "tidtagning.html",
+    title: documentTitle("Tidtagning"),
+    description: TIMING_DESCRIPTION,
+  },
 ];
 
 /** The HTML of #root for `path`, with every lazy chunk and Suspense boundary resolved. */

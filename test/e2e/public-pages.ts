@@ -34,7 +34,7 @@ export async function expectNoSeriousAxeViolations(page: Page): Promise<void> {
   expect(violations.filter((v) => v.impact === "serious" || v.impact === "critical")).toEqual([]);
 }
 
-/** lang="sv", the title, a description, and the Open Graph tags for sharing (og:url on this page's address). */
+/** lang="sv", the title, a description, and the Open Graph tags for sharing (og:url on this page's address, og:image). */
 export async function expectShareableHead(page: Page, title: string): Promise<void> {
   expect(await page.getAttribute("html", "lang")).toBe("sv");
   expect(await page.title()).toBe(title);
@@ -45,7 +45,10 @@ export async function expectShareableHead(page: Page, title: string): Promise<vo
   expect(await content('meta[property="og:description"]')).toBe(description);
   expect(await content('meta[property="og:type"]')).toBe("website");
   expect(await content('meta[property="og:locale"]')).toBe("sv_SE");
-  expect(new URL((await content('meta[property="og:url"]'))!).pathname).toBe(new URL(page.url()).pathname);
+  const ogUrl = new URL((await content('meta[property="og:url"]'))!);
+  expect(ogUrl.pathname).toBe(new URL(page.url()).pathname);
+  // The shared picture: an absolute address on the public origin (fetched in public-site.test.ts).
+  expect(new URL((await content('meta[property="og:image"]'))!).origin).toBe(ogUrl.origin);
 }
 
 /** Nothing wider than the viewport: the page never scrolls sideways (tables scroll inside their own box). */

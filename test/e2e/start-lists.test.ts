@@ -94,9 +94,8 @@ function tableRows(page: Page, scope = page.locator("main")) {
     .evaluateAll((rows) => rows.map((row) => [...row.children].map((c) => c.textContent?.trim())));
 }
 
-/** The lazy chunks of the admin area and the race-day timing screens (vite names a chunk after its module). */
-const ADMIN_OR_TIMING =
-  /\/assets\/(admin-|race-(day|hub|page|list|forms|cache)|runner-list-page|get-race-|timing-page|results-import|campaigns-page)/;
+/** The chunks of the admin area (race day included) and of the stopwatch (scripts/lib/chunk-groups.mjs). */
+const ADMIN_OR_TIMING = /^\/assets\/(admin|timing)\//;
 
 /** A race's tab, by the race (Radix names its panel after the tab's value, the race id). */
 const raceTab = (scope: Locator, part: string) => scope.locator(`[role="tab"][aria-controls$="-content-${part}"]`);

@@ -1,8 +1,8 @@
 /**
  * The pre-rendered public pages (made at build by scripts/prerender.mjs), so a phone gets their content in the
  * first response. `run_worker_first` (wrangler.toml) sends exactly these paths here rather than to the static
- * assets: GET / gets dist/client/_landing.html, and /allmanna-villkor, /banor, /resultat, /startlistor and
- * /galleri get their own '<name>.html'. The static index.html must stay the empty SPA shell for deep links
+ * assets: GET / gets dist/client/_landing.html, and /allmanna-villkor, /banor, /resultat, /startlistor,
+ * /galleri and /tidtagning get their own '<name>.html'. The static index.html must stay the empty SPA shell for deep links
  * (/anmalan/2, /admin/race, /galleri/2024), which never pass through here.
  *
  * The time-dependent parts (registration button until the cut-off, bib-pickup banner in its window) are set
@@ -32,6 +32,7 @@ export const PRERENDERED_PAGES: Readonly<Record<string, string>> = {
   "/resultat": "/resultat",
   "/startlistor": "/startlistor",
   "/galleri": "/galleri",
+  "/tidtagning": "/tidtagning",
 };
 
 /** The empty SPA shell: what a page gets when it was not pre-rendered (vite dev, a build without prerender). */

@@ -6,9 +6,9 @@
  * paints. The shown time is computed from the saved start on every animation frame, so when the phone wakes or
  * the tab comes back to the front it is right at once. The state is saved in localStorage on every change: a
  * reload (or a closed and reopened tab) keeps the watch running. Nothing here talks to the server, so once the
- * page has loaded it works offline.
+ * page has loaded it works offline. The first HTML is pre-rendered (at zero) like the other public pages.
  */
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { formatResult } from "../../../shared/time-format";
 import { useDocumentTitle } from "../../lib/use-document-title";
 import {
@@ -73,7 +73,10 @@ function TimeDisplay({ state }: { state: StopwatchState }) {
 
 export default function TimingPage() {
   useDocumentTitle("Tidtagning");
-  const [state, setState] = useState<StopwatchState>(load);
+  // The page is pre-rendered with the watch at zero, and hydration must see that same first state; the saved watch
+  // is read right after (before the browser paints when the page was not pre-rendered).
+  const [state, setState] = useState<StopwatchState>(INITIAL);
+  useLayoutEffect(() => setState(load()), []);
   const [announcement, setAnnouncement] = useState("");
   const running = isRunning(state);
   const first = useRef(true);
