@@ -14,6 +14,7 @@ const BENCHMARKS = {
   lighthouse: () => import("./lighthouse.mjs"),
   "payment-flow": () => import("./payment-flow.mjs"),
   "race-sockets": () => import("./race-sockets.mjs"),
+  "results-table": () => import("./results-table.mjs"),
 };
 
 const asked = process.argv.slice(2);

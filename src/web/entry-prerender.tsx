@@ -8,8 +8,10 @@ import { prerender } from "react-dom/static";
 import { StaticRouter } from "react-router";
 import { App } from "./app/app";
 import { createQueryClient } from "./app/query-client";
+import { COURSES_DESCRIPTION } from "./features/courses/courses-text";
 import { RESULTS_DESCRIPTION } from "./features/results/results-text";
 import { START_LISTS_DESCRIPTION } from "./features/start-lists/start-lists-text";
+import { TERMS_DESCRIPTION } from "./features/terms/terms-text";
 import { TIMING_DESCRIPTION } from "./features/timing/timing-text";
 import { SITE_NAME } from "./lib/site";
 import { documentTitle } from "./lib/use-document-title";
@@ -28,8 +30,13 @@ export interface PrerenderPage {
 
 export const PRERENDER_PAGES: readonly PrerenderPage[] = [
   { path: "/", file: "_landing.html", title: documentTitle() },
-  { path: "/allmanna-villkor", file: "allmanna-villkor.html", title: documentTitle("Allmänna villkor") },
-  { path: "/banor", file: "banor.html", title: documentTitle("Banor") },
+  {
+    path: "/allmanna-villkor",
+    file: "allmanna-villkor.html",
+    title: documentTitle("Allmänna villkor"),
+    description: TERMS_DESCRIPTION,
+  },
+  { path: "/banor", file: "banor.html", title: documentTitle("Banor"), description: COURSES_DESCRIPTION },
   {
     path: "/resultat",
     file: "resultat.html",
