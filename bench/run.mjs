@@ -10,11 +10,15 @@ import path from "node:path";
 import { startLocalServer } from "../scripts/lib/server.mjs";
 
 const BENCHMARKS = {
+  "admin-analytics": () => import("./admin-analytics.mjs"),
+  "admin-overview": () => import("./admin-overview.mjs"),
   "config-rps": () => import("./config-rps.mjs"),
+  mailing: () => import("./mailing.mjs"),
   lighthouse: () => import("./lighthouse.mjs"),
   "payment-flow": () => import("./payment-flow.mjs"),
   "race-sockets": () => import("./race-sockets.mjs"),
   "results-table": () => import("./results-table.mjs"),
+  "box-office": () => import("./box-office.mjs"),
 };
 
 const asked = process.argv.slice(2);
@@ -45,7 +49,7 @@ try {
     console.log(`\n── ${name} ──`);
     try {
       const bench = await BENCHMARKS[name]();
-      const { figures, summary } = await bench.run({ baseURL: server.baseURL });
+      const { figures, summary } = await bench.run({ baseURL: server.baseURL, stateDir: server.stateDir });
       const record = { name, date: new Date().toISOString(), baseURL: server.baseURL, machine, figures };
       writeFileSync(path.join(resultsDir, `${name}.json`), JSON.stringify(record, null, 2) + "\n");
       console.log(summary);

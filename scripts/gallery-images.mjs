@@ -1,12 +1,24 @@
 /**
- * Generates the demo gallery's photos as small SVG landscapes with runners (no real photos, nothing downloaded):
- * `{out}/{year}/{nn}.svg`, the files the seed's gallery lists point at (scripts/seed/gallery-plan.mjs).
+ * The demo gallery, made on this machine (no real photos, nothing downloaded), so `npm start` has a working
+ * gallery offline: each photo of scripts/seed/gallery-plan.mjs (the same plan the seed's year lists come from) is
+ * an SVG landscape with runners (galleryImageSvg), drawn by sharp as a 1280 px JPEG "original" and written in the
+ * gallery's sizes up to it (160, 320, 640, 1280) into the local R2 bucket of STATE_DIR, exactly where
+ * scripts/gallery-add.mjs puts an organiser's photos.
  *
- *   node scripts/gallery-images.mjs [out-dir]     (default public/demo-galleri)
+ *   node scripts/gallery-images.mjs          (npm start runs it; STATE_DIR as for npm start)
+ *
+ * The JPEGs are kept in .wrangler/demo-galleri-{hash of this code}/ and reused by later runs, so a fresh
+ * STATE_DIR costs only the upload (about 5 s; the first run on a machine about 11 s, drawing and uploading
+ * overlapping). A bucket that already has them (the DONE_KEY marker, written last) is left alone.
  */
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { galleryPlan } from "./seed/gallery-plan.mjs";
+import { pathToFileURL } from "node:url";
+import { jpegSizes, openLocalStore, pool } from "./gallery-add.mjs";
+import { ROOT } from "./lib/proc.mjs";
+import { settingsFromEnv } from "./lib/settings.mjs";
+import { DEMO_WIDTHS, galleryPlan } from "./seed/gallery-plan.mjs";
 import { createRandom } from "./seed/random.mjs";
 
 const WIDTH = 640;
@@ -68,19 +80,76 @@ export function galleryImageSvg(year, index) {
   return parts.join("\n") + "\n";
 }
 
-function main() {
-  const out = process.argv[2] ?? "public/demo-galleri";
-  // Only ever the demo folder: start from empty so a changed plan leaves no stale files behind.
-  rmSync(out, { recursive: true, force: true });
-  let files = 0;
-  for (const { year, files: names } of galleryPlan()) {
-    mkdirSync(path.join(out, String(year)), { recursive: true });
-    names.forEach((name, i) => {
-      writeFileSync(path.join(out, String(year), name), galleryImageSvg(year, i + 1));
-      files++;
-    });
+/** Where the generated JPEGs are kept between runs, named by a hash of the code that makes them. */
+function cacheDir() {
+  const hash = createHash("sha256");
+  for (const file of ["gallery-images.mjs", "seed/gallery-plan.mjs", "gallery-add.mjs"]) {
+    hash.update(readFileSync(path.join(ROOT, "scripts", file)));
   }
-  console.log(`Demogalleri: ${files} bilder i ${out}`);
+  return path.join(ROOT, ".wrangler", `demo-galleri-${hash.digest("hex").slice(0, 10)}`);
 }
 
-if (import.meta.url === `file://${path.resolve(process.argv[1] ?? "")}`) main();
+/** Marks a bucket that holds every demo photo (not a photo key, so the Worker never serves it). */
+const DONE_KEY = "demo/klar";
+
+/**
+ * Every demo photo's sizes into `store`: read from `dir` when an earlier run made them, else drawn now (and kept
+ * there). Drawing and uploading overlap, a few photos at a time.
+ */
+async function putDemoPhotos(store, dir) {
+  const { default: sharp } = await import("sharp");
+  const photos = galleryPlan().flatMap(({ year, files }) => files.map((name, i) => ({ year, name, index: i + 1 })));
+  let made = 0;
+  await pool(photos, 4, async ({ year, name, index }) => {
+    const files = DEMO_WIDTHS.map((w) => path.join(dir, String(year), `${name}-${w}.jpg`));
+    let sizes;
+    if (files.every((f) => existsSync(f))) {
+      sizes = files.map((f) => ({ bytes: readFileSync(f) }));
+    } else {
+      // The SVG is 640 px wide: drawn at twice its density it is a 1280 px "original".
+      sizes = await jpegSizes(sharp, Buffer.from(galleryImageSvg(year, index)), DEMO_WIDTHS, {
+        inputOptions: { density: 72 * (DEMO_WIDTHS.at(-1) / WIDTH) },
+        jpeg: { quality: 72 },
+      });
+      mkdirSync(path.join(dir, String(year)), { recursive: true });
+      sizes.forEach((size, i) => writeFileSync(files[i], size.bytes));
+      made++;
+    }
+    await Promise.all(DEMO_WIDTHS.map((w, i) => store.put(`${year}/${name}-${w}.jpg`, sizes[i].bytes)));
+  });
+  return { photos: photos.length, objects: photos.length * DEMO_WIDTHS.length, made };
+}
+
+async function main() {
+  const started = Date.now();
+  const { stateDir } = settingsFromEnv();
+  const store = await openLocalStore(stateDir);
+  try {
+    if (await store.has(DONE_KEY)) {
+      console.log("Demobilderna finns redan i den lokala bucketen");
+      return;
+    }
+    const dir = cacheDir();
+    // Older generations (another version of this code) are of no more use.
+    for (const old of existsSync(path.dirname(dir)) ? readdirSync(path.dirname(dir)) : []) {
+      if (old.startsWith("demo-galleri-") && path.join(path.dirname(dir), old) !== dir) {
+        rmSync(path.join(path.dirname(dir), old), { recursive: true, force: true });
+      }
+    }
+    const { photos, objects, made } = await putDemoPhotos(store, dir);
+    await store.put(DONE_KEY, new Uint8Array(0));
+    console.log(
+      `Demogalleri: ${photos} bilder (${objects} storlekar, ${made} nyritade) i den lokala bucketen på ` +
+        `${((Date.now() - started) / 1000).toFixed(1)} s`,
+    );
+  } finally {
+    await store.close();
+  }
+}
+
+if (import.meta.url === pathToFileURL(path.resolve(process.argv[1] ?? "")).href) {
+  await main().catch((err) => {
+    console.error(`Demogalleriet kunde inte skapas: ${err.message}`);
+    process.exit(1);
+  });
+}

@@ -12,7 +12,7 @@
  * auto-trailing-slash). dist/client/index.html stays the EMPTY shell: it is the SPA fallback for every deep
  * link (/anmalan/2, /admin/race, /galleri/2024), which must never show another page's HTML.
  */
-import { readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import react from "@vitejs/plugin-react";
@@ -114,6 +114,8 @@ async function main() {
       )
       .replace("</head>", () => `${head}</head>`)
       .replace(ROOT_DIV, () => `<div id="root" data-prerendered="${escapeHtml(route)}">${body}</div>`);
+    // A file may sit in a folder of its own (galleri/2019.html).
+    await mkdir(path.dirname(path.join(clientDir, file)), { recursive: true });
     await writeFile(path.join(clientDir, file), html);
     console.log(`prerender: ${route.padEnd(18)} → dist/client/${file} (${(html.length / 1024).toFixed(1)} kB)`);
   }

@@ -7,7 +7,7 @@
  * where the server clock starts; it then advances normally; default: registration open, early prices), and any
  * variable of wrangler.toml's [vars] by its own name (SWISH_BASE_URL, GOOGLE_JWKS_URL …; lib/settings.mjs).
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { bin, forwardSignals, NODE, output, ROOT, run, toolEnv } from "./lib/proc.mjs";
@@ -36,11 +36,15 @@ function say(message) {
   console.log(`\n▸ ${message}`);
 }
 
+/**
+ * The demo gallery's photos into the local R2 bucket (scripts/gallery-images.mjs; a bucket that has them is left
+ * alone). The SVGs an earlier version served from public/demo-galleri are no longer used: removed, so the build
+ * does not copy them.
+ */
 async function galleryImages() {
-  const out = path.join(ROOT, "public", "demo-galleri");
-  if (existsSync(out) && readdirSync(out).length > 0) return;
-  say("Skapar demobilder till galleriet");
-  await run(NODE, [script("gallery-images.mjs"), out]);
+  rmSync(path.join(ROOT, "public", "demo-galleri"), { recursive: true, force: true });
+  say("Demobilder till galleriet (lokal R2-bucket)");
+  await run(NODE, [script("gallery-images.mjs")], { env: toolEnv({ STATE_DIR: stateDir }) });
 }
 
 async function build() {
@@ -140,10 +144,10 @@ async function announce(server) {
 }
 
 try {
-  await galleryImages();
   if (!dev && !skipBuild) await build();
   await migrate();
   await seed();
+  await galleryImages();
   say(dev ? `Startar vite dev på ${origin}` : `Startar wrangler dev på ${origin}`);
   const server = serve();
   void announce(server);

@@ -462,6 +462,61 @@ export class RaceDO extends DurableObject<Env> {
   }
 
   /**
+   * Erasure on request (admin personal data): the runner's name and club become `replacement`, and so do they in
+   * every earlier event of the audit trail that names the runner (an edit records old and new values, an add the
+   * whole runner), so the race keeps no trace of who ran. The change itself is logged without any name. Times,
+   * bib, age and group stay: the race's results still need them.
+   */
+  async anonymiseRunner(
+    id: string,
+    replacement: { firstname: string; lastname: string },
+    by: ChangeAuthor = {},
+  ): Promise<RunnerRecord> {
+    const meta = this.requireMeta();
+    const row = this.liveRunner(id);
+    const firstname = checkName(replacement.firstname);
+    const lastname = checkName(replacement.lastname);
+    const swap = new Map<string, string>();
+    for (const [old, now] of [
+      [row.firstname, firstname],
+      [row.lastname, lastname],
+      [row.company, ""],
+    ] as const) {
+      if (old) swap.set(old, now);
+    }
+    const scrub = (value: unknown): unknown => {
+      if (typeof value === "string") return swap.get(value) ?? value;
+      if (Array.isArray(value)) return value.map(scrub);
+      if (value && typeof value === "object") {
+        return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, scrub(v)]));
+      }
+      return value;
+    };
+    const now = this.clock.now();
+    this.write("runner-anonymised", { id: row.id }, by, (seq) => {
+      const mentions = this.sql<{ seq: number; payload: string }>(
+        "SELECT seq, payload FROM events WHERE instr(payload, ?) > 0",
+        JSON.stringify(row.id),
+      );
+      for (const event of mentions) {
+        const payload = JSON.stringify(scrub(JSON.parse(event.payload)));
+        if (payload !== event.payload) this.sql("UPDATE events SET payload = ? WHERE seq = ?", payload, event.seq);
+      }
+      this.sql(
+        "UPDATE runners SET firstname = ?, lastname = ?, company = '', updated_at = ?, seq = ? WHERE id = ?",
+        firstname,
+        lastname,
+        now,
+        seq,
+        row.id,
+      );
+    });
+    this.broadcastRunners([row.id]);
+    await this.mirror(row.id);
+    return this.runnerRecord(this.runnerRow(row.id)!, meta);
+  }
+
+  /**
    * Spec "register-bib": a positive integer, unique within the race, or "next": the first free number of the
    * season's range for this distance (from 1 for a distance the season does not run).
    */

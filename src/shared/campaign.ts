@@ -105,3 +105,45 @@ export function isValidCampaignCode(code: string): boolean {
 export function isValidMaxUses(value: number): boolean {
   return Number.isInteger(value) && value >= 1 && value <= CAMPAIGN_MAX_USES;
 }
+
+/**
+ * Epassi (wellness-benefit) invitations, admin spec §5: the organiser sends a person a single-use code of rule
+ * 'epassi' (one runner's fee waived). The form and the server check the same rules, with the spec's messages.
+ */
+export const EPASSI_RULE = "epassi" satisfies CampaignRule;
+export const EPASSI_NAME_MAX = 100;
+export const EPASSI_EMAIL_MAX = 254;
+export const EPASSI_MESSAGES = {
+  nameRequired: "Name is required",
+  nameTooLong: `Namnet får vara högst ${EPASSI_NAME_MAX} tecken.`,
+  nameCharacters: "Namnet får inte innehålla radbrytningar eller styrtecken.",
+  emailRequired: "E-mail is required",
+  emailInvalid: "E-mail must be valid",
+  sent: "Invitation sent successfully!",
+  failed: "Failed to send invitation",
+} as const;
+
+/** One address: no spaces, one '@', a dot in the domain, at most 254 characters. */
+const EMAIL_SHAPE = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
+
+export interface EpassiInvitationInput {
+  name: string;
+  email: string;
+}
+
+/** The name trimmed and the address trimmed and lower-cased, or the spec's message per field. */
+export function checkEpassiInvitation(input: {
+  name?: unknown;
+  email?: unknown;
+}): { ok: true; value: EpassiInvitationInput } | { ok: false; errors: Partial<Record<"name" | "email", string>> } {
+  const errors: Partial<Record<"name" | "email", string>> = {};
+  const name = typeof input.name === "string" ? input.name.trim() : "";
+  const email = typeof input.email === "string" ? input.email.trim().toLowerCase() : "";
+  if (name === "") errors.name = EPASSI_MESSAGES.nameRequired;
+  else if (name.length > EPASSI_NAME_MAX) errors.name = EPASSI_MESSAGES.nameTooLong;
+  else if (/[\u0000-\u001f\u007f]/.test(name)) errors.name = EPASSI_MESSAGES.nameCharacters;
+  if (email === "") errors.email = EPASSI_MESSAGES.emailRequired;
+  else if (email.length > EPASSI_EMAIL_MAX || !EMAIL_SHAPE.test(email)) errors.email = EPASSI_MESSAGES.emailInvalid;
+  if (errors.name || errors.email) return { ok: false, errors };
+  return { ok: true, value: { name, email } };
+}

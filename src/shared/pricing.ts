@@ -47,7 +47,9 @@ export function listTotal(counts: AgeCounts, now: number, season: Season = SEASO
  * The total under a campaign rule (spec, built-in codes):
  * - 'flat50': (adults + children) × 50;
  * - 'free': 0;
- * - 'minus50': each adult and child price lowered by 50 from the current tier (never below 0 per runner).
+ * - 'minus50': each adult and child price lowered by 50 from the current tier (never below 0 per runner);
+ * - 'epassi': one runner's fee is waived (paid through Epassi), the most expensive one of the order, so the family
+ *   pays the list price minus one adult fee when it has an adult, else minus one child fee.
  */
 export function campaignTotal(rule: CampaignRule, counts: AgeCounts, now: number, season: Season = SEASON): number {
   assertCounts(counts);
@@ -63,6 +65,11 @@ export function campaignTotal(rule: CampaignRule, counts: AgeCounts, now: number
         child: Math.max(0, tier.child - CAMPAIGN_AMOUNT),
       };
       return tierTotal(lowered, counts);
+    }
+    case "epassi": {
+      const tier = priceTier(now, season);
+      const fees = [counts.vuxna > 0 ? tier.adult : 0, counts.barn > 0 ? tier.child : 0];
+      return tierTotal(tier, counts) - Math.max(...fees);
     }
   }
 }

@@ -7,9 +7,13 @@
  *   first line the header `Placering;Namn;Resultat;Klass;Startnummer;Förening`.
  * - Resultat is mm:ss.fff (admin spec: "Results are shown as mm:ss.fff"; time-format.ts), minutes may pass 59.
  *   Reading also accepts h:mm:ss(.f…), fewer decimals and a decimal comma, as a spreadsheet may write them.
- * - Startnummer and Förening may be empty. A field never contains ';' or a line break: there is no quoting,
- *   so a line with a stray ';' is reported as an error rather than guessed at.
+ * - Startnummer and Förening may be empty. A field never contains ';' or a line break (they are replaced on
+ *   writing), so a line with a stray ';' is reported as an error rather than guessed at.
+ * - Cells are written through csv.ts (CSV injection): a name, class or club that begins with =, +, -, @ is written
+ *   `"'=…"` and one with a '"' is quoted; reading undoes both. Placering, Resultat (mm:ss.fff of a positive time)
+ *   and Startnummer are digits first, so the rule never touches them.
  */
+import { csvCell, readCsvCell, splitCsvLine } from "./csv";
 import { DISTANCES, distanceTenths, type DistanceKm } from "./distances";
 import { formatResult, parseResult } from "./time-format";
 
@@ -80,7 +84,9 @@ export function serializeResults(rows: readonly ResultRow[]): string {
         cleanText(r.klass),
         r.bib === null ? "" : String(r.bib),
         cleanText(r.club),
-      ].join(";"),
+      ]
+        .map((cell) => csvCell(cell, ";"))
+        .join(";"),
     );
   }
   return lines.join("\n") + "\n";
@@ -101,7 +107,7 @@ export function parseResults(text: string): { rows: ResultRow[]; errors: Results
     const line = index + 1;
     const fail = (message: string) => errors.push({ line, message: `Rad ${line}: ${message}` });
     if (raw.trim() === "") return;
-    const fields = raw.split(";").map((f) => f.trim());
+    const fields = splitCsvLine(raw, ";").map((f) => readCsvCell(f.trim()));
 
     if (!seenContent) {
       seenContent = true;

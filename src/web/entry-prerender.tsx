@@ -6,6 +6,8 @@
 import { StrictMode } from "react";
 import { prerender } from "react-dom/static";
 import { StaticRouter } from "react-router";
+import { galleryIndexDescription, galleryYearDescription, galleryYears } from "../shared/gallery";
+import { SEASON } from "../shared/season";
 import { App } from "./app/app";
 import { createQueryClient } from "./app/query-client";
 import { COURSES_DESCRIPTION } from "./features/courses/courses-text";
@@ -49,7 +51,19 @@ export const PRERENDER_PAGES: readonly PrerenderPage[] = [
     title: documentTitle("Startlistor"),
     description: START_LISTS_DESCRIPTION,
   },
-  { path: "/galleri", file: "galleri.html", title: documentTitle("Galleri") },
+  {
+    path: "/galleri",
+    file: "galleri.html",
+    title: documentTitle("Galleri"),
+    description: galleryIndexDescription(SITE_NAME, SEASON.year),
+  },
+  // One page per year the index lists; the Worker serves it for a year with photos (src/worker/routes/pages.ts).
+  ...galleryYears(SEASON.year).map((year) => ({
+    path: `/galleri/${year}`,
+    file: `galleri/${year}.html`,
+    title: documentTitle(`Galleri ${year}`),
+    description: galleryYearDescription(SITE_NAME, year),
+  })),
   {
     path: "/tidtagning",
     file: "tidtagning.html",

@@ -16,13 +16,23 @@ import { authRoutes } from "./routes/auth";
 import { configRoutes } from "./routes/config";
 import { healthRoutes } from "./routes/health";
 import { dataRoutes } from "./routes/data";
+import { galleryImageRoutes } from "./routes/gallery-images";
 import { raceRoutes } from "./routes/races";
 import { raceDayRoutes } from "./routes/race-day";
 import { campaignRoutes } from "./routes/campaigns";
+import { epassiRoutes } from "./routes/epassi";
+import { adminExportRoutes } from "./routes/admin-exports";
+import { adminAnalyticsRoutes } from "./routes/admin-analytics";
 import { registrationRoutes } from "./routes/registration";
 import { pagesRoutes } from "./routes/pages";
 import { resultsImportRoutes } from "./routes/results-import";
 import { paymentRoutes } from "./routes/payments";
+import { adminRegistrationRoutes } from "./routes/admin-registrations";
+import { goodieBagRoutes } from "./routes/admin-goodiebags";
+import { personalDataRoutes } from "./routes/admin-personal-data";
+import { massEmailRoutes } from "./routes/mass-email";
+import { unsubscribeRoutes } from "./routes/unsubscribe";
+import { boxOfficeRoutes } from "./routes/box-office";
 // Development only (DESIGN.md): every path these serve answers 404 unless DEV_MODE is "true".
 import { devOnly } from "./dev/dev-only";
 import { devRoutes } from "./dev/routes";
@@ -59,13 +69,23 @@ export function createApp() {
   // Before the data routes: /resultat/{year} is a page, /resultat/{csvfile} a file (see pages.ts).
   app.route("/", pagesRoutes);
   app.route("/", dataRoutes);
+  app.route("/", galleryImageRoutes);
   app.route("/", raceRoutes);
   app.route("/", raceDayRoutes);
   app.route("/", healthRoutes);
   app.route("/", campaignRoutes);
+  app.route("/", epassiRoutes);
+  app.route("/", adminExportRoutes);
+  app.route("/", adminAnalyticsRoutes);
   app.route("/", registrationRoutes);
   app.route("/", resultsImportRoutes);
   app.route("/", paymentRoutes);
+  app.route("/", adminRegistrationRoutes);
+  app.route("/", goodieBagRoutes);
+  app.route("/", personalDataRoutes);
+  app.route("/", massEmailRoutes);
+  app.route("/", unsubscribeRoutes);
+  app.route("/", boxOfficeRoutes);
   app.route("/", devSwishRoutes);
 
   app.notFound((c) => c.json({ error: "Hittades inte" }, 404));

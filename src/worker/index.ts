@@ -2,7 +2,9 @@ import { clockFromSettings } from "../shared/clock";
 import { createApp } from "./app";
 import { database } from "./db/client";
 import { purgeExpired } from "./db/retention";
+import { handleMailBatch } from "./mailings";
 import { reconcilePayments } from "./payments";
+import { reconcileRefunds } from "./refunds";
 
 export { PaymentDO } from "../durable/payment";
 export { RaceDO } from "../durable/race";
@@ -12,13 +14,17 @@ const app = createApp();
 
 export default {
   fetch: app.fetch,
-  // wrangler.toml [triggers]: Swish callbacks may never arrive, so sweep payments still CREATED; and drop what
-  // is past its retention (sessions, login codes, e-mail bodies). Neither waits for, or fails, the other.
+  // wrangler.toml [triggers]: Swish callbacks may never arrive, so sweep payments and refunds still CREATED; and
+  // drop what is past its retention (sessions, login codes, e-mail bodies). None waits for, or fails, another.
   scheduled: (_controller, env, ctx) => {
     const clock = clockFromSettings(env);
     ctx.waitUntil(reconcilePayments(env, clock));
+    ctx.waitUntil(reconcileRefunds(env, clock).catch((err: unknown) => console.error("refund sweep failed", err)));
     ctx.waitUntil(
       purgeExpired(database(env.DB), clock.now()).catch((err: unknown) => console.error("retention purge failed", err)),
     );
   },
+  // wrangler.toml [[queues.consumers]]: mass e-mail, one message per recipient (src/worker/mailings.ts), and its
+  // dead-letter queue, whose messages record a verdict for recipients the consumer never settled.
+  queue: (batch, env) => handleMailBatch(batch, env),
 } satisfies ExportedHandler<Env>;

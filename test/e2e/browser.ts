@@ -16,17 +16,18 @@ const common: BrowserContextOptions = { locale: "sv-SE", timezoneId: "Europe/Sto
 export function phoneContext(browser: Browser, baseURL: string, options: BrowserContextOptions = {}) {
   return browser.newContext({
     ...common,
-    ...options,
     baseURL,
     viewport: { width: 375, height: 740 },
     deviceScaleFactor: 2,
     isMobile: true,
     hasTouch: true,
+    // Last, so a test can ask for another phone (a 320 px viewport).
+    ...options,
   });
 }
 
 export function desktopContext(browser: Browser, baseURL: string, options: BrowserContextOptions = {}) {
-  return browser.newContext({ ...common, ...options, baseURL, viewport: { width: 1280, height: 800 } });
+  return browser.newContext({ ...common, baseURL, viewport: { width: 1280, height: 800 }, ...options });
 }
 
 /** What Chromium sends when the address bar opens a page (the assets layer routes on these). */

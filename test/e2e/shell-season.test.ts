@@ -40,7 +40,7 @@ const PRERENDERED = readdirSync(path.join(import.meta.dirname, "../../dist/clien
   .sort();
 
 /** Deep links: the static assets' SPA fallback, the empty shell. */
-const DEEP_LINKS = ["/galleri/2024", "/anmalan/2", "/admin/race"];
+const DEEP_LINKS = ["/kvitto/okand", "/anmalan/2", "/admin/race"];
 
 declare global {
   interface Window {
@@ -124,8 +124,16 @@ async function seen(page: Page) {
   };
 }
 
-test("the build pre-rendered the landing and the five static pages", () => {
-  expect(PRERENDERED).toEqual(["/", "/allmanna-villkor", "/banor", "/galleri", "/resultat", "/startlistor"]);
+test("the build pre-rendered the landing and the six static pages", () => {
+  expect(PRERENDERED).toEqual([
+    "/",
+    "/allmanna-villkor",
+    "/banor",
+    "/galleri",
+    "/resultat",
+    "/startlistor",
+    "/tidtagning",
+  ]);
 });
 
 describe.each(MOMENTS)("at $now", (moment) => {
@@ -167,7 +175,7 @@ describe.each(MOMENTS)("at $now", (moment) => {
       expect(await layoutShift(page), path).toBeLessThan(0.01);
     }
     // The empty shell has no flags until the config sets them.
-    await page.goto("/galleri/2024");
+    await page.goto("/anmalan/2");
     await configArrived(page);
     expect(await seen(page)).toEqual(expected);
   });

@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import {
   builtinCampaign,
   campaignPayid,
+  checkEpassiInvitation,
+  EPASSI_MESSAGES,
   evaluateBuiltinCampaign,
   isCampaignPayid,
   isCampaignValidAt,
@@ -131,5 +133,58 @@ describe("organiser-made code limits", () => {
     expect(isValidMaxUses(0)).toBe(false);
     expect(isValidMaxUses(100_001)).toBe(false);
     expect(isValidMaxUses(2.5)).toBe(false);
+  });
+});
+
+describe("Epassi invitation input", () => {
+  it("trims the name, trims and lower-cases the address", () => {
+    expect(checkEpassiInvitation({ name: "  Eva Ek ", email: " Eva.Ek@Example.SE " })).toEqual({
+      ok: true,
+      value: { name: "Eva Ek", email: "eva.ek@example.se" },
+    });
+  });
+
+  it("answers the spec's messages per field", () => {
+    expect(checkEpassiInvitation({ name: undefined, email: undefined })).toEqual({
+      ok: false,
+      errors: { name: "Name is required", email: "E-mail is required" },
+    });
+    expect(checkEpassiInvitation({ name: " ", email: "eva@example.se" })).toEqual({
+      ok: false,
+      errors: { name: EPASSI_MESSAGES.nameRequired },
+    });
+    expect(checkEpassiInvitation({ name: 12, email: "eva@example.se" })).toMatchObject({
+      errors: { name: "Name is required" },
+    });
+    for (const email of [
+      "eva",
+      "eva@",
+      "@example.se",
+      "eva@example",
+      "eva@exa mple.se",
+      "eva@example..se",
+      "a@b@c.se",
+    ]) {
+      expect(checkEpassiInvitation({ name: "Eva", email }), email).toEqual({
+        ok: false,
+        errors: { email: "E-mail must be valid" },
+      });
+    }
+    expect(checkEpassiInvitation({ name: "Eva", email: 5 })).toMatchObject({ errors: { email: "E-mail is required" } });
+  });
+
+  it("limits the name to 100 characters on one line, and the address to 254", () => {
+    expect(checkEpassiInvitation({ name: "x".repeat(100), email: "e@example.se" }).ok).toBe(true);
+    expect(checkEpassiInvitation({ name: "x".repeat(101), email: "e@example.se" })).toMatchObject({
+      errors: { name: EPASSI_MESSAGES.nameTooLong },
+    });
+    expect(checkEpassiInvitation({ name: "Eva\r\nBcc: x", email: "e@example.se" })).toMatchObject({
+      errors: { name: EPASSI_MESSAGES.nameCharacters },
+    });
+    const local = "a".repeat(254 - "@example.se".length);
+    expect(checkEpassiInvitation({ name: "Eva", email: `${local}@example.se` }).ok).toBe(true);
+    expect(checkEpassiInvitation({ name: "Eva", email: `${local}a@example.se` })).toMatchObject({
+      errors: { email: "E-mail must be valid" },
+    });
   });
 });

@@ -86,6 +86,30 @@ describe("campaign totals", () => {
     const cheap = { ...SEASON, earlyPrice: { adult: 40, child: 20 } };
     expect(campaignTotal("minus50", mixed, EARLY, cheap)).toBe(0);
   });
+
+  it("epassi: one runner's fee waived, the most expensive one of the order, in the current tier", () => {
+    // 3 children + 2 adults: one adult's fee off.
+    expect(campaignTotal("epassi", mixed, EARLY)).toBe(3 * 100 + 150);
+    expect(campaignTotal("epassi", mixed, LATE)).toBe(3 * 150 + 250);
+    expect(campaignTotal("epassi", mixed, LAST_EARLY_SECOND)).toBe(450);
+    expect(campaignTotal("epassi", mixed, FIRST_LATE)).toBe(700);
+    // Children only: one child's fee off.
+    expect(campaignTotal("epassi", { barn: 2, vuxna: 0 }, EARLY)).toBe(100);
+    // One runner: free.
+    expect(campaignTotal("epassi", { barn: 0, vuxna: 1 }, LATE)).toBe(0);
+    expect(campaignTotal("epassi", { barn: 1, vuxna: 0 }, LATE)).toBe(0);
+    expect(campaignTotal("epassi", { barn: 0, vuxna: 0 }, LATE)).toBe(0);
+  });
+
+  it("epassi waives the dearer fee even if a season priced children above adults", () => {
+    const odd = { ...SEASON, earlyPrice: { adult: 80, child: 120 } };
+    expect(campaignTotal("epassi", { barn: 1, vuxna: 1 }, EARLY, odd)).toBe(80);
+    expect(campaignTotal("epassi", { barn: 0, vuxna: 2 }, EARLY, odd)).toBe(80);
+  });
+
+  it("epassi refuses bad counts like every rule", () => {
+    expect(() => campaignTotal("epassi", { barn: -1, vuxna: 1 }, EARLY)).toThrow(RangeError);
+  });
 });
 
 describe("on-site price", () => {

@@ -1,5 +1,5 @@
 /**
- * The pre-rendered pages (GET / and the five static public pages) with the time-dependent switches set from the
+ * The pre-rendered pages (GET / and the six static public pages) with the time-dependent switches set from the
  * server clock. The test environment has no built SPA (exports.default does not serve static assets), so the
  * ASSETS binding is an in-memory asset server holding the files the route reads; the route, the clock rules and
  * HTMLRewriter are the real ones. The built files over a real server: test/e2e/shell-season.test.ts.
@@ -128,8 +128,8 @@ describe("revalidation", () => {
   });
 });
 
-/** What `npm run build` writes for the five other pre-rendered pages (scripts/prerender.mjs). */
-const STATIC_PAGES = ["/allmanna-villkor", "/banor", "/resultat", "/startlistor", "/galleri"] as const;
+/** What `npm run build` writes for the six other pre-rendered pages (scripts/prerender.mjs). */
+const STATIC_PAGES = ["/allmanna-villkor", "/banor", "/resultat", "/startlistor", "/galleri", "/tidtagning"] as const;
 
 const prerendered = (path: string) =>
   `<!doctype html><html lang="sv"><head><title>${path}</title></head><body>` +
@@ -156,7 +156,7 @@ async function pageAt(
 }
 
 describe("the other pre-rendered pages get the same switches as /", () => {
-  it("serves exactly / and the five static pages", () => {
+  it("serves exactly / and the six static pages", () => {
     expect(Object.keys(PRERENDERED_PAGES).sort()).toEqual(["/", ...STATIC_PAGES].sort());
   });
 
@@ -207,9 +207,10 @@ describe("the other pre-rendered pages get the same switches as /", () => {
   });
 
   it("leaves deep links below a page to the static assets' SPA fallback (the empty shell)", async () => {
-    // run_worker_first names the page paths exactly, so /galleri/2024 never reaches the Worker in production;
-    // here the Worker must not claim it either: no pre-rendered page, no asset read.
-    for (const path of ["/galleri/2024", "/banor/", "/startlistor/extra", "/anmalan/2"]) {
+    // run_worker_first names the page paths exactly, so /startlistor/extra never reaches the Worker in
+    // production; here the Worker must not claim it either: no pre-rendered page, no asset read. (/galleri/{year}
+    // is the Worker's own page: test/worker/gallery.test.ts.)
+    for (const path of ["/banor/", "/startlistor/extra", "/anmalan/2"]) {
       const { res, assets } = await pageAt(path, "2025-09-10T12:00:00+02:00");
       expect(res.status, path).toBe(404);
       expect(res.headers.get("content-type"), path).toMatch(/^application\/json/);

@@ -1,12 +1,10 @@
 /**
- * Every route of both specs, in one table. The public entry holds only what a visitor on '/' needs: the layout,
- * the landing and terms pages and the small placeholders. Admin (shell, sign-in, every screen) and timing are
- * lazy chunks. A screen of a later issue renders <ComingSoon> until that issue replaces the element here
- * (admin screens: `const X = lazy(() => import(...))`, so they stay out of the entry).
+ * Every route of both specs, in one table. The public entry holds only what a visitor on '/' needs: the layout and
+ * the landing and terms pages. Every other page is a lazy chunk (`const X = lazy(() => import(...))`), so admin
+ * screens, timing, the map and the carousel stay out of the entry.
  */
 import { lazy, Suspense } from "react";
 import { Navigate, Route, Routes } from "react-router";
-import { ComingSoon } from "../features/coming-soon";
 import { LandingPage } from "../features/landing/landing-page";
 import { LogoutPage } from "../features/session/logout-page";
 import { TermsPage } from "../features/terms/terms-page";
@@ -20,6 +18,9 @@ const TimingPage = lazy(() => import("../features/timing/timing-page"));
 const RegistrationPage = lazy(() => import("../features/registration/registration-page"));
 const ReceiptPage = lazy(() => import("../features/receipt/receipt-page"));
 const CampaignsPage = lazy(() => import("../features/admin/campaigns/campaigns-page"));
+const EpassiPage = lazy(() => import("../features/admin/epassi/epassi-page"));
+const RegistrationsPage = lazy(() => import("../features/admin/registrations/registrations-page"));
+const BoxOfficePage = lazy(() => import("../features/admin/box-office/box-office-page"));
 const RaceHubPage = lazy(() => import("../features/race-day/race-hub-page"));
 const RacePage = lazy(() => import("../features/race-day/race-page"));
 const RaceListPage = lazy(() => import("../features/race-day/race-list-page"));
@@ -27,10 +28,16 @@ const RunnerListPage = lazy(() => import("../features/race-day/runner-list-page"
 const StartListsPage = lazy(() => import("../features/start-lists/start-lists-page"));
 const ResultsPage = lazy(() => import("../features/results/results-page"));
 const ResultsYearPage = lazy(() => import("../features/results/results-year-page"));
+const GalleryPage = lazy(() => import("../features/gallery/gallery-page"));
+const GalleryYearPage = lazy(() => import("../features/gallery/gallery-year-page"));
+const CoursesPage = lazy(() => import("../features/courses/courses-page"));
 const ResultsImportPage = lazy(() => import("../features/admin/results-import/results-import-page"));
+const PreviousRunnersEmailPage = lazy(() => import("../features/admin/mass-email/previous-runners-page"));
+const CurrentRunnersEmailPage = lazy(() => import("../features/admin/mass-email/current-runners-page"));
+const AnalyticsPage = lazy(() => import("../features/admin/analytics/analytics-page"));
+const GoodieBagsPage = lazy(() => import("../features/admin/goodiebags/goodiebags-page"));
+const PersonalDataPage = lazy(() => import("../features/admin/personal-data/personal-data-page"));
 const AdminNotFoundPage = lazy(() => import("../features/admin/admin-not-found-page"));
-
-const admin = (title: string) => <ComingSoon title={title} level={2} />;
 
 export function AppRoutes() {
   return (
@@ -41,12 +48,12 @@ export function AppRoutes() {
         <Route path="anmalan/:step" element={<RegistrationPage />} />
         <Route path="kvitto/:id" element={<ReceiptPage />} />
         <Route path="tidtagning" element={<TimingPage />} />
-        <Route path="banor" element={<ComingSoon title="Banor" />} />
+        <Route path="banor" element={<CoursesPage />} />
         <Route path="resultat" element={<ResultsPage />} />
         <Route path="resultat/:year" element={<ResultsYearPage />} />
         <Route path="startlistor" element={<StartListsPage />} />
-        <Route path="galleri" element={<ComingSoon title="Galleri" />} />
-        <Route path="galleri/:id" element={<ComingSoon title="Galleri" />} />
+        <Route path="galleri" element={<GalleryPage />} />
+        <Route path="galleri/:id" element={<GalleryYearPage />} />
         <Route path="allmanna-villkor" element={<TermsPage />} />
         <Route path="logout" element={<LogoutPage />} />
         <Route path="admin/login" element={<AdminLoginPage />} />
@@ -61,20 +68,22 @@ export function AppRoutes() {
         }
       >
         <Route path="admin" element={<Navigate to="/admin/list-by-race" replace />} />
-        <Route path="admin/list-by-race" element={admin("Anmälningar")} />
+        <Route path="admin/list-by-race" element={<RegistrationsPage />} />
         <Route path="admin/race" element={<RaceHubPage />} />
         <Route path="admin/race/:id" element={<RacePage />} />
         <Route path="admin/edit-races" element={<RaceListPage />} />
         <Route path="admin/edit-races/:id" element={<RunnerListPage />} />
-        <Route path="admin/epassi" element={admin("Epassi")} />
-        <Route path="admin/analytics" element={admin("Analytics")} />
-        <Route path="admin/email-previous-runners" element={admin("Maila tidigare löpare")} />
-        <Route path="admin/email-runners" element={admin("Maila registrerade löpare")} />
-        <Route path="admin/goodiebags" element={admin("Goodiebags")} />
-        <Route path="admin/kassa" element={admin("Biljettkassan")} />
+        <Route path="admin/epassi" element={<EpassiPage />} />
+        <Route path="admin/analytics" element={<AnalyticsPage />} />
+        <Route path="admin/email-previous-runners" element={<PreviousRunnersEmailPage />} />
+        <Route path="admin/email-runners" element={<CurrentRunnersEmailPage />} />
+        <Route path="admin/goodiebags" element={<GoodieBagsPage />} />
+        <Route path="admin/personuppgifter" element={<PersonalDataPage />} />
+        <Route path="admin/kassa" element={<BoxOfficePage />} />
         <Route path="admin/kampanjkoder" element={<CampaignsPage />} />
         <Route path="admin/resultat" element={<ResultsImportPage />} />
-        <Route path="admin-old" element={admin("Äldre admin")} />
+        {/* The older admin screen is replaced by this one: old bookmarks land on the registrations. */}
+        <Route path="admin-old" element={<Navigate to="/admin/list-by-race" replace />} />
         <Route path="admin/*" element={<AdminNotFoundPage />} />
       </Route>
     </Routes>

@@ -24,6 +24,8 @@ export interface Mail {
   mailingId?: number;
   /** The body carries a secret (a login code): the log keeps recipient, subject, kind and time only. */
   secret?: boolean;
+  /** Extra headers (a mass mail's List-Unsubscribe); the Cloudflare and Resend transports send them. */
+  headers?: Record<string, string>;
 }
 
 export interface EmailSender {
@@ -71,6 +73,7 @@ function transportFor(env: EmailEnv, db: Db, clock: Clock, options: EmailSenderO
           subject: mail.subject,
           html: mail.html,
           text: mail.text,
+          ...(mail.headers ? { headers: mail.headers } : {}),
         });
       };
     case "resend":
@@ -85,6 +88,7 @@ function transportFor(env: EmailEnv, db: Db, clock: Clock, options: EmailSenderO
             subject: mail.subject,
             html: mail.html,
             text: mail.text,
+            ...(mail.headers ? { headers: mail.headers } : {}),
           }),
         });
         if (!res.ok) throw new Error(`Resend ${res.status}: ${(await res.text()).slice(0, 300)}`);

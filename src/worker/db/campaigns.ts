@@ -3,9 +3,9 @@
  * `campaign_codes`. A built-in code works from the config even before its row exists; once the row exists
  * (seed, admin list or first use) the organiser can disable it or cap its uses there.
  */
-import { and, eq, gte, isNull, lt, or, sql } from "drizzle-orm";
+import { and, eq, gte, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import type { AgeCounts } from "../../shared/age";
-import { builtinCampaign, isCampaignRule, isCampaignValidAt, normalizeCode } from "../../shared/campaign";
+import { builtinCampaign, EPASSI_RULE, isCampaignRule, isCampaignValidAt, normalizeCode } from "../../shared/campaign";
 import { campaignTotal, listTotal } from "../../shared/pricing";
 import { SEASON, type BuiltinCampaign, type CampaignRule, type Season } from "../../shared/season";
 import { stockholmDeadlineEnd } from "../../shared/stockholm";
@@ -102,7 +102,8 @@ export interface CampaignEvaluation {
  *
  * A use is counted when an order is booked, so a family whose payment failed already holds one of a capped
  * code's uses: for that registration (`registrationId`) the cap does not apply, or the family would lose the
- * code it has already used up.
+ * code it has already used up. An Epassi code's use is held only by an open or paid order (a failed one gives it
+ * back, migrations/0007_epassi.sql).
  */
 export async function evaluateCampaign(
   db: Db,
@@ -119,19 +120,27 @@ export async function evaluateCampaign(
     options.registrationId != null &&
     campaign.maxUses !== null &&
     campaign.uses >= campaign.maxUses &&
-    (await registrationUsedCampaign(db, options.registrationId, campaign.code));
+    (await registrationUsedCampaign(db, options.registrationId, campaign.code, campaign.rule));
   if (!isCampaignValidAt(holdsUse ? { ...campaign, maxUses: null } : campaign, now)) {
     return { valid: false, price: listPrice, campaign: null };
   }
   return { valid: true, price: campaignTotal(campaign.rule, counts, now, season), campaign };
 }
 
-/** The registration already has an order (any status) with this code, so its use is already counted. */
+/** Orders that hold an Epassi code's use: a failed one gave it back (migrations/0007_epassi.sql). */
+const EPASSI_HOLDING_STATUSES = ["CREATED", "PAID"];
+
+/**
+ * The registration already has an order (any status) with this code, so its use is already counted; for an
+ * Epassi code only an open or paid order counts (a failed one gave its use back).
+ */
 function holdsUse(code: string, registrationId: string | null) {
   return registrationId === null
     ? sql`0`
     : sql`EXISTS (SELECT 1 FROM ${payments} WHERE ${payments.registrationId} = ${registrationId}
-        AND ${payments.kampanj} = ${code})`;
+        AND ${payments.kampanj} = ${code}
+        AND (${inArray(payments.status, EPASSI_HOLDING_STATUSES)} OR NOT EXISTS (SELECT 1 FROM campaign_codes AS held
+          WHERE held.code = ${code} AND held.rule = ${EPASSI_RULE})))`;
 }
 
 /** Enabled and not past its last valid moment (inclusive), as `isCampaignValidAt` says. */
@@ -191,12 +200,26 @@ export async function ensureCampaignRow(db: Db, code: string, now: number, seaso
   if (builtinCampaign(normalizeCode(code), season)) await ensureBuiltinCampaigns(db, now, season);
 }
 
-/** Whether this registration already has an order (any status) with this code, so its use is already counted. */
-export async function registrationUsedCampaign(db: Db, registrationId: string, code: string): Promise<boolean> {
+/**
+ * Whether this registration already has an order (any status) with this code, so its use is already counted; for
+ * an Epassi code, an open or paid one (as holdsUse).
+ */
+export async function registrationUsedCampaign(
+  db: Db,
+  registrationId: string,
+  code: string,
+  rule?: CampaignRule,
+): Promise<boolean> {
   const row = await db
     .select({ id: payments.id })
     .from(payments)
-    .where(and(eq(payments.registrationId, registrationId), eq(payments.kampanj, normalizeCode(code))))
+    .where(
+      and(
+        eq(payments.registrationId, registrationId),
+        eq(payments.kampanj, normalizeCode(code)),
+        rule === EPASSI_RULE ? inArray(payments.status, EPASSI_HOLDING_STATUSES) : undefined,
+      ),
+    )
     .limit(1)
     .get();
   return row !== undefined;

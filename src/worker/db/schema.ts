@@ -107,6 +107,16 @@ export const payments = sqliteTable(
     /** JSON snapshot of the runner ids this payment covers. */
     participantIds: text("participant_ids").notNull().default("[]"),
     settledAt: integer("settled_at"),
+    /** Money taken in cash at the box office (origin 'kassa'): the row's id is then no Swish payment. */
+    cash: integer("cash", { mode: "boolean" }).notNull().default(false),
+    /**
+     * How the order was paid, derived so that every writer agrees: 'kampanj' when the id contains 'kampanj' (the
+     * spec's marker of a campaign payment), 'kontant' for cash, otherwise 'swish'.
+     */
+    method: text("method").generatedAlwaysAs(
+      sql`CASE WHEN instr("id", 'kampanj') > 0 THEN 'kampanj' WHEN "cash" THEN 'kontant' ELSE 'swish' END`,
+      { mode: "virtual" },
+    ),
   },
   (t) => [
     // A registration's payments, and whether one is PAID or still CREATED (per request: /get, /update, /book-v2).
@@ -114,12 +124,57 @@ export const payments = sqliteTable(
     index("payments_status").on(t.status, t.dateCreated),
     // The cron's follow-up of paid payments settled within a window.
     index("payments_status_settled").on(t.status, t.settledAt),
+    // The orders that used a campaign code (the Epassi list, the release trigger of migrations/0007_epassi.sql).
+    index("payments_kampanj").on(t.kampanj, t.status),
     check(
       "payments_id",
       sql`(length(${t.id}) = 32 AND ${t.id} NOT GLOB '*[^0-9A-F]*') OR ${t.id} GLOB 'kampanj_?*_?*'`,
     ),
     check("payments_status", sql`${t.status} IN ('CREATED', 'PAID', 'DECLINED', 'ERROR', 'CANCELLED')`),
     check("payments_amounts", sql`${t.amount} >= 0 AND ${t.barn} >= 0 AND ${t.vuxna} >= 0`),
+  ],
+);
+
+/**
+ * A Swish refund of a paid payment, in full or in part (src/worker/refunds.ts). The row is written CREATED before
+ * Swish hears of it, and only while the payment's refunds that are not ERROR stay within its amount; it is settled
+ * once, as PAID or ERROR. `id` is the refund's Swish instruction id; `idempotency_key` comes from the admin's
+ * dialog, so a repeated request finds the first refund instead of making a second one.
+ */
+export const refunds = sqliteTable(
+  "refunds",
+  {
+    id: text("id").primaryKey(),
+    payid: text("payid")
+      .notNull()
+      .references(() => payments.id, { onDelete: "cascade" }),
+    season: integer("season").notNull(),
+    /** Whole kronor, > 0. */
+    amount: integer("amount").notNull(),
+    /** CREATED (sent or being sent to Swish), PAID (the money went back), ERROR (refused or never reached Swish). */
+    status: text("status").notNull(),
+    idempotencyKey: text("idempotency_key").notNull(),
+    callbackIdentifier: text("callback_identifier").notNull(),
+    /** The admin's e-mail. */
+    createdBy: text("created_by").notNull(),
+    createdAt: integer("created_at").notNull(),
+    datePaid: integer("date_paid"),
+    paymentReference: text("payment_reference"),
+    errorCode: text("error_code"),
+    errorMessage: text("error_message"),
+    settledAt: integer("settled_at"),
+  },
+  (t) => [
+    uniqueIndex("refunds_idempotency_key").on(t.idempotencyKey),
+    // The sum already refunded of one payment (the conditional insert) and its refunds in the payment dialog.
+    index("refunds_payid_status").on(t.payid, t.status),
+    // The cron's sweep of refunds Swish has not settled yet.
+    index("refunds_status_created").on(t.status, t.createdAt),
+    // The admin overview reads a season's refunds in one query.
+    index("refunds_season").on(t.season),
+    check("refunds_id", sql`length(${t.id}) = 32 AND ${t.id} NOT GLOB '*[^0-9A-F]*'`),
+    check("refunds_status", sql`${t.status} IN ('CREATED', 'PAID', 'ERROR')`),
+    check("refunds_amount", sql`${t.amount} > 0`),
   ],
 );
 
@@ -185,7 +240,10 @@ export const campaignCodes = sqliteTable(
   "campaign_codes",
   {
     code: text("code").primaryKey(), // upper-case
-    /** 'flat50' (50 kr per person), 'free' (price 0), 'minus50' (50 kr off each tier price). */
+    /**
+     * 'flat50' (50 kr per person), 'free' (price 0), 'minus50' (50 kr off each tier price), 'epassi' (an Epassi
+     * invitation's single-use code: one runner free; an order that fails gives its use back, see epassiInvitations).
+     */
     rule: text("rule").notNull(),
     /** Last valid moment (inclusive, epoch ms); null = valid all season. */
     validUntil: integer("valid_until"),
@@ -202,7 +260,7 @@ export const campaignCodes = sqliteTable(
   },
   (t) => [
     check("campaign_codes_code_upper", sql`${t.code} = upper(${t.code}) AND length(${t.code}) BETWEEN 1 AND 40`),
-    check("campaign_codes_rule", sql`${t.rule} IN ('flat50', 'free', 'minus50')`),
+    check("campaign_codes_rule", sql`${t.rule} IN ('flat50', 'free', 'minus50', 'epassi')`),
     // A guarded increment can never push uses past the limit; the CHECK makes any other write fail loudly.
     check("campaign_codes_uses", sql`${t.uses} >= 0 AND (${t.maxUses} IS NULL OR ${t.uses} <= ${t.maxUses})`),
   ],
@@ -303,6 +361,8 @@ export const emailLog = sqliteTable(
     index("email_log_with_body")
       .on(t.createdAt)
       .where(sql`(${t.html} <> '' OR ${t.text} <> '')`),
+    // What was sent to one address (personal data on request: db/personal-data.ts).
+    index("email_log_to").on(t.to),
   ],
 );
 
@@ -326,7 +386,10 @@ export const mailingRecipients = sqliteTable(
     email: text("email").notNull(),
     name: text("name").notNull().default(""),
     race: text("race"),
-    /** queued → claimed → sent | failed; a claim that never finished is reported, not resent. */
+    /**
+     * queued → claimed → sent | failed; a claim that never finished becomes 'unknown' (reported, not resent); an
+     * address unsubscribed after the mailing was made becomes 'skipped' (src/worker/mailings.ts).
+     */
     status: text("status").notNull().default("queued"),
     claimedAt: integer("claimed_at"),
     sentAt: integer("sent_at"),
@@ -335,6 +398,8 @@ export const mailingRecipients = sqliteTable(
   (t) => [
     primaryKey({ columns: [t.mailingId, t.email] }),
     index("mailing_recipients_status").on(t.mailingId, t.status),
+    // One address's rows across mailings (personal data on request: db/personal-data.ts).
+    index("mailing_recipients_email").on(t.email),
   ],
 );
 
@@ -349,7 +414,12 @@ export const unsubscribes = sqliteTable("unsubscribes", {
   mailingId: integer("mailing_id"),
 });
 
-/** Wellness-benefit (Epassi) invitations: the organiser sends a code (a campaign code) to a person who paid. */
+/**
+ * Wellness-benefit (Epassi) invitations: the organiser sends a code (a campaign code of rule 'epassi', one use) to
+ * a person who paid through Epassi (src/worker/epassi.ts). Whether the code was used is read from the payments
+ * that carry it. The trigger `epassi_release_on_failed_order` (migrations/0007_epassi.sql) gives the use back when
+ * an order holding the code ends unpaid (DECLINED, ERROR, CANCELLED), in the same statement that settles it.
+ */
 export const epassiInvitations = sqliteTable(
   "epassi_invitations",
   {
@@ -359,6 +429,10 @@ export const epassiInvitations = sqliteTable(
     code: text("code").notNull(),
     createdBy: text("created_by").notNull(),
     createdAt: integer("created_at").notNull(),
+    /** When the e-mail last left; null while it never has (shown as 'ej skickad', with a resend button). */
+    sentAt: integer("sent_at"),
+    /** Why the last send failed; null once sent. */
+    sendError: text("send_error"),
   },
   (t) => [index("epassi_invitations_email").on(t.email)],
 );

@@ -14,10 +14,11 @@ const STATE_CHANGING_GET = [
 ];
 
 /**
- * Exempt paths are verified in their own way: the Swish callback is only a hint that makes the server
- * re-fetch the payment from Swish; unsubscribe links carry a signature; the dev Swish simulator is dev-only.
+ * Exempt paths are verified in their own way: Swish's callbacks (/swish/callback for payments,
+ * /swish/callback/refund for refunds) are only hints that make the server re-fetch the payment or refund from Swish;
+ * unsubscribe links carry a signature; the dev Swish simulator is dev-only.
  */
-const EXEMPT = [/^\/swish\/callback/, /^\/unsubscribe\//, /^\/dev\/swish\//];
+const EXEMPT = [/^\/swish\/callback(\/refund)?$/, /^\/unsubscribe\//, /^\/dev\/swish\//];
 
 /**
  * DESIGN.md §4: a state-changing call must show it comes from the site itself: a same-origin Sec-Fetch-Site,

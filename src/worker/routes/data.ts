@@ -8,7 +8,7 @@ import { DISTANCES, type DistanceKm } from "../../shared/distances";
 import { parseResultsFileName, resultsFileName, serializeResults } from "../../shared/results-file";
 import { formatResult } from "../../shared/time-format";
 import { database } from "../db/client";
-import { listGalleryUrls, listGalleryYears } from "../db/gallery";
+import { listGallerySummaries, listGalleryUrls } from "../db/gallery";
 import { listCourseRecords, listResultSets, listResults } from "../db/results";
 import type { AppEnv } from "../env";
 import { notFound } from "../errors";
@@ -49,10 +49,10 @@ dataRoutes.get("/:file{img_[0-9]{4}\\.txt}", async (c) => {
   return c.body(urls.join("\n"), 200, { "content-type": "text/plain; charset=utf-8", "cache-control": CACHE });
 });
 
-/** Years with a gallery, newest first (for the gallery index). */
+/** Years with a gallery, newest first, and per year its photo count and first photo (the index's cards). */
 dataRoutes.get("/api/gallery", async (c) => {
-  const years = await listGalleryYears(database(c.env.DB));
-  return c.json({ years }, 200, { "cache-control": CACHE });
+  const galleries = await listGallerySummaries(database(c.env.DB));
+  return c.json({ years: galleries.map((g) => g.year), galleries }, 200, { "cache-control": CACHE });
 });
 
 /** Course records: [{distance, name, time (mm:ss.fff), year}] plus timeMs for sorting and maths. */

@@ -12,9 +12,11 @@
  */
 import { Hono } from "hono";
 import { ogUrlTag, socialMetaTags, type PageMeta } from "../../shared/page-meta";
+import { galleryYearDescription, galleryYears } from "../../shared/gallery";
 import { SEASON } from "../../shared/season";
 import { showBibPickupBanner, showRegistrationButton } from "../../shared/season-rules";
 import { database } from "../db/client";
+import { gallerySummary } from "../db/gallery";
 import { hasResultsForYear } from "../db/results";
 import type { AppEnv } from "../env";
 
@@ -170,4 +172,45 @@ pagesRoutes.get("/resultat/:year{[0-9]{4}}", async (c) => {
   if (!isHtml(page)) return page;
   const head = socialMetaTags(meta, SEASON.siteName) + ogUrlTag(c.env.PUBLIC_ORIGIN, c.req.path);
   return withSeasonFlags(page, seasonFlags(c.var.clock.now()), null, { append: head, meta }, found ? 200 : 404);
+});
+
+/**
+ * One year's gallery: /galleri/{year} (src/web/features/gallery/gallery-year-page.tsx). `/galleri/*` runs the
+ * Worker first (wrangler.toml), so every address below /galleri is answered here, never by the static assets:
+ * - a year with photos (rows in D1): 200 with the page the build pre-rendered for it (`galleri/{year}.html`, the
+ *   years of galleryYears: heading, text and the grid's reserved place; the photos come from /img_{year}.txt),
+ *   or, for a year the build did not know (photos added for a newer year), the SPA shell with the year's title,
+ *   description and sharing tags;
+ * - "/galleri/2019/" redirects (301) to "/galleri/2019";
+ * - anything else (an unknown year, a year with an empty list, "/galleri/abc", "/galleri/2019/x"): 404 with the
+ *   shell, whose page then says in Swedish that the gallery does not exist (never a blank page).
+ */
+pagesRoutes.get("/galleri/*", async (c) => {
+  // Everything after /galleri/: one segment of four digits is a year; "/galleri/2019/x" is no gallery.
+  const id = c.req.path.slice("/galleri/".length);
+  if (/^\d{4}\/$/.test(id)) return c.redirect(c.req.path.slice(0, -1), 301);
+  const year = /^\d{4}$/.test(id) ? Number(id) : null;
+  const gallery = year === null ? null : await gallerySummary(database(c.env.DB), year);
+  const flags = seasonFlags(c.var.clock.now());
+  const ogUrl = ogUrlTag(c.env.PUBLIC_ORIGIN, c.req.path);
+
+  if (gallery && galleryYears(SEASON.year).includes(gallery.year)) {
+    const page = await fetchAsset(c.env.ASSETS, c.req.raw, `/galleri/${gallery.year}`);
+    if (isHtml(page)) return withSeasonFlags(page, flags, null, { append: ogUrl });
+    await page.body?.cancel();
+  }
+
+  const meta: PageMeta = gallery
+    ? {
+        title: `Galleri ${gallery.year} – ${SEASON.siteName}`,
+        description: galleryYearDescription(SEASON.siteName, gallery.year),
+      }
+    : {
+        title: `Galleri saknas – ${SEASON.siteName}`,
+        description: `Det finns inget galleri på den adressen. Alla år med bilder från ${SEASON.siteName} finns under Galleri.`,
+      };
+  const page = await fetchAsset(c.env.ASSETS, c.req.raw, SHELL_PATH);
+  if (!isHtml(page)) return page;
+  const head = socialMetaTags(meta, SEASON.siteName) + ogUrl;
+  return withSeasonFlags(page, flags, null, { append: head, meta }, gallery ? 200 : 404);
 });

@@ -1,6 +1,6 @@
 /**
  * An admin address that leads nowhere (a typo, an old bookmark): said plainly inside the admin shell, with the
- * way back to the admin start. Unlike a "kommer snart" screen, nothing is coming here.
+ * way back to the admin start.
  */
 import { ButtonLink } from "../../components/ui/button";
 import { useDocumentTitle } from "../../lib/use-document-title";

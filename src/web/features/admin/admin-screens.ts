@@ -16,6 +16,7 @@ export const ADMIN_SCREENS: readonly AdminScreen[] = [
   { path: "/admin/email-runners", label: "Maila registrerade löpare", tab: true },
   { path: "/admin/kampanjkoder", label: "Kampanjkoder", tab: true },
   { path: "/admin/goodiebags", label: "Goodiebags", tab: false },
+  { path: "/admin/personuppgifter", label: "Personuppgifter", tab: false },
   { path: "/admin/kassa", label: "Biljettkassan", tab: false },
   { path: "/admin/resultat", label: "Importera resultat", tab: false },
   { path: "/admin-old", label: "Äldre admin", tab: false },

@@ -6,6 +6,7 @@ export const RULE_WORDS: Record<CampaignRule, string> = {
   flat50: "50 kr per person",
   free: "Gratis",
   minus50: "−50 kr per löpare",
+  epassi: "En löpare gratis (Epassi)",
 };
 
 export type CampaignStatus = "Aktiv" | "Avstängd" | "Utgången" | "Förbrukad";

@@ -1,0 +1,26 @@
+/**
+ * POST /admin/api/quickreg (spec §7): the runner and how the fee is paid. Swish answers `{token}` (plus the payid
+ * to wait for); cash and a campaign code answer a payment that is already PAID. 400 `{error, errors}` per field,
+ * 409 for a taken bib, 404 for a distance without a race.
+ */
+import { useMutation } from "@tanstack/react-query";
+import { api } from "../../../../lib/api";
+import type { PaymentMethod, QuickRegBody } from "../quickreg-rules";
+
+export interface QuickRegStarted {
+  payid: string;
+  method: PaymentMethod;
+  /** Whole kronor: the season's on-site price (0 with a campaign code). */
+  amount: number;
+  raceId: string;
+  /** Swish only: the QR is `/qr-v2?token=…`. */
+  token?: string;
+}
+
+export function startQuickReg(body: QuickRegBody): Promise<QuickRegStarted> {
+  return api<QuickRegStarted>("/admin/api/quickreg", { method: "POST", json: body });
+}
+
+export function useStartQuickReg() {
+  return useMutation({ mutationFn: startQuickReg });
+}

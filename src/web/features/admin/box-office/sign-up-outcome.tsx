@@ -1,0 +1,132 @@
+/**
+ * How a box-office sign-up ended. Paid: the runner is in race X with bib N (or without one, when a timing phone
+ * took the bib meanwhile: a paid runner is never left out), and 'Nästa familj' is ready. Declined, failed or
+ * cancelled: nobody was added; 'Försök igen' starts a new payment for the same runner.
+ */
+import { useEffect, useRef } from "react";
+import { Link } from "react-router";
+import { Button } from "../../../components/ui/button";
+import { formatKr } from "../../registration/format";
+import { useQuickReg, type QuickRegStatus } from "./api/get-quickreg";
+import { useStartQuickReg, type QuickRegStarted } from "./api/start-quickreg";
+import { checkQuickReg, type QuickRegDraft } from "./quickreg-rules";
+
+export interface SignUpOutcomeProps {
+  payid: string;
+  draft: QuickRegDraft;
+  onNextFamily: () => void;
+  onRetry: (started: QuickRegStarted) => void;
+  onEdit: () => void;
+}
+
+const METHOD_WORDS: Record<QuickRegStatus["method"], string> = {
+  swish: "Swish",
+  kontant: "kontant",
+  kampanj: "kampanjkod",
+};
+
+export function SignUpOutcome({ payid, draft, onNextFamily, onRetry, onEdit }: SignUpOutcomeProps) {
+  const status = useQuickReg(payid);
+  const retry = useStartQuickReg();
+  const focus = useRef<HTMLHeadingElement>(null);
+  const data = status.data;
+  const settled = data && (data.status !== "PAID" || data.added) ? data.status : null;
+
+  useEffect(() => focus.current?.focus(), [settled]);
+
+  if (!data) {
+    return status.isError ? (
+      <div className="alert alert-error" role="alert">
+        <p>{status.error.message}</p>
+        <Button onClick={() => void status.refetch()}>Försök igen</Button>
+      </div>
+    ) : (
+      <p className="box-office-waiting" role="status">
+        <span className="box-office-spinner" aria-hidden="true" />
+        Hämtar betalningen …
+      </p>
+    );
+  }
+
+  const name = `${data.runner.firstname} ${data.runner.lastname}`;
+  if (data.status === "PAID") {
+    if (!data.added) {
+      return (
+        <p className="box-office-waiting" role="status">
+          <span className="box-office-spinner" aria-hidden="true" />
+          Betalt. {name} läggs in i loppet …
+        </p>
+      );
+    }
+    return (
+      <div className="box-office-outcome">
+        <section className="alert alert-success box-office-done" aria-labelledby="box-office-done-title">
+          <h2 id="box-office-done-title" ref={focus} tabIndex={-1}>
+            Klart!
+          </h2>
+          <p className="box-office-done-line">
+            {name} springer i loppet <Link to={`/admin/race/${encodeURIComponent(data.raceId)}`}>{data.raceId}</Link>
+            {data.bib !== null ? (
+              <>
+                {" "}
+                med startnummer <strong className="box-office-bib">{data.bib}</strong>.
+              </>
+            ) : (
+              " utan startnummer."
+            )}
+          </p>
+          <p>
+            Betalt {formatKr(data.amount)} ({METHOD_WORDS[data.method]}).
+          </p>
+        </section>
+        {data.bib === null && data.requestedBib !== null && (
+          <p className="alert alert-warning" role="alert">
+            Startnummer {data.requestedBib} hann tas av någon annan innan betalningen var klar, så {name} lades till
+            utan nummer. Ge ett ledigt nummer på loppets sida.
+          </p>
+        )}
+        <Button variant="primary" size="large" onClick={onNextFamily}>
+          Nästa familj
+        </Button>
+      </div>
+    );
+  }
+
+  const failure =
+    data.status === "CANCELLED"
+      ? "Betalningen avbröts."
+      : data.status === "DECLINED"
+        ? "Betalningen nekades i Swish."
+        : `Betalningen gick inte igenom${data.errorMessage ? ` (${data.errorMessage})` : ""}.`;
+  const again = () => {
+    const checked = checkQuickReg(draft);
+    if (checked.ok) retry.mutate(checked.body, { onSuccess: onRetry });
+    else onEdit();
+  };
+  return (
+    <div className="box-office-outcome">
+      <section className="alert alert-warning" aria-labelledby="box-office-failed-title">
+        <h2 id="box-office-failed-title" ref={focus} tabIndex={-1}>
+          Inte betalt
+        </h2>
+        <p>
+          {failure} {name} har inte lagts till i något lopp. Inga pengar har dragits.
+        </p>
+      </section>
+      {retry.isError && (
+        <p className="alert alert-error" role="alert">
+          {retry.error.message}
+        </p>
+      )}
+      <div className="box-office-actions">
+        <Button variant="primary" loading={retry.isPending} onClick={again}>
+          Försök igen
+        </Button>
+        <Button onClick={onEdit}>Ändra uppgifter</Button>
+        <Button variant="text" onClick={onNextFamily}>
+          Avbryt
+        </Button>
+      </div>
+    </div>
+  );
+}

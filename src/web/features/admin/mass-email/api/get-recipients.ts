@@ -1,0 +1,33 @@
+/**
+ * GET /admin/api/previous-runners (name, email) and /admin/api/get_current_runners_handler (name, email, race).
+ * Anything but an array of such rows is `null` ("invalid response format" on the screen).
+ */
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import { api } from "../../../../lib/api";
+import { AUDIENCES, type Audience } from "../audiences";
+
+export interface Recipient {
+  name: string;
+  email: string;
+  race?: string;
+}
+
+function isRecipient(x: unknown): x is Recipient {
+  if (typeof x !== "object" || x === null) return false;
+  const r = x as Record<string, unknown>;
+  return (
+    typeof r.name === "string" && typeof r.email === "string" && (r.race === undefined || typeof r.race === "string")
+  );
+}
+
+export async function getRecipients(audience: Audience): Promise<Recipient[] | null> {
+  const body = await api<unknown>(AUDIENCES[audience].listPath);
+  return Array.isArray(body) && body.every(isRecipient) ? body : null;
+}
+
+export const recipientsQueryOptions = (audience: Audience) =>
+  queryOptions({ queryKey: ["admin", "mass-email", audience, "list"], queryFn: () => getRecipients(audience) });
+
+export function useRecipients(audience: Audience) {
+  return useQuery(recipientsQueryOptions(audience));
+}

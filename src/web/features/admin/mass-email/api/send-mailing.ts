@@ -1,0 +1,20 @@
+/**
+ * POST /admin/api/send-email-previous-runners and /admin/api/send-email-current-runners {subject, message}: the
+ * server stores the mailing, queues one message per recipient and answers at once with the mailing's id.
+ */
+import { useMutation } from "@tanstack/react-query";
+import { api } from "../../../../lib/api";
+import { AUDIENCES, type Audience } from "../audiences";
+
+export interface MailingStarted {
+  id: number;
+  totalRecipients: number;
+}
+
+export function sendMailing(audience: Audience, body: { subject: string; message: string }): Promise<MailingStarted> {
+  return api<MailingStarted>(AUDIENCES[audience].sendPath, { method: "POST", json: body });
+}
+
+export function useSendMailing(audience: Audience) {
+  return useMutation({ mutationFn: (body: { subject: string; message: string }) => sendMailing(audience, body) });
+}

@@ -1,0 +1,202 @@
+/**
+ * /admin/goodiebags and /admin/personuppgifter in real Chromium against `npm start`'s server: the packing list on
+ * a phone (375 px) and at 1280 px with the same figures as the API, 'Skriv ut', the print stylesheet on one A4
+ * page; a family registered and paid (free campaign order) through the real API adds its bags, then an admin
+ * finds it by e-mail, downloads its JSON file and erases it.
+ */
+import { readFile } from "node:fs/promises";
+import type { APIRequestContext, Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, expect, inject, test } from "vitest";
+import { contextsStayOnSite, desktopContext, launchBrowser, phoneContext, signInAsDevAdmin } from "./browser";
+import { CLIENT, expectNoSeriousAxeViolations, expectNoSidewaysScroll } from "./public-pages";
+
+const baseURL = inject("baseURL");
+const SCREENSHOTS = process.env.E2E_SCREENSHOTS;
+
+let browser: Browser;
+const onSite = contextsStayOnSite();
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function open(kind: "phone" | "desktop"): Promise<Page> {
+  const context = await (kind === "phone" ? phoneContext : desktopContext)(browser, baseURL, { acceptDownloads: true });
+  return onSite(context, baseURL).newPage();
+}
+
+interface Bags {
+  distances: { distance: string; label: string; barn: number; vuxna: number; total: number }[];
+  totals: { barn: number; vuxna: number; total: number };
+}
+
+async function apiBags(request: APIRequestContext): Promise<Bags> {
+  const res = await request.get("/admin/api/goodiebags", { headers: CLIENT });
+  expect(res.status()).toBe(200);
+  return (await res.json()) as Bags;
+}
+
+/** The table as shown: per row [label, barn, vuxna, totalt]. */
+async function shownRows(page: Page): Promise<string[][]> {
+  return page
+    .locator(".goodiebags-table tbody tr, .goodiebags-table tfoot tr")
+    .evaluateAll((rows) => rows.map((r) => [...r.children].map((c) => (c.textContent ?? "").trim())));
+}
+
+function expectedRows(bags: Bags): string[][] {
+  return [
+    ...bags.distances.map((d) => [d.label, String(d.barn), String(d.vuxna), String(d.total)]),
+    ["Totalt", String(bags.totals.barn), String(bags.totals.vuxna), String(bags.totals.total)],
+  ];
+}
+
+async function openGoodieBags(page: Page): Promise<void> {
+  await signInAsDevAdmin(page);
+  // Through the drawer, as an organiser finds it.
+  await page.getByRole("button", { name: "Alla adminsidor" }).click();
+  await page.getByRole("dialog").getByRole("link", { name: "Goodiebags" }).click();
+  await page.waitForURL("**/admin/goodiebags");
+  await page.locator(".goodiebags-table tfoot").waitFor();
+}
+
+for (const kind of ["phone", "desktop"] as const) {
+  test(`goodie bags on a ${kind}: the API's figures per distance with totals, and 'Skriv ut' prints`, async () => {
+    const page = await open(kind);
+    await openGoodieBags(page);
+    expect(await page.getByRole("heading", { level: 2 }).textContent()).toMatch(/^Goodiebags \d{4}$/);
+    const bags = await apiBags(page.request);
+    expect(await shownRows(page)).toEqual(expectedRows(bags));
+    // The demo season has paid runners; the totals add up.
+    expect(bags.totals.total).toBeGreaterThan(0);
+    expect(bags.totals.total).toBe(bags.distances.reduce((n, d) => n + d.total, 0));
+    await expectNoSidewaysScroll(page);
+    await expectNoSeriousAxeViolations(page);
+    if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/goodiebags-${kind}.png`, fullPage: true });
+    if (kind === "phone") {
+      // At 320 px every column is still on screen: the table does not scroll inside its box either.
+      await page.setViewportSize({ width: 320, height: 640 });
+      const box = await page
+        .locator(".goodiebags .table-scroll")
+        .evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
+      expect(box.scroll).toBeLessThanOrEqual(box.client);
+      await expectNoSidewaysScroll(page);
+    }
+
+    await page.evaluate(() => {
+      (window as unknown as { printed: number }).printed = 0;
+      window.print = () => {
+        (window as unknown as { printed: number }).printed++;
+      };
+    });
+    await page.getByRole("button", { name: "Skriv ut" }).click();
+    expect(await page.evaluate(() => (window as unknown as { printed: number }).printed)).toBe(1);
+  });
+}
+
+test("the print stylesheet leaves out the admin shell and fits the list on one A4 page", async () => {
+  const page = await open("desktop");
+  await openGoodieBags(page);
+  await page.emulateMedia({ media: "print" });
+  for (const hidden of [".admin-bar", ".admin-tabs", ".goodiebags-actions"]) {
+    expect(await page.locator(hidden).isVisible(), hidden).toBe(false);
+  }
+  expect(await page.locator(".goodiebags-table").isVisible()).toBe(true);
+  if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/goodiebags-print.png`, fullPage: true });
+  const pdf = await page.pdf({ format: "A4", preferCSSPageSize: true });
+  const pages = pdf.toString("latin1").match(/\/Type\s*\/Page[^s]/g) ?? [];
+  expect(pages.length).toBe(1);
+  // And the screen is back to normal afterwards.
+  await page.emulateMedia({ media: "screen" });
+  expect(await page.locator(".admin-bar").isVisible()).toBe(true);
+});
+
+/** Registers a family through the visitor API and pays with the free campaign code; returns its address. */
+async function paidFamily(context: BrowserContext, lastname: string): Promise<string> {
+  const email = `pd-${Date.now().toString(36)}@example.se`;
+  const request = context.request;
+  const code = (await (await request.post("/email", { headers: CLIENT, data: { email } })).json()) as {
+    id: string;
+    code: string;
+  };
+  expect(
+    (await request.post("/code", { headers: CLIENT, data: { email, codeId: code.id, code: code.code } })).ok(),
+  ).toBe(true);
+  const tail = Date.now().toString(36);
+  const runners = {
+    [`a${tail}`]: { firstname: "Signe", lastname, age: 38, company: "IK Sjön", distance: "5.6", group: "Dam" },
+    [`b${tail}`]: { firstname: "Nils", lastname, age: 8, company: "", distance: "0.8", group: "Herr" },
+  };
+  expect((await request.post("/update", { headers: CLIENT, data: { runners } })).status()).toBe(200);
+  const booked = await request.post("/book-v2", {
+    headers: CLIENT,
+    data: { kampanj: "FRIBILJETT", barn: 1, vuxna: 1 },
+  });
+  expect(booked.status()).toBe(200);
+  return email;
+}
+
+test("personal data: a paid family adds its bags; an admin finds it, downloads its JSON and erases it", async () => {
+  const page = await open("phone");
+  await signInAsDevAdmin(page);
+  const before = await apiBags(page.request);
+
+  // API calls only (no page), so not one for the stays-on-site recorder; closed at the end.
+  const visitor = await desktopContext(browser, baseURL);
+  try {
+    const lastname = `Strandberg${Date.now().toString(36)}`;
+    const email = await paidFamily(visitor, lastname);
+    const after = await apiBags(page.request);
+    const row = (b: Bags, d: string) => b.distances.find((x) => x.distance === d)!;
+    expect(row(after, "5.6").vuxna).toBe(row(before, "5.6").vuxna + 1);
+    expect(row(after, "0.8").barn).toBe(row(before, "0.8").barn + 1);
+    expect(after.totals.total).toBe(before.totals.total + 2);
+
+    await page.getByRole("button", { name: "Alla adminsidor" }).click();
+    await page.getByRole("dialog").getByRole("link", { name: "Personuppgifter" }).click();
+    await page.waitForURL("**/admin/personuppgifter");
+    await page.getByLabel("E-postadress").fill(email.toUpperCase());
+    await page.getByRole("button", { name: "Sök" }).click();
+    await page.getByRole("heading", { name: `Sparat om ${email}` }).waitFor();
+    await page.getByText(`Signe ${lastname}, 38 år, 5,6 km`).waitFor();
+    await page.getByText(`Nils ${lastname}, 8 år, 0,8 km`).waitFor();
+    await expectNoSidewaysScroll(page);
+    await expectNoSeriousAxeViolations(page);
+    if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/personal-data-phone.png`, fullPage: true });
+
+    const download = page.waitForEvent("download");
+    await page.getByRole("button", { name: "Ladda ner JSON" }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toMatch(
+      new RegExp(`^personuppgifter-${email.replace(/\./g, "\\.")}-\\d{4}-\\d\\d-\\d\\d\\.json$`),
+    );
+    const json = JSON.parse(await readFile((await file.path())!, "utf8")) as {
+      email: string;
+      registrations: { deltagare: { firstname: string; lastname: string }[]; payments: { status: string }[] }[];
+      emails: { kind: string }[];
+    };
+    expect(json.email).toBe(email);
+    expect(json.registrations[0]!.deltagare.map((p) => p.firstname).sort()).toEqual(["Nils", "Signe"]);
+    expect(json.registrations[0]!.payments.map((p) => p.status)).toEqual(["PAID"]);
+    expect(json.emails.map((e) => e.kind)).toContain("login-code");
+
+    const eraseButton = page.getByRole("button", { name: "Radera personuppgifter" });
+    await page.getByLabel("Skriv e-postadressen igen för att bekräfta").fill("fel@example.se");
+    expect(await eraseButton.isDisabled()).toBe(true);
+    await page.getByLabel("Skriv e-postadressen igen för att bekräfta").fill(email);
+    await eraseButton.click();
+    await page.getByText(`Personuppgifterna för ${email} är raderade.`).waitFor();
+    if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/personal-data-erased.png`, fullPage: true });
+
+    await page.getByRole("button", { name: "Sök" }).click();
+    await page.getByText(`Inget finns sparat om ${email}.`).waitFor();
+    // The paid runners still have their bags (anonymised, not removed), and the visitor is signed out.
+    expect((await apiBags(page.request)).totals.total).toBe(after.totals.total);
+    expect((await visitor.request.get("/get", { headers: CLIENT })).status()).toBe(401);
+  } finally {
+    await visitor.close();
+  }
+});

@@ -1,0 +1,140 @@
+/**
+ * The box office in real Chromium against `npm start`'s server: a volunteer at /admin/kassa signs a runner up,
+ * the payer pays in the Swish simulator, and the runner appears with the bib on the race screen a second admin
+ * has open on a phone, while the box office says so and is ready for the next family. A payment the payer
+ * declines adds nobody. The season's race is shared by reruns on one server, so every run uses its own names and
+ * random high bibs.
+ */
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, expect, inject, test } from "vitest";
+import { raceIdForSeason } from "../../src/shared/race-id";
+import { contextsStayOnSite, desktopContext, launchBrowser, phoneContext, signInAsDevAdmin } from "./browser";
+
+const baseURL = inject("baseURL");
+const PART = raceIdForSeason("5.6");
+
+let browser: Browser;
+const onSite = contextsStayOnSite();
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function signedIn(kind: "phone" | "desktop"): Promise<Page> {
+  const context = onSite(
+    await (kind === "phone" ? phoneContext(browser, baseURL) : desktopContext(browser, baseURL)),
+    baseURL,
+  );
+  const page = await context.newPage();
+  await signInAsDevAdmin(page);
+  return page;
+}
+
+const tag = () => Math.random().toString(36).slice(2, 7);
+const randomBib = () => 10_000 + Math.floor(Math.random() * 89_000);
+
+async function fillForm(page: Page, runner: { firstname: string; bib: number; age?: string }) {
+  await page.getByLabel("Förnamn").fill(runner.firstname);
+  await page.getByLabel("Efternamn").fill("Kassasson");
+  await page.getByLabel("Ålder").fill(runner.age ?? "41");
+  await page.getByLabel("Startnummer").fill(String(runner.bib));
+  await page.getByLabel("Telefon").fill("070-123 45 67");
+  await page.getByText("5,6km", { exact: true }).click();
+  await page.getByText("Herr", { exact: true }).click();
+}
+
+/** The Swish simulator's phone page, opened from the box office's 'Öppna Swish-simulatorn' link. */
+async function payerPhone(page: Page): Promise<Page> {
+  const [popup] = await Promise.all([
+    page.context().waitForEvent("page"),
+    page.getByRole("link", { name: "Öppna Swish-simulatorn" }).click(),
+  ]);
+  await popup.waitForLoadState();
+  return popup;
+}
+
+test("a sign-up paid in the Swish simulator appears live, with its bib, on a second admin's race screen", async () => {
+  const timing = await signedIn("phone");
+  await timing.goto(`/admin/race/${PART}`);
+  await timing.getByRole("heading", { level: 2, name: PART }).waitFor();
+  await timing.getByText("socket ansluten").waitFor();
+
+  const kassa = await signedIn("desktop");
+  await kassa.goto("/admin/kassa");
+  await kassa.getByRole("heading", { name: "Biljettkassan" }).waitFor();
+
+  // Lazy validation: nothing is said until 'Nästa', then every empty field is 'Obligatorisk'.
+  await expect(kassa.getByText("Obligatorisk").count()).resolves.toBe(0);
+  await kassa.getByRole("button", { name: "Nästa" }).click();
+  await expect.poll(() => kassa.getByText("Obligatorisk", { exact: true }).count()).toBe(7);
+
+  const firstname = `Kassa${tag()}`;
+  const bib = randomBib();
+  await fillForm(kassa, { firstname, bib });
+  await kassa.getByText(/^Att betala: 300\skr \(vuxen\)$/).waitFor();
+  await kassa.getByRole("button", { name: "Nästa" }).click();
+
+  // The QR, loaded from /qr-v2, large on the screen, with the amount.
+  const qr = kassa.getByRole("img", { name: /QR-kod/ });
+  await qr.waitFor();
+  await expect.poll(() => qr.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+  expect((await qr.boundingBox())!.width).toBeGreaterThanOrEqual(300);
+  expect(await qr.getAttribute("src")).toMatch(/^\/qr-v2\?token=[0-9a-f]{32}$/);
+  await kassa.getByRole("heading", { name: /^Betala 300\skr med Swish$/ }).waitFor();
+  await expect(timing.locator(".tile-cell").filter({ hasText: firstname }).count()).resolves.toBe(0);
+
+  const phone = await payerPhone(kassa);
+  const paidAt = Date.now();
+  await phone.getByRole("button", { name: "Betala" }).click();
+
+  // The timing phone sees the runner, with the bib, without reloading.
+  const tile = timing.locator(".tile-cell").filter({ hasText: firstname });
+  await tile.waitFor({ timeout: 10_000 });
+  await expect.poll(() => tile.textContent()).toContain(String(bib));
+  const seenAfterMs = Date.now() - paidAt;
+  expect(seenAfterMs).toBeLessThan(10_000);
+
+  // The box office says where the runner is and is ready for the next family.
+  await kassa.getByRole("heading", { name: "Klart!" }).waitFor();
+  await expect
+    .poll(() => kassa.locator(".box-office-done-line").textContent())
+    .toBe(`${firstname} Kassasson springer i loppet ${PART} med startnummer ${bib}.`);
+  await kassa.getByRole("button", { name: "Nästa familj" }).click();
+  await expect.poll(() => kassa.getByLabel("Förnamn").inputValue()).toBe("");
+  await expect(kassa.getByRole("button", { name: "Nästa" }).isEnabled()).resolves.toBe(true);
+});
+
+test("a payment the payer declines adds nobody, and the box office can try again", async () => {
+  const timing = await signedIn("phone");
+  await timing.goto(`/admin/race/${PART}`);
+  await timing.getByText("socket ansluten").waitFor();
+  const kassa = await signedIn("phone");
+  await kassa.goto("/admin/kassa");
+
+  const firstname = `Nej${tag()}`;
+  await fillForm(kassa, { firstname, bib: randomBib(), age: "9" });
+  await kassa.getByRole("button", { name: "Nästa" }).click();
+  await kassa.getByRole("heading", { name: /^Betala 200\skr med Swish$/ }).waitFor();
+  // On a 375 px phone the QR takes most of the width.
+  expect((await kassa.getByRole("img", { name: /QR-kod/ }).boundingBox())!.width).toBeGreaterThanOrEqual(300);
+
+  const phone = await payerPhone(kassa);
+  await phone.getByRole("button", { name: "Avbryt" }).click();
+
+  await kassa.getByRole("heading", { name: "Inte betalt" }).waitFor();
+  await kassa.getByText(`${firstname} Kassasson har inte lagts till i något lopp`, { exact: false }).waitFor();
+  // Give the (not) added runner time to show; it never does.
+  await timing.waitForTimeout(1000);
+  await expect(timing.locator(".tile-cell").filter({ hasText: firstname }).count()).resolves.toBe(0);
+
+  // 'Försök igen' starts a new Swish payment for the same runner.
+  await kassa.getByRole("button", { name: "Försök igen" }).click();
+  await kassa.getByRole("heading", { name: /^Betala 200\skr med Swish$/ }).waitFor();
+  await kassa.getByRole("button", { name: "Avbryt betalningen" }).click();
+  await kassa.getByRole("heading", { name: "Inte betalt" }).waitFor();
+  await kassa.getByText("Betalningen avbröts.", { exact: false }).waitFor();
+});
