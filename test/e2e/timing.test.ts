@@ -28,6 +28,8 @@ async function open(width = 375): Promise<Page> {
   const page = await context.newPage();
   await page.goto("/tidtagning");
   await page.getByRole("heading", { level: 1, name: "Tidtagning" }).waitFor();
+  // The first HTML is pre-rendered with Start disabled; it comes alive once the page's script has run.
+  await expect.poll(() => page.getByRole("button", { name: "Start", exact: true }).isEnabled()).toBe(true);
   return page;
 }
 

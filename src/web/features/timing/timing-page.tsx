@@ -75,8 +75,14 @@ export default function TimingPage() {
   useDocumentTitle("Tidtagning");
   // The page is pre-rendered with the watch at zero, and hydration must see that same first state; the saved watch
   // is read right after (before the browser paints when the page was not pre-rendered).
+  // Until then (the pre-rendered HTML, before the script has run) Start and +1 are disabled: a tap on a button
+  // that does nothing yet would be a lost start.
   const [state, setState] = useState<StopwatchState>(INITIAL);
-  useLayoutEffect(() => setState(load()), []);
+  const [ready, setReady] = useState(false);
+  useLayoutEffect(() => {
+    setState(load());
+    setReady(true);
+  }, []);
   const [announcement, setAnnouncement] = useState("");
   const running = isRunning(state);
   const first = useRef(true);
@@ -133,6 +139,7 @@ export default function TimingPage() {
           type="button"
           className={`btn stopwatch-btn stopwatch-startstop ${running ? "is-running" : "btn-primary"}`}
           onClick={startStop}
+          disabled={!ready}
         >
           {running ? "Stop" : "Start"}
         </button>
@@ -166,6 +173,7 @@ export default function TimingPage() {
             type="button"
             className="btn btn-primary stopwatch-btn stopwatch-plus"
             onClick={() => setState(plusOne(state))}
+            disabled={!ready}
           >
             +1
           </button>
