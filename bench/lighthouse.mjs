@@ -15,7 +15,16 @@ import { ROOT } from "../scripts/lib/proc.mjs";
 
 const RUNS = 5;
 /** Every public page the issue measures is added here as it is built. */
-const PAGES = ["/", "/startlistor", "/resultat", "/banor", "/galleri", "/galleri/2019"];
+const PAGES = [
+  "/",
+  "/startlistor",
+  "/resultat",
+  "/galleri",
+  "/galleri/2019",
+  "/banor",
+  "/allmanna-villkor",
+  "/tidtagning",
+];
 const CHROME_FLAGS = ["--headless=new", ...CHROMIUM_ARGS];
 
 const METRICS = {
