@@ -14,7 +14,7 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH as CHROMIUM } from "../scripts/lib/chromiu
 import { ROOT } from "../scripts/lib/proc.mjs";
 
 const RUNS = 5;
-/** Every public page the issue measures is added here as it is built. */
+/** Every public page (issue 7 names these eight). */
 const PAGES = [
   "/",
   "/startlistor",
