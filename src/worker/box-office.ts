@@ -36,6 +36,7 @@ import { countAges } from "../shared/age";
 import { builtinCampaign, campaignPayid, isCampaignValidAt, normalizeCode } from "../shared/campaign";
 import type { Clock } from "../shared/clock";
 import type { DistanceKm } from "../shared/distances";
+import type { BoxOfficeMethod, QuickRegStarted, QuickRegStatus } from "../shared/box-office";
 import type { PaymentStatus } from "../shared/payment-protocol";
 import { campaignTotal, onSitePrice } from "../shared/pricing";
 import { raceIdForSeason } from "../shared/race-id";
@@ -51,8 +52,6 @@ import { campaignCodes, participants, payments } from "./db/schema";
 import { ApiError } from "./errors";
 import { afterPaid, cancelSwishPayment, newInstructionId, settlePayment, startSwishPayment } from "./payments";
 import { callRace, raceStub } from "./race-runners";
-
-export type BoxOfficeMethod = "swish" | "kontant" | "kampanj";
 
 /** A sign-up as the route has checked it (routes/box-office.ts). */
 export interface QuickRegInput {
@@ -92,32 +91,6 @@ export const BOX_OFFICE_MSG = {
   notBoxOffice: "Betalningen finns inte i kassan.",
   cancelFailed: "Swish svarade inte. Försök avbryta igen om en stund.",
 } as const;
-
-export interface QuickRegStarted {
-  payid: string;
-  method: BoxOfficeMethod;
-  amount: number;
-  raceId: string;
-  /** Swish only: the m-commerce token (the QR at `/qr-v2?token=…`). */
-  token?: string;
-}
-
-export interface QuickRegStatus {
-  payid: string;
-  method: BoxOfficeMethod;
-  status: PaymentStatus;
-  amount: number;
-  errorCode: string | null;
-  errorMessage: string | null;
-  runner: { firstname: string; lastname: string; age: number; distance: string; group: string; phone: string | null };
-  raceId: string;
-  /** The bib asked for at the box office. */
-  requestedBib: number | null;
-  /** In the race now (PAID and added by the race object). */
-  added: boolean;
-  /** The runner's bib in the race once added (null: added without one, the asked-for bib was taken). */
-  bib: number | null;
-}
 
 function fullName(r: { firstname: string; lastname: string }): string {
   return `${r.firstname} ${r.lastname}`;

@@ -32,6 +32,7 @@
  * Lookups use the e-mail indexes of each table; the audit log's detail can only be searched whole (`instr`),
  * acceptable for an action taken a few times a year.
  */
+import type { ErasureCounts } from "../../shared/personal-data";
 import type { Db } from "./client";
 
 export const ERASED_DOMAIN = "raderad.invalid";
@@ -171,21 +172,6 @@ export async function runnersInOpenRaces(db: Db, email: string): Promise<{ id: s
 
 function replaceIgnoringCase(text: string, needle: string, by: string): string {
   return text.replace(new RegExp(needle.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "gi"), by);
-}
-
-export interface ErasureCounts {
-  registrations: number;
-  runners: number;
-  payments: number;
-  emails: number;
-  loginCodes: number;
-  loginFailures: number;
-  sessions: number;
-  unsubscribes: number;
-  mailings: number;
-  epassiInvitations: number;
-  campaignCodes: number;
-  auditRows: number;
 }
 
 export type ErasureResult = { status: "erased"; counts: ErasureCounts } | { status: "open-payment" };

@@ -14,6 +14,7 @@
  * A repeated erasure finds nothing (404). Export and erasure are audited with the admin as actor and the address
  * only as its SHA-256 (`sha256:<hex>`), so the audit trail keeps no personal data of an erased family.
  */
+import type { ErasedCounts } from "../../shared/personal-data";
 import { Hono, type Context } from "hono";
 import { z } from "zod";
 import { isRaceError } from "../../shared/race-protocol";
@@ -237,5 +238,6 @@ personalDataRoutes.post("/admin/api/personal-data/erase", validate("json", erase
     detail: { ...counts(data), raceRunners },
   });
   if (result.status === "open-payment") throw conflict(MSG.openPayment);
-  return c.json({ erased: { ...result.counts, raceRunners } });
+  const erased: ErasedCounts = { ...result.counts, raceRunners };
+  return c.json({ erased });
 });

@@ -6,7 +6,7 @@
  */
 import { useState } from "react";
 import { useDocumentTitle } from "../../../lib/use-document-title";
-import type { QuickRegStarted } from "./api/start-quickreg";
+import type { QuickRegStarted } from "../../../../shared/box-office";
 import { QuickRegForm } from "./quickreg-form";
 import { EMPTY_DRAFT, type QuickRegDraft } from "./quickreg-rules";
 import { SignUpOutcome } from "./sign-up-outcome";

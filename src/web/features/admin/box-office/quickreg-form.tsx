@@ -10,13 +10,12 @@ import { Field } from "../../../components/ui/field";
 import { ApiError } from "../../../lib/api";
 import { useConfig } from "../../config/get-config";
 import { formatKr } from "../../registration/format";
-import type { QuickRegStarted } from "./api/start-quickreg";
+import type { BoxOfficeMethod, QuickRegStarted } from "../../../../shared/box-office";
 import { useStartQuickReg } from "./api/start-quickreg";
 import {
   BOX_OFFICE_DISTANCES,
   BOX_OFFICE_GROUPS,
   checkQuickReg,
-  type PaymentMethod,
   type QuickRegDraft,
   type QuickRegErrors,
   type QuickRegField,
@@ -34,7 +33,7 @@ const FIELDS: readonly QuickRegField[] = [
   "kampanj",
 ];
 
-const METHODS: { value: PaymentMethod; label: string }[] = [
+const METHODS: { value: BoxOfficeMethod; label: string }[] = [
   { value: "swish", label: "Swish" },
   { value: "kontant", label: "Kontant" },
   { value: "kampanj", label: "Kampanjkod" },

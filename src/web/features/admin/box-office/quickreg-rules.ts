@@ -4,9 +4,9 @@
  * refuse age 5 and bib 7, so for age and bib one character is enough; every other field needs two. The Worker
  * checks the same rules again (src/worker/routes/box-office.ts), with the same messages.
  */
+import type { BoxOfficeMethod } from "../../../../shared/box-office";
 import type { DistanceKm } from "../../../../shared/distances";
 
-export type PaymentMethod = "swish" | "kontant" | "kampanj";
 export type BoxOfficeGroup = "Herr" | "Dam";
 
 export const REQUIRED = "Obligatorisk";
@@ -34,7 +34,7 @@ export interface QuickRegDraft {
   group: BoxOfficeGroup | "";
   phone: string;
   bib: string;
-  method: PaymentMethod;
+  method: BoxOfficeMethod;
   kampanj: string;
 }
 
@@ -59,7 +59,7 @@ export interface QuickRegBody {
   group: BoxOfficeGroup;
   phone: string;
   bib: string;
-  method: PaymentMethod;
+  method: BoxOfficeMethod;
   kampanj?: string;
 }
 

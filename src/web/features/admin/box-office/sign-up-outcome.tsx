@@ -7,8 +7,9 @@ import { useEffect, useRef } from "react";
 import { Link } from "react-router";
 import { Button } from "../../../components/ui/button";
 import { formatKr } from "../../registration/format";
-import { useQuickReg, type QuickRegStatus } from "./api/get-quickreg";
-import { useStartQuickReg, type QuickRegStarted } from "./api/start-quickreg";
+import type { QuickRegStarted, QuickRegStatus } from "../../../../shared/box-office";
+import { useQuickReg } from "./api/get-quickreg";
+import { useStartQuickReg } from "./api/start-quickreg";
 import { checkQuickReg, type QuickRegDraft } from "./quickreg-rules";
 
 export interface SignUpOutcomeProps {

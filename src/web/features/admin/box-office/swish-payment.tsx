@@ -12,7 +12,7 @@ import { formatKr } from "../../registration/format";
 import { usePaymentWait } from "../../registration/use-payment-wait";
 import { useCancelQuickReg } from "./api/cancel-quickreg";
 import { quickRegQueryOptions, useQuickReg } from "./api/get-quickreg";
-import type { QuickRegStarted } from "./api/start-quickreg";
+import type { QuickRegStarted } from "../../../../shared/box-office";
 import type { QuickRegDraft } from "./quickreg-rules";
 import { SignUpOutcome } from "./sign-up-outcome";
 

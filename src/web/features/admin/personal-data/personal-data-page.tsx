@@ -7,9 +7,10 @@ import { useState, type FormEvent } from "react";
 import { Button } from "../../../components/ui/button";
 import { Field } from "../../../components/ui/field";
 import { useDocumentTitle } from "../../../lib/use-document-title";
-import { useErasePersonalData, type ErasedCounts } from "./api/erase-personal-data";
+import type { ErasedCounts, PersonalDataCounts, PersonalDataSummary } from "../../../../shared/personal-data";
+import { useErasePersonalData } from "./api/erase-personal-data";
 import { useExportPersonalData } from "./api/export-personal-data";
-import { usePersonalData, type PersonalDataCounts, type PersonalDataSummary } from "./api/get-personal-data";
+import { usePersonalData } from "./api/get-personal-data";
 import "./personal-data.css";
 
 const EMAIL_MESSAGE = "Ange en giltig e-postadress.";

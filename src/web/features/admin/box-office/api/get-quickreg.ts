@@ -4,23 +4,8 @@
  * never came.
  */
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import type { PaymentStatus } from "../../../../../shared/payment-protocol";
+import type { QuickRegStatus } from "../../../../../shared/box-office";
 import { api } from "../../../../lib/api";
-import type { PaymentMethod } from "../quickreg-rules";
-
-export interface QuickRegStatus {
-  payid: string;
-  method: PaymentMethod;
-  status: PaymentStatus;
-  amount: number;
-  errorCode: string | null;
-  errorMessage: string | null;
-  runner: { firstname: string; lastname: string; age: number; distance: string; group: string; phone: string | null };
-  raceId: string;
-  requestedBib: number | null;
-  added: boolean;
-  bib: number | null;
-}
 
 export function getQuickReg(payid: string): Promise<QuickRegStatus> {
   return api<QuickRegStatus>(`/admin/api/quickreg/${encodeURIComponent(payid)}`);

@@ -5,17 +5,8 @@
  */
 import { useMutation } from "@tanstack/react-query";
 import { api } from "../../../../lib/api";
-import type { PaymentMethod, QuickRegBody } from "../quickreg-rules";
-
-export interface QuickRegStarted {
-  payid: string;
-  method: PaymentMethod;
-  /** Whole kronor: the season's on-site price (0 with a campaign code). */
-  amount: number;
-  raceId: string;
-  /** Swish only: the QR is `/qr-v2?token=…`. */
-  token?: string;
-}
+import type { QuickRegStarted } from "../../../../../shared/box-office";
+import type { QuickRegBody } from "../quickreg-rules";
 
 export function startQuickReg(body: QuickRegBody): Promise<QuickRegStarted> {
   return api<QuickRegStarted>("/admin/api/quickreg", { method: "POST", json: body });
