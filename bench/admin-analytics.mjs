@@ -19,13 +19,13 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { bin, NODE, ROOT, toolEnv } from "../scripts/lib/proc.mjs";
+import { request, cookieHeader, percentile, round, STEP_TIMEOUT_MS } from "./lib/http.mjs";
 
 const SEASONS = Array.from({ length: 10 }, (_, i) => 2016 + i);
 const PER_SEASON = 500;
 const REQUESTS = Number(process.env.ANALYTICS_BENCH_REQUESTS ?? 50);
 const WARM_UP = 5;
 const TARGET_MS = 200;
-const STEP_TIMEOUT_MS = 30_000;
 const DISTANCES = ["5.6", "2.8", "1.6", "0.8"];
 const ROWS_PER_INSERT = 200;
 
@@ -245,42 +245,4 @@ async function analytics(baseURL, admin) {
   const res = await request(baseURL, "GET", "/admin/api/registration-analytics", undefined, admin);
   if (res.status !== 200) throw new Error(`registration-analytics svarade ${res.status}`);
   return res.json;
-}
-
-async function request(baseURL, method, path, body, who) {
-  const headers = { "x-loppet-client": "1" };
-  if (body !== undefined) headers["content-type"] = "application/json";
-  if (who.cookies.size > 0) headers.cookie = cookieHeader(who);
-  const res = await fetch(baseURL + path, {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-    signal: AbortSignal.timeout(STEP_TIMEOUT_MS),
-  });
-  for (const line of res.headers.getSetCookie()) {
-    const [pair] = line.split(";");
-    const eq = pair.indexOf("=");
-    if (eq > 0) who.cookies.set(pair.slice(0, eq).trim(), pair.slice(eq + 1).trim());
-  }
-  const text = await res.text();
-  let json = null;
-  try {
-    json = text ? JSON.parse(text) : null;
-  } catch {
-    json = { body: text.slice(0, 200) };
-  }
-  return { status: res.status, json };
-}
-
-function cookieHeader(who) {
-  return [...who.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
-}
-
-/** Nearest rank. */
-function percentile(sorted, p) {
-  return sorted[Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length))) - 1];
-}
-
-function round(ms) {
-  return Math.round(ms * 10) / 10;
 }

@@ -13,13 +13,14 @@
  */
 import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
+import { request, cookieHeader, percentile, round, STEP_TIMEOUT_MS } from "./lib/http.mjs";
+import { inParallel, sleep } from "./lib/async.mjs";
 
 const FAMILIES = Number(process.env.ADMIN_OVERVIEW_BENCH_FAMILIES ?? 2000);
 const REQUESTS = Number(process.env.ADMIN_OVERVIEW_BENCH_REQUESTS ?? 40);
 const WARM_UP = 5;
 /** Families registered at once during the set-up (two shared cores: more only queues on the server). */
 const SETUP_PARALLEL = 6;
-const STEP_TIMEOUT_MS = 30_000;
 const TARGET_MS = 300;
 const DISTANCES = ["5.6", "2.8", "1.6", "0.8"];
 
@@ -79,12 +80,12 @@ export async function run({ baseURL }) {
     runners: list.reduce((n, r) => n + Object.keys(r.deltagare).length, 0),
     refunds,
     requests: REQUESTS,
-    p50Ms: round(quantile(times, 0.5)),
-    p95Ms: round(quantile(times, 0.95)),
+    p50Ms: round(percentile(times, 50)),
+    p95Ms: round(percentile(times, 95)),
     maxMs: round(times.at(-1)),
     bodyKb: round(Buffer.byteLength(last) / 1024),
     targetMs: TARGET_MS,
-    withinTarget: quantile(times, 0.95) <= TARGET_MS,
+    withinTarget: percentile(times, 95) <= TARGET_MS,
     setupSeconds: round(setupMs / 1000),
   };
   const summary =
@@ -142,54 +143,4 @@ async function registerFamily(baseURL, runId, n) {
 function expectStatus(res, path, statuses = [200]) {
   if (!statuses.includes(res.status)) throw new Error(`${path} svarade ${res.status}: ${JSON.stringify(res.json)}`);
   return res.json;
-}
-
-async function inParallel(count, parallel, work) {
-  let next = 0;
-  const worker = async () => {
-    while (next < count) await work(next++);
-  };
-  await Promise.all(Array.from({ length: Math.min(parallel, count) }, worker));
-}
-
-function cookieHeader(client) {
-  return [...client.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
-}
-
-async function request(baseURL, method, path, body, client) {
-  const headers = { "x-loppet-client": "1", "cf-connecting-ip": client.ip };
-  if (body !== null) headers["content-type"] = "application/json";
-  if (client.cookies.size > 0) headers.cookie = cookieHeader(client);
-  const res = await fetch(baseURL + path, {
-    method,
-    headers,
-    body: body === null ? undefined : JSON.stringify(body),
-    signal: AbortSignal.timeout(STEP_TIMEOUT_MS),
-  });
-  for (const line of res.headers.getSetCookie()) {
-    const [pair] = line.split(";");
-    const eq = pair.indexOf("=");
-    if (eq > 0) client.cookies.set(pair.slice(0, eq).trim(), pair.slice(eq + 1).trim());
-  }
-  const text = await res.text();
-  let json = null;
-  try {
-    json = text ? JSON.parse(text) : null;
-  } catch {
-    json = { body: text.slice(0, 200) };
-  }
-  return { status: res.status, json };
-}
-
-function quantile(sorted, q) {
-  if (sorted.length === 0) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
-}
-
-function round(n) {
-  return Math.round(n * 10) / 10;
-}
-
-function sleep(ms) {
-  return new Promise((r) => setTimeout(r, ms));
 }

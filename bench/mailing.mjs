@@ -10,6 +10,8 @@
  */
 import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
+import { request, round } from "./lib/http.mjs";
+import { inParallel, sleep } from "./lib/async.mjs";
 
 const FAMILIES = Number(process.env.MAILING_BENCH_RECIPIENTS ?? 2000);
 /** Families registered at once during the set-up (two shared cores: more only queues on the server). */
@@ -17,7 +19,6 @@ const SETUP_PARALLEL = 6;
 const CHECK_PARALLEL = 8;
 const POLL_MS = 250;
 const DONE_TIMEOUT_MS = 20 * 60_000;
-const STEP_TIMEOUT_MS = 30_000;
 const FREE_CODE = "FRIBILJETT";
 
 export async function run({ baseURL }) {
@@ -132,45 +133,4 @@ async function registerPaidFamily(baseURL, runId, n) {
     "/book-v2",
   );
   if (booked.token !== "kampanj") throw new Error(`/book-v2 gav ingen gratisorder: ${JSON.stringify(booked)}`);
-}
-
-async function inParallel(count, parallel, work) {
-  let next = 0;
-  const worker = async () => {
-    while (next < count) await work(next++);
-  };
-  await Promise.all(Array.from({ length: Math.min(parallel, count) }, worker));
-}
-
-async function request(baseURL, method, path, body, client) {
-  const headers = { "x-loppet-client": "1", "cf-connecting-ip": client.ip };
-  if (body !== null) headers["content-type"] = "application/json";
-  if (client.cookies.size > 0) headers.cookie = [...client.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
-  const res = await fetch(baseURL + path, {
-    method,
-    headers,
-    body: body === null ? undefined : JSON.stringify(body),
-    signal: AbortSignal.timeout(STEP_TIMEOUT_MS),
-  });
-  for (const line of res.headers.getSetCookie()) {
-    const [pair] = line.split(";");
-    const eq = pair.indexOf("=");
-    if (eq > 0) client.cookies.set(pair.slice(0, eq).trim(), pair.slice(eq + 1).trim());
-  }
-  const text = await res.text();
-  let json = null;
-  try {
-    json = text ? JSON.parse(text) : null;
-  } catch {
-    json = { body: text.slice(0, 200) };
-  }
-  return { status: res.status, json };
-}
-
-function round(n) {
-  return Math.round(n * 10) / 10;
-}
-
-function sleep(ms) {
-  return new Promise((r) => setTimeout(r, ms));
 }

@@ -18,6 +18,7 @@
 import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import WebSocket from "ws";
+import { cookieHeader, request as httpRequest, round } from "./lib/http.mjs";
 
 const WARMUP_FLOWS = 3;
 const FLOWS = 30;
@@ -272,43 +273,15 @@ async function checkPaid(ctx, visitor, payref) {
 }
 
 /** A POST as the SPA makes it: JSON, the site's header, the visitor's cookies and client address. */
-async function request(ctx, path, body, visitor) {
-  const headers = { "content-type": "application/json", "x-loppet-client": "1" };
-  if (visitor) {
-    headers["cf-connecting-ip"] = visitor.ip;
-    if (visitor.cookies.size > 0) headers.cookie = cookieHeader(visitor);
-  }
-  const res = await fetch(ctx.baseURL + path, {
-    method: "POST",
-    headers,
-    body: JSON.stringify(body),
-    signal: AbortSignal.timeout(STEP_TIMEOUT_MS),
-  });
-  if (visitor) {
-    for (const line of res.headers.getSetCookie()) {
-      const [pair] = line.split(";");
-      const eq = pair.indexOf("=");
-      if (eq > 0) visitor.cookies.set(pair.slice(0, eq).trim(), pair.slice(eq + 1).trim());
-    }
-  }
-  const text = await res.text();
-  let json = null;
-  try {
-    json = text ? JSON.parse(text) : null;
-  } catch {
-    json = { body: text.slice(0, 200) };
-  }
-  return { status: res.status, json };
+/** A POST as the SPA makes it, as `visitor` (its cookies and client address) or as nobody. */
+function request(ctx, path, body, visitor) {
+  return httpRequest(ctx.baseURL, "POST", path, body, visitor ?? null, STEP_TIMEOUT_MS);
 }
 
 async function getJson(url) {
   const res = await fetch(url, { signal: AbortSignal.timeout(STEP_TIMEOUT_MS) });
   if (res.status !== 200) throw new Error(`${url} svarade ${res.status}`);
   return res.json();
-}
-
-function cookieHeader(visitor) {
-  return [...visitor.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
 }
 
 function withTimeout(promise, what) {
@@ -333,10 +306,6 @@ function stats(values) {
     min: round(sorted[0]),
     mean: round(mean),
   };
-}
-
-function round(ms) {
-  return Math.round(ms * 10) / 10;
 }
 
 function roundAll(sample) {

@@ -28,7 +28,9 @@ import {
   STORAGE_KEY,
   type StopwatchState,
 } from "./stopwatch";
-import "./timing.css";
+// The page's styles travel inside the page (a <style> in its pre-rendered HTML): a lazy chunk's stylesheet would
+// only arrive after that HTML has painted, and the page would jump (Lighthouse saw CLS 0.21).
+import timingCss from "./timing.css?inline";
 
 // performance.now() restarts at 0 on every page load, so the saved start is a wall-clock (Date.now()) time: the
 // clock ticks with performance.now() but is anchored on Date.now() (see createClock).
@@ -127,6 +129,7 @@ export default function TimingPage() {
 
   return (
     <section className="page stopwatch">
+      <style>{timingCss}</style>
       <h1>Tidtagning</h1>
 
       <div className="stopwatch-face">

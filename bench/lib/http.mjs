@@ -1,0 +1,62 @@
+/**
+ * The benchmarks' HTTP client: one call to the site as the SPA makes it (the x-loppet-client header, JSON), for a
+ * client that keeps its cookies and may name its own address (`cf-connecting-ip`, so the per-client rate limits
+ * see many families, not one), and the nearest-rank percentile their figures use.
+ */
+
+/** @typedef {{ cookies: Map<string, string>, ip?: string }} Client */
+
+export const STEP_TIMEOUT_MS = 30_000;
+
+/** A client with no cookies yet. @returns {Client} */
+export function newClient(ip) {
+  return { cookies: new Map(), ip };
+}
+
+/** @param {Client} client */
+export function cookieHeader(client) {
+  return [...client.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
+}
+
+/**
+ * `method path` with `body` as JSON (null or undefined: none), as `client` (null: no cookies, no address).
+ * Answers the status and the parsed JSON (the first 200 characters as `{body}` when it is not JSON).
+ */
+export async function request(baseURL, method, path, body, client, timeoutMs = STEP_TIMEOUT_MS) {
+  const headers = { "x-loppet-client": "1" };
+  if (body != null) headers["content-type"] = "application/json";
+  if (client?.ip) headers["cf-connecting-ip"] = client.ip;
+  if (client && client.cookies.size > 0) headers.cookie = cookieHeader(client);
+  const res = await fetch(baseURL + path, {
+    method,
+    headers,
+    body: body == null ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(timeoutMs),
+  });
+  if (client) {
+    for (const line of res.headers.getSetCookie()) {
+      const [pair] = line.split(";");
+      const eq = pair.indexOf("=");
+      if (eq > 0) client.cookies.set(pair.slice(0, eq).trim(), pair.slice(eq + 1).trim());
+    }
+  }
+  const text = await res.text();
+  let json = null;
+  try {
+    json = text ? JSON.parse(text) : null;
+  } catch {
+    json = { body: text.slice(0, 200) };
+  }
+  return { status: res.status, json };
+}
+
+/** Nearest-rank percentile `p` (0–100) of ascending `sorted`; 0 for none. */
+export function percentile(sorted, p) {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length))) - 1];
+}
+
+/** To one decimal. */
+export function round(n) {
+  return Math.round(n * 10) / 10;
+}
