@@ -30,5 +30,10 @@ if (prerenderedFor !== undefined && prerenderedFor === location.pathname && root
   });
 } else {
   root.textContent = "";
-  createRoot(root).render(app);
+  // The same for a page rendered here from scratch (a deep link such as /resultat/2019 with 500 rows): in steps
+  // that let the browser breathe, rather than as one long task.
+  const reactRoot = createRoot(root);
+  startTransition(() => {
+    reactRoot.render(app);
+  });
 }
