@@ -1,8 +1,186 @@
-/** What the box-office calls answer (src/worker/routes/box-office.ts), shared by the Worker and /admin/kassa. */
+/**
+ * The box office's sign-up rules and answers (src/worker/routes/box-office.ts), shared by the Worker, which checks
+ * every call, and /admin/kassa, which checks the same on submit (lazy validation, spec §4) with the same messages.
+ *
+ * Spec §5: every field has the rule 'Obligatorisk' ("text longer than 1 character"), radio groups included. Taken
+ * literally that refuses age 5 and bib 7, so for age and bib one character is enough; every other field needs two.
+ */
+import { MAX_AGE } from "./age";
+import { toDistance, type DistanceKm } from "./distances";
 import type { PaymentStatus } from "./payment-protocol";
+import { MAX_NAME_LENGTH } from "./registration-schema";
 
 /** How a box-office sign-up was paid: recorded as such, never one as another. */
-export type BoxOfficeMethod = "swish" | "kontant" | "kampanj";
+export const BOX_OFFICE_METHODS = ["swish", "kontant", "kampanj"] as const;
+export type BoxOfficeMethod = (typeof BOX_OFFICE_METHODS)[number];
+
+/** The spec's distance values, in its order, and its two groups. */
+export const BOX_OFFICE_DISTANCES: readonly DistanceKm[] = ["5.6", "2.8", "1.6", "0.8"];
+export const BOX_OFFICE_GROUPS = ["Herr", "Dam"] as const;
+export type BoxOfficeGroup = (typeof BOX_OFFICE_GROUPS)[number];
+
+/** The highest bib the race object takes (src/durable/race.ts). */
+export const MAX_BIB = 99_999;
+const MAX_PHONE_LENGTH = 20;
+const MAX_CODE_LENGTH = 40;
+
+export const QUICKREG_MSG = {
+  required: "Obligatorisk",
+  body: "Ogiltig registrering.",
+  nameTooLong: `Namnet får vara högst ${MAX_NAME_LENGTH} tecken`,
+  nameChars: "Namnet innehåller otillåtna tecken",
+  age: `Ange ålder 0–${MAX_AGE} (eller födelseår)`,
+  distance: "Välj 5.6, 2.8, 1.6 eller 0.8",
+  group: "Välj Herr eller Dam",
+  phone: "Ange ett telefonnummer med siffror (minst 7)",
+  bib: `Startnummer måste vara ett heltal från 1 till ${MAX_BIB}`,
+  method: "Välj Swish, Kontant eller Kampanjkod",
+  kampanj: "Ange kampanjkoden",
+} as const;
+
+/** A sign-up as checked: age as typed (whole years, or a birth year above 1000 that the server converts). */
+export interface QuickRegFields {
+  firstname: string;
+  lastname: string;
+  age: number;
+  distance: DistanceKm;
+  group: BoxOfficeGroup;
+  phone: string;
+  bib: number;
+  method: BoxOfficeMethod;
+  /** The campaign code when `method` is 'kampanj'. */
+  kampanj: string | null;
+}
+
+/** `POST /admin/api/quickreg`'s body as the page sends it: the fields as typed. */
+export interface QuickRegBody {
+  firstname: string;
+  lastname: string;
+  age: string;
+  distance: string;
+  group: string;
+  phone: string;
+  bib: string;
+  method: BoxOfficeMethod;
+  kampanj?: string;
+}
+
+export type QuickRegErrors = Partial<Record<keyof QuickRegFields | "_", string>>;
+
+// C0/C1 control characters, bidirectional overrides and markup: never part of a name (as registration-schema.ts).
+const NAME_FORBIDDEN = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069<>]/;
+
+/** Text as typed (a number too, for fields a client may send as one), trimmed; '' when missing; null otherwise. */
+function textOf(value: unknown): string | null {
+  if (value === undefined || value === null) return "";
+  if (typeof value === "string" || typeof value === "number") return String(value).trim();
+  return null;
+}
+
+/** Spec 'Obligatorisk': longer than 1 character (`min` 2), or at least 1 for age and bib (see the module comment). */
+function obligatorisk(value: unknown, min: 1 | 2, max: number): { text: string } | { error: string } {
+  const text = textOf(value);
+  if (text === null || [...text].length < min) return { error: QUICKREG_MSG.required };
+  if (text.length > max) return { error: QUICKREG_MSG.body };
+  return { text };
+}
+
+function nameOf(value: unknown): { text: string } | { error: string } {
+  const checked = obligatorisk(value, 2, 200);
+  if ("error" in checked) return checked;
+  if ([...checked.text].length > MAX_NAME_LENGTH) return { error: QUICKREG_MSG.nameTooLong };
+  if (NAME_FORBIDDEN.test(checked.text)) return { error: QUICKREG_MSG.nameChars };
+  return checked;
+}
+
+/**
+ * Checks a sign-up from the form or the wire (the Worker checks every call, the page on submit): the fields, or the
+ * first message per field ('_' for a body that is not an object).
+ */
+export function checkQuickReg(
+  input: unknown,
+): { ok: true; value: QuickRegFields } | { ok: false; errors: QuickRegErrors } {
+  if (typeof input !== "object" || input === null || Array.isArray(input)) {
+    return { ok: false, errors: { _: QUICKREG_MSG.body } };
+  }
+  const r = input as Record<string, unknown>;
+  const errors: QuickRegErrors = {};
+  const field = <T>(
+    key: keyof QuickRegFields,
+    checked: { text: string } | { error: string },
+    ok: (s: string) => T | null,
+    message: string,
+  ): T | null => {
+    if ("error" in checked) {
+      errors[key] = checked.error;
+      return null;
+    }
+    const value = ok(checked.text);
+    if (value === null) errors[key] = message;
+    return value;
+  };
+
+  const firstname = field("firstname", nameOf(r.firstname), (s) => s, QUICKREG_MSG.required);
+  const lastname = field("lastname", nameOf(r.lastname), (s) => s, QUICKREG_MSG.required);
+  const age = field(
+    "age",
+    obligatorisk(r.age, 1, 10),
+    (s) => (/^\d{1,4}$/.test(s) && (Number(s) <= MAX_AGE || Number(s) > 1000) ? Number(s) : null),
+    QUICKREG_MSG.age,
+  );
+  const distance = field("distance", obligatorisk(r.distance, 2, 10), toDistance, QUICKREG_MSG.distance);
+  const group = field(
+    "group",
+    obligatorisk(r.group, 2, 10),
+    (s) => BOX_OFFICE_GROUPS.find((g) => g === s) ?? null,
+    QUICKREG_MSG.group,
+  );
+  const phone = field(
+    "phone",
+    obligatorisk(r.phone, 2, MAX_PHONE_LENGTH),
+    (s) => (/^\+?[\d\s-]+$/.test(s) && s.replace(/\D/g, "").length >= 7 ? s : null),
+    QUICKREG_MSG.phone,
+  );
+  const bib = field(
+    "bib",
+    obligatorisk(r.bib, 1, 10),
+    (s) => (/^\d{1,5}$/.test(s) && Number(s) >= 1 && Number(s) <= MAX_BIB ? Number(s) : null),
+    QUICKREG_MSG.bib,
+  );
+  const method = r.method === undefined ? "swish" : (BOX_OFFICE_METHODS.find((m) => m === r.method) ?? null);
+  if (method === null) errors.method = QUICKREG_MSG.method;
+  const kampanj = textOf(r.kampanj);
+  if (kampanj === null || kampanj.length > MAX_CODE_LENGTH) errors.kampanj = QUICKREG_MSG.body;
+  else if (method === "kampanj" && kampanj === "") errors.kampanj = QUICKREG_MSG.kampanj;
+
+  if (
+    firstname === null ||
+    lastname === null ||
+    age === null ||
+    distance === null ||
+    group === null ||
+    phone === null ||
+    bib === null ||
+    method === null ||
+    Object.keys(errors).length > 0
+  ) {
+    return { ok: false, errors };
+  }
+  return {
+    ok: true,
+    value: {
+      firstname,
+      lastname,
+      age,
+      distance,
+      group,
+      phone,
+      bib,
+      method,
+      kampanj: method === "kampanj" ? kampanj : null,
+    },
+  };
+}
 
 /** `POST /admin/api/quickreg`: the sign-up's payment, started (Swish) or already paid (cash, a free code). */
 export interface QuickRegStarted {

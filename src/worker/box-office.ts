@@ -36,7 +36,7 @@ import { countAges } from "../shared/age";
 import { builtinCampaign, campaignPayid, isCampaignValidAt, normalizeCode } from "../shared/campaign";
 import type { Clock } from "../shared/clock";
 import type { DistanceKm } from "../shared/distances";
-import type { BoxOfficeMethod, QuickRegStarted, QuickRegStatus } from "../shared/box-office";
+import type { BoxOfficeMethod, QuickRegFields, QuickRegStarted, QuickRegStatus } from "../shared/box-office";
 import type { PaymentStatus } from "../shared/payment-protocol";
 import { campaignTotal, onSitePrice } from "../shared/pricing";
 import { raceIdForSeason } from "../shared/race-id";
@@ -52,20 +52,6 @@ import { campaignCodes, participants, payments } from "./db/schema";
 import { ApiError } from "./errors";
 import { afterPaid, cancelSwishPayment, newInstructionId, settlePayment, startSwishPayment } from "./payments";
 import { callRace, raceStub } from "./race-runners";
-
-/** A sign-up as the route has checked it (routes/box-office.ts). */
-export interface QuickRegInput {
-  firstname: string;
-  lastname: string;
-  age: number;
-  distance: DistanceKm;
-  group: "Herr" | "Dam";
-  phone: string;
-  bib: number;
-  method: BoxOfficeMethod;
-  /** The campaign code when `method` is 'kampanj'. */
-  kampanj: string | null;
-}
 
 /** Who is at the box office (the admin's e-mail), kept in the audit log. */
 export interface BoxOfficeActor {
@@ -114,7 +100,7 @@ async function seasonRace(db: Db, distance: DistanceKm, season: Season): Promise
  * runner it would add (a join through the payment's one participant id; the payments_status index finds the open
  * ones).
  */
-async function pendingHolder(db: Db, input: QuickRegInput, season: Season, now: number) {
+async function pendingHolder(db: Db, input: QuickRegFields, season: Season, now: number) {
   return db
     .select({ firstname: participants.firstname, lastname: participants.lastname })
     .from(payments)
@@ -134,7 +120,7 @@ async function pendingHolder(db: Db, input: QuickRegInput, season: Season, now: 
 }
 
 /** Refuses (409) a bib the race already uses or a waiting box-office sign-up holds, and an ended race. */
-async function checkRaceAndBib(env: Env, db: Db, race: RaceRow, input: QuickRegInput, season: Season, now: number) {
+async function checkRaceAndBib(env: Env, db: Db, race: RaceRow, input: QuickRegFields, season: Season, now: number) {
   const stub = await raceStub(env, race.part, db);
   // RPC's type mapping widens the tuple to an array of the union; the object returns a RaceSnapshot.
   const snapshot = (await callRace(stub.snapshot())) as RaceSnapshot | null;
@@ -152,7 +138,7 @@ async function checkRaceAndBib(env: Env, db: Db, race: RaceRow, input: QuickRegI
   }
 }
 
-function participantRow(id: string, input: QuickRegInput, season: Season, now: number) {
+function participantRow(id: string, input: QuickRegFields, season: Season, now: number) {
   return {
     id,
     registrationId: null,
@@ -176,7 +162,7 @@ function participantRow(id: string, input: QuickRegInput, season: Season, now: n
 export async function startQuickReg(
   env: Env,
   clock: Clock,
-  input: QuickRegInput,
+  input: QuickRegFields,
   by: BoxOfficeActor,
   requestOrigin: string,
   season: Season = SEASON,
@@ -285,7 +271,7 @@ function paidRow(
  */
 async function claimFreeCampaign(
   db: Db,
-  input: QuickRegInput,
+  input: QuickRegFields,
   participant: ReturnType<typeof participantRow>,
   counts: { barn: number; vuxna: number },
   season: Season,

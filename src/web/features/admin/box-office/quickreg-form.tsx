@@ -10,16 +10,15 @@ import { Field } from "../../../components/ui/field";
 import { ApiError } from "../../../lib/api";
 import { useConfig } from "../../config/get-config";
 import { formatKr } from "../../registration/format";
-import type { BoxOfficeMethod, QuickRegStarted } from "../../../../shared/box-office";
-import { useStartQuickReg } from "./api/start-quickreg";
 import {
   BOX_OFFICE_DISTANCES,
   BOX_OFFICE_GROUPS,
-  checkQuickReg,
-  type QuickRegDraft,
+  type BoxOfficeMethod,
   type QuickRegErrors,
-  type QuickRegField,
-} from "./quickreg-rules";
+  type QuickRegStarted,
+} from "../../../../shared/box-office";
+import { useStartQuickReg } from "./api/start-quickreg";
+import { checkQuickReg, type QuickRegDraft, type QuickRegField } from "./quickreg-rules";
 
 const FIELDS: readonly QuickRegField[] = [
   "firstname",

@@ -5,8 +5,7 @@
  */
 import { useMutation } from "@tanstack/react-query";
 import { api } from "../../../../lib/api";
-import type { QuickRegStarted } from "../../../../../shared/box-office";
-import type { QuickRegBody } from "../quickreg-rules";
+import type { QuickRegBody, QuickRegStarted } from "../../../../../shared/box-office";
 
 export function startQuickReg(body: QuickRegBody): Promise<QuickRegStarted> {
   return api<QuickRegStarted>("/admin/api/quickreg", { method: "POST", json: body });
