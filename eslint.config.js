@@ -25,10 +25,18 @@ export default tseslint.config(
     },
   },
   {
-    // A route file never reaches into another route file; shared code lives in db/, adapters/ or src/shared.
-    files: ["src/worker/routes/**"],
+    // A route file (a resource's Hono sub-app) never reaches into another route file: what two resources share
+    // is a service or data function of one of them, or lives in db/, lib/, adapters/ or src/shared.
+    files: ["src/worker/*/routes.ts", "src/worker/*/*-routes.ts"],
     rules: {
-      "no-restricted-imports": ["error", { patterns: ["./*", "../routes/*", "!./*.json"] }],
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { regex: "(^|/)(routes|[a-z-]+-routes)$", message: "A route file never imports another route file." },
+          ],
+        },
+      ],
     },
   },
   {

@@ -17,8 +17,8 @@ import {
   type SettledStatus,
 } from "../shared/payment-protocol";
 import { database } from "../worker/db/client";
-import { findPayment } from "../worker/db/payments";
-import { settlePayment } from "../worker/payments";
+import { findPayment } from "../worker/payments/payments-db";
+import { settlePayment } from "../worker/payments/payments";
 
 const WAIT_TAG = "wait";
 export const POLL_FIRST_MS = 2_000;

@@ -9,7 +9,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { closeSocket, parseClientFrame, sendFrame } from "./client-frames";
 import { database } from "../worker/db/client";
-import { listRaces, raceRecordFromRow } from "../worker/db/races";
+import { listRaces, raceRecordFromRow } from "../worker/race-day/races-db";
 import { type RaceRecord, type RaceServerFrame } from "../shared/race-protocol";
 import { clockFromSettings, type Clock } from "../shared/clock";
 

@@ -2,9 +2,9 @@ import { clockFromSettings } from "../shared/clock";
 import { createApp } from "./app";
 import { database } from "./db/client";
 import { purgeExpired } from "./db/retention";
-import { handleMailBatch } from "./mailings";
-import { reconcilePayments } from "./payments";
-import { reconcileRefunds } from "./refunds";
+import { handleMailBatch } from "./mass-email/mailings";
+import { reconcilePayments } from "./payments/payments";
+import { reconcileRefunds } from "./payments/refunds";
 
 export { PaymentDO } from "../durable/payment";
 export { RaceDO } from "../durable/race";

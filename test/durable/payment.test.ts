@@ -7,7 +7,7 @@ import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "c
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import { POLL_FIRST_MS, POLL_MAX_MS, RECENT_WAIT_MS, type PaymentDO } from "../../src/durable/payment";
-import { newInstructionId } from "../../src/worker/payments";
+import { newInstructionId } from "../../src/worker/payments/payments";
 import { call, sleep, waitFor } from "../worker/helpers";
 import {
   auditCount,

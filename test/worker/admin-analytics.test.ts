@@ -8,7 +8,7 @@ import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { RegistrationAnalytics } from "../../src/shared/analytics";
 import { stockholmParts } from "../../src/shared/stockholm";
-import { stockholmMonthSql } from "../../src/worker/db/analytics";
+import { stockholmMonthSql } from "../../src/worker/analytics/analytics-db";
 import { get, loginAdmin, visitorJar } from "./helpers";
 
 const ms = (iso: string) => Date.parse(iso);

@@ -8,7 +8,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { parseResults, resultsFileName } from "../../src/shared/results-file";
 import { SEASON } from "../../src/shared/season";
 import { database } from "../../src/worker/db/client";
-import { replaceResults } from "../../src/worker/db/results";
+import { replaceResults } from "../../src/worker/results/results-db";
 import { get, loginAdmin, storedState, visitorJar } from "./helpers";
 
 const YEAR = SEASON.year;

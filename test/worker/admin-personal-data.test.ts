@@ -8,8 +8,8 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { SEASON } from "../../src/shared/season";
 import { database } from "../../src/worker/db/client";
-import { ensureSeasonRaces } from "../../src/worker/db/races";
-import { addParticipantsToRaces } from "../../src/worker/race-runners";
+import { ensureSeasonRaces } from "../../src/worker/race-day/races-db";
+import { addParticipantsToRaces } from "../../src/worker/race-day/race-runners";
 import { call, CookieJar, get, loginAdmin, post, storedState, visitorJar, DEV_ADMIN } from "./helpers";
 
 const YEAR = SEASON.year;

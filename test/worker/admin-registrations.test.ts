@@ -14,7 +14,7 @@ import {
   type OverviewRegistration,
 } from "../../src/shared/registrations-overview";
 import { SEASON } from "../../src/shared/season";
-import { seasonOverview } from "../../src/worker/db/admin-registrations";
+import { seasonOverview } from "../../src/worker/registrations/overview-db";
 import { database } from "../../src/worker/db/client";
 import { CookieJar, get, loginAdmin, storedState, visitorJar } from "./helpers";
 

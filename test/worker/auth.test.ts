@@ -7,7 +7,7 @@ import { env } from "cloudflare:workers";
 import { exportJWK, generateKeyPair, SignJWT, type JWK } from "jose";
 import { beforeAll, describe, expect, it } from "vitest";
 import { CLOCK_TOLERANCE_SECONDS, verifyGoogleCredential } from "../../src/worker/adapters/google";
-import { addAdmin } from "../../src/worker/db/admins";
+import { addAdmin } from "../../src/worker/session/admins-db";
 import { database } from "../../src/worker/db/client";
 import { call, CookieJar, DEV_ADMIN, get, post } from "./helpers";
 

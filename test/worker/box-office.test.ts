@@ -12,8 +12,8 @@ import type { RaceEvent, RunnerRecord } from "../../src/shared/race-protocol";
 import { SEASON } from "../../src/shared/season";
 import { swishClientFor } from "../../src/worker/adapters/swish";
 import type { QuickRegStatus } from "../../src/shared/box-office";
-import { BOX_OFFICE_MSG, startQuickReg } from "../../src/worker/box-office";
-import { RUNNERS_ADDED } from "../../src/worker/payments";
+import { BOX_OFFICE_MSG, startQuickReg } from "../../src/worker/box-office/box-office";
+import { RUNNERS_ADDED } from "../../src/worker/payments/payments";
 import { call, get, loginAdmin, openSocket, post, storedState, visitorJar, waitFor, type CookieJar } from "./helpers";
 import { auditCount, callback, payOnPhone, paymentRow, setCallbacks } from "./swish-helpers";
 

@@ -2,14 +2,14 @@ import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { parseResults, resultsFileName, type ResultRow } from "../../src/shared/results-file";
 import { database } from "../../src/worker/db/client";
-import { listGalleryUrls, listGalleryYears, replaceGallery } from "../../src/worker/db/gallery";
+import { listGalleryUrls, listGalleryYears, replaceGallery } from "../../src/worker/gallery/gallery-db";
 import {
   RESULT_ROWS_PER_INSERT,
   listCourseRecords,
   listResults,
   replaceResults,
   setCourseRecord,
-} from "../../src/worker/db/results";
+} from "../../src/worker/results/results-db";
 
 const db = () => database(env.DB);
 const get = (path: string) => exports.default.fetch(`http://localhost${path}`);

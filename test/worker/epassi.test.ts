@@ -7,8 +7,8 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { offsetClock } from "../../src/shared/clock";
 import { database } from "../../src/worker/db/client";
-import { listInvitations } from "../../src/worker/db/epassi";
-import { reconcilePayments } from "../../src/worker/payments";
+import { listInvitations } from "../../src/worker/epassi/epassi-db";
+import { reconcilePayments } from "../../src/worker/payments/payments";
 import { call, CookieJar, get, loginAdmin, post, rawPost, storedState, visitorJar, type CallInit } from "./helpers";
 import {
   at,

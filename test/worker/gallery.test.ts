@@ -10,8 +10,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { galleryYears, IMAGE_WIDTHS, parseGalleryList } from "../../src/shared/gallery";
 import { SEASON } from "../../src/shared/season";
 import { database } from "../../src/worker/db/client";
-import { replaceGallery } from "../../src/worker/db/gallery";
-import { IMAGE_CACHE } from "../../src/worker/routes/gallery-images";
+import { replaceGallery } from "../../src/worker/gallery/gallery-db";
+import { IMAGE_CACHE } from "../../src/worker/gallery/routes";
 import { call, get } from "./helpers";
 
 const SHELL =

@@ -7,7 +7,7 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env, exports } from "cloudflare:workers";
 import { createApp } from "../../src/worker/app";
 import { database } from "../../src/worker/db/client";
-import { createSession, sessionCookieName, type SessionKind } from "../../src/worker/sessions";
+import { createSession, sessionCookieName, type SessionKind } from "../../src/worker/session/sessions";
 
 /** Tests talk to the Worker as http://localhost, like `npm start` (so cookies carry the `__Host-` prefix). */
 export const BASE = "http://localhost";

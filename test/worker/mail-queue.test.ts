@@ -11,9 +11,9 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { clockFromSettings } from "../../src/shared/clock";
 import { emailSender } from "../../src/worker/adapters/email";
 import { database } from "../../src/worker/db/client";
-import { createMailing } from "../../src/worker/db/mailings";
+import { createMailing } from "../../src/worker/mass-email/mailings-db";
 import worker from "../../src/worker/index";
-import { ERRORS, handleMailBatch, MAIL_MAX_RETRIES, type MailMessage } from "../../src/worker/mailings";
+import { ERRORS, handleMailBatch, MAIL_MAX_RETRIES, type MailMessage } from "../../src/worker/mass-email/mailings";
 import { get, loginAdmin, post, waitFor } from "./helpers";
 import {
   clearMailingData,

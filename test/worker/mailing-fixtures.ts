@@ -3,7 +3,7 @@
  * registration flow has its own tests), the outbox and e-mail log per address, and a mailing's recipient rows.
  */
 import { env } from "cloudflare:workers";
-import { randomHex } from "../../src/worker/crypto";
+import { randomHex } from "../../src/worker/lib/crypto";
 
 let seq = 0;
 

@@ -5,7 +5,7 @@
  * HTMLRewriter are the real ones. The built files over a real server: test/e2e/shell-season.test.ts.
  */
 import { describe, expect, it } from "vitest";
-import { PRERENDERED_PAGES } from "../../src/worker/routes/pages";
+import { PRERENDERED_PAGES } from "../../src/worker/site/pages-routes";
 import { call } from "./helpers";
 
 const SHELL =

@@ -7,13 +7,13 @@ import { Hono } from "hono";
 import { decodeJwt, SignJWT } from "jose";
 import { describe, expect, it } from "vitest";
 import { emailSender, RESEND_API_URL } from "../../src/worker/adapters/email";
-import { addAdmin, removeAdmin } from "../../src/worker/db/admins";
+import { addAdmin, removeAdmin } from "../../src/worker/session/admins-db";
 import { audit } from "../../src/worker/db/audit";
 import { database } from "../../src/worker/db/client";
 import type { AppEnv } from "../../src/worker/env";
 import { appContext } from "../../src/worker/middleware/context";
 import { sessionContext } from "../../src/worker/middleware/session";
-import { SESSION_MAX_AGE_SECONDS, startSession } from "../../src/worker/sessions";
+import { SESSION_MAX_AGE_SECONDS, startSession } from "../../src/worker/session/sessions";
 import { fixedClock } from "../../src/shared/clock";
 import { call, CookieJar, DEV_ADMIN, get, loginAdmin, post, sessionJar, visitorJar } from "./helpers";
 

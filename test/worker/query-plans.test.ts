@@ -12,7 +12,7 @@ import { swishClientFor } from "../../src/worker/adapters/swish";
 import { createApp } from "../../src/worker/app";
 import { database } from "../../src/worker/db/client";
 import { purgeExpired } from "../../src/worker/db/retention";
-import { reconcilePayments } from "../../src/worker/payments";
+import { reconcilePayments } from "../../src/worker/payments/payments";
 import { BASE, CLIENT_HEADERS, CookieJar, loginAdmin } from "./helpers";
 import { at, OPEN_AT, runner, uniqueEmail } from "./registration-helpers";
 import { payOnPhone, setCallbacks } from "./swish-helpers";

@@ -1,12 +1,12 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { database } from "../../src/worker/db/client";
-import { ensureSeasonRaces, getRace, listRaces, setRaceState } from "../../src/worker/db/races";
-import { addParticipantsToRaces, changeRunnerDistance, raceStub } from "../../src/worker/race-runners";
+import { ensureSeasonRaces, getRace, listRaces, setRaceState } from "../../src/worker/race-day/races-db";
+import { addParticipantsToRaces, changeRunnerDistance, raceStub } from "../../src/worker/race-day/race-runners";
 import { raceIdForSeason } from "../../src/shared/race-id";
 import type { RaceRecord, RunnerRecord } from "../../src/shared/race-protocol";
 import { SEASON, type Season } from "../../src/shared/season";
-import { ApiError } from "../../src/worker/errors";
+import { ApiError } from "../../src/worker/lib/errors";
 import { get, loginAdmin } from "./helpers";
 
 const db = () => database(env.DB);

@@ -7,10 +7,10 @@ import { describe, expect, it } from "vitest";
 import { systemClock } from "../../src/shared/clock";
 import { SEASON } from "../../src/shared/season";
 import { swishClientFor } from "../../src/worker/adapters/swish";
-import { claimCampaignUse } from "../../src/worker/db/campaigns";
+import { claimCampaignUse } from "../../src/worker/campaigns/campaigns-db";
 import { database } from "../../src/worker/db/client";
-import { MAX_UNPAID_ATTEMPTS } from "../../src/worker/db/payments";
-import { recordFreePayment, startSwishPayment } from "../../src/worker/payments";
+import { MAX_UNPAID_ATTEMPTS } from "../../src/worker/payments/payments-db";
+import { recordFreePayment, startSwishPayment } from "../../src/worker/payments/payments";
 import { get, loginAdmin, post, storedState, visitorJar, type CallInit } from "./helpers";
 import {
   at,

@@ -4,7 +4,7 @@
  */
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
-import { afterPaid, RUNNERS_ADDED, settlePayment } from "../../src/worker/payments";
+import { afterPaid, RUNNERS_ADDED, settlePayment } from "../../src/worker/payments/payments";
 import { post, rawPost, storedState } from "./helpers";
 import {
   at,

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { serializeRecords } from "../../src/shared/records-file";
 import { RESULTS_HEADER, serializeResults, type ResultRow } from "../../src/shared/results-file";
 import { database } from "../../src/worker/db/client";
-import { listCourseRecords, listResults, replaceResults } from "../../src/worker/db/results";
+import { listCourseRecords, listResults, replaceResults } from "../../src/worker/results/results-db";
 import { call, get, loginAdmin, post, storedState } from "./helpers";
 
 const db = () => database(env.DB);

@@ -7,7 +7,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { database } from "../../src/worker/db/client";
-import { replaceResults } from "../../src/worker/db/results";
+import { replaceResults } from "../../src/worker/results/results-db";
 import { call } from "./helpers";
 
 const SHELL =

@@ -6,7 +6,7 @@ import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import { swishClientFor } from "../../src/worker/adapters/swish";
 import { offsetClock } from "../../src/shared/clock";
-import { RECEIPT_SENT, reconcilePayments, RUNNERS_ADDED } from "../../src/worker/payments";
+import { RECEIPT_SENT, reconcilePayments, RUNNERS_ADDED } from "../../src/worker/payments/payments";
 import { get, visitorJar, waitFor } from "./helpers";
 import {
   auditCount,

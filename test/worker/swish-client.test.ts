@@ -10,7 +10,7 @@ import {
   SwishError,
   type CreatePaymentRequestBody,
 } from "../../src/worker/adapters/swish";
-import { newInstructionId, swishMessage } from "../../src/worker/payments";
+import { newInstructionId, swishMessage } from "../../src/worker/payments/payments";
 import { BASE, call, post } from "./helpers";
 import { decodeQr, modulesFromSvg } from "./qr-decode";
 import { payOnPhone, setCallbacks } from "./swish-helpers";

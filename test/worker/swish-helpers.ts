@@ -9,7 +9,7 @@ import { systemClock } from "../../src/shared/clock";
 import { SEASON } from "../../src/shared/season";
 import { database } from "../../src/worker/db/client";
 import { participants, registrations } from "../../src/worker/db/schema";
-import { RECEIPT_SENT, RUNNERS_ADDED, startSwishPayment } from "../../src/worker/payments";
+import { RECEIPT_SENT, RUNNERS_ADDED, startSwishPayment } from "../../src/worker/payments/payments";
 import { BASE, call, openSocket, post, waitFor, type TestSocket } from "./helpers";
 
 let families = 0;

@@ -9,7 +9,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { systemClock } from "../../src/shared/clock";
 import { swishClient, SwishError } from "../../src/worker/adapters/swish";
-import { newInstructionId, settlePayment, startSwishPayment, SWISH_FAILED } from "../../src/worker/payments";
+import { newInstructionId, settlePayment, startSwishPayment, SWISH_FAILED } from "../../src/worker/payments/payments";
 import { post } from "./helpers";
 import { at, familyRows, login, OPEN_AT, runner, update } from "./registration-helpers";
 import { paymentRow, seedFamily } from "./swish-helpers";

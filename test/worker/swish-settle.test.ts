@@ -10,7 +10,7 @@ import { offsetClock, systemClock } from "../../src/shared/clock";
 import { SEASON } from "../../src/shared/season";
 import { raceIdForSeason } from "../../src/shared/race-id";
 import { swishClientFor } from "../../src/worker/adapters/swish";
-import { swishtoryOf } from "../../src/worker/db/payments";
+import { swishtoryOf } from "../../src/worker/payments/payments-db";
 import { database } from "../../src/worker/db/client";
 import worker from "../../src/worker/index";
 import {
@@ -20,7 +20,7 @@ import {
   RECEIPT_SENT,
   RUNNERS_ADDED,
   SWISH_FAILED,
-} from "../../src/worker/payments";
+} from "../../src/worker/payments/payments";
 import { call, get, post, storedState, visitorJar, waitFor } from "./helpers";
 import { decodeQr, modulesFromSvg } from "./qr-decode";
 import {

@@ -5,8 +5,8 @@
  */
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
-import { keyedHash } from "../../src/worker/crypto";
-import { unsubscribeToken } from "../../src/worker/mailings";
+import { keyedHash } from "../../src/worker/lib/crypto";
+import { unsubscribeToken } from "../../src/worker/mass-email/mailings";
 import { call, get, loginAdmin, post, storedState, waitFor } from "./helpers";
 import { clearMailingData, mailAddress, outboxTo, registration } from "./mailing-fixtures";
 

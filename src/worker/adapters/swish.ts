@@ -11,7 +11,7 @@
 import QRCode from "qrcode-svg";
 import { z } from "zod";
 import { swishQrContent } from "../../shared/payment-protocol";
-import { loopbackFetch } from "../loopback";
+import { loopbackFetch } from "../lib/loopback";
 
 export type SwishFetcher = (request: Request) => Promise<Response>;
 

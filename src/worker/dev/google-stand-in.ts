@@ -6,7 +6,7 @@
  */
 import { exportJWK, generateKeyPair, SignJWT, type FetchImplementation, type JSONWebKeySet, type JWK } from "jose";
 import { GOOGLE_ISSUERS } from "../adapters/google";
-import { isLoopbackHost } from "../loopback";
+import { isLoopbackHost } from "../lib/loopback";
 
 export const DEV_JWKS_PATH = "/dev/jwks.json";
 

@@ -16,12 +16,12 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { stockholmParts } from "../../shared/stockholm";
-import { signInAdmin } from "../admin-sign-in";
+import { signInAdmin } from "../session/admin-sign-in";
 import { database } from "../db/client";
-import { expireLoginCode } from "../db/login-codes";
-import { notFound } from "../errors";
+import { expireLoginCode } from "../session/login-codes-db";
+import { notFound } from "../lib/errors";
 import type { AppEnv } from "../env";
-import { escapeHtml } from "../html";
+import { escapeHtml } from "../lib/html";
 import { validate } from "../middleware/validate";
 import { devOnly } from "./dev-only";
 import { devJwks, GSI_STAND_IN_SCRIPT, signDevGoogleToken } from "./google-stand-in";

@@ -9,10 +9,10 @@
 import { Hono, type Context } from "hono";
 import { z } from "zod";
 import { tokenQrModules, tokenQrSvg } from "../adapters/swish";
-import { randomHex } from "../crypto";
+import { randomHex } from "../lib/crypto";
 import type { AppEnv } from "../env";
-import { escapeHtml } from "../html";
-import { isLoopbackHost, loopbackFetch } from "../loopback";
+import { escapeHtml } from "../lib/html";
+import { isLoopbackHost, loopbackFetch } from "../lib/loopback";
 
 export const devSwishRoutes = new Hono<AppEnv>();
 

@@ -1,6 +1,6 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
-import { unauthorized } from "../errors";
+import { unauthorized } from "../lib/errors";
 
 /** The two admin calls a signed-out browser must reach: signing in. */
 const OPEN_ADMIN_PATHS = new Set(["/admin/api/authenticate", "/admin/api/dev-login"]);

@@ -6,7 +6,7 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
-import { tooMany } from "../errors";
+import { tooMany } from "../lib/errors";
 
 const TOO_MANY_CALLS = "För många förfrågningar på kort tid. Vänta en minut och försök igen.";
 

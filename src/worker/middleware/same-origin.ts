@@ -1,6 +1,6 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
-import { ApiError } from "../errors";
+import { ApiError } from "../lib/errors";
 
 /** The header the SPA sets on every API call (older Safari sends neither Sec-Fetch-Site nor Origin on GETs). */
 export const CLIENT_HEADER = "x-loppet-client";

@@ -1,8 +1,8 @@
 import { createMiddleware } from "hono/factory";
-import { isAdminEmail } from "../db/admins";
+import { isAdminEmail } from "../session/admins-db";
 import { database } from "../db/client";
 import type { AppEnv } from "../env";
-import { readSession, sessionCookie } from "../sessions";
+import { readSession, sessionCookie } from "../session/sessions";
 
 /**
  * Fills `c.var.session` (visitor) and `c.var.admin` from the cookies: the JWT must verify and its D1 row must be

@@ -1,7 +1,7 @@
 import { zValidator } from "@hono/zod-validator";
 import type { ValidationTargets } from "hono";
 import type { ZodType } from "zod";
-import { ApiError } from "../errors";
+import { ApiError } from "../lib/errors";
 
 /**
  * The one validation wrapper: every body, query and param goes through a zod schema. A failure is a 400 with

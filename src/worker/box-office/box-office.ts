@@ -1,0 +1,413 @@
+/**
+ * The box office ('Biljettkassan', admin spec §2, §3 "Quick registration payload", §5): a volunteer signs up one
+ * runner on race morning, and the runner is put into the season's race of that distance, with the bib typed, once
+ * the fee is paid. Three ways to pay, each a payments row with origin 'kassa' and no registration:
+ *
+ * - Swish: the participant row is written, then a Swish payment (startSwishPayment) whose QR the page shows. The
+ *   runner is added only when that payment settles PAID, by the one after-payment step every payment takes
+ *   (payments.ts afterPaid → race-runners.ts addParticipantsToRaces), so a replayed callback, the page's poll and
+ *   the cron add the runner once between them (the race object adds by participant id).
+ * - Cash ('kontant'): written PAID at once with `cash` set; its id is a random instruction id that no Swish
+ *   payment has, and `method` (a generated column) reads 'kontant'.
+ * - Campaign code ('kampanj'): only a code that makes one runner's fee 0 (rule 'free'), claimed once in the same D1
+ *   batch that writes the participant and the PAID 0-kr payment `kampanj_<CODE>_<x>` (`method` 'kampanj').
+ *
+ * States of a Swish sign-up: CREATED (QR shown) → PAID (runner added) | DECLINED | ERROR | CANCELLED (the volunteer
+ * cancelled: withdrawn at Swish). Cash and campaign sign-ups are PAID from the start.
+ *
+ * Invariants
+ * - A runner is only ever in a race through a PAID payment: an unpaid, declined, failed or cancelled payment leaves
+ *   its participant row without a race (the row stays as the payment's record; nobody sees it on race day).
+ * - The bib is checked before any payment: free in the race object (whose runners every timing phone shows) and not
+ *   held by another box-office sign-up still waiting for its Swish payment (for PENDING_BIB_MS). A taken bib is a
+ *   409 naming the runner who has it, and nothing is written.
+ * - A paid runner is never dropped: if the bib was taken between the sign-up and the payment (a timing phone typed
+ *   it meanwhile), the race object adds the runner without a number (`dropTakenBib`) and the status says so
+ *   (`requestedBib` differs from `bib`).
+ * - No receipt e-mail: a box-office payment has no registration, so afterPaid sends none.
+ *
+ * Failure cases: bad input (400, Swedish per field), a distance without a race this season (404), an ended race
+ * (409), a taken or pending bib (409), Swish refusing or unreachable (502 from startSwishPayment; the payment is
+ * ERROR and the runner not added), a campaign code that is unknown, not free, disabled, expired or used up (400,
+ * nothing stored), a code's last use taken by someone else at the same moment (409, nothing stored).
+ */
+import { and, eq, gte, sql } from "drizzle-orm";
+import { countAges } from "../../shared/age";
+import { builtinCampaign, campaignPayid, isCampaignValidAt, normalizeCode } from "../../shared/campaign";
+import type { Clock } from "../../shared/clock";
+import type { DistanceKm } from "../../shared/distances";
+import type { BoxOfficeMethod, QuickRegFields, QuickRegStarted, QuickRegStatus } from "../../shared/box-office";
+import type { PaymentStatus } from "../../shared/payment-protocol";
+import { campaignTotal, onSitePrice } from "../../shared/pricing";
+import { raceIdForSeason } from "../../shared/race-id";
+import type { RaceSnapshot, RunnerRecord } from "../../shared/race-protocol";
+import { SEASON, type Season } from "../../shared/season";
+import { randomHex } from "../lib/crypto";
+import { audit } from "../db/audit";
+import { claimCampaignUseStatement, ensureCampaignRow, findCampaign } from "../campaigns/campaigns-db";
+import { database, type Db } from "../db/client";
+import { findPayment, parseParticipantIds, type ParticipantRow, type PaymentRow } from "../payments/payments-db";
+import { ensureSeasonRaces, getRace, type RaceRow } from "../race-day/races-db";
+import { campaignCodes, participants, payments } from "../db/schema";
+import { ApiError } from "../lib/errors";
+import {
+  afterPaid,
+  cancelSwishPayment,
+  newInstructionId,
+  settlePayment,
+  startSwishPayment,
+} from "../payments/payments";
+import { callRace, raceStub } from "../race-day/race-runners";
+
+/** Who is at the box office (the admin's e-mail), kept in the audit log. */
+export interface BoxOfficeActor {
+  actor: string;
+}
+
+/** Swish gives the payer about 3 minutes; a sign-up still waiting after this no longer holds its bib. */
+export const PENDING_BIB_MS = 5 * 60_000;
+/** The audit line that records each sign-up: who sold it, to whom, which bib was asked for, how it was paid. */
+export const QUICKREG_AUDIT = "kassa.quickreg";
+
+export const BOX_OFFICE_MSG = {
+  noRace: (d: DistanceKm) => `Det finns inget lopp på ${d.replace(".", ",")} km i år.`,
+  ended: (d: DistanceKm) => `Loppet på ${d.replace(".", ",")} km är redan avslutat.`,
+  bibTaken: (bib: number, name: string) => `Startnummer ${bib} används redan av ${name}.`,
+  bibPending: (bib: number, name: string) =>
+    `Startnummer ${bib} väntar redan på en Swish-betalning i kassan (${name}). Välj ett annat nummer.`,
+  campaignMissing: "Ange kampanjkoden.",
+  campaignUnknown: "Kampanjkoden finns inte.",
+  campaignInvalid: "Kampanjkoden gäller inte (avstängd, utgången eller förbrukad).",
+  campaignNotFree: "Kampanjkoden ger bara rabatt. I kassan tas den bara emot om den täcker hela avgiften.",
+  campaignRace: "Kampanjkodens sista användning togs nyss av någon annan. Kontrollera koden och försök igen.",
+  notBoxOffice: "Betalningen finns inte i kassan.",
+  cancelFailed: "Swish svarade inte. Försök avbryta igen om en stund.",
+} as const;
+
+function fullName(r: { firstname: string; lastname: string }): string {
+  return `${r.firstname} ${r.lastname}`;
+}
+
+/** The season's race for a distance, from D1 (seeded from the config when missing); 404 when the season has none. */
+async function seasonRace(db: Db, distance: DistanceKm, season: Season): Promise<RaceRow> {
+  if (!season.races.some((r) => r.distance === distance)) throw new ApiError(404, BOX_OFFICE_MSG.noRace(distance));
+  const part = raceIdForSeason(distance, season);
+  let row = await getRace(db, part);
+  if (!row) {
+    await ensureSeasonRaces(db, season);
+    row = await getRace(db, part);
+  }
+  if (!row) throw new ApiError(404, BOX_OFFICE_MSG.noRace(distance));
+  return row;
+}
+
+/**
+ * Another box-office sign-up for the same bib and distance whose Swish payment is still open and recent: the
+ * runner it would add (a join through the payment's one participant id; the payments_status index finds the open
+ * ones).
+ */
+async function pendingHolder(db: Db, input: QuickRegFields, season: Season, now: number) {
+  return db
+    .select({ firstname: participants.firstname, lastname: participants.lastname })
+    .from(payments)
+    .innerJoin(participants, eq(participants.id, sql`json_extract(${payments.participantIds}, '$[0]')`))
+    .where(
+      and(
+        eq(payments.status, "CREATED"),
+        gte(payments.dateCreated, now - PENDING_BIB_MS),
+        eq(payments.origin, "kassa"),
+        eq(participants.season, season.year),
+        eq(participants.distance, input.distance),
+        eq(participants.bib, input.bib),
+      ),
+    )
+    .limit(1)
+    .get();
+}
+
+/** Refuses (409) a bib the race already uses or a waiting box-office sign-up holds, and an ended race. */
+async function checkRaceAndBib(env: Env, db: Db, race: RaceRow, input: QuickRegFields, season: Season, now: number) {
+  const stub = await raceStub(env, race.part, db);
+  // RPC's type mapping widens the tuple to an array of the union; the object returns a RaceSnapshot.
+  const snapshot = (await callRace(stub.snapshot())) as RaceSnapshot | null;
+  const [record, ...runners] = snapshot ?? [null];
+  if (record?.state === "ended") throw new ApiError(409, BOX_OFFICE_MSG.ended(input.distance));
+  const holder = (runners as RunnerRecord[]).find((r) => r.bib === input.bib);
+  if (holder) {
+    const message = BOX_OFFICE_MSG.bibTaken(input.bib, fullName(holder));
+    throw new ApiError(409, message, { bib: message });
+  }
+  const pending = await pendingHolder(db, input, season, now);
+  if (pending) {
+    const message = BOX_OFFICE_MSG.bibPending(input.bib, fullName(pending));
+    throw new ApiError(409, message, { bib: message });
+  }
+}
+
+function participantRow(id: string, input: QuickRegFields, season: Season, now: number) {
+  return {
+    id,
+    registrationId: null,
+    season: season.year,
+    firstname: input.firstname,
+    lastname: input.lastname,
+    age: input.age,
+    company: "",
+    distance: input.distance,
+    group: input.group,
+    bib: input.bib,
+    phone: input.phone,
+    createdAt: now,
+  };
+}
+
+/**
+ * `POST /admin/api/quickreg`: checks race and bib, writes the participant and the payment. Swish answers with the
+ * token for the QR (the runner is added when it settles PAID); cash and a free campaign code add the runner now.
+ */
+export async function startQuickReg(
+  env: Env,
+  clock: Clock,
+  input: QuickRegFields,
+  by: BoxOfficeActor,
+  requestOrigin: string,
+  season: Season = SEASON,
+): Promise<QuickRegStarted> {
+  const db = database(env.DB);
+  const now = clock.now();
+  const race = await seasonRace(db, input.distance, season);
+  await checkRaceAndBib(env, db, race, input, season, now);
+
+  const participantId = `kassa-${crypto.randomUUID()}`;
+  const amount = onSitePrice(input.age, season);
+  const counts = countAges([input], season);
+  const participant = participantRow(participantId, input, season, now);
+  let started: QuickRegStarted;
+
+  switch (input.method) {
+    case "swish": {
+      await db.insert(participants).values(participant);
+      const { payid, token } = await startSwishPayment(env, clock, {
+        registrationId: null,
+        season: season.year,
+        amount,
+        ...counts,
+        kampanj: null,
+        participantIds: [participantId],
+        origin: "kassa",
+        message: `${season.siteName} ${season.year} ${fullName(input)} ${input.distance.replace(".", ",")} km`,
+        requestOrigin,
+      });
+      started = { payid, method: "swish", amount, raceId: race.part, token };
+      break;
+    }
+    case "kontant": {
+      const payid = newInstructionId();
+      await db.batch([
+        db.insert(participants).values(participant),
+        db.insert(payments).values({
+          ...paidRow(payid, season, amount, counts, participantId, now),
+          cash: true,
+        }),
+      ]);
+      started = { payid, method: "kontant", amount, raceId: race.part };
+      break;
+    }
+    case "kampanj": {
+      const payid = await claimFreeCampaign(db, input, participant, counts, season, now);
+      started = { payid, method: "kampanj", amount: 0, raceId: race.part };
+      break;
+    }
+  }
+
+  await audit(
+    db,
+    {
+      actor: by.actor,
+      action: QUICKREG_AUDIT,
+      subject: started.payid,
+      detail: { participantId, bib: input.bib, method: started.method, raceId: race.part, amount: started.amount },
+    },
+    now,
+  );
+  if (started.method !== "swish") {
+    await audit(
+      db,
+      {
+        actor: by.actor,
+        action: "payment.settled",
+        subject: started.payid,
+        detail: { status: "PAID", source: "kassa" },
+      },
+      now,
+    );
+    await afterPaid(env, started.payid, clock);
+  }
+  return started;
+}
+
+function paidRow(
+  payid: string,
+  season: Season,
+  amount: number,
+  counts: { barn: number; vuxna: number },
+  participantId: string,
+  now: number,
+) {
+  return {
+    id: payid,
+    registrationId: null,
+    season: season.year,
+    origin: "kassa",
+    amount,
+    currency: "SEK",
+    status: "PAID",
+    dateCreated: now,
+    datePaid: now,
+    settledAt: now,
+    ...counts,
+    participantIds: JSON.stringify([participantId]),
+  };
+}
+
+/**
+ * A campaign code as the box office's payment: it must exist, be usable now and make this runner's fee 0. Its use
+ * is claimed in the same batch that writes participant and payment; the guard after the claim sees the use count
+ * moved by exactly this claim, or the whole batch is rolled back (another claim got in between, or none was made).
+ */
+async function claimFreeCampaign(
+  db: Db,
+  input: QuickRegFields,
+  participant: ReturnType<typeof participantRow>,
+  counts: { barn: number; vuxna: number },
+  season: Season,
+  now: number,
+): Promise<string> {
+  const code = normalizeCode(input.kampanj ?? "");
+  if (code === "") throw new ApiError(400, BOX_OFFICE_MSG.campaignMissing, { kampanj: BOX_OFFICE_MSG.campaignMissing });
+  const campaign = await findCampaign(db, code, season);
+  if (!campaign) throw new ApiError(400, BOX_OFFICE_MSG.campaignUnknown, { kampanj: BOX_OFFICE_MSG.campaignUnknown });
+  if (!isCampaignValidAt(campaign, now)) {
+    throw new ApiError(400, BOX_OFFICE_MSG.campaignInvalid, { kampanj: BOX_OFFICE_MSG.campaignInvalid });
+  }
+  if (campaignTotal(campaign.rule, counts, now, season) !== 0) {
+    throw new ApiError(400, BOX_OFFICE_MSG.campaignNotFree, { kampanj: BOX_OFFICE_MSG.campaignNotFree });
+  }
+  if (builtinCampaign(code, season)) await ensureCampaignRow(db, code, now, season);
+  const before = await db
+    .select({ uses: campaignCodes.uses })
+    .from(campaignCodes)
+    .where(eq(campaignCodes.code, campaign.code))
+    .get();
+  if (!before) throw new ApiError(400, BOX_OFFICE_MSG.campaignUnknown, { kampanj: BOX_OFFICE_MSG.campaignUnknown });
+
+  const payid = campaignPayid(campaign.code, randomHex(8));
+  // json('used') raises "malformed JSON", which aborts the batch and rolls back everything in it.
+  const guard = db
+    .select({ ok: sql`json(CASE WHEN ${campaignCodes.uses} = ${before.uses + 1} THEN '1' ELSE 'used' END)` })
+    .from(campaignCodes)
+    .where(eq(campaignCodes.code, campaign.code));
+  try {
+    await db.batch([
+      claimCampaignUseStatement(db, campaign.code, now, null),
+      guard,
+      db.insert(participants).values(participant),
+      db.insert(payments).values({
+        ...paidRow(payid, season, 0, counts, participant.id, now),
+        kampanj: campaign.code,
+      }),
+    ]);
+  } catch (err) {
+    const after = await findCampaign(db, code, season);
+    if (!after || !isCampaignValidAt(after, now)) {
+      throw new ApiError(400, BOX_OFFICE_MSG.campaignInvalid, { kampanj: BOX_OFFICE_MSG.campaignInvalid });
+    }
+    if (after.uses !== before.uses) throw new ApiError(409, BOX_OFFICE_MSG.campaignRace);
+    throw err;
+  }
+  return payid;
+}
+
+function methodOf(row: PaymentRow): BoxOfficeMethod {
+  const method = row.method;
+  return method === "kontant" || method === "kampanj" ? method : "swish";
+}
+
+async function boxOfficePayment(db: Db, payid: string): Promise<{ row: PaymentRow; participant: ParticipantRow }> {
+  const row = await findPayment(db, payid);
+  const participantId = row?.origin === "kassa" ? parseParticipantIds(row.participantIds)[0] : undefined;
+  const participant = participantId
+    ? await db.select().from(participants).where(eq(participants.id, participantId)).get()
+    : undefined;
+  if (!row || !participant) throw new ApiError(404, BOX_OFFICE_MSG.notBoxOffice);
+  return { row, participant };
+}
+
+async function requestedBib(db: Db, payid: string): Promise<number | null> {
+  const line = await db.$client
+    .prepare(`SELECT detail FROM audit_log WHERE action = ?1 AND subject = ?2 LIMIT 1`)
+    .bind(QUICKREG_AUDIT, payid)
+    .first<{ detail: string }>();
+  if (!line) return null;
+  try {
+    const bib = (JSON.parse(line.detail) as { bib?: unknown }).bib;
+    return typeof bib === "number" ? bib : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * `GET /admin/api/quickreg/{payid}`: the sign-up's payment and, once paid, the runner as the race object has it.
+ * A Swish payment still open is asked for at Swish first (callbacks may never come), as the receipt page's /verify.
+ */
+export async function quickRegStatus(env: Env, payid: string, season: Season = SEASON): Promise<QuickRegStatus> {
+  const db = database(env.DB);
+  let { row, participant } = await boxOfficePayment(db, payid);
+  if (row.status === "CREATED") {
+    const result = await settlePayment(env, payid, "poll");
+    if (result.status !== "CREATED") ({ row, participant } = await boxOfficePayment(db, payid));
+  }
+  const distance = participant.distance as DistanceKm;
+  const raceId = participant.raceId ?? raceIdForSeason(distance, season);
+  let inRace: RunnerRecord | null = null;
+  if (row.status === "PAID") {
+    const stub = await raceStub(env, raceId, db);
+    inRace = await callRace(stub.getRunner(participant.id));
+  }
+  return {
+    payid: row.id,
+    method: methodOf(row),
+    status: row.status as PaymentStatus,
+    amount: row.amount,
+    errorCode: row.errorCode,
+    errorMessage: row.errorMessage,
+    runner: {
+      firstname: participant.firstname,
+      lastname: participant.lastname,
+      age: participant.age,
+      distance: participant.distance,
+      group: participant.group,
+      phone: participant.phone,
+    },
+    raceId: inRace?.part ?? raceId,
+    requestedBib: await requestedBib(db, row.id),
+    added: inRace !== null,
+    bib: inRace ? inRace.bib : null,
+  };
+}
+
+/**
+ * `POST /admin/api/quickreg/{payid}/cancel`: the volunteer gives up on a Swish payment. It is withdrawn at Swish
+ * and settled CANCELLED; if the payer was faster, it settles PAID instead and the runner is added as usual. 502
+ * when Swish could not be asked (the payment stays open).
+ */
+export async function cancelQuickReg(env: Env, payid: string, season: Season = SEASON): Promise<QuickRegStatus> {
+  const db = database(env.DB);
+  const { row } = await boxOfficePayment(db, payid);
+  if (row.status === "CREATED") {
+    const result = await cancelSwishPayment(env, payid);
+    if (result.status === "CREATED") throw new ApiError(502, BOX_OFFICE_MSG.cancelFailed);
+  }
+  return quickRegStatus(env, payid, season);
+}

@@ -1,0 +1,49 @@
+/**
+ * The box office ('Biljettkassan', admin spec §7: `POST /admin/api/quickreg` → `{token}`), plus the page's status
+ * poll and its cancel button. The admin guard (app.ts) lets only admins in, the same-origin guard only the site
+ * itself. The rules of a sign-up live in src/worker/box-office.ts; this file validates and shapes the answers.
+ * The sign-up's field rules are shared with the page (src/shared/box-office.ts).
+ */
+import { Hono } from "hono";
+import { z } from "zod";
+import { ageFromInput, isValidAge } from "../../shared/age";
+import { checkQuickReg, QUICKREG_MSG } from "../../shared/box-office";
+import { isPaymentId } from "../../shared/payment-protocol";
+import { BOX_OFFICE_MSG, cancelQuickReg, quickRegStatus, startQuickReg } from "./box-office";
+import type { AppEnv } from "../env";
+import { ApiError } from "../lib/errors";
+import { validate } from "../middleware/validate";
+
+export const boxOfficeRoutes = new Hono<AppEnv>();
+
+const payidParam = z.object({ payid: z.string().max(100).refine(isPaymentId, BOX_OFFICE_MSG.notBoxOffice) });
+
+// The body is checked by checkQuickReg (the page runs the same check), which names every bad field.
+const quickRegBody = z.unknown();
+
+boxOfficeRoutes.post("/admin/api/quickreg", validate("json", quickRegBody), async (c) => {
+  const checked = checkQuickReg(c.req.valid("json"));
+  if (!checked.ok) {
+    const first = Object.values(checked.errors)[0] ?? QUICKREG_MSG.body;
+    throw new ApiError(400, first, checked.errors);
+  }
+  const clock = c.var.clock;
+  const age = ageFromInput(checked.value.age, clock.now());
+  if (!isValidAge(age)) throw new ApiError(400, QUICKREG_MSG.age, { age: QUICKREG_MSG.age });
+  const started = await startQuickReg(
+    c.env,
+    clock,
+    { ...checked.value, age },
+    { actor: c.var.admin?.email ?? "okänd" },
+    new URL(c.req.url).origin,
+  );
+  return c.json(started);
+});
+
+boxOfficeRoutes.get("/admin/api/quickreg/:payid", validate("param", payidParam), async (c) => {
+  return c.json(await quickRegStatus(c.env, c.req.valid("param").payid));
+});
+
+boxOfficeRoutes.post("/admin/api/quickreg/:payid/cancel", validate("param", payidParam), async (c) => {
+  return c.json(await cancelQuickReg(c.env, c.req.valid("param").payid));
+});

@@ -1,0 +1,44 @@
+/**
+ * The gallery photos from the R2 bucket `GALLERY`: `GET /galleri-bilder/{year}/{name}-{width}.jpg`
+ * (src/shared/gallery.ts has the key scheme and the widths; scripts/gallery-add.mjs writes them).
+ *
+ * - Only the stored widths (IMAGE_WIDTHS) are asked of the bucket; any other path is a 404 without a read.
+ * - An address always holds the same picture (its name is its original's hash), so browsers and caches may keep
+ *   it a year (`immutable`); the ETag is R2's, and a matching If-None-Match answers 304 without the body.
+ * - A key the bucket does not hold answers 404 with the Swedish message; the page shows its own placeholder text
+ *   in the picture's box.
+ */
+import { Hono } from "hono";
+import { keyForRequest } from "../../shared/gallery";
+import type { AppEnv } from "../env";
+import { notFound } from "../lib/errors";
+
+export const IMAGE_CACHE = "public, max-age=31536000, immutable";
+
+/** R2 leaves the body out when a condition (If-None-Match) did not hold. */
+const hasBody = (object: R2Object): object is R2ObjectBody => "body" in object;
+
+export const galleryImageRoutes = new Hono<AppEnv>();
+
+galleryImageRoutes.get("/galleri-bilder/:year/:file", async (c) => {
+  const key = keyForRequest(c.req.param("year"), c.req.param("file"));
+  if (!key) throw notFound("Bilden finns inte");
+  // R2 evaluates If-None-Match itself: a match returns the object's metadata without a body. HEAD reads only
+  // the metadata (Hono answers HEAD with the GET route).
+  const head = c.req.method === "HEAD";
+  const object = head ? await c.env.GALLERY.head(key) : await c.env.GALLERY.get(key, { onlyIf: c.req.raw.headers });
+  if (!object) throw notFound("Bilden finns inte");
+
+  const headers = new Headers();
+  object.writeHttpMetadata(headers);
+  if (!headers.has("content-type")) headers.set("content-type", "image/jpeg");
+  headers.set("cache-control", IMAGE_CACHE);
+  headers.set("etag", object.httpEtag);
+  headers.set("content-length", String(object.size));
+  if (head) return new Response(null, { headers });
+  if (!hasBody(object)) {
+    headers.delete("content-length");
+    return new Response(null, { status: 304, headers });
+  }
+  return new Response(object.body, { headers });
+});

@@ -1,0 +1,320 @@
+/**
+ * Mass e-mail in D1: who a mailing goes to (previous season's or this season's paid registrations, minus the
+ * unsubscribed), the mailing and its recipients, each recipient's state (see src/worker/mailings.ts for the
+ * states and their invariants), the progress the admin page polls, and the unsubscribe list.
+ *
+ * Every state change of a recipient is one conditional UPDATE on (mailing_id, email) whose WHERE names the state
+ * it leaves, so two deliveries of the same queue message can never both win the claim.
+ */
+import { and, desc, eq, inArray, lt, max, sql } from "drizzle-orm";
+import { raceIdForSeason } from "../../shared/race-id";
+import { toDistance } from "../../shared/distances";
+import type { Db } from "../db/client";
+import { mailingRecipients, mailings, participants, payments, registrations, unsubscribes } from "../db/schema";
+
+export type Audience = "previous" | "current";
+
+/** A recipient as the lists show it (spec: previous runner {name, email}; current runner {name, email, race}). */
+export interface Recipient {
+  email: string;
+  /** The registration's runners, "Anna Berg, Olle Berg". */
+  name: string;
+  /** Current runners only: the race ids of the registration's runners, "race-250913-56, race-250913-08". */
+  race: string | null;
+}
+
+export type RecipientStatus = "queued" | "claimed" | "sent" | "failed" | "unknown" | "skipped";
+
+/** The newest season before `season` that has registrations: "last year's race", even after a year without one. */
+export async function previousSeason(db: Db, season: number): Promise<number | null> {
+  const row = await db
+    .select({ season: max(registrations.season) })
+    .from(registrations)
+    .where(lt(registrations.season, season))
+    .get();
+  return row?.season ?? null;
+}
+
+/**
+ * The paid registrations of `season` (a PAID payment, as the admin lists count "paid"), one row per address (an
+ * address has one registration per season), minus unsubscribed addresses, ordered by e-mail.
+ */
+export async function paidRecipients(db: Db, season: number, withRace: boolean): Promise<Recipient[]> {
+  const rows = await db
+    .select({
+      email: registrations.email,
+      firstname: participants.firstname,
+      lastname: participants.lastname,
+      distance: participants.distance,
+      raceId: participants.raceId,
+    })
+    .from(registrations)
+    .innerJoin(participants, eq(participants.registrationId, registrations.id))
+    .where(
+      and(
+        eq(registrations.season, season),
+        sql`EXISTS (SELECT 1 FROM ${payments} WHERE ${payments.registrationId} = ${registrations.id} AND ${payments.status} = 'PAID')`,
+        sql`NOT EXISTS (SELECT 1 FROM ${unsubscribes} WHERE ${unsubscribes.email} = ${registrations.email})`,
+      ),
+    )
+    .orderBy(registrations.email, participants.createdAt, participants.id)
+    .all();
+  const byEmail = new Map<string, { names: string[]; races: Set<string> }>();
+  for (const row of rows) {
+    let entry = byEmail.get(row.email);
+    if (!entry) byEmail.set(row.email, (entry = { names: [], races: new Set() }));
+    entry.names.push(`${row.firstname} ${row.lastname}`.trim());
+    const distance = toDistance(row.distance);
+    const race = row.raceId ?? (distance ? raceIdForSeason(distance) : null);
+    if (race) entry.races.add(race);
+  }
+  return [...byEmail].map(([email, { names, races }]) => ({
+    email,
+    name: names.join(", "),
+    race: withRace ? [...races].join(", ") : null,
+  }));
+}
+
+/** Previous runners: last season's paid registrations; current runners: this season's. */
+export async function audienceRecipients(db: Db, audience: Audience, season: number): Promise<Recipient[]> {
+  if (audience === "current") return paidRecipients(db, season, true);
+  const previous = await previousSeason(db, season);
+  return previous === null ? [] : paidRecipients(db, previous, false);
+}
+
+/** Recipients per INSERT: one JSON parameter each, well below D1's 2 MB value limit. */
+const RECIPIENTS_PER_INSERT = 1000;
+
+export interface NewMailing {
+  audience: Audience;
+  subject: string;
+  message: string;
+  createdBy: string;
+  recipients: Recipient[];
+}
+
+/**
+ * The mailing and all its recipients ('queued') in one D1 batch (a transaction): a mailing never exists with only
+ * part of its recipients. The recipients take the new mailing's id from `max(id)` inside the same transaction
+ * (D1 runs one writer at a time), and come in as one JSON parameter per statement.
+ */
+export async function createMailing(db: Db, input: NewMailing, now: number): Promise<number> {
+  const d1 = db.$client;
+  const insertMailing = d1
+    .prepare(
+      `INSERT INTO mailings (audience, subject, message, created_by, created_at, total_recipients)
+       VALUES (?, ?, ?, ?, ?, ?) RETURNING id`,
+    )
+    .bind(input.audience, input.subject, input.message, input.createdBy, now, input.recipients.length);
+  const insertRecipients: D1PreparedStatement[] = [];
+  for (let i = 0; i < input.recipients.length; i += RECIPIENTS_PER_INSERT) {
+    const json = JSON.stringify(input.recipients.slice(i, i + RECIPIENTS_PER_INSERT));
+    insertRecipients.push(
+      d1
+        .prepare(
+          `INSERT INTO mailing_recipients (mailing_id, email, name, race, status)
+           SELECT (SELECT max(id) FROM mailings), value ->> '$.email', value ->> '$.name', value ->> '$.race', 'queued'
+           FROM json_each(?)`,
+        )
+        .bind(json),
+    );
+  }
+  const [inserted] = await d1.batch<{ id: number }>([insertMailing, ...insertRecipients]);
+  const id = inserted?.results[0]?.id;
+  if (id === undefined) throw new Error("mailing insert returned no id");
+  return id;
+}
+
+export type MailingRow = typeof mailings.$inferSelect;
+
+export async function findMailing(db: Db, id: number): Promise<MailingRow | null> {
+  return (await db.select().from(mailings).where(eq(mailings.id, id)).get()) ?? null;
+}
+
+/** The newest mailing to the same audience with the same subject and text made since `since` (a double send). */
+export async function sameMailingSince(
+  db: Db,
+  input: Pick<NewMailing, "audience" | "subject" | "message">,
+  since: number,
+): Promise<MailingRow | null> {
+  const row = await db
+    .select()
+    .from(mailings)
+    .where(
+      and(
+        eq(mailings.audience, input.audience),
+        eq(mailings.subject, input.subject),
+        eq(mailings.message, input.message),
+        sql`${mailings.createdAt} >= ${since}`,
+      ),
+    )
+    .orderBy(desc(mailings.id))
+    .limit(1)
+    .get();
+  return row ?? null;
+}
+
+export interface MailingProgress {
+  id: number;
+  audience: string;
+  subject: string;
+  createdAt: number;
+  totalRecipients: number;
+  sentCount: number;
+  /** Failed for good, or 'unknown' (a claim that never finished: maybe sent, not resent). */
+  failedCount: number;
+  /** Unsubscribed after the mailing was made: not sent. */
+  skippedCount: number;
+  /** Queued or being sent. */
+  pending: number;
+  done: boolean;
+  errors: { email: string; error: string }[];
+}
+
+export async function mailingProgress(db: Db, mailing: MailingRow): Promise<MailingProgress> {
+  const counts = await db
+    .select({ status: mailingRecipients.status, n: sql<number>`count(*)` })
+    .from(mailingRecipients)
+    .where(eq(mailingRecipients.mailingId, mailing.id))
+    .groupBy(mailingRecipients.status)
+    .all();
+  const count = (...statuses: RecipientStatus[]) =>
+    counts.filter((c) => statuses.includes(c.status as RecipientStatus)).reduce((sum, c) => sum + c.n, 0);
+  const errors = await db
+    .select({ email: mailingRecipients.email, error: mailingRecipients.error })
+    .from(mailingRecipients)
+    .where(and(eq(mailingRecipients.mailingId, mailing.id), inArray(mailingRecipients.status, ["failed", "unknown"])))
+    .orderBy(mailingRecipients.email)
+    .all();
+  const pending = count("queued", "claimed");
+  return {
+    id: mailing.id,
+    audience: mailing.audience,
+    subject: mailing.subject,
+    createdAt: mailing.createdAt,
+    totalRecipients: mailing.totalRecipients,
+    sentCount: count("sent"),
+    failedCount: count("failed", "unknown"),
+    skippedCount: count("skipped"),
+    pending,
+    done: pending === 0,
+    errors: errors.map((e) => ({ email: e.email, error: e.error ?? "" })),
+  };
+}
+
+export type RecipientRow = typeof mailingRecipients.$inferSelect;
+
+export async function findRecipient(db: Db, mailingId: number, email: string): Promise<RecipientRow | null> {
+  const row = await db
+    .select()
+    .from(mailingRecipients)
+    .where(and(eq(mailingRecipients.mailingId, mailingId), eq(mailingRecipients.email, email)))
+    .get();
+  return row ?? null;
+}
+
+/** One conditional UPDATE from the states in `from` to `to`; true when this call made the change. */
+async function transition(
+  db: Db,
+  mailingId: number,
+  email: string,
+  from: RecipientStatus[],
+  set: Partial<Pick<RecipientRow, "status" | "claimedAt" | "sentAt" | "error">>,
+  extra?: ReturnType<typeof sql>,
+): Promise<boolean> {
+  const result = await db
+    .update(mailingRecipients)
+    .set(set)
+    .where(
+      and(
+        eq(mailingRecipients.mailingId, mailingId),
+        eq(mailingRecipients.email, email),
+        inArray(mailingRecipients.status, from),
+        extra,
+      ),
+    )
+    .run();
+  return result.meta.changes === 1;
+}
+
+/** queued → claimed, unless the address unsubscribed meanwhile. */
+export function claimRecipient(db: Db, mailingId: number, email: string, now: number): Promise<boolean> {
+  return transition(
+    db,
+    mailingId,
+    email,
+    ["queued"],
+    { status: "claimed", claimedAt: now },
+    sql`NOT EXISTS (SELECT 1 FROM ${unsubscribes} WHERE ${unsubscribes.email} = ${mailingRecipients.email})`,
+  );
+}
+
+/** claimed (or reported 'unknown' by a redelivery while this send ran) → sent. */
+export function markSent(db: Db, mailingId: number, email: string, now: number): Promise<boolean> {
+  return transition(db, mailingId, email, ["claimed", "unknown"], { status: "sent", sentAt: now, error: null });
+}
+
+/** The provider refused: nothing left, so the claim goes back to queued for the retry. */
+export function releaseClaim(db: Db, mailingId: number, email: string, error: string): Promise<boolean> {
+  return transition(db, mailingId, email, ["claimed", "unknown"], { status: "queued", claimedAt: null, error });
+}
+
+/** The last attempt failed: failed for good, with the provider's error (the dead-letter record). */
+export function markFailed(db: Db, mailingId: number, email: string, error: string): Promise<boolean> {
+  return transition(db, mailingId, email, ["claimed", "queued", "unknown"], { status: "failed", error });
+}
+
+/** A claim nobody finished (the sender crashed between claim and send): reported, never resent blindly. */
+export function markUnknown(db: Db, mailingId: number, email: string, error: string): Promise<boolean> {
+  return transition(db, mailingId, email, ["claimed"], { status: "unknown", error });
+}
+
+/** Still queued but the address has unsubscribed since the mailing was made. */
+export function markSkipped(db: Db, mailingId: number, email: string): Promise<boolean> {
+  return transition(
+    db,
+    mailingId,
+    email,
+    ["queued"],
+    { status: "skipped", error: null },
+    sql`EXISTS (SELECT 1 FROM ${unsubscribes} WHERE ${unsubscribes.email} = ${mailingRecipients.email})`,
+  );
+}
+
+/** The mailing's recipients still queued (to enqueue again when a mailing is resumed). */
+export async function queuedRecipients(db: Db, mailingId: number): Promise<string[]> {
+  const rows = await db
+    .select({ email: mailingRecipients.email })
+    .from(mailingRecipients)
+    .where(and(eq(mailingRecipients.mailingId, mailingId), eq(mailingRecipients.status, "queued")))
+    .all();
+  return rows.map((r) => r.email);
+}
+
+/** Claims older than `before` can no longer be running (a consumer's wall-clock limit): reported as unknown. */
+export async function reportStaleClaims(db: Db, mailingId: number, before: number, error: string): Promise<number> {
+  const result = await db
+    .update(mailingRecipients)
+    .set({ status: "unknown", error })
+    .where(
+      and(
+        eq(mailingRecipients.mailingId, mailingId),
+        eq(mailingRecipients.status, "claimed"),
+        lt(mailingRecipients.claimedAt, before),
+      ),
+    )
+    .run();
+  return result.meta.changes;
+}
+
+/** Adds the address to the unsubscribe list (idempotent: the first unsubscribe's time and mailing are kept). */
+export async function addUnsubscribe(db: Db, email: string, mailingId: number | null, now: number): Promise<void> {
+  await db.insert(unsubscribes).values({ email, at: now, mailingId }).onConflictDoNothing();
+}
+
+export async function isUnsubscribed(db: Db, email: string): Promise<boolean> {
+  return (
+    (await db.select({ email: unsubscribes.email }).from(unsubscribes).where(eq(unsubscribes.email, email)).get()) !==
+    undefined
+  );
+}

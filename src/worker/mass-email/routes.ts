@@ -1,0 +1,129 @@
+/**
+ * Mass e-mail (admin area §2, §7; the admin guard in app.ts covers /admin/api/*): the spec's six calls (count,
+ * list and send, for previous runners and for this season's runners), plus the mailing's progress and resuming
+ * an interrupted mailing. A send stores the mailing and its recipients, puts one queue message per recipient on
+ * MAIL_QUEUE and answers at once with the mailing's id; the queue consumer (src/worker/mailings.ts) sends.
+ */
+import { Hono, type Context } from "hono";
+import { z } from "zod";
+import { SEASON } from "../../shared/season";
+import { audit } from "../db/audit";
+import { database } from "../db/client";
+import {
+  audienceRecipients,
+  createMailing,
+  findMailing,
+  mailingProgress,
+  sameMailingSince,
+  type Audience,
+} from "./mailings-db";
+import type { AppEnv } from "../env";
+import { ApiError, notFound } from "../lib/errors";
+import { enqueueRecipients, resumeMailing, type MailMessage } from "./mailings";
+import { validate } from "../middleware/validate";
+
+export const massEmailRoutes = new Hono<AppEnv>();
+
+export const SUBJECT_MAX = 200;
+export const MESSAGE_MAX = 20_000;
+/** The same mailing to the same audience again within this time is a double click or a replayed request. */
+export const DOUBLE_SEND_WINDOW_MS = 10 * 60_000;
+
+export const MSG = {
+  /** Spec §5, quoted as written. */
+  required: "Please fill in both subject and message",
+  subjectLong: `Ämnet får vara högst ${SUBJECT_MAX} tecken.`,
+  messageLong: "Meddelandet får vara högst 20 000 tecken.",
+  noRecipients: "Det finns inga mottagare att skicka till.",
+  doubleSend: "Samma utskick skickades nyss till samma mottagare. Följ det pågående utskicket i stället.",
+  missing: "Utskicket finns inte.",
+} as const;
+
+const sendBody = z.object(
+  {
+    subject: z.string({ error: MSG.required }).trim().min(1, MSG.required).max(SUBJECT_MAX, MSG.subjectLong),
+    message: z.string({ error: MSG.required }).trim().min(1, MSG.required).max(MESSAGE_MAX, MSG.messageLong),
+  },
+  { error: MSG.required },
+);
+
+const idParam = z.object({
+  id: z
+    .string()
+    .regex(/^[1-9]\d{0,9}$/, MSG.missing)
+    .transform(Number),
+});
+
+function recipients(c: Context<AppEnv>, audience: Audience) {
+  return audienceRecipients(database(c.env.DB), audience, SEASON.year);
+}
+
+async function send(c: Context<AppEnv>, audience: Audience, body: z.infer<typeof sendBody>) {
+  const db = database(c.env.DB);
+  const now = c.var.clock.now();
+  const actor = c.var.admin?.email ?? "okänd";
+  if (await sameMailingSince(db, { audience, ...body }, now - DOUBLE_SEND_WINDOW_MS)) {
+    throw new ApiError(409, MSG.doubleSend);
+  }
+  const list = await recipients(c, audience);
+  if (list.length === 0) throw new ApiError(409, MSG.noRecipients);
+  const id = await createMailing(db, { audience, ...body, createdBy: actor, recipients: list }, now);
+  await audit(
+    db,
+    { actor, action: "mailing.create", subject: String(id), detail: { audience, total: list.length } },
+    now,
+  );
+  try {
+    const emails = list.map((r) => r.email);
+    await enqueueRecipients(c.env.MAIL_QUEUE as Queue<MailMessage>, id, emails);
+  } catch (err) {
+    // The mailing and its recipients are stored: the progress shows it stalled, and resuming enqueues the rest.
+    console.error("mailing enqueue failed", id, err);
+  }
+  return c.json({ id, totalRecipients: list.length }, 202);
+}
+
+massEmailRoutes.get("/admin/api/previous-runners-count", async (c) =>
+  c.json({ count: (await recipients(c, "previous")).length }),
+);
+
+massEmailRoutes.get("/admin/api/previous-runners", async (c) =>
+  c.json((await recipients(c, "previous")).map(({ name, email }) => ({ name, email }))),
+);
+
+massEmailRoutes.post("/admin/api/send-email-previous-runners", validate("json", sendBody), (c) =>
+  send(c, "previous", c.req.valid("json")),
+);
+
+massEmailRoutes.get("/admin/api/get_current_runners_count_handler", async (c) =>
+  c.json({ count: (await recipients(c, "current")).length }),
+);
+
+massEmailRoutes.get("/admin/api/get_current_runners_handler", async (c) =>
+  c.json((await recipients(c, "current")).map(({ name, email, race }) => ({ name, email, race: race ?? "" }))),
+);
+
+massEmailRoutes.post("/admin/api/send-email-current-runners", validate("json", sendBody), (c) =>
+  send(c, "current", c.req.valid("json")),
+);
+
+massEmailRoutes.get("/admin/api/mailings/:id", validate("param", idParam), async (c) => {
+  const db = database(c.env.DB);
+  const mailing = await findMailing(db, c.req.valid("param").id);
+  if (!mailing) throw notFound(MSG.missing);
+  return c.json(await mailingProgress(db, mailing));
+});
+
+massEmailRoutes.post("/admin/api/mailings/:id/resume", validate("param", idParam), async (c) => {
+  const db = database(c.env.DB);
+  const mailing = await findMailing(db, c.req.valid("param").id);
+  if (!mailing) throw notFound(MSG.missing);
+  const now = c.var.clock.now();
+  const result = await resumeMailing(c.env, db, mailing.id, now);
+  await audit(
+    db,
+    { actor: c.var.admin?.email ?? "okänd", action: "mailing.resume", subject: String(mailing.id), detail: result },
+    now,
+  );
+  return c.json({ ...result, progress: await mailingProgress(db, mailing) });
+});

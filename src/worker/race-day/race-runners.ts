@@ -1,0 +1,171 @@
+/**
+ * The Worker's way into the race Durable Objects for runners: payment settlement and the box office add paid
+ * runners here, the admin "Byt distans" moves one. The object is the writer of record and mirrors bib, race and
+ * distance to D1's participants itself; this module picks the race and turns its refusals into HTTP answers.
+ */
+import type { AddRunnerResult, ChangeAuthor, RunnerInput } from "../../durable/race";
+import { toDistance } from "../../shared/distances";
+import { isRaceId, raceIdForSeason } from "../../shared/race-id";
+import {
+  compareRunners,
+  isRaceError,
+  runnerSort,
+  type RaceSnapshot,
+  type RunnerRecord,
+} from "../../shared/race-protocol";
+import type { Season } from "../../shared/season";
+import { database, type Db } from "../db/client";
+import { participantsByIds } from "../payments/payments-db";
+import { ensureSeasonRaces, getRace, participantsInRace, raceRecordFromRow, type RaceRow } from "./races-db";
+import { ApiError, badRequest, notFound } from "../lib/errors";
+
+/** A refusal from the race object (RaceError: bad input, unknown runner, taken bib) as the Worker's 4xx. */
+export async function callRace<T>(call: Promise<T>): Promise<T> {
+  try {
+    return await call;
+  } catch (err) {
+    if (isRaceError(err)) throw new ApiError(err.status, err.message);
+    throw err;
+  }
+}
+
+/** The race's object, made that race (init) from its row in the index; 404 when the index has no such race. */
+export async function raceStub(env: Env, part: string, db?: Db) {
+  const row = await getRace(db ?? database(env.DB), part);
+  if (!row) throw notFound("Loppet finns inte");
+  return initializedStub(env, row);
+}
+
+async function initializedStub(env: Env, row: RaceRow) {
+  const stub = env.RACE.getByName(row.part);
+  await callRace(stub.init({ part: row.part, date: row.date, distance: row.distance, openForReg: row.openForReg }));
+  return stub;
+}
+
+export interface ParticipantForRace extends RunnerInput {
+  /** km as the spec writes it: '0.8' … '5.6'. */
+  distance: string;
+}
+
+export interface AddedToRace extends AddRunnerResult {
+  part: string;
+}
+
+/**
+ * Puts paid participants in their races: the race they are already linked to in D1 (an admin may have moved
+ * them), otherwise the season's race for their distance. Idempotent: a second run adds nobody and changes
+ * nothing. A bib taken meanwhile is dropped rather than leaving a paid runner out (see `droppedBib`).
+ */
+export async function addParticipantsToRaces(
+  env: Env,
+  db: Db,
+  participants: readonly ParticipantForRace[],
+  season: Season,
+  by: ChangeAuthor = { actor: "system" },
+): Promise<AddedToRace[]> {
+  if (participants.length === 0) return [];
+  const ids = participants.map((p) => p.id);
+  const linked = new Map((await participantsByIds(db, ids)).map((row) => [row.id, row.raceId]));
+
+  const byPart = new Map<string, ParticipantForRace[]>();
+  for (const p of participants) {
+    const distance = toDistance(p.distance);
+    if (!distance) throw badRequest(`Ogiltig distans: ${p.distance}`);
+    const part = linked.get(p.id) ?? raceIdForSeason(distance, season);
+    byPart.set(part, [...(byPart.get(part) ?? []), p]);
+  }
+
+  const results: AddedToRace[] = [];
+  let seeded = false;
+  for (const [part, group] of byPart) {
+    let row = await getRace(db, part);
+    if (!row && !seeded) {
+      await ensureSeasonRaces(db, season);
+      seeded = true;
+      row = await getRace(db, part);
+    }
+    if (!row) throw notFound("Loppet finns inte");
+    const stub = await initializedStub(env, row);
+    for (const p of group) {
+      const result = await callRace(
+        stub.addRunner(
+          {
+            id: p.id,
+            firstname: p.firstname,
+            lastname: p.lastname,
+            age: p.age,
+            company: p.company ?? "",
+            group: p.group ?? "Ingen",
+            bib: p.bib ?? null,
+          },
+          by,
+          { dropTakenBib: true },
+        ),
+      );
+      results.push({ ...result, part });
+    }
+  }
+  return results;
+}
+
+export interface DistanceChange {
+  runner: RunnerRecord;
+  /** The bib the runner had, when the target race already uses it (the runner then arrives without one). */
+  droppedBib?: number;
+}
+
+/**
+ * Admin "Byt distans": the runner leaves one race and joins another with that race's distance, keeping the bib
+ * when it is free there. The source race's object runs the move (marked, added there, removed here, its alarm
+ * retrying until done), so a failure half-way never loses or doubles the runner; a repeat after success finds
+ * the runner already moved and answers the same.
+ */
+export async function changeRunnerDistance(
+  env: Env,
+  fromPart: string,
+  toPart: string,
+  id: string,
+  by: ChangeAuthor = { actor: "system" },
+): Promise<DistanceChange> {
+  if (fromPart === toPart) throw badRequest("Löparen är redan anmäld till det loppet.");
+  const from = await raceStub(env, fromPart);
+  const to = await raceStub(env, toPart);
+  const here = await callRace(from.getRunner(id));
+  if (!here) {
+    const moved = await callRace(to.getRunner(id));
+    if (moved) return { runner: moved };
+  }
+  return callRace(from.moveRunner(toPart, id, by));
+}
+
+/**
+ * `GET /api/races/get/{part}` for admins: the race record, then its runners. The index row gives the race (404
+ * without one); the object, once it exists, is the truth for state, start and runners. Before the object has
+ * data, the runners are the D1 participants linked to the race.
+ */
+export async function raceSnapshot(env: Env, db: Db, part: string): Promise<RaceSnapshot> {
+  const row = isRaceId(part) ? await getRace(db, part) : null;
+  if (!row) throw notFound("Loppet finns inte");
+  const indexed = raceRecordFromRow(row);
+  // RPC's type mapping widens the tuple to an array of the union; the object returns a RaceSnapshot.
+  const live = (await callRace(env.RACE.getByName(part).snapshot())) as RaceSnapshot | null;
+  if (live) {
+    const [race, ...runners] = live;
+    return [{ ...indexed, state: race.state, started: race.started }, ...runners];
+  }
+  const runners = (await participantsInRace(db, part)).map((p): RunnerRecord => ({
+    type: "runner",
+    part,
+    sort: runnerSort(p.id),
+    id: p.id,
+    bib: p.bib && p.bib > 0 ? p.bib : null,
+    firstname: p.firstname,
+    lastname: p.lastname,
+    age: p.age,
+    company: p.company,
+    group: p.group,
+    finished: null,
+    distance: p.distance,
+  }));
+  return [indexed, ...runners.sort(compareRunners)];
+}

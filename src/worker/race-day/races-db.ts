@@ -1,0 +1,96 @@
+/**
+ * The race index in D1: one row per race, seeded from the season config. Race-day truth (start time, runners,
+ * finish order) lives in each race's Durable Object; state and started here mirror it for the lists.
+ */
+import { asc, eq, sql } from "drizzle-orm";
+import { distanceMeters } from "../../shared/distances";
+import { raceIdForSeason } from "../../shared/race-id";
+import { isRaceState, type RaceRecord, type RaceState } from "../../shared/race-protocol";
+import type { Season } from "../../shared/season";
+import type { Db } from "../db/client";
+import { participants, races } from "../db/schema";
+
+export type RaceRow = typeof races.$inferSelect;
+
+/**
+ * Upserts the season's races (one per distance). The config's fields win on every call (the organiser edits
+ * the config and deploys); state and start time belong to race day and are never touched here.
+ */
+export async function ensureSeasonRaces(db: Db, season: Season): Promise<RaceRow[]> {
+  const rows = season.races.map((r) => ({
+    part: raceIdForSeason(r.distance, season),
+    season: season.year,
+    date: season.raceDay,
+    distance: distanceMeters(r.distance),
+    startTime: r.startTime,
+    openForReg: r.openForReg,
+  }));
+  const [first, ...rest] = rows.map((row) =>
+    db
+      .insert(races)
+      .values(row)
+      .onConflictDoUpdate({
+        target: races.part,
+        set: {
+          season: sql`excluded.season`,
+          date: sql`excluded.date`,
+          distance: sql`excluded.distance`,
+          startTime: sql`excluded.start_time`,
+          openForReg: sql`excluded.open_for_reg`,
+        },
+      }),
+  );
+  if (first) await db.batch([first, ...rest]);
+  return db.select().from(races).where(eq(races.season, season.year)).orderBy(asc(races.part)).all();
+}
+
+/** Every race of every season, by part (race-YYMMDD-NN sorts by date, then distance). */
+export async function listRaces(db: Db): Promise<RaceRow[]> {
+  return db.select().from(races).orderBy(asc(races.part)).all();
+}
+
+export async function getRace(db: Db, part: string): Promise<RaceRow | null> {
+  return (await db.select().from(races).where(eq(races.part, part)).get()) ?? null;
+}
+
+/** The D1 participants linked to a race (its runners before the race's object holds any). */
+export async function participantsInRace(db: Db, part: string) {
+  return db.select().from(participants).where(eq(participants.raceId, part)).all();
+}
+
+/** Mirrors the Durable Object's state into the index; false when there is no such race. */
+export async function setRaceState(db: Db, part: string, state: RaceState, started: number | null): Promise<boolean> {
+  const updated = await db
+    .update(races)
+    .set({ state, started })
+    .where(eq(races.part, part))
+    .returning({ part: races.part });
+  return updated.length > 0;
+}
+
+/** The spec's race record from an index row. */
+export function raceRecordFromRow(row: RaceRow): RaceRecord {
+  return {
+    type: "race",
+    part: row.part,
+    sort: "race",
+    state: isRaceState(row.state) ? row.state : "",
+    started: row.started,
+    date: row.date,
+    distance: row.distance,
+    openForReg: row.openForReg,
+  };
+}
+
+/** A race an organiser creates by hand (admin "Lägg till lopp"); false when the part already exists. */
+export async function createRace(
+  db: Db,
+  race: { part: string; date: string; distance: number; openForReg: boolean },
+): Promise<boolean> {
+  const inserted = await db
+    .insert(races)
+    .values({ ...race, season: Number(race.date.slice(0, 4)) })
+    .onConflictDoNothing()
+    .returning({ part: races.part });
+  return inserted.length > 0;
+}

@@ -1,0 +1,367 @@
+/**
+ * Race day (admin spec §7, `/admin/api/races/*`, and the live sockets `{wsUrl}/race/{raceId}`, `{wsUrl}/races`).
+ * The admin guard (app.ts) lets only admins in, the same-origin guard only the site itself (the spec's GETs
+ * change state). Every call ends in one method of the race's Durable Object, the single writer; this file only
+ * validates, names the actor (the admin's e-mail) and the device, and shapes the spec's answers.
+ */
+import { Hono } from "hono";
+import { z } from "zod";
+import { RACE_ACTOR_HEADER, RACE_HUB_NAME, type ChangeAuthor } from "../../durable/race";
+import { MAX_AGE } from "../../shared/age";
+import { toGroup } from "../../shared/distances";
+import { isRaceId, raceId } from "../../shared/race-id";
+import { isDeviceId, isTapId, runnerIdFromSort } from "../../shared/race-protocol";
+import { isIsoDate } from "../../shared/stockholm";
+import { database } from "../db/client";
+import { createRace, getRace, raceRecordFromRow } from "./races-db";
+import type { AppEnv } from "../env";
+import { badRequest, conflict, notFound } from "../lib/errors";
+import { isSiteOrigin } from "../middleware/same-origin";
+import { validate } from "../middleware/validate";
+import { callRace, changeRunnerDistance, raceStub } from "./race-runners";
+
+export const raceDayRoutes = new Hono<AppEnv>();
+
+const MSG = {
+  race: "Loppet finns inte",
+  runner: "Löparen finns inte i loppet.",
+  bib: "Startnummer måste vara ett positivt heltal.",
+  tap: "Ogiltigt tryck-id.",
+  at: "Ogiltig tidpunkt.",
+  device: "Ogiltigt enhets-id.",
+  date: "felaktigt datum",
+  distance: "felaktig sträcka",
+  hundreds: "sträckan måste anges i hela hundra meter",
+  age: "felaktig ålder",
+  name: "Ange namn",
+  group: "Ogiltig grupp (Ingen, Dam eller Herr).",
+  company: "Föreningens namn är för långt.",
+} as const;
+
+const raceParam = z.object({ raceId: z.string().max(64).refine(isRaceId, MSG.race) });
+const runnerParam = raceParam.extend({
+  sort: z
+    .string()
+    .max(120)
+    .refine((s) => runnerIdFromSort(s) !== null, MSG.runner),
+});
+
+/** Every race-day write may name the device it came from (kept in the race's audit trail). */
+const deviceQuery = z.object({ device: z.string().refine(isDeviceId, MSG.device).optional() });
+/** Start and finish taps: the id made on the device and the tap's moment on the server's clock (epoch ms). */
+const tapQuery = deviceQuery.extend({
+  tap: z.string().refine(isTapId, MSG.tap).optional(),
+  at: z
+    .string()
+    .regex(/^\d{1,15}$/, MSG.at)
+    .transform(Number)
+    .optional(),
+  rerecord: z.enum(["1", "0", "true", "false"], { error: "Ogiltigt värde för rerecord." }).optional(),
+});
+
+function author(c: { var: AppEnv["Variables"] }, device: string | undefined): ChangeAuthor {
+  return { actor: c.var.admin?.email ?? "okänd", device };
+}
+
+function runnerId(sort: string): string {
+  const id = runnerIdFromSort(sort);
+  if (!id) throw notFound(MSG.runner);
+  return id;
+}
+
+raceDayRoutes.get(
+  "/admin/api/races/start/:raceId",
+  validate("param", raceParam),
+  validate("query", tapQuery),
+  async (c) => {
+    const { raceId } = c.req.valid("param");
+    const { tap, at, device } = c.req.valid("query");
+    const stub = await raceStub(c.env, raceId);
+    const race = await callRace(stub.start({ tapId: tap, at }, author(c, device)));
+    return c.json({ started: race.started, race });
+  },
+);
+
+raceDayRoutes.get(
+  "/admin/api/races/finish/:raceId/:sort",
+  validate("param", runnerParam),
+  validate("query", tapQuery),
+  async (c) => {
+    const { raceId, sort } = c.req.valid("param");
+    const { tap, at, device, rerecord } = c.req.valid("query");
+    const stub = await raceStub(c.env, raceId);
+    const result = await callRace(
+      stub.finish(
+        runnerId(sort),
+        { tapId: tap, at, rerecord: rerecord === "1" || rerecord === "true" },
+        author(c, device),
+      ),
+    );
+    return c.json(result);
+  },
+);
+
+raceDayRoutes.get(
+  "/admin/api/races/restore/:raceId/:sort",
+  validate("param", runnerParam),
+  validate("query", deviceQuery),
+  async (c) => {
+    const { raceId, sort } = c.req.valid("param");
+    const stub = await raceStub(c.env, raceId);
+    const runner = await callRace(stub.restore(runnerId(sort), author(c, c.req.valid("query").device)));
+    return c.json({ runner });
+  },
+);
+
+const bibParam = runnerParam.extend({
+  bib: z.string().regex(/^(\d{1,5}|next)$/, MSG.bib),
+});
+
+raceDayRoutes.get(
+  "/admin/api/races/register-bib/:raceId/:sort/:bib",
+  validate("param", bibParam),
+  validate("query", deviceQuery),
+  async (c) => {
+    const { raceId, sort, bib } = c.req.valid("param");
+    const stub = await raceStub(c.env, raceId);
+    const number = bib === "next" ? "next" : Number(bib);
+    const runner = await callRace(stub.registerBib(runnerId(sort), number, author(c, c.req.valid("query").device)));
+    return c.json({ runner });
+  },
+);
+
+raceDayRoutes.get(
+  "/admin/api/races/dns/:raceId/:sort/:mark",
+  validate("param", runnerParam.extend({ mark: z.enum(["on", "off"], { error: "Ange on eller off." }) })),
+  validate("query", deviceQuery),
+  async (c) => {
+    const { raceId, sort, mark } = c.req.valid("param");
+    const stub = await raceStub(c.env, raceId);
+    const runner = await callRace(stub.setDns(runnerId(sort), mark === "on", author(c, c.req.valid("query").device)));
+    return c.json({ runner });
+  },
+);
+
+raceDayRoutes.get(
+  "/admin/api/races/end/:raceId",
+  validate("param", raceParam),
+  validate("query", deviceQuery),
+  async (c) => {
+    const stub = await raceStub(c.env, c.req.valid("param").raceId);
+    const race = await callRace(stub.end(author(c, c.req.valid("query").device)));
+    return c.json({ race });
+  },
+);
+
+raceDayRoutes.get(
+  "/admin/api/races/reset/:raceId",
+  validate("param", raceParam),
+  validate("query", deviceQuery),
+  async (c) => {
+    const stub = await raceStub(c.env, c.req.valid("param").raceId);
+    const race = await callRace(stub.reset(author(c, c.req.valid("query").device)));
+    return c.json({ race });
+  },
+);
+
+raceDayRoutes.get(
+  "/admin/api/races/change-distance/:targetRaceId/:raceId/:sort",
+  validate("param", runnerParam.extend({ targetRaceId: z.string().max(64).refine(isRaceId, MSG.race) })),
+  validate("query", deviceQuery),
+  async (c) => {
+    const { targetRaceId, raceId, sort } = c.req.valid("param");
+    const moved = await changeRunnerDistance(
+      c.env,
+      raceId,
+      targetRaceId,
+      runnerId(sort),
+      author(c, c.req.valid("query").device),
+    );
+    return c.json(moved);
+  },
+);
+
+raceDayRoutes.get(
+  "/admin/api/races/audit/:raceId",
+  validate("param", raceParam),
+  validate(
+    "query",
+    z.object({
+      limit: z
+        .string()
+        .regex(/^\d{1,4}$/, "Ogiltigt antal.")
+        .transform(Number)
+        .optional(),
+    }),
+  ),
+  async (c) => {
+    const stub = await raceStub(c.env, c.req.valid("param").raceId);
+    return c.json(await callRace(stub.recentEvents(c.req.valid("query").limit ?? 500)));
+  },
+);
+
+/** A number, or a string of digits as a form field gives it; anything else is `message`. */
+function wholeNumber(message: string) {
+  return z.unknown().transform((v, ctx) => {
+    const n = typeof v === "number" ? v : typeof v === "string" && /^\s*\d{1,9}(\.\d+)?\s*$/.test(v) ? Number(v) : NaN;
+    if (Number.isFinite(n)) return n;
+    ctx.addIssue({ code: "custom", message });
+    return z.NEVER;
+  });
+}
+
+/** Spec §5: the create form's three messages; the server says the same. */
+const createRaceBody = z.object(
+  {
+    // raceId() takes years 2000–2099 (race-YYMMDD-NN); anything else is not a date this site can run a race on.
+    date: z.string({ error: MSG.date }).refine((d) => isIsoDate(d) && d.startsWith("20"), MSG.date),
+    distance: wholeNumber(MSG.distance).refine(
+      (m) => Number.isInteger(m) && m > 0 && m % 100 === 0 && m <= 999_900,
+      MSG.hundreds,
+    ),
+    openForReg: z.boolean({ error: "Ange om loppet är öppet för anmälan." }).optional().default(false),
+  },
+  { error: "Ogiltigt lopp." },
+);
+
+raceDayRoutes.post(
+  "/admin/api/races/create-race/:raceId",
+  validate("param", z.object({ raceId: z.string().max(64) })),
+  validate("json", createRaceBody),
+  async (c) => {
+    const { date, distance, openForReg } = c.req.valid("json");
+    const expected = raceId(date, distance);
+    if (c.req.valid("param").raceId !== expected) {
+      throw badRequest(`Loppets id ska vara ${expected} för det datumet och den sträckan.`);
+    }
+    const db = database(c.env.DB);
+    if (!(await createRace(db, { part: expected, date, distance, openForReg }))) {
+      throw conflict("Loppet finns redan.");
+    }
+    const row = (await getRace(db, expected))!;
+    const stub = await raceStub(c.env, expected, db);
+    await callRace(stub.init({ part: row.part, date, distance, openForReg }, author(c, undefined)));
+    const race = raceRecordFromRow(row);
+    await c.env.RACE_HUB.getByName(RACE_HUB_NAME)
+      .raceChanged(race)
+      .catch((err: unknown) => console.warn("race hub notification failed", err));
+    return c.json(race);
+  },
+);
+
+const text = (message: string, max = 100) => z.string({ error: message }).trim().max(max, message);
+/** 0, null or '' (an empty form field) is no number (spec: "0 or missing means no number"). */
+const bibField = z
+  .union([z.null(), z.literal(""), wholeNumber(MSG.bib)])
+  .transform((v) => (v === null || v === "" || v === 0 ? null : v))
+  .refine((v) => v === null || (Number.isInteger(v) && v > 0 && v <= 99_999), MSG.bib);
+const ageField = wholeNumber(MSG.age).refine((a) => Number.isInteger(a) && a >= 0 && a <= MAX_AGE, MSG.age);
+const groupField = z
+  .string({ error: MSG.group })
+  .transform((g, ctx) => toGroup(g) ?? (ctx.addIssue({ code: "custom", message: MSG.group }), z.NEVER));
+
+const runnerFields = {
+  firstname: text(MSG.name).pipe(z.string().min(1, MSG.name)),
+  lastname: text(MSG.name).pipe(z.string().min(1, MSG.name)),
+  age: ageField,
+  bib: bibField,
+  group: groupField,
+  company: text(MSG.company),
+};
+
+const addRunnerBody = z.object(
+  {
+    ...runnerFields,
+    bib: bibField.optional(),
+    group: groupField.optional(),
+    company: text(MSG.company).optional(),
+  },
+  { error: "Ogiltig deltagare." },
+);
+
+raceDayRoutes.post(
+  "/admin/api/races/add-runner/:raceId",
+  validate("param", raceParam),
+  validate("json", addRunnerBody),
+  async (c) => {
+    const body = c.req.valid("json");
+    const stub = await raceStub(c.env, c.req.valid("param").raceId);
+    const { runner } = await callRace(
+      stub.addRunner(
+        {
+          id: crypto.randomUUID(),
+          firstname: body.firstname,
+          lastname: body.lastname,
+          age: body.age,
+          company: body.company ?? "",
+          group: body.group ?? "Ingen",
+          bib: body.bib ?? null,
+        },
+        author(c, undefined),
+      ),
+    );
+    return c.json(runner);
+  },
+);
+
+const updateRunnerBody = z.object(
+  {
+    firstname: runnerFields.firstname.optional(),
+    lastname: runnerFields.lastname.optional(),
+    age: ageField.optional(),
+    bib: bibField.optional(),
+    group: groupField.optional(),
+    company: text(MSG.company).optional(),
+  },
+  { error: "Ogiltig ändring." },
+);
+
+raceDayRoutes.post(
+  "/admin/api/races/update-runner/:raceId/:sort",
+  validate("param", runnerParam),
+  validate("json", updateRunnerBody),
+  async (c) => {
+    const { raceId, sort } = c.req.valid("param");
+    const body = c.req.valid("json");
+    const patch = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
+    const stub = await raceStub(c.env, raceId);
+    return c.json(await callRace(stub.updateRunner(runnerId(sort), patch, author(c, undefined))));
+  },
+);
+
+// ——— live sockets: admins only, from the site itself (browsers send Origin on socket upgrades) ———
+
+/** Why a socket upgrade is refused, or null when it may go on to its object. */
+function socketRefusal(
+  req: Request,
+  env: Env,
+  admin: AppEnv["Variables"]["admin"],
+): { status: 401 | 403 | 426; error: string } | null {
+  if (req.headers.get("upgrade")?.toLowerCase() !== "websocket") {
+    return { status: 426, error: "Förväntade en WebSocket-anslutning" };
+  }
+  const origin = req.headers.get("origin");
+  if (origin && !isSiteOrigin(origin, req, env.PUBLIC_ORIGIN)) {
+    return { status: 403, error: "Anslutningen kom inte från sajten." };
+  }
+  if (!admin) return { status: 401, error: "Inte inloggad som admin" };
+  return null;
+}
+
+raceDayRoutes.get("/ws/race/:raceId", async (c) => {
+  const refused = socketRefusal(c.req.raw, c.env, c.var.admin);
+  if (refused) return c.json({ error: refused.error }, refused.status);
+  const part = c.req.param("raceId");
+  if (!isRaceId(part)) throw notFound(MSG.race);
+  const stub = await raceStub(c.env, part);
+  const headers = new Headers(c.req.raw.headers);
+  headers.set(RACE_ACTOR_HEADER, c.var.admin!.email);
+  // Returned as is: the 101 response's headers are immutable, so no middleware may touch it.
+  return stub.fetch(new Request(c.req.raw.url, { headers }));
+});
+
+raceDayRoutes.get("/ws/races", async (c) => {
+  const refused = socketRefusal(c.req.raw, c.env, c.var.admin);
+  if (refused) return c.json({ error: refused.error }, refused.status);
+  return c.env.RACE_HUB.getByName(RACE_HUB_NAME).fetch(c.req.raw);
+});

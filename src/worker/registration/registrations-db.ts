@@ -1,0 +1,232 @@
+/**
+ * A family's registration for a season and its runners (spec: deltagare). Saves replace the whole runner map in
+ * one D1 batch (a transaction) that starts with a guard: the batch aborts unless the stored version is the one
+ * the save was based on and the registration is not paid. So two tabs saving at once cannot both win, and a
+ * paid registration cannot change under a racing save.
+ */
+import { and, desc, eq, inArray, lt, ne, notInArray, or, isNull, sql } from "drizzle-orm";
+import { MAX_AGE } from "../../shared/age";
+import type { RunnerFields } from "../../shared/registration-schema";
+import type { DistanceKm } from "../../shared/season";
+import type { Group } from "../../shared/distances";
+import type { Db } from "../db/client";
+import { participants, payments, registrations } from "../db/schema";
+
+export type RegistrationRow = typeof registrations.$inferSelect;
+
+export interface StoredRunner extends RunnerFields {
+  id: string;
+  bib: number | null;
+}
+
+export async function findRegistration(db: Db, season: number, email: string): Promise<RegistrationRow | null> {
+  const row = await db
+    .select()
+    .from(registrations)
+    .where(and(eq(registrations.season, season), eq(registrations.email, email)))
+    .get();
+  return row ?? null;
+}
+
+export async function findRegistrationById(db: Db, id: string): Promise<RegistrationRow | null> {
+  return (await db.select().from(registrations).where(eq(registrations.id, id)).get()) ?? null;
+}
+
+/** The season's registration for the address, created empty if there is none (safe to call twice at once). */
+export async function ensureRegistration(
+  db: Db,
+  season: number,
+  email: string,
+  now: number,
+): Promise<{ registration: RegistrationRow; created: boolean }> {
+  const inserted = await db
+    .insert(registrations)
+    .values({ id: crypto.randomUUID(), season, email, version: 0, createdAt: now, updatedAt: now })
+    .onConflictDoNothing()
+    .returning()
+    .get();
+  if (inserted) return { registration: inserted, created: true };
+  const existing = await findRegistration(db, season, email);
+  if (!existing) throw new Error(`registration for ${email} vanished`);
+  return { registration: existing, created: false };
+}
+
+function toRunner(row: typeof participants.$inferSelect): StoredRunner {
+  return {
+    id: row.id,
+    firstname: row.firstname,
+    lastname: row.lastname,
+    age: row.age,
+    company: row.company,
+    distance: row.distance as DistanceKm,
+    group: row.group as Group,
+    bib: row.bib,
+  };
+}
+
+/** Runners in the order they were added. */
+export async function registrationRunners(db: Db, registrationId: string): Promise<StoredRunner[]> {
+  const rows = await db
+    .select()
+    .from(participants)
+    .where(eq(participants.registrationId, registrationId))
+    .orderBy(participants.createdAt, participants.id)
+    .all();
+  return rows.map(toRunner);
+}
+
+/** Spec: a PAID payment locks runner editing. */
+export async function isRegistrationPaid(db: Db, registrationId: string): Promise<boolean> {
+  const row = await db
+    .select({ id: payments.id })
+    .from(payments)
+    .where(and(eq(payments.registrationId, registrationId), eq(payments.status, "PAID")))
+    .limit(1)
+    .get();
+  return row !== undefined;
+}
+
+/**
+ * The runners of this address's most recent earlier season, a year older per season passed, minus those
+ * already in this season's list (same first and last name): the "welcome back" offer.
+ */
+export async function previousRunners(
+  db: Db,
+  email: string,
+  season: number,
+  current: readonly { firstname: string; lastname: string }[],
+): Promise<RunnerFields[]> {
+  const previous = await db
+    .select()
+    .from(registrations)
+    .where(and(eq(registrations.email, email), lt(registrations.season, season)))
+    .orderBy(desc(registrations.season))
+    .limit(1)
+    .get();
+  if (!previous) return [];
+  const years = season - previous.season;
+  const key = (r: { firstname: string; lastname: string }) =>
+    `${r.firstname.trim().toLowerCase()}\u0000${r.lastname.trim().toLowerCase()}`;
+  const have = new Set(current.map(key));
+  return (await registrationRunners(db, previous.id))
+    .filter((r) => !have.has(key(r)))
+    .map((r) => ({
+      firstname: r.firstname,
+      lastname: r.lastname,
+      age: Math.min(r.age + years, MAX_AGE),
+      company: r.company,
+      distance: r.distance,
+      group: r.group,
+    }));
+}
+
+/** Ids in `ids` that belong to another registration (or to the box office): a client must not take them over. */
+export async function runnerIdsOwnedElsewhere(db: Db, registrationId: string, ids: string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .select({ id: participants.id })
+    .from(participants)
+    .where(
+      and(
+        inArray(participants.id, ids),
+        or(isNull(participants.registrationId), ne(participants.registrationId, registrationId)),
+      ),
+    )
+    .all();
+  return rows.map((r) => r.id);
+}
+
+export type SaveResult =
+  | { status: "saved"; version: number }
+  /** Another save got in first, or a payment was started since the caller looked (`expectedPayid`). */
+  | { status: "conflict" }
+  | { status: "locked" }
+  | { status: "taken"; ids: string[] };
+
+/**
+ * Replaces the registration's runner map with `runners` if the stored version is still `expectedVersion` and
+ * the registration is unpaid. Bibs, races and phone numbers set by the organiser are kept on runners that stay.
+ * With `expectedPayid` the save also needs the selected payment to be the one the caller saw (so a booking that
+ * started meanwhile, for the old runners, is not overtaken); `clearPayid` unselects it (it was withdrawn).
+ */
+export async function saveRunners(
+  db: Db,
+  input: {
+    registrationId: string;
+    season: number;
+    expectedVersion: number;
+    expectedPayid?: string | null;
+    clearPayid?: boolean;
+    runners: Record<string, RunnerFields>;
+    now: number;
+  },
+): Promise<SaveResult> {
+  const { registrationId, expectedVersion, expectedPayid, now } = input;
+  const ids = Object.keys(input.runners);
+  const taken = await runnerIdsOwnedElsewhere(db, registrationId, ids);
+  if (taken.length > 0) return { status: "taken", ids: taken };
+
+  // json('stale') raises "malformed JSON", which aborts the batch and rolls back everything in it. (A select
+  // builder, not db.run(sql): drizzle's D1 batch cannot bind parameters of a raw statement.)
+  const guard = db
+    .select({
+      ok: sql`json(CASE WHEN ${registrations.version} = ${expectedVersion}
+        AND ${expectedPayid === undefined ? sql`1` : sql`${registrations.payid} IS ${expectedPayid}`}
+        AND NOT EXISTS (SELECT 1 FROM ${payments} WHERE ${payments.registrationId} = ${registrationId} AND ${payments.status} = 'PAID')
+        AND NOT EXISTS (SELECT 1 FROM ${participants} WHERE ${ids.length > 0 ? inArray(participants.id, ids) : sql`0`}
+          AND (${participants.registrationId} IS NULL OR ${participants.registrationId} <> ${registrationId}))
+      THEN '1' ELSE 'stale' END)`,
+    })
+    .from(registrations)
+    .where(eq(registrations.id, registrationId));
+  const bump = db
+    .update(registrations)
+    .set({ version: expectedVersion + 1, updatedAt: now, ...(input.clearPayid ? { payid: null } : {}) })
+    .where(eq(registrations.id, registrationId));
+  const removeOthers = db
+    .delete(participants)
+    .where(
+      ids.length > 0
+        ? and(eq(participants.registrationId, registrationId), notInArray(participants.id, ids))
+        : eq(participants.registrationId, registrationId),
+    );
+  // A client-chosen id may be taken between the check above and the batch; the guard catches that, and the
+  // upsert's own condition never overwrites another registration's runner.
+  const upserts = Object.entries(input.runners).map(([id, r], i) =>
+    db
+      .insert(participants)
+      .values({ id, registrationId, season: input.season, ...r, createdAt: now + i })
+      .onConflictDoUpdate({
+        target: participants.id,
+        set: {
+          firstname: r.firstname,
+          lastname: r.lastname,
+          age: r.age,
+          company: r.company,
+          distance: r.distance,
+          group: r.group,
+        },
+        setWhere: sql`${participants.registrationId} = ${registrationId}`,
+      }),
+  );
+
+  try {
+    await db.batch([guard, bump, removeOthers, ...upserts]);
+    return { status: "saved", version: expectedVersion + 1 };
+  } catch (err) {
+    const [reg, paid, takenNow] = await Promise.all([
+      db
+        .select({ version: registrations.version, payid: registrations.payid })
+        .from(registrations)
+        .where(eq(registrations.id, registrationId))
+        .get(),
+      isRegistrationPaid(db, registrationId),
+      runnerIdsOwnedElsewhere(db, registrationId, ids),
+    ]);
+    if (paid) return { status: "locked" };
+    if (takenNow.length > 0) return { status: "taken", ids: takenNow };
+    if (reg && reg.version !== expectedVersion) return { status: "conflict" };
+    if (reg && expectedPayid !== undefined && reg.payid !== expectedPayid) return { status: "conflict" };
+    throw err;
+  }
+}

@@ -1,0 +1,421 @@
+/**
+ * The visitor registration API (spec public-site §7): log in with an e-mailed code (/email, /code), read and
+ * save the family's runner map (/get, /update), preview a campaign code (/validate-kampanj) and book the payment
+ * (/book-v2). Paths are the spec's, at the root.
+ *
+ * Choices the spec leaves open:
+ * - /code answers 204 (spec: "accepted with no body") when it has just created an empty registration for a new
+ *   family, and 200 with the registration when the family already has one. A family that has none when
+ *   registration is closed gets 403 and no session (there is nothing to show).
+ * - /update takes the spec's plain `{runners}` and an optional `version`; a save based on an older version than
+ *   the stored one is refused with 409 and the current registration, so two tabs never silently overwrite each
+ *   other. It first withdraws a Swish payment still waiting for the old list: paying that one would lock the
+ *   registration with the new runners unpaid. If it turns out to be paid already, the save is refused.
+ * - /book-v2 recomputes the counts and the price from the stored runners (DESIGN.md §5), and first withdraws a
+ *   Swish payment of the family that is still waiting, so booking again can never lead to paying twice.
+ *   A campaign code's use is counted when the order is booked, once per registration and code (a retried
+ *   payment does not count twice, and the family keeps the use it holds even when the code is used up since).
+ *   A non-empty code that does not apply is a 400 at booking (the page sends an empty code once the preview
+ *   said the code does not apply, as the spec treats a failed campaign as no discount).
+ */
+import { Hono, type Context } from "hono";
+import { createMiddleware } from "hono/factory";
+import { z } from "zod";
+import { countAges, type AgeCounts } from "../../shared/age";
+import { normalizeCode } from "../../shared/campaign";
+import { listTotal } from "../../shared/pricing";
+import { checkRunnerMap, MAX_RUNNERS, RUNNER_MESSAGES } from "../../shared/registration-schema";
+import { SEASON } from "../../shared/season";
+import { isRegistrationOpen } from "../../shared/season-rules";
+import { emailSender } from "../adapters/email";
+import { evaluateCampaign } from "../campaigns/campaigns-db";
+import { database, type Db } from "../db/client";
+import {
+  createLoginCode,
+  deleteLoginCode,
+  failuresLockedUntil,
+  LOGIN_CODE_TTL_MS,
+  newLoginCode,
+  useLoginCode,
+} from "../session/login-codes-db";
+import { swishtoryOf } from "../payments/payments-db";
+import {
+  ensureRegistration,
+  findRegistration,
+  isRegistrationPaid,
+  previousRunners,
+  registrationRunners,
+  saveRunners,
+  type RegistrationRow,
+} from "./registrations-db";
+import { loginCodeEmail } from "../session/login-code-email";
+import type { AppEnv } from "../env";
+import { ApiError, badRequest, conflict, forbidden, tooMany, unauthorized } from "../lib/errors";
+import { allowed, clientKey, visitorLimits } from "../middleware/rate-limit";
+import { validate } from "../middleware/validate";
+import {
+  ALREADY_PAID,
+  CAMPAIGN_INVALID,
+  recordFreePayment,
+  startSwishPayment,
+  withdrawOpenPayments,
+} from "../payments/payments";
+import { startSession } from "../session/sessions";
+
+export const registrationRoutes = new Hono<AppEnv>();
+
+const MSG = {
+  invalidEmail: "Ogiltig e-postadress",
+  notLoggedIn: "Inte inloggad",
+  closed: "Anmälan är stängd",
+  paid: ALREADY_PAID,
+  conflict: "Anmälan har ändrats i ett annat fönster. Listan har uppdaterats – gör din ändring igen.",
+  wrongCode: "Fel kod. Kontrollera koden i mejlet och försök igen.",
+  codeFormat: "Koden består av sex siffror. Kontrollera koden i mejlet och försök igen.",
+  expired: "Koden har gått ut. Begär en ny kod.",
+  unusable: "Koden kan inte användas längre. Begär en ny kod.",
+  tooManyCodes: "För många försök. Vänta en minut och försök igen.",
+  lockedOut: (minutes: number) =>
+    `För många felaktiga koder för den här e-postadressen. Av säkerhetsskäl går det att logga in igen om ${minutesText(minutes)}.`,
+  tooManyMailed: (minutes: number) =>
+    `Vi har redan skickat flera koder till den här e-postadressen. Använd koden i det senaste mejlet eller begär en ny om ${minutesText(minutes)}.`,
+  tooManyCampaign: "För många försök med kampanjkoder. Vänta en minut och försök igen.",
+  mailFailed: "Kunde inte skicka mejlet med koden. Försök igen om en stund.",
+  noRunners: "Lägg till minst en deltagare innan du går till betalning.",
+  campaignInvalid: CAMPAIGN_INVALID,
+  count: "Ange ett antal mellan 0 och " + MAX_RUNNERS,
+  badCampaign: "Ogiltig kampanjkod",
+  version: "Ogiltig version",
+} as const;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Helpers
+
+function minutesText(minutes: number): string {
+  return minutes === 1 ? "en minut" : `${minutes} minuter`;
+}
+
+/** Whole minutes (at least one) until `retryAt`. */
+function minutesUntil(retryAt: number, now: number): number {
+  return Math.max(1, Math.ceil((retryAt - now) / 60_000));
+}
+
+/** The signed-in family's e-mail (`c.var.session` only ever holds a visitor session); 401 without one. */
+function visitorEmail(c: Context<AppEnv>): string {
+  const session = c.var.session;
+  if (!session) throw unauthorized(MSG.notLoggedIn);
+  return session.email;
+}
+
+/** Mounted before body validation, so a signed-out browser hears that first. */
+const requireVisitor = createMiddleware<AppEnv>(async (c, next) => {
+  visitorEmail(c);
+  await next();
+});
+
+/** Spec wire shape of a registration, plus what the SPA needs to render step 3 without asking again. */
+async function registrationView(db: Db, email: string, registration: RegistrationRow | null, now: number) {
+  const open = isRegistrationOpen(now);
+  const runners = registration ? await registrationRunners(db, registration.id) : [];
+  const [swishtory, locked] = registration
+    ? await Promise.all([swishtoryOf(db, registration.id), isRegistrationPaid(db, registration.id)])
+    : [{}, false];
+  const counts = countAges(runners);
+  return {
+    email,
+    deltagare: Object.fromEntries(runners.map((r) => [r.id, r])),
+    payid: registration?.payid ?? null,
+    swishtory,
+    version: registration?.version ?? 0,
+    locked,
+    registrationOpen: open,
+    season: SEASON.year,
+    barn: counts.barn,
+    vuxna: counts.vuxna,
+    listPrice: listTotal(counts, now),
+    // The "welcome back" offer only makes sense while the list can still be changed.
+    previousRunners: open && !locked ? await previousRunners(db, email, SEASON.year, runners) : [],
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Schemas
+
+const email = z
+  .string({ error: MSG.invalidEmail })
+  .trim()
+  .toLowerCase()
+  .max(254, MSG.invalidEmail)
+  .pipe(z.email({ error: MSG.invalidEmail }));
+
+const emailBody = z.object({ email }, { error: MSG.invalidEmail });
+
+const codeBody = z.object(
+  {
+    email,
+    codeId: z.string({ error: MSG.unusable }).min(1, MSG.unusable).max(100, MSG.unusable),
+    // Spec: the code is sent as text; a number from an older client is taken too.
+    code: z.union([z.string().max(20), z.number().int().nonnegative()], { error: MSG.codeFormat }).transform(String),
+  },
+  { error: "Ange e-postadress och koden från mejlet." },
+);
+
+const updateBody = z.object(
+  {
+    // Checked by checkRunnerMap below, which names the bad runner and field; a missing map is its error too.
+    runners: z.unknown().optional(),
+    version: z.number({ error: MSG.version }).int(MSG.version).min(0, MSG.version).optional(),
+  },
+  { error: RUNNER_MESSAGES.runners },
+);
+
+const count = z.number({ error: MSG.count }).int(MSG.count).min(0, MSG.count).max(MAX_RUNNERS, MSG.count);
+const kampanj = z.string({ error: MSG.badCampaign }).max(40, MSG.badCampaign).optional().default("");
+
+const campaignBody = z.object({ kampanj, barn: count, vuxna: count }, { error: MSG.badCampaign });
+const bookBody = z.object({ kampanj, barn: count, vuxna: count }, { error: MSG.count });
+
+// ---------------------------------------------------------------------------------------------------------------
+// Log in with an e-mailed code
+
+registrationRoutes.post("/email", validate("json", emailBody), async (c) => {
+  const { email } = c.req.valid("json");
+  const client = clientKey(c);
+  // Secondary: one client spraying many addresses. The address itself is limited in D1 (createLoginCode).
+  if (!(await allowed(c.env.LOGIN_RL, `email-client:${client}`))) throw tooMany(MSG.tooManyCodes);
+
+  const db = database(c.env.DB);
+  const clock = c.var.clock;
+  const now = clock.now();
+  const code = newLoginCode();
+  const created = await createLoginCode(db, {
+    id: crypto.randomUUID(),
+    email,
+    code,
+    now,
+    clientKey: client,
+    secret: c.env.SESSION_SECRET,
+  });
+  if (created.status === "locked") throw tooMany(MSG.lockedOut(minutesUntil(created.retryAt, now)));
+  if (created.status === "too-many-codes") throw tooMany(MSG.tooManyMailed(minutesUntil(created.retryAt, now)));
+  const { id } = created;
+  const mail = loginCodeEmail(code, LOGIN_CODE_TTL_MS / 60_000);
+  try {
+    await emailSender(c.env, db, clock).send({ to: email, ...mail, kind: "login-code" });
+  } catch (err) {
+    console.error("login-code e-mail failed", err);
+    // A code that was never mailed must not count towards the address's codes for the hour.
+    await deleteLoginCode(db, id);
+    throw new ApiError(502, MSG.mailFailed);
+  }
+  // DESIGN.md §2: the code travels by e-mail alone, except in development where the page pre-fills it.
+  return c.json({ id, code: c.var.devMode ? code : "" });
+});
+
+registrationRoutes.post("/code", validate("json", codeBody), async (c) => {
+  const body = c.req.valid("json");
+  const code = body.code.trim();
+  if (!/^\d{6}$/.test(code)) throw badRequest(MSG.codeFormat);
+  // Secondary: one client guessing across addresses. The address itself is limited in D1 (useLoginCode).
+  if (!(await allowed(c.env.LOGIN_RL, `code-client:${clientKey(c)}`))) throw tooMany(MSG.tooManyCodes);
+
+  const db = database(c.env.DB);
+  const now = c.var.clock.now();
+  // A locked-out address hears so whatever code comes with it (the right one too), until the hour has passed.
+  const locked = await failuresLockedUntil(db, body.email, now);
+  if (locked !== null) throw tooMany(MSG.lockedOut(minutesUntil(locked, now)));
+  const result = await useLoginCode(db, {
+    id: body.codeId,
+    email: body.email,
+    code,
+    now,
+    secret: c.env.SESSION_SECRET,
+  });
+  switch (result.status) {
+    case "ok":
+      break;
+    case "wrong":
+      throw badRequest(MSG.wrongCode);
+    case "expired":
+      throw new ApiError(410, MSG.expired);
+    case "unusable":
+      throw badRequest(MSG.unusable);
+    case "locked":
+      throw tooMany(MSG.lockedOut(minutesUntil(result.retryAt, now)));
+  }
+
+  const existing = await findRegistration(db, SEASON.year, body.email);
+  if (!existing && !isRegistrationOpen(now)) throw forbidden(MSG.closed);
+  await startSession(c, "visitor", body.email);
+  if (existing) return c.json(await registrationView(db, body.email, existing, now));
+  const { registration, created } = await ensureRegistration(db, SEASON.year, body.email, now);
+  if (created) return c.body(null, 204);
+  return c.json(await registrationView(db, body.email, registration, now));
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// The family's runners
+
+registrationRoutes.get("/get", requireVisitor, async (c) => {
+  const email = visitorEmail(c);
+  const db = database(c.env.DB);
+  const registration = await findRegistration(db, SEASON.year, email);
+  c.header("cache-control", "no-store");
+  return c.json(await registrationView(db, email, registration, c.var.clock.now()));
+});
+
+registrationRoutes.post("/update", requireVisitor, visitorLimits("update"), validate("json", updateBody), async (c) => {
+  const email = visitorEmail(c);
+  const body = c.req.valid("json");
+  const now = c.var.clock.now();
+  const checked = checkRunnerMap(body.runners, now);
+  if (!checked.ok) {
+    const first = Object.values(checked.errors)[0] ?? RUNNER_MESSAGES.runners;
+    throw new ApiError(400, first, checked.errors);
+  }
+  if (!isRegistrationOpen(now)) throw forbidden(MSG.closed);
+
+  const db = database(c.env.DB);
+  const existing = await findRegistration(db, SEASON.year, email);
+  const registration = existing ?? (await ensureRegistration(db, SEASON.year, email, now)).registration;
+  if (await isRegistrationPaid(db, registration.id)) throw conflict(MSG.paid);
+  const expectedVersion = body.version ?? registration.version;
+  const conflictAnswer = async () =>
+    c.json(
+      {
+        error: MSG.conflict,
+        registration: await registrationView(db, email, await findRegistration(db, SEASON.year, email), now),
+      },
+      409,
+    );
+  if (expectedVersion !== registration.version) return conflictAnswer();
+
+  // A payment still waiting in Swish is for the old list: withdraw it before the list changes (throws 409 if it
+  // was paid meanwhile, and refuses the save while one cannot be withdrawn). The save then only goes through if
+  // no new booking has selected a payment since (`expectedPayid`).
+  const withdrawn = await withdrawOpenPayments(c.env, db, registration.id, registration.payid);
+  const saved = await saveRunners(db, {
+    registrationId: registration.id,
+    season: SEASON.year,
+    expectedVersion,
+    expectedPayid: registration.payid,
+    clearPayid: withdrawn > 0,
+    runners: checked.value,
+    now,
+  });
+  switch (saved.status) {
+    case "saved":
+      return c.json(await registrationView(db, email, await findRegistration(db, SEASON.year, email), now));
+    case "conflict":
+      return conflictAnswer();
+    case "locked":
+      throw conflict(MSG.paid);
+    case "taken":
+      throw new ApiError(
+        400,
+        RUNNER_MESSAGES.runnerId,
+        Object.fromEntries(saved.ids.map((id) => [id, RUNNER_MESSAGES.runnerId])),
+      );
+  }
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// Campaign codes and booking
+
+registrationRoutes.post("/validate-kampanj", validate("json", campaignBody), async (c) => {
+  const body = c.req.valid("json");
+  const code = normalizeCode(body.kampanj);
+  const counts: AgeCounts = { barn: body.barn, vuxna: body.vuxna };
+  const now = c.var.clock.now();
+  if (code === "") return c.json({ valid: false, price: listTotal(counts, now) });
+  // Every looked-up code counts, valid or not: limiting only the misses would still answer a guess.
+  if (!(await allowed(c.env.KAMPANJ_RL, `kampanj:${clientKey(c)}`))) throw tooMany(MSG.tooManyCampaign);
+  const db = database(c.env.DB);
+  // A logged-in family that already used a capped code keeps it (the preview must match what booking does).
+  const session = c.var.session;
+  const registration = session ? await findRegistration(db, SEASON.year, session.email) : null;
+  const { valid, price } = await evaluateCampaign(db, code, counts, now, { registrationId: registration?.id });
+  return c.json({ valid, price });
+});
+
+/** Spec: "{errors} with a barn entry and possibly a vuxna entry" when the sent counts are not the stored ones. */
+function countErrors(sent: AgeCounts, stored: AgeCounts): Record<string, string> | null {
+  if (sent.barn === stored.barn && sent.vuxna === stored.vuxna) return null;
+  const errors: Record<string, string> = {
+    barn:
+      sent.barn === stored.barn
+        ? "Antalet deltagare stämmer inte med anmälan. Ladda om sidan och försök igen."
+        : `Antalet barn stämmer inte (${stored.barn} anmälda)`,
+  };
+  if (sent.vuxna !== stored.vuxna) errors.vuxna = `Antalet vuxna stämmer inte (${stored.vuxna} anmälda)`;
+  return errors;
+}
+
+function paymentMessage(counts: AgeCounts): string {
+  // Swish's message field: at most 50 characters from a small character set (letters, digits, ':;.,?!()').
+  const adults = counts.vuxna === 1 ? "1 vuxen" : `${counts.vuxna} vuxna`;
+  return `${SEASON.siteName} ${SEASON.year}: ${counts.barn} barn, ${adults}`.slice(0, 50);
+}
+
+registrationRoutes.post("/book-v2", requireVisitor, visitorLimits("book"), validate("json", bookBody), async (c) => {
+  const email = visitorEmail(c);
+  const body = c.req.valid("json");
+  const clock = c.var.clock;
+  const now = clock.now();
+  if (!isRegistrationOpen(now)) throw forbidden(MSG.closed);
+
+  const db = database(c.env.DB);
+  const registration = await findRegistration(db, SEASON.year, email);
+  const runners = registration ? await registrationRunners(db, registration.id) : [];
+  if (!registration || runners.length === 0) throw badRequest(MSG.noRunners);
+  if (await isRegistrationPaid(db, registration.id)) throw conflict(MSG.paid);
+
+  const counts = countAges(runners);
+  const mismatch = countErrors({ barn: body.barn, vuxna: body.vuxna }, counts);
+  if (mismatch) throw new ApiError(400, body.barn !== counts.barn ? mismatch.barn! : mismatch.vuxna!, mismatch);
+
+  const code = normalizeCode(body.kampanj);
+  if (code !== "" && !(await allowed(c.env.KAMPANJ_RL, `kampanj:${clientKey(c)}`))) {
+    throw tooMany(MSG.tooManyCampaign);
+  }
+  const evaluation =
+    code === "" ? null : await evaluateCampaign(db, code, counts, now, { registrationId: registration.id });
+  // Issue 3, bad input: a code that does not apply is refused rather than silently charged at the list price.
+  if (evaluation && !evaluation.valid) throw new ApiError(400, MSG.campaignInvalid, { kampanj: MSG.campaignInvalid });
+  const campaign = evaluation?.campaign ?? null;
+  const price = campaign ? evaluation!.price : listTotal(counts, now);
+  const participantIds = runners.map((r) => r.id);
+
+  // What the runners and the price were read at: the order is only written if neither a runner save nor another
+  // booking (free or Swish) got in between, and the campaign code's use is claimed in the same transaction
+  // (payments.ts writeOrder), so a code used up, disabled or expired at this moment changes nothing here.
+  const expected = { payid: registration.payid, version: registration.version };
+  if (campaign && price === 0) {
+    const payid = await recordFreePayment(c.env, clock, {
+      registrationId: registration.id,
+      season: SEASON.year,
+      kampanj: campaign.code,
+      barn: counts.barn,
+      vuxna: counts.vuxna,
+      participantIds,
+      expected,
+    });
+    return c.json({ token: "kampanj", payref: payid });
+  }
+  // Withdraws the family's payment still waiting in the Swish app first (it would let them pay twice); if
+  // Swish says it was paid meanwhile, the registration is paid and locked (409).
+  const { payid, token } = await startSwishPayment(c.env, clock, {
+    registrationId: registration.id,
+    season: SEASON.year,
+    amount: price,
+    barn: counts.barn,
+    vuxna: counts.vuxna,
+    kampanj: campaign?.code ?? null,
+    participantIds,
+    origin: "registration",
+    message: paymentMessage(counts),
+    requestOrigin: new URL(c.req.url).origin,
+    expected,
+  });
+  return c.json({ token, payref: payid });
+});

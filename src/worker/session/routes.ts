@@ -1,0 +1,60 @@
+/**
+ * Signing in and out. Admins sign in with Google (POST /admin/api/authenticate {credential}); in development
+ * also by e-mail alone (POST /admin/api/dev-login {email}, in dev/routes.ts). Both answer 401 'Ej admin!' for
+ * anyone not on the allowlist (ADMIN_EMAILS plus the admins table). GET /api/logout ends every session of the
+ * browser.
+ */
+import { Hono } from "hono";
+import { z } from "zod";
+import { verifyGoogleCredential, GoogleCredentialError } from "../adapters/google";
+import { adminDevice, NOT_ADMIN, signInAdmin } from "./admin-sign-in";
+import { audit } from "../db/audit";
+import { database } from "../db/client";
+import type { AppEnv } from "../env";
+import { ApiError, unauthorized } from "../lib/errors";
+import { devJwksFetch } from "../dev/google-stand-in";
+import { validate } from "../middleware/validate";
+import { endSessions } from "./sessions";
+
+export const authRoutes = new Hono<AppEnv>();
+
+const authenticateBody = z.object({
+  credential: z
+    .string({ error: "Inloggningsuppgiften saknas." })
+    .min(1, "Inloggningsuppgiften saknas.")
+    .max(16_384, "Inloggningsuppgiften är för lång."),
+});
+
+authRoutes.post("/admin/api/authenticate", validate("json", authenticateBody), async (c) => {
+  const { credential } = c.req.valid("json");
+  let identity;
+  try {
+    identity = await verifyGoogleCredential(credential, {
+      clientId: c.env.GOOGLE_CLIENT_ID,
+      jwksUrl: c.env.GOOGLE_JWKS_URL,
+      now: c.var.clock.now(),
+      fetchJwks: c.var.devMode ? devJwksFetch : undefined,
+    });
+  } catch (err) {
+    if (!(err instanceof GoogleCredentialError)) throw err;
+    if (err.keysUnavailable) throw new ApiError(503, "Kunde inte nå Google just nu. Försök igen om en stund.");
+    throw unauthorized(NOT_ADMIN);
+  }
+  return signInAdmin(c, identity.email, "google");
+});
+
+/** Who the admin session belongs to (the admin guard has already refused everyone else). */
+authRoutes.get("/admin/api/me", (c) => c.json({ email: c.var.admin?.email ?? null }));
+
+authRoutes.get("/api/logout", async (c) => {
+  const admin = c.var.admin;
+  await endSessions(c);
+  if (admin) {
+    await audit(
+      database(c.env.DB),
+      { actor: admin.email, device: adminDevice(c), action: "admin.sign-out" },
+      c.var.clock.now(),
+    );
+  }
+  return c.json({ ok: true });
+});

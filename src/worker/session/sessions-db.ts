@@ -1,0 +1,34 @@
+import { and, eq, gt, isNull } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { sessions } from "../db/schema";
+
+export type SessionKind = "visitor" | "admin";
+
+export interface SessionRow {
+  id: string;
+  kind: SessionKind;
+  email: string;
+  createdAt: number;
+  expiresAt: number;
+}
+
+export async function insertSession(db: Db, row: SessionRow): Promise<void> {
+  await db.insert(sessions).values(row);
+}
+
+/** The session if it exists, is of this kind, is not revoked and has not expired by the server's clock. */
+export async function findLiveSession(db: Db, id: string, kind: SessionKind, now: number): Promise<SessionRow | null> {
+  const row = await db
+    .select()
+    .from(sessions)
+    .where(and(eq(sessions.id, id), eq(sessions.kind, kind), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)))
+    .get();
+  return row ? { id: row.id, kind, email: row.email, createdAt: row.createdAt, expiresAt: row.expiresAt } : null;
+}
+
+export async function revokeSession(db: Db, id: string, now: number): Promise<void> {
+  await db
+    .update(sessions)
+    .set({ revokedAt: now })
+    .where(and(eq(sessions.id, id), isNull(sessions.revokedAt)));
+}
