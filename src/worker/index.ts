@@ -7,7 +7,7 @@ import { reconcilePayments } from "./payments/payments";
 import { reconcileRefunds } from "./payments/refunds";
 
 export { PaymentDO } from "../durable/payment";
-export { RaceDO } from "../durable/race";
+export { RaceDO } from "../durable/race/race-do";
 export { RaceHubDO } from "../durable/race-hub";
 
 const app = createApp();

@@ -31,11 +31,11 @@
  * socket stays open.
  */
 import { DurableObject } from "cloudflare:workers";
-import { closeSocket, parseClientFrame, sendFrame } from "./client-frames";
-import { clockFromSettings, type Clock } from "../shared/clock";
-import { distanceFromMeters, toGroup } from "../shared/distances";
-import { MAX_AGE } from "../shared/age";
-import { isRaceId, raceIdMatches } from "../shared/race-id";
+import { closeSocket, parseClientFrame, sendFrame } from "../client-frames";
+import { clockFromSettings, type Clock } from "../../shared/clock";
+import { distanceFromMeters, toGroup } from "../../shared/distances";
+import { MAX_AGE } from "../../shared/age";
+import { isRaceId, raceIdMatches } from "../../shared/race-id";
 import {
   compareRunners,
   FUTURE_TAP_TOLERANCE_MS,
@@ -54,8 +54,8 @@ import {
   type RaceState,
   type RemovedRunnerRecord,
   type RunnerRecord,
-} from "../shared/race-protocol";
-import { SEASON } from "../shared/season";
+} from "../../shared/race-protocol";
+import { SEASON } from "../../shared/season";
 
 /** Who made a change (the admin's e-mail, 'betalning', 'kassa' …) and from which device; kept in the audit trail. */
 export interface ChangeAuthor {

@@ -1,9 +1,9 @@
 import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { RaceDO } from "../../src/durable/race";
-import { raceId } from "../../src/shared/race-id";
-import type { RunnerRecord } from "../../src/shared/race-protocol";
+import type { RaceDO } from "../../../src/durable/race/race-do";
+import { raceId } from "../../../src/shared/race-id";
+import type { RunnerRecord } from "../../../src/shared/race-protocol";
 
 // Each test gets its own race id (a distinct date), so runners linked in D1 by one test never join another's race.
 let raceCounter = 0;
