@@ -3,7 +3,7 @@
  * runners here, the admin "Byt distans" moves one. The object is the writer of record and mirrors bib, race and
  * distance to D1's participants itself; this module picks the race and turns its refusals into HTTP answers.
  */
-import type { AddRunnerResult, ChangeAuthor, RunnerInput } from "../../durable/race/race-do";
+import type { AddRunnerResult, ChangeAuthor, RunnerInput } from "../../durable/race/types";
 import { toDistance } from "../../shared/distances";
 import { isRaceId, raceIdForSeason } from "../../shared/race-id";
 import {

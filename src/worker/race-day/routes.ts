@@ -6,7 +6,7 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
-import { RACE_ACTOR_HEADER, RACE_HUB_NAME, type ChangeAuthor } from "../../durable/race/race-do";
+import { RACE_ACTOR_HEADER, RACE_HUB_NAME, type ChangeAuthor } from "../../durable/race/types";
 import { MAX_AGE } from "../../shared/age";
 import { toGroup } from "../../shared/distances";
 import { isRaceId, raceId } from "../../shared/race-id";

@@ -10,7 +10,16 @@ import type { RaceDO } from "../../../src/durable/race/race-do";
 import { raceId, raceIdForSeason } from "../../../src/shared/race-id";
 import { runnerSort, type RaceEvent, type RaceRecord, type RunnerRecord } from "../../../src/shared/race-protocol";
 import { payOnPhone, seedFamily, startPayment } from "../../worker/swish-helpers";
-import { call, get, loginAdmin, openSocket, post, waitFor, type CookieJar, type TestSocket } from "../../worker/helpers";
+import {
+  call,
+  get,
+  loginAdmin,
+  openSocket,
+  post,
+  waitFor,
+  type CookieJar,
+  type TestSocket,
+} from "../../worker/helpers";
 
 let dayCounter = 0;
 /** A race of its own (a distinct far-future date) in D1's index, made through the admin API. */

@@ -1,0 +1,83 @@
+/**
+ * What the race object's RPC methods take and answer (the Worker calls them through `env.RACE.getByName(part)`),
+ * and the two names the Worker and the object share.
+ */
+import type { RunnerRecord } from "../../shared/race-protocol";
+
+/** Who made a change (the admin's e-mail, 'betalning', 'kassa' …) and from which device; kept in the audit trail. */
+export interface ChangeAuthor {
+  actor?: string;
+  device?: string;
+}
+
+export interface RaceInit {
+  part: string;
+  /** 'YYYY-MM-DD' */
+  date: string;
+  /** Metres. */
+  distance: number;
+  openForReg?: boolean;
+}
+
+export interface RunnerInput {
+  /** The participant id (D1 participants.id). */
+  id: string;
+  firstname: string;
+  lastname: string;
+  age: number;
+  company?: string;
+  group?: string;
+  /** km ('5.6'); when given it must be this race's distance. */
+  distance?: string;
+  /** Null, 0 or missing: no number yet. */
+  bib?: number | null;
+}
+
+export type RunnerPatch = Partial<{
+  bib: number | null;
+  firstname: string;
+  lastname: string;
+  age: number;
+  company: string;
+  group: string;
+}>;
+
+export interface AddRunnerOptions {
+  /**
+   * A paid runner must get into the race even when the bib they asked for was taken meanwhile: add them without
+   * a number (and report it) instead of refusing.
+   */
+  dropTakenBib?: boolean;
+}
+
+export interface AddRunnerResult {
+  runner: RunnerRecord;
+  /** False when the runner was already in the race (the call changed nothing). */
+  added: boolean;
+  /** The bib asked for, when it was taken and dropped (AddRunnerOptions.dropTakenBib). */
+  droppedBib?: number;
+}
+
+/** A start or finish tap. `at` is the tap's moment on the server's clock; without it the server's now is used. */
+export interface TapInput {
+  tapId?: string;
+  at?: number;
+}
+
+export type FinishOutcome = "recorded" | "same-finish" | "rerecorded" | "conflict" | "replayed";
+
+export interface FinishResult {
+  finished: number;
+  runner: RunnerRecord;
+  outcome: FinishOutcome;
+}
+
+export interface MoveResult {
+  runner: RunnerRecord;
+  droppedBib?: number;
+}
+
+/** The header through which the Worker tells the race object who opened a socket (the admin's e-mail). */
+export const RACE_ACTOR_HEADER = "x-race-actor";
+/** The one hub object's name in the RACE_HUB namespace. */
+export const RACE_HUB_NAME = "hub";
