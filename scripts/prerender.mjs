@@ -7,7 +7,7 @@
  * 3. Writes each into a copy of dist/client/index.html (same script and style tags), marking #root with
  *    data-prerendered="<path>" so main.tsx hydrates only on that path.
  *
- * '/' goes to dist/client/_landing.html, which the Worker serves for GET / (src/worker/routes/pages.ts);
+ * '/' goes to dist/client/_landing.html, which the Worker serves for GET / (src/worker/site/pages-routes.ts);
  * the others to '<name>.html', which Workers static assets serve for '/<name>' (html_handling
  * auto-trailing-slash). dist/client/index.html stays the EMPTY shell: it is the SPA fallback for every deep
  * link (/anmalan/2, /admin/race, /galleri/2024), which must never show another page's HTML.
@@ -105,7 +105,7 @@ async function main() {
       });
     }
     if (!body.trim()) throw new Error(`Pre-rendering ${route} produced no HTML.`);
-    // Sharing tags (og:url is added by the Worker, which knows the public origin: src/worker/routes/pages.ts).
+    // Sharing tags (og:url is added by the Worker, which knows the public origin: src/worker/site/pages-routes.ts).
     const head = socialMetaTags({ title, description: description ?? unescapeHtml(siteDescription) }, SITE_NAME);
     const html = page
       .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(title)}</title>`)

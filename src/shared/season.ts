@@ -17,7 +17,7 @@ export type StockholmDateTime = string;
 export type DistanceKm = "0.8" | "1.6" | "2.8" | "5.6";
 /**
  * How a campaign code prices an order (shared/pricing.ts campaignTotal). 'epassi' is the code of a wellness-benefit
- * (Epassi) invitation: one runner's fee is already paid (worker/epassi.ts makes these codes, single use).
+ * (Epassi) invitation: one runner's fee is already paid (src/worker/epassi/epassi.ts makes these codes, single use).
  */
 export const CAMPAIGN_RULES = ["flat50", "free", "minus50", "epassi"] as const;
 export type CampaignRule = (typeof CAMPAIGN_RULES)[number];

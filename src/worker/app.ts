@@ -1,5 +1,5 @@
 /**
- * The Worker's HTTP app: one Hono sub-app per resource (src/worker/routes/*), mounted here, with one error
+ * The Worker's HTTP app: one Hono sub-app per resource (src/worker/<resource>/routes.ts), mounted here, with one error
  * handler and the middleware every request passes. Data access lives in src/worker/db/*, never in Hono code.
  */
 import { Hono } from "hono";

@@ -153,7 +153,7 @@ function usableAt(now: number) {
 
 /**
  * SQL true when the code can be used by this registration now: it exists, is enabled and valid, and either has a
- * use left or the registration already holds one (db/payments.ts insertOrderPayment guards on it).
+ * use left or the registration already holds one (src/worker/payments/payments-db.ts insertOrderPayment guards on it).
  */
 export function campaignUsable(code: string, registrationId: string, now: number) {
   const wanted = normalizeCode(code);

@@ -1,7 +1,7 @@
 /**
  * The organisers' campaign codes (admin area; the admin guard in app.ts covers /admin/api/*): list the built-in
  * codes of the season and their own, make a new one, disable or enable one. A code's `uses` counts booked orders
- * (see routes/registration.ts); `paidOrders` counts the PAID payments that used it.
+ * (see src/worker/registration/routes.ts); `paidOrders` counts the PAID payments that used it.
  */
 import { Hono, type Context } from "hono";
 import { z } from "zod";

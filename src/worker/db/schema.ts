@@ -136,7 +136,7 @@ export const payments = sqliteTable(
 );
 
 /**
- * A Swish refund of a paid payment, in full or in part (src/worker/refunds.ts). The row is written CREATED before
+ * A Swish refund of a paid payment, in full or in part (src/worker/payments/refunds.ts). The row is written CREATED before
  * Swish hears of it, and only while the payment's refunds that are not ERROR stay within its amount; it is settled
  * once, as PAID or ERROR. `id` is the refund's Swish instruction id; `idempotency_key` comes from the admin's
  * dialog, so a repeated request finds the first refund instead of making a second one.
@@ -388,7 +388,7 @@ export const mailingRecipients = sqliteTable(
     race: text("race"),
     /**
      * queued → claimed → sent | failed; a claim that never finished becomes 'unknown' (reported, not resent); an
-     * address unsubscribed after the mailing was made becomes 'skipped' (src/worker/mailings.ts).
+     * address unsubscribed after the mailing was made becomes 'skipped' (src/worker/mass-email/mailings.ts).
      */
     status: text("status").notNull().default("queued"),
     claimedAt: integer("claimed_at"),
@@ -416,7 +416,7 @@ export const unsubscribes = sqliteTable("unsubscribes", {
 
 /**
  * Wellness-benefit (Epassi) invitations: the organiser sends a code (a campaign code of rule 'epassi', one use) to
- * a person who paid through Epassi (src/worker/epassi.ts). Whether the code was used is read from the payments
+ * a person who paid through Epassi (src/worker/epassi/epassi.ts). Whether the code was used is read from the payments
  * that carry it. The trigger `epassi_release_on_failed_order` (migrations/0007_epassi.sql) gives the use back when
  * an order holding the code ends unpaid (DECLINED, ERROR, CANCELLED), in the same statement that settles it.
  */

@@ -17,7 +17,7 @@
  * Invariants:
  * - An invitation never exists without its code, nor its code without it.
  * - At most one order holds the code at a time, and a paid order never loses it. The use is claimed when the order
- *   is written, in the same D1 transaction (db/payments.ts insertOrderPayment, db/campaigns.ts
+ *   is written, in the same D1 transaction (src/worker/payments/payments-db.ts insertOrderPayment, src/worker/campaigns/campaigns-db.ts
  *   claimCampaignUseStatement: enabled, valid and under its cap of one, checked in one statement). So "consumed
  *   when the order settles" is read as: reserved at booking, kept when the order is PAID, given back when it ends
  *   unpaid. Why not claim only at PAID: a Swish payment cannot be changed once paid, so a second order paid with

@@ -1,7 +1,7 @@
 /**
- * The rows of the admin exports (routes/admin-exports.ts writes them as CSV):
+ * The rows of the admin exports (routes.ts here writes them as CSV):
  *
- * - the RaceSplitter start list: every PAID runner of a season, who counts as in db/goodiebags.ts (spec §4: only
+ * - the RaceSplitter start list: every PAID runner of a season, who counts as in src/worker/goodiebags/goodiebags-db.ts (spec §4: only
  *   PAID is examined): a runner of a registration whose selected payment (`payid`) is PAID, and a box-office
  *   runner (no registration) covered by a PAID payment of origin 'kassa' (`participant_ids`); each runner once,
  *   under the distance it runs now;

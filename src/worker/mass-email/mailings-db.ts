@@ -1,6 +1,6 @@
 /**
  * Mass e-mail in D1: who a mailing goes to (previous season's or this season's paid registrations, minus the
- * unsubscribed), the mailing and its recipients, each recipient's state (see src/worker/mailings.ts for the
+ * unsubscribed), the mailing and its recipients, each recipient's state (see src/worker/mass-email/mailings.ts for the
  * states and their invariants), the progress the admin page polls, and the unsubscribe list.
  *
  * Every state change of a recipient is one conditional UPDATE on (mailing_id, email) whose WHERE names the state

@@ -2,7 +2,7 @@
  * Mass e-mail through the Cloudflare Queue (DESIGN.md §8): one queue message per recipient, each recipient
  * claimed in D1 before its mail is sent, so nobody gets a second copy of one mailing.
  *
- * A recipient's states (mailing_recipients.status, one conditional UPDATE per change, db/mailings.ts):
+ * A recipient's states (mailing_recipients.status, one conditional UPDATE per change, mailings-db.ts):
  *   queued  ─claim─▶ claimed ─sent─▶ sent
  *                      │ provider error, attempts left: release ─▶ queued (the message retries with back-off)
  *                      │ provider error, last attempt ─▶ failed (error kept; the message goes on to the DLQ)

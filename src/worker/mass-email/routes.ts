@@ -2,7 +2,7 @@
  * Mass e-mail (admin area §2, §7; the admin guard in app.ts covers /admin/api/*): the spec's six calls (count,
  * list and send, for previous runners and for this season's runners), plus the mailing's progress and resuming
  * an interrupted mailing. A send stores the mailing and its recipients, puts one queue message per recipient on
- * MAIL_QUEUE and answers at once with the mailing's id; the queue consumer (src/worker/mailings.ts) sends.
+ * MAIL_QUEUE and answers at once with the mailing's id; the queue consumer (src/worker/mass-email/mailings.ts) sends.
  */
 import { Hono, type Context } from "hono";
 import { z } from "zod";

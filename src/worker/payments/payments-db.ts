@@ -70,7 +70,7 @@ export async function insertOrderPayment(
   now: number,
 ): Promise<OrderWrite> {
   const code = row.kampanj ?? null;
-  // json('stale') raises "malformed JSON", which aborts the batch (see saveRunners in db/registrations.ts).
+  // json('stale') raises "malformed JSON", which aborts the batch (see saveRunners in src/worker/registration/registrations-db.ts).
   const guard = db
     .select({
       ok: sql`json(CASE WHEN ${registrations.version} = ${expected.version}

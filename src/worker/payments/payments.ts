@@ -268,7 +268,7 @@ export interface FreePaymentInput {
 }
 
 /**
- * Writes an order's payment through the one guard both kinds of order take (db/payments.ts insertOrderPayment),
+ * Writes an order's payment through the one guard both kinds of order take (payments-db.ts insertOrderPayment),
  * claiming its campaign code's use in the same transaction; throws the answer for each refusal.
  */
 async function writeOrder(

@@ -4,7 +4,7 @@
  * - `GET /admin/registrations?season=YYYY`: the season's registrations (spec: email, payid, swishtory, deltagare),
  *   each payment with its refunds; the current season by default.
  * - `POST /admin/api/refunds {payid, amount, idempotencyKey}`: refund a paid Swish payment in full or in part
- *   (src/worker/refunds.ts). 201 refunded, 202 sent to Swish and not yet confirmed, 200 the key's earlier refund.
+ *   (src/worker/payments/refunds.ts). 201 refunded, 202 sent to Swish and not yet confirmed, 200 the key's earlier refund.
  * - `POST /admin/api/refunds/{id}/check`: ask Swish again about a refund that is not settled yet.
  * - `POST /swish/callback/refund`: Swish's refund callback, only a hint that makes the server re-fetch the refund
  *   (exempt from the same-origin and JSON-body guards like every `/swish/callback…` path).

@@ -1,5 +1,5 @@
 /**
- * The mail queue's consumer (src/worker/mailings.ts) on workerd: batches made with `createMessageBatch` go through
+ * The mail queue's consumer (src/worker/mass-email/mailings.ts) on workerd: batches made with `createMessageBatch` go through
  * the Worker's own queue() handler, and `getQueueResult` shows what it acknowledged and retried (with which delay).
  * A provider error comes from the real 'resend' transport of the e-mail adapter talking to a stand-in HTTP
  * provider that refuses on demand; otherwise the development outbox receives the mail. The resume case goes through
