@@ -219,8 +219,56 @@ export interface RemovedRunnerRecord {
   removed: true;
 }
 
+/**
+ * 'Att granska': something a volunteer tapped that the race could not take as it was, kept by the race object
+ * until an admin applies it (with its original moment) or discards it; both are audited. Nothing tapped
+ * disappears without a person deciding. Each item has a kind, so a new kind is one case more:
+ * - 'tap': a finish tap refused by the race's rules (race not started or ended, runner moved or marked DNS, a
+ *   moment out of range, a finish undone on another phone after the tap was made). Applying records the
+ *   runner's finish at the tap's moment.
+ * - 'start': a start tap that needs a person: far from the race's day and time, a second start more than
+ *   START_SAME_WINDOW_MS from the first, or a start for an ended race. Applying makes its moment the start.
+ */
+export const REVIEW_KINDS = ["tap", "start"] as const;
+export type ReviewKind = (typeof REVIEW_KINDS)[number];
+export type ReviewStatus = "open" | "applied" | "discarded";
+
+export interface ReviewRecord {
+  type: "review";
+  part: string;
+  /** 'review-<id>' (the tap's id for a tap or a start). */
+  sort: `review-${string}`;
+  id: string;
+  kind: ReviewKind;
+  status: ReviewStatus;
+  /** Why the race could not take it as it was: a Swedish sentence for the list. */
+  reason: string;
+  /** The tap's moment on the server's clock, epoch ms. */
+  at: number;
+  /** A finish tap's runner, as the race knew them when the item was made. */
+  runnerId?: string;
+  bib?: number | null;
+  name?: string;
+  /** A start item: the race's start time when the item was made (null: not started). */
+  started?: number | null;
+  /** Who tapped, on which device, and when the tap reached the server. */
+  actor: string;
+  device: string | null;
+  createdAt: number;
+  /** Who applied or discarded it, and when. */
+  decidedBy?: string;
+  decidedAt?: number;
+}
+
+export function reviewSort(id: string): `review-${string}` {
+  return `review-${id}`;
+}
+
+/** Two start taps from different phones within this many ms are the same gun (audited, the first kept). */
+export const START_SAME_WINDOW_MS = 2_000;
+
 /** One event on a socket: a record as it is now, and the sequence number of its last change. */
-export type RaceEvent = (RaceRecord | RunnerRecord | RemovedRunnerRecord) & { seq: number };
+export type RaceEvent = (RaceRecord | RunnerRecord | RemovedRunnerRecord | ReviewRecord) & { seq: number };
 
 /** Server → client data frame: the records that changed, in `seq` order. */
 export type RaceEventsFrame = RaceEvent[];
@@ -250,4 +298,8 @@ export function isRaceEvent(e: RaceEvent): e is RaceRecord & { seq: number } {
 
 export function isRemovedRunner(e: RaceEvent): e is RemovedRunnerRecord & { seq: number } {
   return e.sort !== "race" && "removed" in e && e.removed === true;
+}
+
+export function isReviewEvent(e: RaceEvent): e is ReviewRecord & { seq: number } {
+  return e.sort.startsWith("review-");
 }
