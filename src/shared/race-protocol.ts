@@ -147,10 +147,13 @@ export type RaceErrorStatus = 400 | 404 | 409 | 422;
 
 export class RaceError extends Error {
   readonly status: RaceErrorStatus;
-  constructor(status: RaceErrorStatus, message: string) {
+  /** A refusal no retry can change (a distance move into an ended race): the move is cancelled, not retried. */
+  readonly final?: true;
+  constructor(status: RaceErrorStatus, message: string, options: { final?: boolean } = {}) {
     super(message);
     this.name = RACE_ERROR_NAME;
     this.status = status;
+    if (options.final) this.final = true;
   }
 }
 

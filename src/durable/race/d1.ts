@@ -25,12 +25,41 @@ export type KnownParticipant = {
   bib: number | null;
 };
 
-/** A race of D1's index, as init wants it; null when there is none. */
-export async function indexedRace(env: Env, part: string): Promise<RaceInit | null> {
-  const row = await env.DB.prepare("SELECT part, date, distance, open_for_reg AS openForReg FROM races WHERE part = ?")
+/** A race of D1's index with its mirrored state, as the object builds itself from it. */
+export interface IndexedRace extends RaceInit {
+  state: string;
+  started: number | null;
+  /** 'HH:MM' Stockholm on the race's date, when the season gives one. */
+  startTime: string | null;
+}
+
+/** A race of D1's index; null when there is none. */
+export async function indexedRace(env: Env, part: string): Promise<IndexedRace | null> {
+  const row = await env.DB.prepare(
+    `SELECT part, date, distance, open_for_reg AS openForReg, state, started, start_time AS startTime
+     FROM races WHERE part = ?`,
+  )
     .bind(part)
-    .first<{ part: string; date: string; distance: number; openForReg: number }>();
-  return row ? { part: row.part, date: row.date, distance: row.distance, openForReg: Boolean(row.openForReg) } : null;
+    .first<{
+      part: string;
+      date: string;
+      distance: number;
+      openForReg: number;
+      state: string | null;
+      started: number | null;
+      startTime: string | null;
+    }>();
+  return row
+    ? {
+        part: row.part,
+        date: row.date,
+        distance: row.distance,
+        openForReg: Boolean(row.openForReg),
+        state: row.state ?? "",
+        started: row.started,
+        startTime: row.startTime,
+      }
+    : null;
 }
 
 /** Runners D1 already places in this race (e.g. seeded data), read when the object is made. */

@@ -25,7 +25,8 @@ import {
   type RaceSnapshot,
   type RunnerRecord,
 } from "../../shared/race-protocol";
-import { indexedRace, mirrorRace, mirrorRunner, participantsInRace, RETRY_MS } from "./d1";
+import { indexedRace, mirrorRace, mirrorRunner, participantsInRace, RETRY_MS, type IndexedRace } from "./d1";
+import { isRaceId } from "../../shared/race-id";
 import { raceEvent, raceRecord, runnerEvents, runnerRecord } from "./records";
 import { acceptRaceSocket, broadcast, subscribe } from "./sockets";
 import { RaceStore } from "./storage";
@@ -36,6 +37,7 @@ import {
   type ChangeAuthor,
   type FinishResult,
   type MoveResult,
+  type RaceAnswer,
   type RaceInit,
   type RunnerInput,
   type RunnerPatch,
@@ -66,110 +68,179 @@ export class RaceDO extends DurableObject<Env> {
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair("ping", "pong"));
   }
 
-  /** Makes this object the race `race.part`. Idempotent; the Worker calls it before first use. */
-  async init(race: RaceInit, by: ChangeAuthor = {}): Promise<RaceRecord> {
-    checkRaceInit(race);
-    const existing = updateExistingRace(this.context(by), race);
-    if (existing) return this.commit(existing);
-    // Runners that reached D1 before this object existed (e.g. seeded data) join the race with it.
-    const known = await participantsInRace(this.env, race.part);
-    return this.commit(createRace(this.context(by), race, known));
+  /**
+   * Makes this object the race `race.part` (the create-race call), or updates whether registration is open.
+   * Idempotent. Other calls need no init: an object without storage makes itself from D1 (`ready`).
+   */
+  async init(race: RaceInit, by: ChangeAuthor = {}): Promise<RaceAnswer<RaceRecord>> {
+    return answer(async () => {
+      checkRaceInit(race);
+      const existing = updateExistingRace(this.context(by), race);
+      if (existing) return this.commit(existing);
+      // Runners that reached D1 before this object existed (e.g. seeded data) join the race with it.
+      const [indexed, known] = await Promise.all([
+        indexedRace(this.env, race.part),
+        participantsInRace(this.env, race.part),
+      ]);
+      return this.commit(createRace(this.context(by), { ...race, ...mirroredState(indexed) }, known));
+    });
   }
 
-  /** The race record, or null before init. */
-  async getRace(): Promise<RaceRecord | null> {
-    const meta = this.store.meta();
-    return meta ? raceRecord(meta) : null;
+  /** The race record; null for a race D1's index does not have. */
+  async getRace(): Promise<RaceAnswer<RaceRecord | null>> {
+    return answer(async () => {
+      if (!(await this.exists())) return null;
+      return raceRecord(this.store.requireMeta());
+    });
   }
 
   /** The race's runners (not those on their way to another race), waiting first by bib, then by finish. */
-  async listRunners(): Promise<RunnerRecord[]> {
-    return this.runnersNow();
+  async listRunners(): Promise<RaceAnswer<RunnerRecord[]>> {
+    return answer(async () => {
+      await this.ready();
+      return this.runnersNow();
+    });
   }
 
-  async getRunner(id: string): Promise<RunnerRecord | null> {
-    const meta = this.store.requireMeta();
-    const row = this.store.runnerRow(checkId(id));
-    return row && row.moving_to === null ? runnerRecord(row, meta) : null;
+  async getRunner(id: string): Promise<RaceAnswer<RunnerRecord | null>> {
+    return answer(async () => {
+      await this.ready();
+      const meta = this.store.requireMeta();
+      const row = this.store.runnerRow(checkId(id));
+      return row && row.moving_to === null ? runnerRecord(row, meta) : null;
+    });
   }
 
-  /** `GET /api/races/get/{part}`: the race record, then the runners; null before init. */
-  async snapshot(): Promise<RaceSnapshot | null> {
-    const meta = this.store.meta();
-    if (!meta) return null;
-    return [raceRecord(meta), ...this.runnersNow()];
+  /** `GET /api/races/get/{part}`: the race record, then the runners; null for a race D1 does not have. */
+  async snapshot(): Promise<RaceAnswer<RaceSnapshot | null>> {
+    return answer(async () => {
+      if (!(await this.exists())) return null;
+      return [raceRecord(this.store.requireMeta()), ...this.runnersNow()];
+    });
   }
 
-  async addRunner(input: RunnerInput, by: ChangeAuthor = {}, options: AddRunnerOptions = {}): Promise<AddRunnerResult> {
-    return this.commit(addRunner(this.context(by), input, options));
+  async addRunner(
+    input: RunnerInput,
+    by: ChangeAuthor = {},
+    options: AddRunnerOptions = {},
+  ): Promise<RaceAnswer<AddRunnerResult>> {
+    return answer(async () => {
+      await this.ready();
+      return this.commit(addRunner(this.context(by), input, options));
+    });
   }
 
-  async updateRunner(id: string, patch: RunnerPatch, by: ChangeAuthor = {}): Promise<RunnerRecord> {
-    return this.commit(updateRunner(this.context(by), id, patch));
+  async updateRunner(id: string, patch: RunnerPatch, by: ChangeAuthor = {}): Promise<RaceAnswer<RunnerRecord>> {
+    return answer(async () => {
+      await this.ready();
+      return this.commit(updateRunner(this.context(by), id, patch));
+    });
   }
 
   async anonymiseRunner(
     id: string,
     replacement: { firstname: string; lastname: string },
     by: ChangeAuthor = {},
-  ): Promise<RunnerRecord> {
-    return this.commit(anonymiseRunner(this.context(by), id, replacement));
+  ): Promise<RaceAnswer<RunnerRecord>> {
+    return answer(async () => {
+      await this.ready();
+      return this.commit(anonymiseRunner(this.context(by), id, replacement));
+    });
   }
 
-  async registerBib(id: string, bib: number | "next", by: ChangeAuthor = {}): Promise<RunnerRecord> {
-    return this.commit(registerBib(this.context(by), id, bib));
+  async registerBib(id: string, bib: number | "next", by: ChangeAuthor = {}): Promise<RaceAnswer<RunnerRecord>> {
+    return answer(async () => {
+      await this.ready();
+      return this.commit(registerBib(this.context(by), id, bib));
+    });
   }
 
-  async removeRunner(id: string, by: ChangeAuthor = {}): Promise<RunnerRecord | null> {
-    return this.commit(removeRunner(this.context(by), id));
+  async removeRunner(id: string, by: ChangeAuthor = {}): Promise<RaceAnswer<RunnerRecord | null>> {
+    return answer(async () => {
+      await this.ready();
+      return this.commit(removeRunner(this.context(by), id));
+    });
   }
 
   // ——— race day ———
 
-  async start(tap: TapInput = {}, by: ChangeAuthor = {}): Promise<RaceRecord> {
-    return this.commit(start(this.context(by), tap));
+  async start(tap: TapInput = {}, by: ChangeAuthor = {}): Promise<RaceAnswer<RaceRecord>> {
+    return answer(async () => {
+      await this.ready();
+      return this.commit(start(this.context(by), tap));
+    });
   }
 
-  async finish(id: string, tap: TapInput & { rerecord?: boolean } = {}, by: ChangeAuthor = {}): Promise<FinishResult> {
-    return this.commit(finish(this.context(by), id, tap));
+  async finish(
+    id: string,
+    tap: TapInput & { rerecord?: boolean } = {},
+    by: ChangeAuthor = {},
+  ): Promise<RaceAnswer<FinishResult>> {
+    return answer(async () => {
+      await this.ready();
+      return this.commit(finish(this.context(by), id, tap));
+    });
   }
 
-  async restore(id: string, by: ChangeAuthor = {}): Promise<RunnerRecord> {
-    return this.commit(restore(this.context(by), id));
+  async restore(id: string, by: ChangeAuthor = {}): Promise<RaceAnswer<RunnerRecord>> {
+    return answer(async () => {
+      await this.ready();
+      return this.commit(restore(this.context(by), id));
+    });
   }
 
-  async setDns(id: string, dns: boolean, by: ChangeAuthor = {}): Promise<RunnerRecord> {
-    return this.commit(setDns(this.context(by), id, dns));
+  async setDns(id: string, dns: boolean, by: ChangeAuthor = {}): Promise<RaceAnswer<RunnerRecord>> {
+    return answer(async () => {
+      await this.ready();
+      return this.commit(setDns(this.context(by), id, dns));
+    });
   }
 
-  async end(by: ChangeAuthor = {}): Promise<RaceRecord> {
-    return this.commit(end(this.context(by)));
+  async end(by: ChangeAuthor = {}): Promise<RaceAnswer<RaceRecord>> {
+    return answer(async () => {
+      await this.ready();
+      return this.commit(end(this.context(by)));
+    });
   }
 
-  async reset(by: ChangeAuthor = {}): Promise<RaceRecord> {
-    return this.commit(reset(this.context(by)));
+  async reset(by: ChangeAuthor = {}): Promise<RaceAnswer<RaceRecord>> {
+    return answer(async () => {
+      await this.ready();
+      return this.commit(reset(this.context(by)));
+    });
   }
 
   /** "Byt distans" (rules/move.ts): the target must be a race in D1's index. */
-  async moveRunner(targetPart: string, id: string, by: ChangeAuthor = {}): Promise<MoveResult> {
-    const row = checkMove(this.context(by), targetPart, id);
-    if (!(await indexedRace(this.env, targetPart))) throw new RaceError(404, "Loppet finns inte");
-    const moving = beginMove(this.context(by), targetPart, row);
-    if (moving.effects.runners?.length) await this.ctx.storage.setAlarm(this.clock.now() + RETRY_MS);
-    await this.commit(moving);
-    const result = await this.completeMove(row.id, by);
-    if (!result) throw new RaceError(404, "Loppet finns inte");
-    return result;
+  async moveRunner(targetPart: string, id: string, by: ChangeAuthor = {}): Promise<RaceAnswer<MoveResult>> {
+    return answer(async () => {
+      await this.ready();
+      checkMove(this.context(by), targetPart, id);
+      const target = await indexedRace(this.env, targetPart);
+      if (!target) throw new RaceError(404, "Loppet finns inte");
+      if (target.state === "ended") {
+        throw new RaceError(409, "Loppet är avslutat och tar inte emot fler löpare. Löparen ligger kvar i sitt lopp.");
+      }
+      const moving = beginMove(this.context(by), targetPart, id);
+      if (moving.effects.runners?.length) await this.ctx.storage.setAlarm(this.clock.now() + RETRY_MS);
+      const row = await this.commit(moving);
+      return this.completeMove(row.id, by);
+    });
   }
 
   /** The audit trail, oldest first (for the race-day screens and for tests). */
-  async events(sinceSeq = 0): Promise<RaceAuditEvent[]> {
-    return this.store.events(sinceSeq);
+  async events(sinceSeq = 0): Promise<RaceAnswer<RaceAuditEvent[]>> {
+    return answer(async () => {
+      await this.ready();
+      return this.store.events(sinceSeq);
+    });
   }
 
   /** The newest `limit` audit rows, newest first (the race screen's log). */
-  async recentEvents(limit = 500): Promise<RaceAuditEvent[]> {
-    return this.store.recentEvents(limit);
+  async recentEvents(limit = 500): Promise<RaceAnswer<RaceAuditEvent[]>> {
+    return answer(async () => {
+      await this.ready();
+      return this.store.recentEvents(limit);
+    });
   }
 
   // ——— sockets ———
@@ -179,7 +250,7 @@ export class RaceDO extends DurableObject<Env> {
     if (request.headers.get("upgrade")?.toLowerCase() !== "websocket") {
       return Response.json({ error: "Förväntade en WebSocket-anslutning" }, { status: 426 });
     }
-    if (!this.store.meta()) return Response.json({ error: "Loppet finns inte" }, { status: 404 });
+    if (!(await this.exists())) return Response.json({ error: "Loppet finns inte" }, { status: 404 });
     return acceptRaceSocket(this.ctx, request.headers.get(RACE_ACTOR_HEADER) ?? "");
   }
 
@@ -221,6 +292,8 @@ export class RaceDO extends DurableObject<Env> {
       try {
         await this.completeMove(id, { actor: "system" });
       } catch (err) {
+        // A target that refused for good cancelled the move (the runner is back); anything else is retried.
+        if (this.store.runnerRow(id)?.moving_to == null) continue;
         console.error("distance move still unfinished", meta.part, id, err);
         unfinished = true;
       }
@@ -234,6 +307,27 @@ export class RaceDO extends DurableObject<Env> {
     if (unfinished || this.store.meta()?.mirror_pending) {
       await this.ctx.storage.setAlarm(this.clock.now() + RETRY_MS);
     }
+  }
+
+  // ——— the race itself ———
+
+  /**
+   * The object is its race: one with storage knows it; one without makes itself once from its row in D1's index
+   * (named by the object's own name), with the state D1 mirrors. Only a race D1 does not have is a 404.
+   */
+  private async ready(): Promise<void> {
+    if (!(await this.exists())) throw new RaceError(404, "Loppet finns inte");
+  }
+
+  private async exists(): Promise<boolean> {
+    if (this.store.meta()) return true;
+    const part = this.ctx.id.name;
+    if (!part || !isRaceId(part)) return false;
+    const [indexed, known] = await Promise.all([indexedRace(this.env, part), participantsInRace(this.env, part)]);
+    if (!indexed) return false;
+    // Two calls may both have read D1 by now: the first to get here makes the race, the second finds it made.
+    await this.commit(createRace(this.context({ actor: "system" }), indexed, known));
+    return true;
   }
 
   // ——— carrying out a rule's effects ———
@@ -262,38 +356,37 @@ export class RaceDO extends DurableObject<Env> {
   }
 
   /**
-   * Steps 2 and 3 of a move (rules/move.ts): add to the target (idempotent), then remove here. Null when the
-   * target refused for good, after which the move is cancelled and the runner is back here. Throws on a failure
-   * worth retrying (the alarm tries again).
+   * Steps 2 and 3 of a move (rules/move.ts): add to the target (idempotent), then remove here. When the target
+   * refuses for good the move is cancelled, the runner is back here, and the refusal is thrown. Any other failure
+   * is thrown too and is worth retrying (the alarm tries again).
    */
-  private async completeMove(id: string, by: ChangeAuthor): Promise<MoveResult | null> {
+  private async completeMove(id: string, by: ChangeAuthor): Promise<MoveResult> {
     const row = this.store.runnerRow(id);
-    if (!row || row.moving_to === null) return null;
+    if (!row || row.moving_to === null) throw new RaceError(404, "Löparen finns inte i loppet.");
     const targetPart = row.moving_to;
-    const target = await indexedRace(this.env, targetPart);
-    let added: AddRunnerResult;
-    try {
-      if (!target) throw new RaceError(404, "Loppet finns inte");
-      const stub = this.env.RACE.getByName(targetPart);
-      await stub.init(target);
-      added = await stub.addRunner(
-        {
-          id: row.id,
-          firstname: row.firstname,
-          lastname: row.lastname,
-          age: row.age,
-          company: row.company,
-          group: row.grp,
-          bib: row.bib,
-        },
-        by,
-        { dropTakenBib: true },
-      );
-    } catch (err) {
-      if (!isPermanentRefusal(err)) throw err;
-      await this.commit(cancelMove(this.context(by), id, targetPart, err instanceof Error ? err.message : String(err)));
-      return null;
+    // The target object makes itself from D1 when it has no storage yet; a race D1 lacks answers 404. A failure
+    // to reach it is thrown on (the alarm retries); a refusal is an answer.
+    const answer = await this.env.RACE.getByName(targetPart).addRunner(
+      {
+        id: row.id,
+        firstname: row.firstname,
+        lastname: row.lastname,
+        age: row.age,
+        company: row.company,
+        group: row.grp,
+        bib: row.bib,
+      },
+      by,
+      { dropTakenBib: true, move: true },
+    );
+    if (!answer.ok) {
+      const refusal = new RaceError(answer.status, answer.error, { final: answer.final === true });
+      // A refusal that a retry could change (a 409 of a busy race) leaves the move for the alarm.
+      if (!isPermanentRefusal(refusal)) throw refusal;
+      await this.commit(cancelMove(this.context(by), id, targetPart, answer.error));
+      throw answer.status === 409 ? refusal : new RaceError(404, "Loppet finns inte");
     }
+    const added: AddRunnerResult = answer.value;
     return this.commit(endMove(this.context(by), row, targetPart, added));
   }
 
@@ -304,4 +397,23 @@ export class RaceDO extends DurableObject<Env> {
       .map((row) => runnerRecord(row, meta))
       .sort(compareRunners);
   }
+}
+
+/**
+ * An RPC method's answer: the race's refusals (its rules' 4xx) travel as values, not exceptions, so they are
+ * never logged as the object's uncaught errors and real errors stand out. Anything else is thrown on.
+ */
+async function answer<T>(run: () => Promise<T>): Promise<RaceAnswer<T>> {
+  try {
+    return { ok: true, value: await run() };
+  } catch (err) {
+    if (!(err instanceof RaceError)) throw err;
+    return err.final
+      ? { ok: false, status: err.status, error: err.message, final: true }
+      : { ok: false, status: err.status, error: err.message };
+  }
+}
+
+function mirroredState(indexed: IndexedRace | null): { state?: string; started?: number | null } {
+  return indexed ? { state: indexed.state, started: indexed.started } : {};
 }

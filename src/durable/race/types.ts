@@ -2,7 +2,7 @@
  * What the race object's RPC methods take and answer (the Worker calls them through `env.RACE.getByName(part)`),
  * and the two names the Worker and the object share.
  */
-import type { RunnerRecord } from "../../shared/race-protocol";
+import type { RaceErrorStatus, RunnerRecord } from "../../shared/race-protocol";
 
 /** Who made a change (the admin's e-mail, 'betalning', 'kassa' …) and from which device; kept in the audit trail. */
 export interface ChangeAuthor {
@@ -48,6 +48,8 @@ export interface AddRunnerOptions {
    * a number (and report it) instead of refusing.
    */
   dropTakenBib?: boolean;
+  /** The runner comes from another race ("Byt distans"): an ended race refuses them for good. */
+  move?: boolean;
 }
 
 export interface AddRunnerResult {
@@ -76,6 +78,13 @@ export interface MoveResult {
   runner: RunnerRecord;
   droppedBib?: number;
 }
+
+/**
+ * What every RPC method of the race object answers: its value, or the race's refusal (a 4xx with a Swedish
+ * message; `final`: a distance move that no retry can complete). Real errors are thrown.
+ */
+export type RaceAnswer<T> =
+  { ok: true; value: T } | { ok: false; status: RaceErrorStatus; error: string; final?: true };
 
 /** The header through which the Worker tells the race object who opened a socket (the admin's e-mail). */
 export const RACE_ACTOR_HEADER = "x-race-actor";

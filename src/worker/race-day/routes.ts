@@ -76,7 +76,7 @@ raceDayRoutes.get(
   async (c) => {
     const { raceId } = c.req.valid("param");
     const { tap, at, device } = c.req.valid("query");
-    const stub = await raceStub(c.env, raceId);
+    const stub = raceStub(c.env, raceId);
     const race = await callRace(stub.start({ tapId: tap, at }, author(c, device)));
     return c.json({ started: race.started, race });
   },
@@ -89,7 +89,7 @@ raceDayRoutes.get(
   async (c) => {
     const { raceId, sort } = c.req.valid("param");
     const { tap, at, device, rerecord } = c.req.valid("query");
-    const stub = await raceStub(c.env, raceId);
+    const stub = raceStub(c.env, raceId);
     const result = await callRace(
       stub.finish(
         runnerId(sort),
@@ -107,7 +107,7 @@ raceDayRoutes.get(
   validate("query", deviceQuery),
   async (c) => {
     const { raceId, sort } = c.req.valid("param");
-    const stub = await raceStub(c.env, raceId);
+    const stub = raceStub(c.env, raceId);
     const runner = await callRace(stub.restore(runnerId(sort), author(c, c.req.valid("query").device)));
     return c.json({ runner });
   },
@@ -123,7 +123,7 @@ raceDayRoutes.get(
   validate("query", deviceQuery),
   async (c) => {
     const { raceId, sort, bib } = c.req.valid("param");
-    const stub = await raceStub(c.env, raceId);
+    const stub = raceStub(c.env, raceId);
     const number = bib === "next" ? "next" : Number(bib);
     const runner = await callRace(stub.registerBib(runnerId(sort), number, author(c, c.req.valid("query").device)));
     return c.json({ runner });
@@ -136,7 +136,7 @@ raceDayRoutes.get(
   validate("query", deviceQuery),
   async (c) => {
     const { raceId, sort, mark } = c.req.valid("param");
-    const stub = await raceStub(c.env, raceId);
+    const stub = raceStub(c.env, raceId);
     const runner = await callRace(stub.setDns(runnerId(sort), mark === "on", author(c, c.req.valid("query").device)));
     return c.json({ runner });
   },
@@ -147,7 +147,7 @@ raceDayRoutes.get(
   validate("param", raceParam),
   validate("query", deviceQuery),
   async (c) => {
-    const stub = await raceStub(c.env, c.req.valid("param").raceId);
+    const stub = raceStub(c.env, c.req.valid("param").raceId);
     const race = await callRace(stub.end(author(c, c.req.valid("query").device)));
     return c.json({ race });
   },
@@ -158,7 +158,7 @@ raceDayRoutes.get(
   validate("param", raceParam),
   validate("query", deviceQuery),
   async (c) => {
-    const stub = await raceStub(c.env, c.req.valid("param").raceId);
+    const stub = raceStub(c.env, c.req.valid("param").raceId);
     const race = await callRace(stub.reset(author(c, c.req.valid("query").device)));
     return c.json({ race });
   },
@@ -195,7 +195,7 @@ raceDayRoutes.get(
     }),
   ),
   async (c) => {
-    const stub = await raceStub(c.env, c.req.valid("param").raceId);
+    const stub = raceStub(c.env, c.req.valid("param").raceId);
     return c.json(await callRace(stub.recentEvents(c.req.valid("query").limit ?? 500)));
   },
 );
@@ -239,7 +239,7 @@ raceDayRoutes.post(
       throw conflict("Loppet finns redan.");
     }
     const row = (await getRace(db, expected))!;
-    const stub = await raceStub(c.env, expected, db);
+    const stub = raceStub(c.env, expected);
     await callRace(stub.init({ part: row.part, date, distance, openForReg }, author(c, undefined)));
     const race = raceRecordFromRow(row);
     await c.env.RACE_HUB.getByName(RACE_HUB_NAME)
@@ -285,7 +285,7 @@ raceDayRoutes.post(
   validate("json", addRunnerBody),
   async (c) => {
     const body = c.req.valid("json");
-    const stub = await raceStub(c.env, c.req.valid("param").raceId);
+    const stub = raceStub(c.env, c.req.valid("param").raceId);
     const { runner } = await callRace(
       stub.addRunner(
         {
@@ -324,7 +324,7 @@ raceDayRoutes.post(
     const { raceId, sort } = c.req.valid("param");
     const body = c.req.valid("json");
     const patch = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
-    const stub = await raceStub(c.env, raceId);
+    const stub = raceStub(c.env, raceId);
     return c.json(await callRace(stub.updateRunner(runnerId(sort), patch, author(c, undefined))));
   },
 );
@@ -353,11 +353,10 @@ raceDayRoutes.get("/ws/race/:raceId", async (c) => {
   if (refused) return c.json({ error: refused.error }, refused.status);
   const part = c.req.param("raceId");
   if (!isRaceId(part)) throw notFound(MSG.race);
-  const stub = await raceStub(c.env, part);
   const headers = new Headers(c.req.raw.headers);
   headers.set(RACE_ACTOR_HEADER, c.var.admin!.email);
   // Returned as is: the 101 response's headers are immutable, so no middleware may touch it.
-  return stub.fetch(new Request(c.req.raw.url, { headers }));
+  return c.env.RACE.getByName(part).fetch(new Request(c.req.raw.url, { headers }));
 });
 
 raceDayRoutes.get("/ws/races", async (c) => {

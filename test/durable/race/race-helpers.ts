@@ -4,6 +4,7 @@ import { expect } from "vitest";
 import { raceId } from "../../../src/shared/race-id";
 import type { RaceEvent, RaceRecord, RunnerRecord } from "../../../src/shared/race-protocol";
 import { get, openSocket, post, type CookieJar, type TestSocket } from "../../worker/helpers";
+import { raceClient } from "../../../src/worker/race-day/race-runners";
 
 let dayCounter = 0;
 /** Each test file picks its own year (storage is shared within a file), so races never collide. */
@@ -99,7 +100,7 @@ export async function snapshot(jar: CookieJar, part: string) {
 }
 
 export async function auditTypes(part: string): Promise<string[]> {
-  return (await env.RACE.getByName(part).events()).map((e) => e.type);
+  return (await raceClient(env.RACE.getByName(part)).events()).map((e) => e.type);
 }
 
 export function dataFrames(socket: TestSocket): RaceEvent[][] {
