@@ -29,6 +29,12 @@ import {
   type Visitor,
 } from "../registration-helpers";
 
+/**
+ * The rate-limit tests make 21–123 calls and may run twice (inOneRateLimitWindow); on a loaded two-core machine
+ * that takes longer than the default 5 s.
+ */
+const RATE_LIMIT_TEST_MS = 60_000;
+
 const CAMPAIGN_INVALID = "Kampanjkoden gäller inte. Ta bort den eller skriv en annan.";
 
 async function validateKampanj(body: unknown, init: CallInit = {}) {
@@ -142,7 +148,7 @@ describe("POST /validate-kampanj", () => {
     expect(await storedState()).toEqual(before);
   });
 
-  it("rate-limits code look-ups per client: 429 after 20 a minute", async () => {
+  it("rate-limits code look-ups per client: 429 after 20 a minute", { timeout: RATE_LIMIT_TEST_MS }, async () => {
     // KAMPANJ_RL counts per clock minute (inOneRateLimitWindow says why that matters); judged in one window.
     const { headers, statuses } = await inOneRateLimitWindow(async () => {
       const headers = newClient();
@@ -566,7 +572,7 @@ describe("a payment covers exactly one order", () => {
 // calls fell within one window (inOneRateLimitWindow in registration-helpers.ts), and is repeated, with a fresh
 // session and fresh clients, when they did not. Every call comes from a new client address, so in the per-session
 // tests only the per-session limit can refuse the 61st call.
-describe("per-session and per-client limits", () => {
+describe("per-session and per-client limits", { timeout: RATE_LIMIT_TEST_MS }, () => {
   it("/update: a session gets 60 calls a minute, whatever its clients; then 429 in Swedish", async () => {
     const { statuses, refusal } = await inOneRateLimitWindow(async () => {
       const v = await login();
