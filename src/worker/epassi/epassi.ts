@@ -39,11 +39,11 @@
  * - The visitor abandons the Swish payment: Swish declines or times out (the payment page's poll, the callback or
  *   the cron settles it), or the cron gives it up after a day; either way the code is back.
  */
-import { builtinCampaign } from "../../shared/campaign";
 import type { Clock } from "../../shared/clock";
 import { SEASON } from "../../shared/season";
 import { emailSender } from "../adapters/email";
 import { audit } from "../db/audit";
+import { builtinCampaigns, findBuiltin } from "../campaigns/builtin-campaigns";
 import { lastValidMoment } from "../campaigns/campaigns-db";
 import { database } from "../db/client";
 import {
@@ -104,7 +104,7 @@ export async function sendInvitation(env: Env, clock: Clock, req: InvitationRequ
   let code = "";
   for (let attempt = 0; attempt < 5 && id === null; attempt++) {
     code = newEpassiCode();
-    if (builtinCampaign(code)) continue;
+    if (findBuiltin(builtinCampaigns(env), code)) continue;
     id = await createInvitation(db, { name: req.name, email: req.email, code, createdBy: req.admin, validUntil }, now);
   }
   if (id === null) throw new Error("no free Epassi code after 5 draws");

@@ -28,6 +28,7 @@ import { checkRunnerMap, MAX_RUNNERS, RUNNER_MESSAGES } from "../../shared/regis
 import { SEASON } from "../../shared/season";
 import { isRegistrationOpen } from "../../shared/season-rules";
 import { emailSender } from "../adapters/email";
+import { builtinCampaigns } from "../campaigns/builtin-campaigns";
 import { evaluateCampaign } from "../campaigns/campaigns-db";
 import { database, type Db } from "../db/client";
 import {
@@ -334,7 +335,10 @@ registrationRoutes.post("/validate-kampanj", validate("json", campaignBody), asy
   // A logged-in family that already used a capped code keeps it (the preview must match what booking does).
   const session = c.var.session;
   const registration = session ? await findRegistration(db, SEASON.year, session.email) : null;
-  const { valid, price } = await evaluateCampaign(db, code, counts, now, { registrationId: registration?.id });
+  const { valid, price } = await evaluateCampaign(db, code, counts, now, {
+    builtins: builtinCampaigns(c.env),
+    registrationId: registration?.id,
+  });
   return c.json({ valid, price });
 });
 
@@ -379,7 +383,12 @@ registrationRoutes.post("/book-v2", requireVisitor, visitorLimits("book"), valid
     throw tooMany(MSG.tooManyCampaign);
   }
   const evaluation =
-    code === "" ? null : await evaluateCampaign(db, code, counts, now, { registrationId: registration.id });
+    code === ""
+      ? null
+      : await evaluateCampaign(db, code, counts, now, {
+          builtins: builtinCampaigns(c.env),
+          registrationId: registration.id,
+        });
   // Issue 3, bad input: a code that does not apply is refused rather than silently charged at the list price.
   if (evaluation && !evaluation.valid) throw new ApiError(400, MSG.campaignInvalid, { kampanj: MSG.campaignInvalid });
   const campaign = evaluation?.campaign ?? null;

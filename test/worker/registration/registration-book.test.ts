@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { systemClock } from "../../../src/shared/clock";
 import { SEASON } from "../../../src/shared/season";
 import { swishClientFor } from "../../../src/worker/adapters/swish";
+import { builtinCampaigns } from "../../../src/worker/campaigns/builtin-campaigns";
 import { claimCampaignUse } from "../../../src/worker/campaigns/campaigns-db";
 import { database } from "../../../src/worker/db/client";
 import { MAX_UNPAID_ATTEMPTS } from "../../../src/worker/payments/payments-db";
@@ -322,6 +323,24 @@ describe("POST /book-v2", () => {
     expect(rows.payments[0]).toMatchObject({ id: body.payref, amount: 150, kampanj: "VANLOPP50" });
   });
 
+  it("a code typed in lower case with spaces around it is the code; spaces inside make another word (Swedish 400)", async () => {
+    const v = await familyWithRunners();
+    for (const kampanj of ["vanlopp 50", "fri biljett", "VAN LOPP50"]) {
+      expect((await validateKampanj({ kampanj, barn: 2, vuxna: 1 })).body).toEqual({ valid: false, price: 350 });
+      const { res, body } = await book(v, { barn: 2, vuxna: 1, kampanj });
+      expect(res.status, kampanj).toBe(400);
+      expect(body.error).toBe(CAMPAIGN_INVALID);
+    }
+    expect((await familyRows(v.email)).payments).toEqual([]);
+    const { res, body } = await book(v, { barn: 2, vuxna: 1, kampanj: "  vanlopp50\t" });
+    expect(res.status).toBe(200);
+    expect((await familyRows(v.email)).payments[0]).toMatchObject({
+      id: body.payref,
+      amount: 150,
+      kampanj: "VANLOPP50",
+    });
+  });
+
   it("a code's use is counted once per family, however often it books", async () => {
     await makeCode("RABATT9", "flat50", { maxUses: 5 });
     const v = await familyWithRunners();
@@ -491,16 +510,17 @@ describe("a payment covers exactly one order", () => {
 
   it("a campaign code's claim checks its cap, 'disabled' and validity in one statement", async () => {
     const db = database(env.DB);
+    const builtins = builtinCampaigns(env);
     const now = Date.parse(OPEN_AT);
     await makeCode("CLAIMCAP", "flat50", { maxUses: 1 });
     await makeCode("CLAIMOFF", "flat50");
     await makeCode("CLAIMOLD", "flat50", { validUntil: "2025-08-01" });
     expect((await post("/admin/api/kampanjkoder/CLAIMOFF/disable", {}, { jar: await loginAdmin() })).status).toBe(200);
 
-    expect(await claimCampaignUse(db, "CLAIMOFF", now)).toBe(false);
-    expect(await claimCampaignUse(db, "CLAIMOLD", now)).toBe(false);
-    expect(await claimCampaignUse(db, "CLAIMCAP", now)).toBe(true);
-    expect(await claimCampaignUse(db, "CLAIMCAP", now)).toBe(false);
+    expect(await claimCampaignUse(db, "CLAIMOFF", now, builtins)).toBe(false);
+    expect(await claimCampaignUse(db, "CLAIMOLD", now, builtins)).toBe(false);
+    expect(await claimCampaignUse(db, "CLAIMCAP", now, builtins)).toBe(true);
+    expect(await claimCampaignUse(db, "CLAIMCAP", now, builtins)).toBe(false);
     const uses = Object.fromEntries((await campaignRows()).map((r) => [r.code, r.uses]));
     expect(uses).toMatchObject({ CLAIMCAP: 1, CLAIMOFF: 0, CLAIMOLD: 0 });
   });

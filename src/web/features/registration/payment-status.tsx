@@ -6,7 +6,7 @@ import { isCampaignPayid, payidLabel } from "../../../shared/campaign";
 import type { PaymentRecord } from "../../../shared/payment-protocol";
 import { formatKr, formatMoment } from "./format";
 
-/** The campaign code of a campaign payid ('kampanj_FRIBILJETT_x1y2' → 'FRIBILJETT'). */
+/** The campaign code of a campaign payid ('kampanj_SOMMAR_x1y2' → 'SOMMAR'). */
 function campaignCodeOf(payid: string): string | null {
   if (!isCampaignPayid(payid)) return null;
   return payid.split("_")[1] || null;
