@@ -7,7 +7,7 @@
  */
 import { and, eq, gte, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import type { AgeCounts } from "../../shared/age";
-import { EPASSI_RULE, isCampaignRule, isCampaignValidAt, normalizeCode } from "../../shared/campaign";
+import { isCampaignRule, isCampaignValidAt, normalizeCode } from "../../shared/campaign";
 import { campaignTotal, listTotal } from "../../shared/pricing";
 import { SEASON, type CampaignRule, type Season } from "../../shared/season";
 import { stockholmDeadlineEnd } from "../../shared/stockholm";
@@ -117,16 +117,19 @@ export interface CampaignEvaluation {
   price: number;
   /** The campaign applied, when valid. */
   campaign: CampaignCode | null;
+  /** Not valid only because every use is held by other orders (enabled, within its dates). */
+  usedUp: boolean;
 }
 
 /**
  * Spec: {valid, price}. An unknown, disabled, expired or used-up code is `valid: false` with the list price
  * (a failed campaign is treated as no discount); an empty code is simply the list price.
  *
- * A use is counted when an order is booked, so a family whose payment failed already holds one of a capped
- * code's uses: for that registration (`registrationId`) the cap does not apply, or the family would lose the
- * code it has already used up. An Epassi code's use is held only by an open or paid order (a failed one gives it
- * back, migrations/0007_epassi.sql).
+ * A use is claimed when an order is booked and held while that order is open or paid; an order that ends unpaid
+ * gives it back (migrations/0008_campaign_release.sql). So a family whose order is still open holds one of a
+ * capped code's uses: for that registration (`registrationId`) the cap does not apply, or booking again would
+ * lose the code it holds. A family whose payment failed holds none and claims one again when it retries; if the
+ * cap filled meanwhile the code is `usedUp`.
  */
 export async function evaluateCampaign(
   db: Db,
@@ -138,32 +141,28 @@ export async function evaluateCampaign(
   const season = options.season ?? SEASON;
   const listPrice = listTotal(counts, now, season);
   const campaign = await findCampaign(db, code, options.builtins);
-  if (!campaign) return { valid: false, price: listPrice, campaign: null };
+  if (!campaign) return { valid: false, price: listPrice, campaign: null, usedUp: false };
+  const full = campaign.maxUses !== null && campaign.uses >= campaign.maxUses;
   const holdsUse =
+    full &&
     options.registrationId != null &&
-    campaign.maxUses !== null &&
-    campaign.uses >= campaign.maxUses &&
-    (await registrationUsedCampaign(db, options.registrationId, campaign.code, campaign.rule));
+    (await registrationHoldsCampaign(db, options.registrationId, campaign.code));
   if (!isCampaignValidAt(holdsUse ? { ...campaign, maxUses: null } : campaign, now)) {
-    return { valid: false, price: listPrice, campaign: null };
+    const usedUp = full && isCampaignValidAt({ ...campaign, maxUses: null }, now);
+    return { valid: false, price: listPrice, campaign: null, usedUp };
   }
-  return { valid: true, price: campaignTotal(campaign.rule, counts, now, season), campaign };
+  return { valid: true, price: campaignTotal(campaign.rule, counts, now, season), campaign, usedUp: false };
 }
 
-/** Orders that hold an Epassi code's use: a failed one gave it back (migrations/0007_epassi.sql). */
-const EPASSI_HOLDING_STATUSES = ["CREATED", "PAID"];
+/** Orders that hold their code's use: an order that ended unpaid gave it back (0008_campaign_release.sql). */
+const HOLDING_STATUSES = ["CREATED", "PAID"];
 
-/**
- * The registration already has an order (any status) with this code, so its use is already counted; for an
- * Epassi code only an open or paid order counts (a failed one gave its use back).
- */
+/** SQL true when the registration has an open or paid order with this code, which holds the code's one use. */
 function holdsUse(code: string, registrationId: string | null) {
   return registrationId === null
     ? sql`0`
     : sql`EXISTS (SELECT 1 FROM ${payments} WHERE ${payments.registrationId} = ${registrationId}
-        AND ${payments.kampanj} = ${code}
-        AND (${inArray(payments.status, EPASSI_HOLDING_STATUSES)} OR NOT EXISTS (SELECT 1 FROM campaign_codes AS held
-          WHERE held.code = ${code} AND held.rule = ${EPASSI_RULE})))`;
+        AND ${payments.kampanj} = ${code} AND ${inArray(payments.status, HOLDING_STATUSES)})`;
 }
 
 /** Enabled and not past its last valid moment (inclusive), as `isCampaignValidAt` says. */
@@ -229,29 +228,29 @@ export async function ensureCampaignRow(db: Db, code: string, now: number, built
   if (findBuiltin(builtins, code)) await ensureBuiltinCampaigns(db, now, builtins);
 }
 
-/**
- * Whether this registration already has an order (any status) with this code, so its use is already counted; for
- * an Epassi code, an open or paid one (as holdsUse).
- */
-export async function registrationUsedCampaign(
-  db: Db,
-  registrationId: string,
-  code: string,
-  rule?: CampaignRule,
-): Promise<boolean> {
-  const row = await db
+/** Whether this registration has an open or paid order with this code, which holds its use (as holdsUse). */
+export async function registrationHoldsCampaign(db: Db, registrationId: string, code: string): Promise<boolean> {
+  return (await registrationOrderWith(db, registrationId, code, HOLDING_STATUSES)) !== undefined;
+}
+
+/** Whether this registration has ever booked an order with this code (a failed payment included). */
+export async function registrationTriedCampaign(db: Db, registrationId: string, code: string): Promise<boolean> {
+  return (await registrationOrderWith(db, registrationId, code)) !== undefined;
+}
+
+function registrationOrderWith(db: Db, registrationId: string, code: string, statuses?: string[]) {
+  return db
     .select({ id: payments.id })
     .from(payments)
     .where(
       and(
         eq(payments.registrationId, registrationId),
         eq(payments.kampanj, normalizeCode(code)),
-        rule === EPASSI_RULE ? inArray(payments.status, EPASSI_HOLDING_STATUSES) : undefined,
+        statuses ? inArray(payments.status, statuses) : undefined,
       ),
     )
     .limit(1)
     .get();
-  return row !== undefined;
 }
 
 export interface CampaignListEntry extends CampaignCode {

@@ -124,7 +124,7 @@ export const payments = sqliteTable(
     index("payments_status").on(t.status, t.dateCreated),
     // The cron's follow-up of paid payments settled within a window.
     index("payments_status_settled").on(t.status, t.settledAt),
-    // The orders that used a campaign code (the Epassi list, the release trigger of migrations/0007_epassi.sql).
+    // The orders that used a campaign code (the Epassi list, the release trigger of migrations/0008_campaign_release.sql).
     index("payments_kampanj").on(t.kampanj, t.status),
     check(
       "payments_id",
@@ -417,8 +417,8 @@ export const unsubscribes = sqliteTable("unsubscribes", {
 /**
  * Wellness-benefit (Epassi) invitations: the organiser sends a code (a campaign code of rule 'epassi', one use) to
  * a person who paid through Epassi (src/worker/epassi.ts). Whether the code was used is read from the payments
- * that carry it. The trigger `epassi_release_on_failed_order` (migrations/0007_epassi.sql) gives the use back when
- * an order holding the code ends unpaid (DECLINED, ERROR, CANCELLED), in the same statement that settles it.
+ * that carry it. The trigger `campaign_release_on_failed_order` (migrations/0008_campaign_release.sql, for every
+ * campaign code) gives the use back when an order holding the code ends unpaid (DECLINED, ERROR, CANCELLED), in the same statement that settles it.
  */
 export const epassiInvitations = sqliteTable(
   "epassi_invitations",

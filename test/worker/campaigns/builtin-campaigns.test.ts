@@ -158,7 +158,7 @@ describe("a production Worker", () => {
       expect(await findCampaign(db, word, builtins)).toBeNull();
       // /book-v2 and the box office decide through the same evaluation: refused before any order is written.
       const evaluation = await evaluateCampaign(db, word, COUNTS, NOW, { builtins, registrationId: "nagon" });
-      expect(evaluation).toEqual({ valid: false, price: LIST_PRICE, campaign: null });
+      expect(evaluation).toEqual({ valid: false, price: LIST_PRICE, campaign: null, usedUp: false });
     }
     // Nor as a row that is not marked built in (copied from a development database, say): the word itself is refused.
     await env.DB.prepare("UPDATE campaign_codes SET builtin = 0 WHERE code = 'FRIBILJETT'").run();

@@ -155,6 +155,7 @@ describe("callback", () => {
       payerAlias: "46701234567",
       errorCode: null,
       errorMessage: null,
+      kampanj: null,
     });
   });
 
