@@ -350,7 +350,7 @@ export const emailLog = sqliteTable(
     text: text("text").notNull(),
     kind: text("kind").notNull(), // 'login-code' | 'receipt' | 'mailing' | 'epassi' …
     transport: text("transport").notNull(),
-    status: text("status").notNull(), // 'sent' | 'failed'
+    status: text("status").notNull(), // 'sent' | 'failed' | 'unknown' (no answer from the provider)
     error: text("error"),
     mailingId: integer("mailing_id"),
     createdAt: integer("created_at").notNull(),
@@ -367,15 +367,25 @@ export const emailLog = sqliteTable(
 );
 
 /** Mass e-mails and their recipients (each recipient claimed before sending). */
-export const mailings = sqliteTable("mailings", {
-  id: integer("id").primaryKey({ autoIncrement: true }),
-  audience: text("audience").notNull(), // 'previous' | 'current'
-  subject: text("subject").notNull(),
-  message: text("message").notNull(),
-  createdBy: text("created_by").notNull(),
-  createdAt: integer("created_at").notNull(),
-  totalRecipients: integer("total_recipients").notNull().default(0),
-});
+export const mailings = sqliteTable(
+  "mailings",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    audience: text("audience").notNull(), // 'previous' | 'current'
+    subject: text("subject").notNull(),
+    message: text("message").notNull(),
+    createdBy: text("created_by").notNull(),
+    createdAt: integer("created_at").notNull(),
+    totalRecipients: integer("total_recipients").notNull().default(0),
+    /**
+     * The claim of one send (mass-email/mailings-db.ts createMailing): the SHA-256 of audience, subject and text while
+     * the double-send window lasts, then NULL. Unique, so of two sends of the same mailing at the same moment D1
+     * writes one and refuses the other.
+     */
+    sendKey: text("send_key"),
+  },
+  (t) => [uniqueIndex("mailings_send_key").on(t.sendKey)],
+);
 
 export const mailingRecipients = sqliteTable(
   "mailing_recipients",
