@@ -283,6 +283,35 @@ describe("POST /book-v2", () => {
     }
   });
 
+  it("prices a 15-year-old as a child and a 16-year-old as an adult (spec: under 16 is a child)", async () => {
+    const v = await login();
+    const tail = crypto.randomUUID().slice(0, 8);
+    const runners = {
+      [`femton-${tail}`]: runner({ firstname: "Femton", age: 15, distance: "2.8" }),
+      [`sexton-${tail}`]: runner({ firstname: "Sexton", age: 16, distance: "2.8" }),
+    };
+    const saved = await update(v, { runners });
+    expect(saved.res.status).toBe(200);
+    // Early tier: a child 100, an adult 150.
+    expect(saved.body).toMatchObject({ barn: 1, vuxna: 1, listPrice: 250 });
+
+    // Counts that call both children, or both adults, are refused: the server counts from the stored ages.
+    for (const counts of [
+      { barn: 2, vuxna: 0 },
+      { barn: 0, vuxna: 2 },
+    ]) {
+      const refused = await book(v, { ...counts, kampanj: "" });
+      expect(refused.res.status, JSON.stringify(counts)).toBe(400);
+      expect(refused.body.errors).toHaveProperty("barn");
+    }
+    const { res, body } = await book(v, { barn: 1, vuxna: 1, kampanj: "" });
+    expect(res.status).toBe(200);
+    expect(await paymentRow(body.payref!)).toMatchObject({ amount: 250, barn: 1, vuxna: 1 });
+    // A campaign rule sees the same split: −50 per runner gives 50 + 100.
+    const early = await book(v, { barn: 1, vuxna: 1, kampanj: "TIDIGFAGEL" });
+    expect(await paymentRow(early.body.payref!)).toMatchObject({ amount: 150, barn: 1, vuxna: 1 });
+  });
+
   it("without a code: a Swish payment for the list price, {token, payref}", async () => {
     const v = await familyWithRunners();
     const { res, body } = await book(v, { barn: 2, vuxna: 1, kampanj: "" });
