@@ -7,7 +7,7 @@
  */
 import { unstable_readConfig } from "wrangler";
 import { bin, forwardSignals, NODE, output, run, toolEnv } from "./lib/proc.mjs";
-import { deployProblems } from "./lib/deploy-checks.mjs";
+import { deployNotes, deployProblems } from "./lib/deploy-checks.mjs";
 
 const args = process.argv.slice(2);
 const envFlag = args.indexOf("--env");
@@ -41,6 +41,7 @@ try {
 const problems = deployProblems({ environment, config, secrets });
 if (problems.length > 0) fail(problems);
 console.log(`✔ Konfigurationen för ${environment} ser färdig ut.`);
+for (const note of deployNotes({ environment, secrets })) console.log(`  ${note}`);
 if (checkOnly) process.exit(0);
 
 try {

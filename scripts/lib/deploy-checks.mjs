@@ -81,3 +81,22 @@ export function deployProblems({ environment, config, secrets }) {
   }
   return problems;
 }
+
+/**
+ * What the organiser should know before deploying but that does not stop it: whether the CAMPAIGN_CODES secret (the
+ * season's built-in campaign codes, README "Configuration per season") is set. Without it no built-in code works;
+ * a season may mean that, so it is said, not refused. Only the secret's name can be listed, never its value.
+ *
+ * @param {{ environment: string; secrets: string[] }} input
+ * @returns {string[]}
+ */
+export function deployNotes({ environment, secrets }) {
+  return secrets.includes("CAMPAIGN_CODES")
+    ? [
+        "Hemligheten CAMPAIGN_CODES (de inbyggda kampanjkoderna) är satt. /admin/kampanjkoder visar vilka koder den ger.",
+      ]
+    : [
+        "Hemligheten CAMPAIGN_CODES saknas: inga inbyggda kampanjkoder gäller (egna koder på /admin/kampanjkoder gör det). " +
+          `Lägg in dem med \`npx wrangler secret put CAMPAIGN_CODES --env ${environment}\` (README, "Configuration per season").`,
+      ];
+}

@@ -5,7 +5,7 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { unstable_readConfig } from "wrangler";
-import { deployProblems, SWISH_TEST_PAYEE } from "../../scripts/lib/deploy-checks.mjs";
+import { deployNotes, deployProblems, SWISH_TEST_PAYEE } from "../../scripts/lib/deploy-checks.mjs";
 
 const CONFIG = path.join(import.meta.dirname, "..", "..", "wrangler.toml");
 
@@ -88,5 +88,16 @@ describe("deploy checks", () => {
     const template = deployProblems({ environment: "staging", config: configFor("staging"), secrets: [] });
     expect(template.join("\n")).not.toContain("SWISH_PAYEE_ALIAS");
     expect(template.join("\n")).toContain("SWISH_CERT");
+  });
+
+  it("say whether the CAMPAIGN_CODES secret is set, without refusing either way", () => {
+    const set = deployNotes({ environment: "production", secrets: ["SESSION_SECRET", "CAMPAIGN_CODES"] });
+    expect(set).toEqual([expect.stringMatching(/^Hemligheten CAMPAIGN_CODES .* är satt\./)]);
+    const missing = deployNotes({ environment: "staging", secrets: ["SESSION_SECRET"] });
+    expect(missing).toEqual([
+      expect.stringMatching(/^Hemligheten CAMPAIGN_CODES saknas: inga inbyggda kampanjkoder gäller/),
+    ]);
+    expect(missing[0]).toContain("npx wrangler secret put CAMPAIGN_CODES --env staging");
+    expect(deployProblems({ environment: "production", config: filledIn(), secrets: ["SESSION_SECRET"] })).toEqual([]);
   });
 });

@@ -45,11 +45,18 @@ describe("npm start's variables", () => {
       expect(Object.keys(serverVars(settings, 1, { [key]: "v" }))).toContain(key);
   });
 
+  it("passes the CAMPAIGN_CODES secret on when the environment has it, to try a production JSON locally", () => {
+    const secret = '{"LOKALKOD": {"rule": "free"}}';
+    expect(serverVars(settings, 1, { CAMPAIGN_CODES: secret })).toMatchObject({ CAMPAIGN_CODES: secret });
+    expect(serverVars(settings, 1, {})).not.toHaveProperty("CAMPAIGN_CODES");
+  });
+
   it("the servers the tests and benchmarks start drop such overrides", () => {
     const env = withoutVarOverrides({
       PATH: "/bin",
       NOW: "2025-09-13T10:00:00+02:00",
       SWISH_BASE_URL: "https://x.test/",
+      CAMPAIGN_CODES: '{"SKALKOD": {"rule": "free"}}',
     });
     expect(env).toEqual({ PATH: "/bin", NOW: "2025-09-13T10:00:00+02:00" });
   });
