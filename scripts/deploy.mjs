@@ -14,6 +14,7 @@ import path from "node:path";
 import { unstable_readConfig } from "wrangler";
 import { bin, forwardSignals, NODE, ROOT, run, toolEnv } from "./lib/proc.mjs";
 import { configProblems, requiredSecrets, secretProblems } from "./lib/deploy-checks.mjs";
+import { SEASON } from "../src/shared/season.ts";
 
 const ENVIRONMENTS = ["production", "staging"];
 
@@ -111,7 +112,7 @@ async function main() {
     stop(`${configName} kunde inte läsas:`, unreadable(err));
   }
 
-  const problems = configProblems({ environment, config });
+  const problems = configProblems({ environment, config, season: SEASON });
   const secrets = requiredSecrets(config);
   if (!(await signedIn())) {
     const note =

@@ -40,11 +40,12 @@ export function requiredSecrets(config) {
 }
 
 /**
- * The problems visible in the configuration itself, before anyone signs in to Cloudflare.
- * @param {{ environment: string; config: { vars?: Record<string, unknown>; routes?: unknown[]; route?: unknown; mtls_certificates?: { binding: string; certificate_id: string }[]; d1_databases?: { binding: string; database_id?: string }[]; send_email?: { name: string; allowed_sender_addresses?: string[] }[] } }} input
+ * The problems visible in the configuration itself, before anyone signs in to Cloudflare. `season` is the season
+ * config (src/shared/season.ts), whose contact address the pages show.
+ * @param {{ environment: string; season?: { contactEmail: string }; config: { vars?: Record<string, unknown>; routes?: unknown[]; route?: unknown; mtls_certificates?: { binding: string; certificate_id: string }[]; d1_databases?: { binding: string; database_id?: string }[]; send_email?: { name: string; allowed_sender_addresses?: string[] }[] } }} input
  * @returns {string[]}
  */
-export function configProblems({ environment, config }) {
+export function configProblems({ environment, config, season }) {
   const vars = config.vars ?? {};
   const text = (name) => (typeof vars[name] === "string" ? vars[name].trim() : "");
   const problems = [];
@@ -124,6 +125,12 @@ export function configProblems({ environment, config }) {
 
   problems.push(...emailProblems(config, text, where));
   problems.push(...mapTileProblems(text("MAP_TILE_URL")));
+  const contact = season?.contactEmail ?? "";
+  if (season && (!EMAIL.test(contact) || TEMPLATE_HOSTS.test(contact.split("@")[1]))) {
+    problems.push(
+      `Kontaktadressen contactEmail i src/shared/season.ts är fortfarande mallens (${contact}): ange föreningens adress.`,
+    );
+  }
   return problems;
 }
 

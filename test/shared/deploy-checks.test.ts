@@ -10,6 +10,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { unstable_readConfig } from "wrangler";
 import { configProblems, requiredSecrets, secretProblems, SWISH_TEST_PAYEE } from "../../scripts/lib/deploy-checks.mjs";
+import { SEASON } from "../../src/shared/season";
 
 const ROOT = path.join(import.meta.dirname, "..", "..");
 const CONFIG = path.join(ROOT, "wrangler.toml");
@@ -37,7 +38,10 @@ function filledIn(environment = "production"): Config {
     },
     send_email: [{ name: "EMAIL", allowed_sender_addresses: ["noreply@byloppet.se"] }],
     mtls_certificates: [{ binding: "SWISH_CERT", certificate_id: "c7b1ee4e-05b1-4a3a-a5a0-7c8d2f2b8e11" }],
-    d1_databases: config.d1_databases.map((d) => ({ ...d, database_id: "9f3a1c2e-0000-4a3a-a5a0-7c8d2f2b8e11" })),
+    d1_databases: config.d1_databases.map((d: Config["d1_databases"][number]) => ({
+      ...d,
+      database_id: "9f3a1c2e-0000-4a3a-a5a0-7c8d2f2b8e11",
+    })),
   } as Config;
 }
 
@@ -47,7 +51,7 @@ function withVars(config: Config, vars: Record<string, string>): Config {
 
 describe("deploy checks: the configuration", () => {
   it("refuse the template's production configuration, one line per placeholder", () => {
-    const problems = configProblems({ environment: "production", config: configFor("production") });
+    const problems = configProblems({ environment: "production", config: configFor("production"), season: SEASON });
     expect(problems.map((p: string) => p.split(/[ :(]/)[0])).toEqual([
       "PUBLIC_ORIGIN",
       "Sajtens",
@@ -59,6 +63,7 @@ describe("deploy checks: the configuration", () => {
       "EMAIL_FROM",
       "allowed_sender_addresses",
       "Kartbilderna",
+      "Kontaktadressen",
     ]);
     const text = problems.join("\n");
     for (const named of ["SWISH_CERT", "database_id", "routes = [{", "custom_domain = true", "MAP_TILE_URL"]) {
@@ -66,8 +71,12 @@ describe("deploy checks: the configuration", () => {
     }
   });
 
-  it("pass a filled-in production configuration", () => {
-    expect(configProblems({ environment: "production", config: filledIn() })).toEqual([]);
+  it("pass a filled-in production configuration and season", () => {
+    const season = { ...SEASON, contactEmail: "info@byloppet.se" };
+    expect(configProblems({ environment: "production", config: filledIn(), season })).toEqual([]);
+    expect(configProblems({ environment: "production", config: filledIn(), season: SEASON })).toEqual([
+      "Kontaktadressen contactEmail i src/shared/season.ts är fortfarande mallens (info@example.se): ange föreningens adress.",
+    ]);
   });
 
   it("name every remaining problem of a half-filled configuration at once", () => {

@@ -14,6 +14,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { unstable_readConfig } from "wrangler";
 import { configProblems } from "../../scripts/lib/deploy-checks.mjs";
+import { SEASON } from "../../src/shared/season";
 
 const ROOT = path.join(import.meta.dirname, "..", "..");
 const TEMPLATE = readFileSync(path.join(ROOT, "wrangler.toml"), "utf8");
@@ -23,6 +24,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const LOGIN_NOTE =
   "Hemligheterna (SESSION_SECRET, CAMPAIGN_CODES) kan kontrolleras först när du är inloggad: kör `npx wrangler login` och sedan `npm run deploy -- --check` igen.";
+
+/** The season config's contact address is still the template's in the repository (src/shared/season.ts). */
+const CONTACT =
+  "Kontaktadressen contactEmail i src/shared/season.ts är fortfarande mallens (info@example.se): ange föreningens adress.";
 
 let runs = 0;
 
@@ -103,7 +108,7 @@ describe("npm run deploy -- --check", { timeout: 90_000 }, () => {
       { config: path.join(ROOT, "wrangler.toml"), env: "production" },
       { hideWarnings: true },
     );
-    const problems = configProblems({ environment: "production", config: template });
+    const problems = configProblems({ environment: "production", config: template, season: SEASON });
     expect(problems.length).toBeGreaterThanOrEqual(10);
     expectListed(lines, problems);
     expect(lines).toContain("✘ wrangler.toml är inte klar för production:");
@@ -122,14 +127,8 @@ describe("npm run deploy -- --check", { timeout: 90_000 }, () => {
       "EMAIL_FROM är fortfarande mallens (noreply@example.se): ange en adress på er egen domän.",
       "allowed_sender_addresses under [[env.production.send_email]] är fortfarande mallens (noreply@example.se): ange samma adress som EMAIL_FROM.",
       "Kartbilderna är inte inställda: MAP_TILE_URL är tom, så kartan på /banor saknar bakgrundskarta. Ange t.ex. https://tile.openstreetmap.org/{z}/{x}/{y}.png.",
+      CONTACT,
     ]);
-    expect(lines).toContain(LOGIN_NOTE);
-  });
-
-  it("on a filled-in configuration, not signed in: says the file is ready and that the secrets need a login", () => {
-    const { status, lines } = deploy(["--check", "--config", productionEdited("filled.toml", filled)]);
-    expect(status).toBe(1);
-    expect(lines.some((line) => /^✔ .*filled\.toml ser färdig ut för production\.$/.test(line))).toBe(true);
     expect(lines).toContain(LOGIN_NOTE);
   });
 
@@ -143,7 +142,7 @@ describe("npm run deploy -- --check", { timeout: 90_000 }, () => {
     });
     expect(status).toBe(1);
     const listed = lines.filter((line) => line.startsWith("- "));
-    expect(listed).toHaveLength(7);
+    expect(listed).toHaveLength(8);
     expect(listed.at(-1)).toBe(
       '- Hemligheten CAMPAIGN_CODES saknas: `npx wrangler secret put CAMPAIGN_CODES --env production` (kampanjorden som JSON, t.ex. {"VANLOPP50":{"rule":"flat50"}}; {} om ni inte har några).',
     );
@@ -154,14 +153,21 @@ describe("npm run deploy -- --check", { timeout: 90_000 }, () => {
     ]);
   });
 
-  it("signed in, everything filled in and set: ready, and --check stops there", () => {
-    const { status, lines } = deploy(["--check", "--config", productionEdited("ready.toml", filled)], {
+  it("on a filled-in configuration: only the season's contact address is left, signed in or not, nothing built", () => {
+    const file = productionEdited("filled.toml", filled);
+    const before = deploy(["--check", "--config", file]);
+    expect(before.status).toBe(1);
+    expectListed(before.lines, [CONTACT]);
+    expect(before.lines).toContain(LOGIN_NOTE);
+
+    const after = deploy(["--check", "--config", file], {
       DEPLOY_CHECK_WRANGLER: STAND_IN,
       STAND_IN_SECRETS: "SESSION_SECRET,CAMPAIGN_CODES",
     });
-    expect(status).toBe(0);
-    expect(lines).toContain("✔ Konfigurationen och hemligheterna för production är klara.");
-    expect(lines).not.toContain("▸ Bygger");
+    expect(after.status).toBe(1);
+    expectListed(after.lines, [CONTACT]);
+    expect(after.lines).not.toContain(LOGIN_NOTE);
+    expect(after.out).not.toContain("Bygger");
   });
 
   it("a configuration wrangler cannot read, an unknown environment, --config without --check: one line, no trace", () => {
