@@ -425,9 +425,11 @@ export class RaceDO extends DurableObject<Env> {
   private async recheckSessions(): Promise<void> {
     const now = this.clock.now();
     if (now - this.sessionsCheckedAt < SESSION_RECHECK_MS) return;
+    const sessions = subscribedSessions(this.ctx);
+    if (sessions.length === 0) return;
     this.sessionsCheckedAt = now;
     try {
-      closeSessions(this.ctx, await endedSessions(this.env, subscribedSessions(this.ctx), now));
+      closeSessions(this.ctx, await endedSessions(this.env, sessions, now));
     } catch (err) {
       console.warn("socket session re-check failed", err);
     }
