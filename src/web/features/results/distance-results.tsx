@@ -6,11 +6,19 @@ import { useDeferredValue, useMemo } from "react";
 import { distanceTabLabel, type DistanceKm } from "../../../shared/distances";
 import type { ResultRow } from "../../../shared/results-file";
 import { LoadState } from "../../components/ui/load-state";
+import { useRunnerFilter } from "../runner-search/runner-search";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "../../components/ui/tabs";
 import { kmText } from "../landing/season-text";
 import { usePublicRace } from "../start-lists/api/get-public-race";
 import { useResultsFile } from "./api/get-results-file";
-import { defaultDistance, resultLines, rowsFromRace, type ResultSource, type SeasonResults } from "./result-rows";
+import {
+  defaultDistance,
+  resultLines,
+  rowsFromRace,
+  type ResultLine,
+  type ResultSource,
+  type SeasonResults,
+} from "./result-rows";
 import { ResultTable } from "./result-table";
 
 interface DistanceResultsProps {
@@ -83,13 +91,20 @@ function Results({
 }) {
   // As a transition: see results-page.tsx.
   const shownRows = useDeferredValue(rows);
-  const lines = useMemo(() => (shownRows ? resultLines(shownRows) : []), [shownRows]);
+  const lines = useMemo(() => (shownRows ? resultLines(shownRows) : NO_LINES), [shownRows]);
+  const search = useRunnerFilter(lines, lineKey, lineFields, "löpare i mål");
   if (!shownRows) return <LoadState query={query} loading="Hämtar resultat …" />;
   if (lines.length === 0) return <p className="results-empty">Ingen har gått i mål på distansen.</p>;
   return (
     <>
-      <p className="results-count muted">{lines.length} löpare i mål</p>
-      <ResultTable lines={lines} caption={caption} />
+      <p className="results-count muted" role="status">
+        {search.summary ?? `${lines.length} löpare i mål`}
+      </p>
+      <ResultTable lines={lines} caption={caption} visibleKeys={search.visibleKeys} />
     </>
   );
 }
+
+const NO_LINES: ResultLine[] = [];
+const lineKey = (l: ResultLine) => l.key;
+const lineFields = (l: ResultLine) => ({ name: l.name, club: l.club, bib: l.bib });
