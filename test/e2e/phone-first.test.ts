@@ -296,7 +296,9 @@ test("'Sök löpare' with 10,000 characters or regular-expression characters: a 
 
   for (const query of [".*", "[a-z]+", "(", "\\", "a|b", "^$", "(?<x>"]) {
     await field.fill(query);
-    await expect.poll(() => status.textContent(), { message: query }).toBe(`Ingen av 40 löpare i mål matchar "${query}".`);
+    await expect
+      .poll(() => status.textContent(), { message: query })
+      .toBe(`Ingen av 40 löpare i mål matchar "${query}".`);
   }
   // A name pasted many times over is one name.
   await field.fill("Maximiliana ".repeat(800));

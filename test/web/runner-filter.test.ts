@@ -117,7 +117,12 @@ describe("matchingKeys", () => {
 
     // 500 rows, the long query: one keystroke's filtering stays far below a frame.
     const many = searchIndex(
-      Array.from({ length: 500 }, (_, i) => ({ key: String(i), name: `Löpare${i} Långnamnsson-Åkerlund`, club: "IK Ek", bib: String(600 + i) })),
+      Array.from({ length: 500 }, (_, i) => ({
+        key: String(i),
+        name: `Löpare${i} Långnamnsson-Åkerlund`,
+        club: "IK Ek",
+        bib: String(600 + i),
+      })),
       (r) => r.key,
       (r) => r,
     );
@@ -127,7 +132,11 @@ describe("matchingKeys", () => {
   });
 
   it("works on rows with empty fields", () => {
-    const index = searchIndex([{ key: "x", name: "", club: "", bib: "" }], (r) => r.key, (r) => r);
+    const index = searchIndex(
+      [{ key: "x", name: "", club: "", bib: "" }],
+      (r) => r.key,
+      (r) => r,
+    );
     expect(matchingKeys(index, "a")).toEqual(new Set());
   });
 });
