@@ -97,7 +97,7 @@ function Results({
   if (lines.length === 0) return <p className="results-empty">Ingen har gått i mål på distansen.</p>;
   return (
     <>
-      <p className="results-count muted" role="status">
+      <p className={search.summary ? "results-count search-status" : "results-count muted"} role="status">
         {search.summary ?? `${lines.length} löpare i mål`}
       </p>
       <ResultTable lines={lines} caption={caption} visibleKeys={search.visibleKeys} />
