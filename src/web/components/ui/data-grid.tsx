@@ -7,14 +7,16 @@
  * layout nor paint (it is still found by the page search and read by screen readers). The rows come in steps
  * (use-progressive-count.ts), and a block re-renders only when one of its rows changed (a live start list).
  *
- * - Filtering (`visibleKeys`, the search on the results and start lists): every row stays mounted and the ones
- *   left out get `hidden`, so a keystroke changes one attribute per row that comes or goes, never re-creates
- *   cells; a block with no row left is hidden whole. The block's size estimate follows its visible rows.
+ * - Filtering (`visibleKeys`, the search on the results and start lists): the rows a search leaves out get `hidden`,
+ *   set on the rendered rows by a layout effect (before the browser paints) rather than rendered by React: a
+ *   keystroke that hides 400 of 500 rows then changes 400 attributes and renders no row again (rendering them took
+ *   a slow phone longer than a frame). A block with no row left is hidden whole, and its size estimate off screen
+ *   follows the rows it still shows.
  * - Phones (`stack` on the columns, theme.css): below 56rem each row stacks: the `lead`, `main` and `end` cells on
  *   the first line (number, name, time), the `detail` cells on the next, under the name, and `detail-end` at its
  *   right. The header row is then read by screen readers only.
  */
-import { memo, type CSSProperties, type ReactNode } from "react";
+import { memo, useLayoutEffect, useRef, type CSSProperties, type ReactNode } from "react";
 import { useProgressiveCount } from "../../lib/use-progressive-count";
 
 /** Where a cell goes when a phone stacks the row (see above); without it the row is never stacked. */
@@ -47,7 +49,7 @@ export interface DataGridProps<Row extends object> {
   className?: string;
 }
 
-export const ROWS_PER_BLOCK = 50;
+export const ROWS_PER_BLOCK = 25;
 
 export function DataGrid<Row extends object>({
   label,
@@ -57,16 +59,21 @@ export function DataGrid<Row extends object>({
   rowClassName,
   template,
   resetKey,
-  visibleKeys = null,
+  visibleKeys: asked = null,
   className,
 }: DataGridProps<Row>) {
+  // A search every row matches (the first letters typed) leaves the table as it is: nothing to hide or restyle.
+  const visibleKeys = asked && asked.size < rows.length ? asked : null;
   const shown = useProgressiveCount(rows.length, resetKey);
-  const blocks: { rows: Row[]; mask: string | null }[] = [];
-  for (let i = 0; i < shown; i += ROWS_PER_BLOCK) {
-    const block = rows.slice(i, Math.min(i + ROWS_PER_BLOCK, shown));
-    const mask = visibleKeys && block.map((row) => (visibleKeys.has(rowKey(row)) ? "1" : "0")).join("");
-    blocks.push({ rows: block, mask });
-  }
+  const blocks: Row[][] = [];
+  for (let i = 0; i < shown; i += ROWS_PER_BLOCK) blocks.push(rows.slice(i, Math.min(i + ROWS_PER_BLOCK, shown)));
+  const table = useRef<HTMLDivElement>(null);
+
+  // After every commit that can change which rows are rendered or shown: the rendered rows are in `rows` order.
+  useLayoutEffect(() => {
+    if (table.current) showRows(table.current, rows, rowKey, visibleKeys);
+  }, [rows, rowKey, visibleKeys, shown]);
+
   const stacked = columns.some((c) => c.stack);
   return (
     <div
@@ -78,6 +85,7 @@ export function DataGrid<Row extends object>({
       hidden={visibleKeys?.size === 0 || undefined}
     >
       <div
+        ref={table}
         role="table"
         aria-label={label}
         aria-rowcount={rows.length + 1}
@@ -99,8 +107,7 @@ export function DataGrid<Row extends object>({
           <Block
             key={i}
             first={i * ROWS_PER_BLOCK}
-            rows={block.rows}
-            mask={block.mask}
+            rows={block}
             columns={columns as readonly GridColumn<object>[]}
             rowKey={rowKey as (row: object) => string}
             rowClassName={rowClassName as ((row: object) => string | undefined) | undefined}
@@ -111,96 +118,77 @@ export function DataGrid<Row extends object>({
   );
 }
 
+/** A row's height as first guessed, before the browser has laid its block out once. */
+const ROW_EM = 2.6;
+
+/**
+ * Shows the rendered rows whose key is in `visibleKeys` (all when null) and hides the others, each block with the
+ * size estimate of what it shows: unfiltered, a block off screen keeps the height it was last laid out with
+ * ('auto'); filtered, that would be the height of rows now hidden, so it is guessed from the rows left.
+ */
+function showRows<Row>(
+  table: HTMLElement,
+  rows: readonly Row[],
+  rowKey: (row: Row) => string,
+  visibleKeys: ReadonlySet<string> | null,
+) {
+  const blocks = table.querySelectorAll<HTMLElement>(":scope > .data-grid-block");
+  blocks.forEach((block, b) => {
+    let visible = 0;
+    const rowElements = block.children;
+    for (let i = 0; i < rowElements.length; i++) {
+      const row = rows[b * ROWS_PER_BLOCK + i];
+      const show = !visibleKeys || (row !== undefined && visibleKeys.has(rowKey(row)));
+      if (show) visible++;
+      const element = rowElements[i] as HTMLElement;
+      if (element.hidden === show) element.hidden = !show;
+    }
+    if (block.hidden !== (visible === 0)) block.hidden = visible === 0;
+    const size = visibleKeys ? `${visible * ROW_EM}em` : `auto ${rowElements.length * ROW_EM}em`;
+    if (block.style.containIntrinsicBlockSize !== size) block.style.containIntrinsicBlockSize = size;
+  });
+}
+
 function cellClass(c: GridColumn<never>): string {
   return ["data-grid-cell", c.numeric ? "num" : "", c.stack ? `stack-${c.stack}` : "", c.className ?? ""]
     .filter(Boolean)
     .join(" ");
 }
 
-/** A row's height as first guessed, before the browser has laid the block out once. */
-const ROW_EM = 2.6;
-
 interface BlockProps {
   first: number;
   rows: readonly object[];
-  /** Per row '1' shown, '0' hidden; null when nothing is filtered. */
-  mask: string | null;
   columns: readonly GridColumn<object>[];
   rowKey: (row: object) => string;
   rowClassName?: (row: object) => string | undefined;
 }
 
-const Block = memo(function Block({ first, rows, mask, columns, rowKey, rowClassName }: BlockProps) {
-  const visible = mask === null ? rows.length : mask.split("1").length - 1;
+// `hidden` and the size estimate (contain-intrinsic-block-size) of blocks and rows are showRows's, never React's.
+const Block = memo(function Block({ first, rows, columns, rowKey, rowClassName }: BlockProps) {
   return (
-    <div
-      role="rowgroup"
-      className="data-grid-block"
-      hidden={visible === 0 || undefined}
-      // Unfiltered, a block off screen keeps the height it was last laid out with ('auto'). Filtered, that would be
-      // the height of rows now hidden, so it is guessed from the rows left until the block is on screen again.
-      style={{ containIntrinsicBlockSize: mask === null ? `auto ${rows.length * ROW_EM}em` : `${visible * ROW_EM}em` }}
-    >
+    <div role="rowgroup" className="data-grid-block">
       {rows.map((row, i) => (
-        <GridRow
+        <div
           key={rowKey(row)}
-          index={first + i + 2}
-          row={row}
-          hidden={mask !== null && mask[i] === "0"}
-          className={rowClassName?.(row)}
-          columns={columns}
-        />
+          role="row"
+          aria-rowindex={first + i + 2}
+          className={["data-grid-row", rowClassName?.(row) ?? ""].filter(Boolean).join(" ")}
+        >
+          {columns.map((c) => (
+            <div key={c.key} role={c.rowHeader ? "rowheader" : "cell"} className={cellClass(c)}>
+              {c.cell(row)}
+            </div>
+          ))}
+        </div>
       ))}
     </div>
   );
 }, sameBlock);
 
-interface GridRowProps {
-  index: number;
-  row: object;
-  hidden: boolean;
-  className: string | undefined;
-  columns: readonly GridColumn<object>[];
-}
-
-/** One row; a search only flips its `hidden`, the cells (RowCells) are not rendered again for that. */
-const GridRow = memo(
-  function GridRow({ index, row, hidden, className, columns }: GridRowProps) {
-    return (
-      <div
-        role="row"
-        aria-rowindex={index}
-        hidden={hidden || undefined}
-        className={["data-grid-row", className ?? ""].filter(Boolean).join(" ")}
-      >
-        <RowCells row={row} columns={columns} />
-      </div>
-    );
-  },
-  (a, b) =>
-    a.index === b.index &&
-    a.hidden === b.hidden &&
-    a.className === b.className &&
-    a.columns === b.columns &&
-    shallowEqual(a.row, b.row),
-);
-
-const RowCells = memo(
-  function RowCells({ row, columns }: { row: object; columns: readonly GridColumn<object>[] }) {
-    return columns.map((c) => (
-      <div key={c.key} role={c.rowHeader ? "rowheader" : "cell"} className={cellClass(c)}>
-        {c.cell(row)}
-      </div>
-    ));
-  },
-  (a, b) => a.columns === b.columns && shallowEqual(a.row, b.row),
-);
-
 /** Same rows with the same values (a live refresh makes new row objects for unchanged runners). */
 function sameBlock(a: BlockProps, b: BlockProps): boolean {
   return (
     a.first === b.first &&
-    a.mask === b.mask &&
     a.columns === b.columns &&
     a.rowKey === b.rowKey &&
     a.rowClassName === b.rowClassName &&
