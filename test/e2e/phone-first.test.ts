@@ -351,6 +351,44 @@ test("390 px: the start lists' search narrows an open list to one runner; no lay
   expect(errorsOf(page)).toEqual([]);
 });
 
+test("a running race's list keeps to the search while it refreshes itself: new runners, a new order", async () => {
+  const admin = await adminContext();
+  const race = await createRace(admin);
+  for (const [i, firstname] of ["Anna", "Bo", "Cia"].entries())
+    await addRunner(admin, race.part, { firstname, lastname: "Lindqvist", bib: 500 + i });
+  const started = await admin.request.get(`/admin/api/races/start/${race.part}`, { headers: CLIENT });
+  expect(started.status()).toBe(200);
+
+  const page = await phone();
+  await page.goto("/startlistor");
+  const year = page.locator("section.year-section").filter({ has: page.getByRole("heading", { name: "2098" }) });
+  await raceTab(year, race.part).click();
+  await expect.poll(() => shownRows(year).count()).toBe(3);
+  await page.getByLabel("Sök löpare").fill("bo");
+  await expect.poll(() => shownRows(year).locator("[role='rowheader']").allTextContents()).toEqual(["Bo Lindqvist"]);
+
+  // Meanwhile: two runners join (one matches), and Anna finishes, which moves her first (the others stay in bib
+  // order). The open list refreshes by itself (every 5 s while the race runs) and applies the search to what it
+  // gets.
+  await addRunner(admin, race.part, { firstname: "Bosse", lastname: "Lindqvist", bib: 503 });
+  await addRunner(admin, race.part, { firstname: "Dan", lastname: "Lindqvist", bib: 504 });
+  const list = await admin.request.get(`/api/races/get/${race.part}`);
+  const anna = ((await list.json()) as { firstname?: string; sort: string }[]).find((r) => r.firstname === "Anna")!;
+  const finished = await admin.request.get(`/admin/api/races/finish/${race.part}/${anna.sort}`, { headers: CLIENT });
+  expect(finished.status()).toBe(200);
+  await expect
+    .poll(() => year.locator(".data-grid-block [role='row'] [role='rowheader']").allTextContents(), {
+      timeout: 15_000,
+    })
+    .toEqual(["Anna Lindqvist", "Bo Lindqvist", "Cia Lindqvist", "Bosse Lindqvist", "Dan Lindqvist"]);
+  expect(await shownRows(year).locator("[role='rowheader']").allTextContents()).toEqual([
+    "Bo Lindqvist",
+    "Bosse Lindqvist",
+  ]);
+  expect(await year.locator(".search-status").textContent()).toBe('2 av 5 löpare matchar "bo".');
+  expect(errorsOf(page)).toEqual([]);
+});
+
 test("390 px: /resultat has no layout shift with the search field, and its record names stand level with their rows", async () => {
   const page = await phone();
   await page.goto("/resultat");
