@@ -1,14 +1,15 @@
 /**
  * One season's results in tabs per distance (spec: 0.8K … 5.6K, 5.6K first). Only the open tab's results are
- * fetched: an imported results file, or a finished race of the current season read from the race itself.
+ * fetched: an imported results file, or a finished race of the current season read from the race itself. The
+ * page's 'Sök löpare' filters the open tab's list, and the next tab's when the visitor switches.
  */
 import { useDeferredValue, useMemo } from "react";
 import { distanceTabLabel, type DistanceKm } from "../../../shared/distances";
 import type { ResultRow } from "../../../shared/results-file";
 import { LoadState } from "../../components/ui/load-state";
-import { useRunnerFilter } from "../runner-search/runner-search";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "../../components/ui/tabs";
 import { kmText } from "../landing/season-text";
+import { useRunnerFilter } from "../runner-search/runner-search";
 import { usePublicRace } from "../start-lists/api/get-public-race";
 import { useResultsFile } from "./api/get-results-file";
 import {

@@ -2,9 +2,9 @@
  * /resultat (spec, public site "Results"): the course records, the latest season's results in tabs per distance
  * (5.6K first) with 'Sök löpare' over them, and links to every older year. Pre-rendered at build
  * (entry-prerender.tsx) with everything that does not depend on the organiser's data: headings, the records
- * table's rows per distance, the search field, the tabs. The
- * records, the results and the years come from the Worker (they are imported data, DESIGN.md §10) into places
- * whose size is already reserved, so nothing shifts when they arrive.
+ * table's rows per distance, the search field, the tabs. The records, the results and the years come from the
+ * Worker (they are imported data, DESIGN.md §10) into places whose size is already reserved, so nothing shifts
+ * when they arrive.
  */
 import { useDeferredValue } from "react";
 import { Link } from "react-router";

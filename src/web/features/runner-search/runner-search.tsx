@@ -6,6 +6,9 @@
  *   keystroke filters at once, in the same render: comparing 500 folded rows and flipping `hidden` on the rows
  *   that come or go (components/ui/data-grid.tsx) is far cheaper than a frame, so the list and the field change
  *   together (`npm run bench runner-search`).
+ * - The query belongs to the page it is typed on: not stored, not shared with another tab or visit. A list that
+ *   refreshes itself while a search is on (a running race, every 5 s) is filtered again as it comes: a runner who
+ *   joins shows if they match, and a finish that reorders the list keeps the same runners shown.
  * - The field is uncontrolled, so what is typed before the script has started (the field is in the pre-rendered
  *   HTML) is kept and applied when it does. It sits in a GET form: Enter then closes the phone's keyboard, and
  *   before the script runs, reloads the page with `?sok=…`, which fills the field in again.
