@@ -207,6 +207,7 @@ test("390 px: long Swedish names wrap between words, never inside one (results, 
   await expectNoSidewaysScroll(page, "/startlistor");
   const listed = await lineBreaks(year.locator("[role='rowheader']"));
   expect(listed.map((n) => n.text).sort()).toEqual([...LONG_NAMES].sort());
+  expect(listed.filter((n) => n.breaks > 0).length).toBeGreaterThan(0);
   expect(listed.flatMap((n) => n.midWord)).toEqual([]);
 
   await page.goto("/resultat");
