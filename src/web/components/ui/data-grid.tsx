@@ -51,8 +51,8 @@ export interface DataGridProps<Row extends object> {
 
 /**
  * Small blocks: a search that brings rows back lays out only the blocks near the screen, so the fewer rows a
- * block holds, the less a keystroke lays out beyond what is seen (10 rather than 25 or 50 measured about a third
- * less layout per such keystroke in bench/runner-search.mjs, with no change in bench/results-table.mjs).
+ * block holds, the less a keystroke lays out beyond what is seen (10 rather than 25 or 50: less layout per such
+ * keystroke in bench/runner-search.mjs, and no change beyond the machine's noise in bench/results-table.mjs).
  */
 export const ROWS_PER_BLOCK = 10;
 
