@@ -7,6 +7,8 @@
  *   started at B's moment and each finish is there once. Then a tap the race could not take (its runner marked as
  *   not started on A meanwhile) lands under 'Att granska' on both phones and is applied on one.
  * - Phone B misses A's start: its tile tap queues a finish (no bib prompt), which counts once B is back.
+ * - Two tabs of one race on one phone share one queue: a tap in each while cut off, both counted in both tabs,
+ *   each sent once. A tap left by a closed race tab goes out from another admin screen of the phone.
  * - One phone: the race screen loaded, the phone cut off, the page reloaded, a tap, the phone back: the tap arrives
  *   once. The reload without a network needs the service worker (another change, issue 23 item 11): until it is
  *   part of the site, this test skips itself, and it runs as soon as the page registers one.
@@ -189,6 +191,60 @@ test("B misses A's start: a tile tap while cut off queues a finish, no bib promp
   await b.page.locator(".race-state").filter({ hasText: "Startat" }).waitFor();
   expect((await runnerNamed(a.page, race.part, "Alfa"))?.finished).toBe(tap!.at);
   await expect.poll(() => resultBibs(a.page)).toEqual(["1"]);
+});
+
+test("two tabs of one race share one queue: a tap in each, both counted in both, each sent once", async () => {
+  const p = await phone(0);
+  const race = await createRace(p.page);
+  const alfa = await addRunner(p.page, race.part, "Alfa", 1);
+  const bravo = await addRunner(p.page, race.part, "Bravo", 2);
+  await addRunner(p.page, race.part, "Charlie", 3);
+  expect((await p.page.request.get(`/admin/api/races/start/${race.part}`, { headers: HEADERS })).status()).toBe(200);
+  const second = await p.page.context().newPage();
+  await openRace(p.page, race.part);
+  await openRace(second, race.part);
+
+  await p.proxy.cut();
+  for (const page of [p.page, second]) await page.getByText("socket stängd").waitFor();
+  await tile(p.page, "Alfa").locator(".tile").click();
+  await tile(second, "Bravo").locator(".tile").click();
+  for (const page of [p.page, second]) {
+    await page.getByText("Ej skickade måltider: 2").waitFor();
+    expect(await resultBibs(page)).toEqual(["1", "2"]);
+  }
+  expect((await storedItems(p.page, race.part)).map((i) => i.sort).sort()).toEqual([alfa.sort, bravo.sort].sort());
+
+  await backOnline(p);
+  for (const page of [p.page, second]) {
+    await page.getByText(/Ej skickade/).waitFor({ state: "detached", timeout: 20_000 });
+  }
+  const events = await audit(p.page, race.part);
+  expect(finishesOf(events, alfa.id)).toHaveLength(1);
+  expect(finishesOf(events, bravo.id)).toHaveLength(1);
+});
+
+test("a tap left by a closed race tab goes out from another admin screen", async () => {
+  const p = await phone(0);
+  const race = await createRace(p.page);
+  const alfa = await addRunner(p.page, race.part, "Alfa", 1);
+  await addRunner(p.page, race.part, "Bravo", 2);
+  expect((await p.page.request.get(`/admin/api/races/start/${race.part}`, { headers: HEADERS })).status()).toBe(200);
+  const other = await p.page.context().newPage();
+  await other.goto("/admin/list-by-race");
+  await other.getByRole("heading", { level: 1, name: "Admin Panel" }).waitFor();
+  await openRace(p.page, race.part);
+
+  await cutOff(p);
+  await tile(p.page, "Alfa").locator(".tile").click();
+  await p.page.getByText("Ej skickade måltider: 1").waitFor();
+  await p.page.close();
+  const note = other.locator(".unsent-note");
+  await note.getByRole("link", { name: race.part }).waitFor();
+  expect(await note.textContent()).toBe(`Ej skickade tidtagningar: ${race.part} (1)`);
+
+  await p.proxy.restore();
+  await note.waitFor({ state: "detached", timeout: 20_000 });
+  expect(finishesOf(await audit(other, race.part), alfa.id)).toHaveLength(1);
 });
 
 test("load the race screen, cut the phone off, reload, tap, reconnect: the tap arrives once", async (ctx) => {

@@ -63,9 +63,11 @@ export async function getRace(page: Page, part: string): Promise<RaceSnapshot> {
   return (await res.json()) as RaceSnapshot;
 }
 
+/** The race screen with its race loaded and its socket open. */
 export async function openRace(page: Page, part: string): Promise<void> {
   await page.goto(`/admin/race/${part}`);
   await page.getByRole("heading", { level: 2, name: part }).waitFor();
+  await page.locator(".race-controls").waitFor();
   await page.getByText("socket ansluten").waitFor();
 }
 

@@ -10,7 +10,7 @@
  * from what was stored is written again, a press another tab marked done leaves this tab too. The merge is the same
  * whatever the order (tap-queue.ts), so the tabs end with one queue and every count is right.
  */
-import { EMPTY_QUEUE, knownItems, mergeQueues, parseQueue, serializeQueue, type TapQueue } from "./tap-queue";
+import { EMPTY_QUEUE, mergeQueues, parseQueue, serializeQueue, type TapQueue } from "./tap-queue";
 
 /** The part of the Web Storage API this needs (localStorage in the browser; a fake in tests). */
 export interface KeyValueStorage {
@@ -41,9 +41,16 @@ export class TapQueueStore {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** This tab's copy of a race's queue; the same object until it changes (a React external store). */
+  /**
+   * This tab's copy of a race's queue; the same object until it changes (a React external store). The first read
+   * of a race takes the stored copy and tells no listener (it may run while React renders).
+   */
   get(raceId: string): TapQueue {
-    return this.memory.get(raceId)?.queue ?? this.sync(raceId);
+    const mine = this.memory.get(raceId);
+    if (mine) return mine.queue;
+    const stored = this.read(raceId);
+    this.memory.set(raceId, stored);
+    return stored.queue;
   }
 
   /**
@@ -133,6 +140,3 @@ export class TapQueueStore {
     for (const listener of this.listeners) listener(raceId);
   }
 }
-
-/** How many presses of a race wait here (the count on screen). */
-export const unsentCount = (queue: TapQueue) => knownItems(queue).length;

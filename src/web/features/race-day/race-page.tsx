@@ -149,6 +149,10 @@ function RaceScreen({ raceId }: { raceId: string }) {
   }, [audit.data, runners, reviews, devices, thisDevice]);
 
   const known = knownItems(queue.queue);
+  const labelOfSort = (sort: string) => {
+    const r = runners.find((x) => x.sort === sort);
+    return r ? runnerLabel(r) : "";
+  };
   const unsentFinishes = known.filter((i) => i.kind === "finish").length;
   const unsentStart = known.some((i) => i.kind === "start");
 
@@ -170,6 +174,13 @@ function RaceScreen({ raceId }: { raceId: string }) {
         </p>
       </div>
       <RaceAlerts messages={messages} onClear={clear} />
+      <RefusedTaps
+        items={known}
+        foreign={foreignCount(queue.queue)}
+        runnerLabel={labelOfSort}
+        onRetry={() => queue.flush({ includeRefused: true })}
+        onDiscard={queue.discard}
+      />
     </>
   );
 
@@ -187,10 +198,6 @@ function RaceScreen({ raceId }: { raceId: string }) {
   const finished = view.filter(isFinished).length;
   const canEnd = view.every((r) => !isWaiting(r)) && known.length === 0;
   const runnerBySort = (sort: string | null) => view.find((r) => r.sort === sort) ?? null;
-  const labelOfSort = (sort: string) => {
-    const r = runners.find((x) => x.sort === sort);
-    return r ? runnerLabel(r) : "";
-  };
   const labelOfReview = (review: ReviewRecord) => {
     const r = review.runnerId ? runnerById.get(review.runnerId) : undefined;
     if (r) return runnerLabel(r);
@@ -253,13 +260,6 @@ function RaceScreen({ raceId }: { raceId: string }) {
             (err: unknown) => messageOf(err),
           )
         }
-      />
-      <RefusedTaps
-        items={known}
-        foreign={foreignCount(queue.queue)}
-        runnerLabel={labelOfSort}
-        onRetry={() => queue.flush({ includeRefused: true })}
-        onDiscard={queue.discard}
       />
       <ReviewList
         raceId={raceId}
