@@ -6,6 +6,9 @@
  * - Phone B, cut off, presses 'Starta' and taps three finishers while phone A stays online; back online, the race
  *   started at B's moment and each finish is there once. Then a tap the race could not take (its runner marked as
  *   not started on A meanwhile) lands under 'Att granska' on both phones and is applied on one.
+ * - Two phones press 'Starta' for the same gun: one start, and the second phone says so.
+ * - A queued tap the server refuses outright stays on the phone with the server's words; only a person discards
+ *   it, behind a confirmation.
  * - Phone B misses A's start: its tile tap queues a finish (no bib prompt), which counts once B is back.
  * - Two tabs of one race on one phone share one queue: a tap in each while cut off, both counted in both tabs,
  *   each sent once. A tap left by a closed race tab goes out from another admin screen of the phone.
@@ -191,6 +194,62 @@ test("B misses A's start: a tile tap while cut off queues a finish, no bib promp
   await b.page.locator(".race-state").filter({ hasText: "Startat" }).waitFor();
   expect((await runnerNamed(a.page, race.part, "Alfa"))?.finished).toBe(tap!.at);
   await expect.poll(() => resultBibs(a.page)).toEqual(["1"]);
+});
+
+test("two phones press 'Starta' for the same gun: one start (the first), and the second phone says so", async () => {
+  const a = await phone(0);
+  const b = await phone(1);
+  const race = await createRace(a.page);
+  await addRunner(a.page, race.part, "Alfa", 1);
+  await openRace(a.page, race.part);
+  await openRace(b.page, race.part);
+  // B cannot hear A's start before pressing its own.
+  await cutOff(b);
+  await a.page.getByRole("button", { name: "Starta (0 i mål)" }).click();
+  await b.page.getByRole("button", { name: "Starta (0 i mål)" }).click();
+  await a.page.getByText(/Start ej skickad/).waitFor({ state: "detached" });
+  const started = (await getRace(a.page, race.part))[0].started;
+  await backOnline(b);
+  await b.page
+    .getByText(/^Samma start som en annan telefon: starten \d\d:\d\d:\d\d gäller\.$/)
+    .waitFor({ timeout: 20_000 });
+  expect((await getRace(a.page, race.part))[0].started).toBe(started);
+  const events = await audit(a.page, race.part);
+  expect(events.filter((e) => e.type === "start")).toHaveLength(1);
+  expect(events.filter((e) => e.type === "same-start")).toHaveLength(1);
+});
+
+test("a queued tap the server refuses stays with its words until a person discards it (confirmed)", async () => {
+  const p = await phone(0);
+  const race = await createRace(p.page);
+  const alfa = await addRunner(p.page, race.part, "Alfa", 1);
+  const bravo = await addRunner(p.page, race.part, "Bravo", 2);
+  expect((await p.page.request.get(`/admin/api/races/start/${race.part}`, { headers: HEADERS })).status()).toBe(200);
+  // A tap id already used for Alfa, queued again for Bravo (a corrupted queue): the server refuses it (409).
+  const used = "tapreused0001";
+  const finish = `/admin/api/races/finish/${race.part}/${alfa.sort}?tap=${used}&at=${Date.now()}`;
+  expect((await p.page.request.get(finish, { headers: HEADERS })).status()).toBe(200);
+  await p.page.goto("/admin/race");
+  await p.page.evaluate(([key, item]) => localStorage.setItem(key, JSON.stringify({ v: 2, items: [item], done: [] })), [
+    `race-day:taps:${race.part}`,
+    { kind: "finish", tap: used, sort: bravo.sort, at: Date.now(), rerecord: false },
+  ] as const);
+  await openRace(p.page, race.part);
+  const refused = p.page.locator(".refused-taps");
+  await refused.getByText(/^Måltid \d\d:\d\d:\d\d för Bravo Testsson \(2\)$/).waitFor({ timeout: 15_000 });
+  expect(await refused.locator(".review-reason").textContent()).not.toBe("");
+  await p.page.getByText("Ej skickade måltider: 1").waitFor();
+  expect(await storedItems(p.page, race.part)).toHaveLength(1);
+
+  await refused.getByRole("button", { name: /^Kasta: / }).click();
+  const confirm = p.page.getByRole("dialog", { name: "Kasta den här tiden?" });
+  await confirm.getByRole("button", { name: "Behåll" }).click();
+  expect(await storedItems(p.page, race.part)).toHaveLength(1);
+  await refused.getByRole("button", { name: /^Kasta: / }).click();
+  await confirm.getByRole("button", { name: "Kasta" }).click();
+  await refused.waitFor({ state: "detached" });
+  expect(await storedItems(p.page, race.part)).toEqual([]);
+  expect((await runnerNamed(p.page, race.part, "Bravo"))?.finished).toBeNull();
 });
 
 test("two tabs of one race share one queue: a tap in each, both counted in both, each sent once", async () => {

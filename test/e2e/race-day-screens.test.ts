@@ -1,7 +1,8 @@
 /**
  * The race screen at 390 px in real Chromium (issue 23): names with Å, Ä and Ö whole on the tiles, a tap on a
  * finished tile that asks before it replaces a time, 'Ångra' with an undo bar, the runner's name in the results
- * where there is no bib, the log in Swedish sentences, and the reset's typed word on its call.
+ * where there is no bib, the log in Swedish sentences (a re-recorded time restored from it in one action), and the
+ * reset's typed word on its call.
  * E2E_SCREENSHOTS=<dir> saves a screenshot of each screen.
  */
 import type { Browser } from "playwright-core";
@@ -180,4 +181,37 @@ test("the log reads as Swedish sentences with this phone named; reset sends the 
   await page.getByRole("button", { name: "Starta (0 i mål)" }).waitFor();
   expect(resets).toHaveLength(1);
   expect(new URL(resets[0]!).searchParams.get("confirm")).toBe("APRAKET");
+});
+
+test("the log's re-record line has 'Återställ': one press gives the runner the replaced time back", async () => {
+  const page = await phone();
+  const race = await createRace(page);
+  await addRunner(page, race.part, "Ella", 200, "Berg");
+  await addRunner(page, race.part, "Bo", 201, "Ek");
+  await openRace(page, race.part);
+  await page.getByRole("button", { name: "Starta (0 i mål)" }).click();
+  await page.getByRole("timer").waitFor();
+  const ella = () =>
+    getRace(page, race.part).then(
+      (s) => s.find((r) => r.sort !== "race" && r.firstname === "Ella") as { finished: number },
+    );
+
+  await tile(page, "Ella").locator(".tile").click();
+  await page.getByText(/Ej skickade/).waitFor({ state: "detached" });
+  const first = (await ella()).finished;
+  await tile(page, "Ella").locator(".tile").click();
+  await page
+    .getByRole("dialog", { name: "Ny tid för Ella Berg (200)?" })
+    .getByRole("button", { name: "Ersätt tiden" })
+    .click();
+  await expect.poll(async () => (await ella()).finished).toBeGreaterThan(first);
+
+  await page.locator(".race-log summary").click();
+  const line = page.locator(".log-line").filter({ hasText: /^.*Ella Berg \(200\) i mål .*, ersatte / });
+  await line.waitFor();
+  await line.getByRole("button", { name: /^Återställ tiden före: / }).click();
+  await expect.poll(async () => (await ella()).finished).toBe(first);
+  await expect
+    .poll(() => page.locator(".log-line .log-text").allTextContents())
+    .toContainEqual(expect.stringMatching(/^Ella Berg \(200\) fick tillbaka tiden \d\d:\d\d:\d\d, ersatte /));
 });
