@@ -240,6 +240,7 @@ test("a queued tap the server refuses stays with its words until a person discar
   expect(await refused.locator(".review-reason").textContent()).not.toBe("");
   await p.page.getByText("Ej skickade måltider: 1").waitFor();
   expect(await storedItems(p.page, race.part)).toHaveLength(1);
+  if (SCREENSHOTS) await p.page.screenshot({ path: `${SCREENSHOTS}/race-refused-tap-390.png` });
 
   await refused.getByRole("button", { name: /^Kasta: / }).click();
   const confirm = p.page.getByRole("dialog", { name: "Kasta den här tiden?" });
@@ -300,6 +301,7 @@ test("a tap left by a closed race tab goes out from another admin screen", async
   const note = other.locator(".unsent-note");
   await note.getByRole("link", { name: race.part }).waitFor();
   expect(await note.textContent()).toBe(`Ej skickade tidtagningar: ${race.part} (1)`);
+  if (SCREENSHOTS) await other.screenshot({ path: `${SCREENSHOTS}/admin-unsent-note-390.png` });
 
   await p.proxy.restore();
   await note.waitFor({ state: "detached", timeout: 20_000 });

@@ -6,6 +6,7 @@ import type { Browser, BrowserContextOptions, Page } from "playwright-core";
 import { expect } from "vitest";
 import { raceId } from "../../src/shared/race-id";
 import type { RaceRecord, RaceSnapshot, RunnerRecord } from "../../src/shared/race-protocol";
+import { stockholmDate } from "../../src/shared/stockholm";
 import { phoneContext, signInAsDevAdmin } from "./browser";
 
 export const HEADERS = { "x-loppet-client": "1" };
@@ -26,7 +27,16 @@ export async function adminPhone(
   return page;
 }
 
-/** A race nobody else uses: a random day decades ahead and a random length. */
+/** Today on the server's clock (a start pressed on a phone far from its race's day goes to the review list). */
+export async function serverToday(page: Page): Promise<string> {
+  const config = (await (await page.request.get("/api/config")).json()) as { serverTime: number };
+  return stockholmDate(config.serverTime);
+}
+
+/**
+ * A race nobody else uses: a random length on `date` (a random day decades ahead when none is given, for tests
+ * that never press 'Starta'; a test that does passes `await serverToday(page)`).
+ */
 export async function createRace(page: Page, date?: string): Promise<RaceRecord> {
   for (;;) {
     const day =

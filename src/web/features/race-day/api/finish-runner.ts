@@ -7,7 +7,7 @@ import type { ReviewRecord, RunnerRecord } from "../../../../shared/race-protoco
 import { api } from "../../../lib/api";
 import type { WithSeq } from "../apply-race-events";
 import type { FinishItem } from "../tap-queue";
-import { raceDayUrl } from "./race-day-url";
+import { raceDayUrl, SEND_TIMEOUT_MS } from "./race-day-url";
 
 export type FinishAnswer =
   | {
@@ -23,5 +23,6 @@ export function finishRunner(
 ): Promise<FinishAnswer> {
   return api<FinishAnswer>(
     raceDayUrl(["finish", raceId, sort], { tap, at, rerecord: rerecord ? 1 : undefined, err, device }),
+    { signal: AbortSignal.timeout(SEND_TIMEOUT_MS) },
   );
 }

@@ -13,3 +13,10 @@ export function raceDayUrl(
   params.set("device", query.device !== undefined ? String(query.device) : deviceId());
   return `/admin/api/races/${path}?${params}`;
 }
+
+/**
+ * A queued press's call gives up after this long. Out of coverage a request can hang for minutes without an answer,
+ * and the queue sends one press at a time: it must not wait that long once the signal is back. Giving up is
+ * harmless: the press stays queued, and a resend of its tap id changes nothing the server already has.
+ */
+export const SEND_TIMEOUT_MS = 15_000;

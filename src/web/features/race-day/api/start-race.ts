@@ -8,12 +8,14 @@ import type { RaceRecord, ReviewRecord } from "../../../../shared/race-protocol"
 import { api } from "../../../lib/api";
 import type { WithSeq } from "../apply-race-events";
 import type { StartItem } from "../tap-queue";
-import { raceDayUrl } from "./race-day-url";
+import { raceDayUrl, SEND_TIMEOUT_MS } from "./race-day-url";
 
 export type StartAnswer =
   | { started: number; race: WithSeq<RaceRecord>; outcome: "started" | "same-start" | "replayed" }
   | { outcome: "review"; review: ReviewRecord };
 
 export function startRace(raceId: string, { tap, at, device, err }: StartItem): Promise<StartAnswer> {
-  return api<StartAnswer>(raceDayUrl(["start", raceId], { tap, at, err, device }));
+  return api<StartAnswer>(raceDayUrl(["start", raceId], { tap, at, err, device }), {
+    signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
+  });
 }
