@@ -87,10 +87,13 @@ export async function mirrorRunner(env: Env, store: RaceStore, id: string): Prom
     )
       .bind(meta.part, row.bib, km, id)
       .run();
+    store.mirrored(id, row.seq);
   } else if (!row) {
+    const seq = store.removedSeq(id);
     await env.DB.prepare(`UPDATE participants SET race_id = NULL, bib = NULL WHERE id = ?1 AND race_id = ?2`)
       .bind(id, meta.part)
       .run();
+    if (seq !== undefined) store.mirrored(id, seq);
   }
 }
 
@@ -106,7 +109,8 @@ export async function mirrorRace(
     await env.DB.prepare("UPDATE races SET state = ?1, started = ?2 WHERE part = ?3")
       .bind(meta.state, meta.started, meta.part)
       .run();
-    store.sql("UPDATE meta SET mirror_pending = 0 WHERE id = 1");
+    // Only the state that was written is done: a change that landed while D1 answered keeps its debt.
+    store.sql("UPDATE meta SET mirror_pending = 0 WHERE id = 1 AND seq = ?", meta.seq);
     store.forgetMeta();
   } catch (err) {
     console.error("race mirror to D1 failed; the alarm retries", meta.part, err);

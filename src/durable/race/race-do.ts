@@ -23,12 +23,14 @@ import {
   type RaceAuditEvent,
   type RaceRecord,
   type RaceSnapshot,
+  type ReviewRecord,
   type RunnerRecord,
 } from "../../shared/race-protocol";
 import { indexedRace, mirrorRace, mirrorRunner, participantsInRace, RETRY_MS, type IndexedRace } from "./d1";
 import { isRaceId } from "../../shared/race-id";
-import { raceEvent, raceRecord, runnerEvents, runnerRecord } from "./records";
-import { acceptRaceSocket, broadcast, subscribe } from "./sockets";
+import { raceEvent, raceRecord, reviewEvents, reviewRecord, runnerEvents, runnerRecord } from "./records";
+import { acceptRaceSocket, broadcast, closeSessions, subscribe, subscribedSessions } from "./sockets";
+import { endedSessions, SESSION_RECHECK_MS, socketSessionFrom } from "../socket-sessions";
 import { RaceStore } from "./storage";
 import {
   RACE_ACTOR_HEADER,
@@ -39,6 +41,9 @@ import {
   type MoveResult,
   type RaceAnswer,
   type RaceInit,
+  type ReviewDecision,
+  type SentToReview,
+  type StartResult,
   type RunnerInput,
   type RunnerPatch,
   type TapInput,
@@ -49,7 +54,8 @@ import { checkRaceInit, createRace, updateExistingRace } from "./rules/create";
 import type { Decision, Effects, RuleContext } from "./rules/decision";
 import { setDns } from "./rules/dns";
 import { end } from "./rules/end";
-import { finish, restore } from "./rules/finish";
+import { finish, restore, restoreTime, type FinishTap } from "./rules/finish";
+import { applyReview, discardReview } from "./rules/review";
 import { beginMove, cancelMove, checkMove, endMove, isPermanentRefusal } from "./rules/move";
 import { reset } from "./rules/reset";
 import { addRunner, anonymiseRunner, removeRunner, updateRunner } from "./rules/runners";
@@ -58,6 +64,8 @@ import { start } from "./rules/start";
 export class RaceDO extends DurableObject<Env> {
   private readonly clock: Clock;
   private readonly store: RaceStore;
+  /** When the sockets' sessions were last checked against D1 (memory: after waking, the next broadcast checks). */
+  private sessionsCheckedAt = 0;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -164,21 +172,57 @@ export class RaceDO extends DurableObject<Env> {
 
   // ——— race day ———
 
-  async start(tap: TapInput = {}, by: ChangeAuthor = {}): Promise<RaceAnswer<RaceRecord>> {
+  /** rules/start.ts: the start, the same start from another phone, or a start for the review list. */
+  async start(
+    tap: TapInput & { err?: number } = {},
+    by: ChangeAuthor = {},
+  ): Promise<RaceAnswer<StartResult | SentToReview>> {
     return answer(async () => {
       await this.ready();
       return this.commit(start(this.context(by), tap));
     });
   }
 
+  /** rules/finish.ts: a finish, or (a tap the race cannot take as it is) an item for the review list. */
   async finish(
     id: string,
-    tap: TapInput & { rerecord?: boolean } = {},
+    tap: FinishTap = {},
     by: ChangeAuthor = {},
-  ): Promise<RaceAnswer<FinishResult>> {
+  ): Promise<RaceAnswer<FinishResult | SentToReview>> {
     return answer(async () => {
       await this.ready();
       return this.commit(finish(this.context(by), id, tap));
+    });
+  }
+
+  /** The time finish event `seq` replaced, back on its runner (rules/finish.ts). */
+  async restoreTime(seq: number, by: ChangeAuthor = {}): Promise<RaceAnswer<RunnerRecord>> {
+    return answer(async () => {
+      await this.ready();
+      return this.commit(restoreTime(this.context(by), seq));
+    });
+  }
+
+  /** 'Att granska': the open items, oldest first. */
+  async reviews(): Promise<RaceAnswer<ReviewRecord[]>> {
+    return answer(async () => {
+      await this.ready();
+      const meta = this.store.requireMeta();
+      return this.store.openReviews().map((row) => reviewRecord(row, meta));
+    });
+  }
+
+  async applyReview(id: string, by: ChangeAuthor = {}): Promise<RaceAnswer<ReviewDecision>> {
+    return answer(async () => {
+      await this.ready();
+      return this.commit(applyReview(this.context(by), id));
+    });
+  }
+
+  async discardReview(id: string, by: ChangeAuthor = {}): Promise<RaceAnswer<ReviewDecision>> {
+    return answer(async () => {
+      await this.ready();
+      return this.commit(discardReview(this.context(by), id));
     });
   }
 
@@ -227,6 +271,11 @@ export class RaceDO extends DurableObject<Env> {
     });
   }
 
+  /** The admin's logout: every socket of that session is closed at once. How many were. */
+  async closeSessionSockets(session: string): Promise<RaceAnswer<number>> {
+    return answer(async () => closeSessions(this.ctx, new Set([session])));
+  }
+
   /** The audit trail, oldest first (for the race-day screens and for tests). */
   async events(sinceSeq = 0): Promise<RaceAnswer<RaceAuditEvent[]>> {
     return answer(async () => {
@@ -251,7 +300,8 @@ export class RaceDO extends DurableObject<Env> {
       return Response.json({ error: "Förväntade en WebSocket-anslutning" }, { status: 426 });
     }
     if (!(await this.exists())) return Response.json({ error: "Loppet finns inte" }, { status: 404 });
-    return acceptRaceSocket(this.ctx, request.headers.get(RACE_ACTOR_HEADER) ?? "");
+    const actor = request.headers.get(RACE_ACTOR_HEADER) ?? "";
+    return acceptRaceSocket(this.ctx, actor, socketSessionFrom(request, actor));
   }
 
   override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
@@ -263,7 +313,7 @@ export class RaceDO extends DurableObject<Env> {
     const frame = parsed.frame;
     switch (frame.action) {
       case "subscribe-to-race":
-        subscribe(this.store, ws, frame.since ?? 0);
+        subscribe(this.store, ws, frame.since ?? 0, this.clock.now());
         return;
       case "sync":
         sendFrame(ws, { type: "sync", id: frame.id, t0: frame.t0, t1: this.clock.now() });
@@ -283,7 +333,7 @@ export class RaceDO extends DurableObject<Env> {
     console.warn("race socket error", error);
   }
 
-  /** Retries what a failed call left unfinished: distance moves and D1 mirrors. */
+  /** Retries what a failed call left unfinished: distance moves and D1 mirrors (the race's and each runner's). */
   override async alarm(): Promise<void> {
     const meta = this.store.meta();
     if (!meta) return;
@@ -295,6 +345,14 @@ export class RaceDO extends DurableObject<Env> {
         // A target that refused for good cancelled the move (the runner is back); anything else is retried.
         if (this.store.runnerRow(id)?.moving_to == null) continue;
         console.error("distance move still unfinished", meta.part, id, err);
+        unfinished = true;
+      }
+    }
+    for (const id of this.store.pendingMirrors()) {
+      try {
+        await mirrorRunner(this.env, this.store, id);
+      } catch (err) {
+        console.error("runner mirror to D1 still failing", meta.part, id, err);
         unfinished = true;
       }
     }
@@ -336,19 +394,52 @@ export class RaceDO extends DurableObject<Env> {
     return { store: this.store, now: this.clock.now(), by };
   }
 
-  /** Broadcasts what the rule changed, then mirrors it to D1; answers the rule's value. */
+  /**
+   * Broadcasts what the rule changed, then mirrors it to D1; answers the rule's value. A mirror that fails is
+   * left owed (the rule marked it) and the alarm retries it: the change itself has committed and stands.
+   */
   private async commit<T>(decision: Decision<T>): Promise<T> {
     const effects: Effects = decision.effects;
-    const meta = effects.race || effects.runners?.length ? this.store.requireMeta() : null;
-    if (meta) {
-      broadcast(this.ctx, [
-        ...(effects.race ? [raceEvent(meta)] : []),
-        ...(effects.runners?.length ? runnerEvents(this.store, effects.runners) : []),
-      ]);
+    if (effects.race || effects.runners?.length || effects.reviews?.length) {
+      await this.recheckSessions();
+      const meta = this.store.requireMeta();
+      broadcast(
+        this.ctx,
+        [
+          ...(effects.race ? [raceEvent(meta)] : []),
+          ...(effects.runners?.length ? runnerEvents(this.store, effects.runners) : []),
+          ...(effects.reviews?.length ? reviewEvents(this.store, effects.reviews) : []),
+        ],
+        this.clock.now(),
+      );
     }
-    for (const id of effects.mirror ?? []) await mirrorRunner(this.env, this.store, id);
+    for (const id of effects.mirror ?? []) await this.mirrorRunner(id);
     if (effects.mirrorRace) await this.mirrorRace();
     return decision.value;
+  }
+
+  /**
+   * Before a broadcast, at most every SESSION_RECHECK_MS: sockets whose session was revoked, expired or whose
+   * address left the allowlist are closed (src/durable/socket-sessions.ts). A failed check waits for the next.
+   */
+  private async recheckSessions(): Promise<void> {
+    const now = this.clock.now();
+    if (now - this.sessionsCheckedAt < SESSION_RECHECK_MS) return;
+    this.sessionsCheckedAt = now;
+    try {
+      closeSessions(this.ctx, await endedSessions(this.env, subscribedSessions(this.ctx), now));
+    } catch (err) {
+      console.warn("socket session re-check failed", err);
+    }
+  }
+
+  private async mirrorRunner(id: string): Promise<void> {
+    try {
+      await mirrorRunner(this.env, this.store, id);
+    } catch (err) {
+      console.error("runner mirror to D1 failed; the alarm retries", this.store.meta()?.part, id, err);
+      await this.ctx.storage.setAlarm(this.clock.now() + RETRY_MS);
+    }
   }
 
   private mirrorRace(): Promise<void> {

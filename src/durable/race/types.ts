@@ -2,7 +2,7 @@
  * What the race object's RPC methods take and answer (the Worker calls them through `env.RACE.getByName(part)`),
  * and the two names the Worker and the object share.
  */
-import type { RaceErrorStatus, RunnerRecord } from "../../shared/race-protocol";
+import type { RaceErrorStatus, RaceRecord, ReviewRecord, RunnerRecord } from "../../shared/race-protocol";
 
 /** Who made a change (the admin's e-mail, 'betalning', 'kassa' …) and from which device; kept in the audit trail. */
 export interface ChangeAuthor {
@@ -66,12 +66,33 @@ export interface TapInput {
   at?: number;
 }
 
-export type FinishOutcome = "recorded" | "same-finish" | "rerecorded" | "conflict" | "replayed";
+/** 'applied': an admin applied a tap from the review list. */
+export type FinishOutcome = "recorded" | "same-finish" | "rerecorded" | "conflict" | "replayed" | "applied";
 
 export interface FinishResult {
   finished: number;
   runner: RunnerRecord;
   outcome: FinishOutcome;
+}
+
+/** The answer of a tap that went to the review list ('Att granska') instead of being taken as it was. */
+export interface SentToReview {
+  outcome: "review";
+  review: ReviewRecord;
+}
+
+export type StartOutcome = "started" | "same-start" | "replayed";
+
+export interface StartResult {
+  race: RaceRecord;
+  outcome: StartOutcome;
+}
+
+/** An admin applied or discarded an item: the item, and the runner or race the apply changed. */
+export interface ReviewDecision {
+  review: ReviewRecord;
+  runner?: RunnerRecord;
+  race?: RaceRecord;
 }
 
 export interface MoveResult {

@@ -50,8 +50,23 @@ const RACE_METHODS = [
   "moveRunner",
   "events",
   "recentEvents",
+  "restoreTime",
+  "reviews",
+  "applyReview",
+  "discardReview",
+  "closeSessionSockets",
 ] as const satisfies readonly (keyof RaceDO)[];
 type RaceMethod = (typeof RACE_METHODS)[number];
+/** Every RPC method of the race object that answers a RaceAnswer; the client must have each (checked below). */
+type RaceRpcMethod = {
+  [K in keyof RaceDO]-?: [RaceDO[K]] extends [never]
+    ? never
+    : RaceDO[K] extends (...args: never[]) => Promise<RaceAnswer<unknown>>
+      ? K
+      : never;
+}[keyof RaceDO];
+const everyMethodListed: [Exclude<RaceRpcMethod, RaceMethod>] extends [never] ? true : never = true;
+void everyMethodListed;
 type Answered<R> = Extract<R, { ok: true }> extends { value: infer T } ? T : never;
 
 /** The race object's RPC as the Worker uses it: each method answers its value, or throws the refusal as ApiError. */

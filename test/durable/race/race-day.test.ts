@@ -148,23 +148,31 @@ describe("taps", () => {
     ]);
   });
 
-  it("refuses a tap in the future, before the start, in a race not started or ended, with the race unchanged", async () => {
+  it("a tap the race cannot take goes to 'Att granska' (202); without a tap id it is refused; runners unchanged", async () => {
     const jar = await loginAdmin();
     const part = await newRace(jar);
     const a = await addRunner(jar, part, { bib: 601 });
     const notStarted = await finish(jar, part, a.sort, { tap: tapId() });
-    expect(notStarted.status).toBe(409);
-    expect(await notStarted.json()).toEqual({ error: "Loppet har inte startat." });
+    expect(notStarted.status).toBe(202);
+    expect(await notStarted.json()).toMatchObject({
+      outcome: "review",
+      review: { kind: "tap", status: "open", reason: "Loppet har inte startat.", runnerId: a.id, bib: 601 },
+    });
+    const bare = await finish(jar, part, a.sort);
+    expect(bare.status).toBe(409);
+    expect(await bare.json()).toEqual({ error: "Loppet har inte startat." });
     const { started } = await json<{ started: number }>(await get(`/admin/api/races/start/${part}`, { jar }));
     const before = await snapshot(jar, part);
     const eventsBefore = await auditTypes(part);
 
     const future = await finish(jar, part, a.sort, { tap: tapId(), at: Date.now() + 60_000 });
-    expect(future.status).toBe(422);
-    expect(((await future.json()) as { error: string }).error).toMatch(/framtiden/);
+    expect(future.status).toBe(202);
+    expect(((await future.json()) as { review: { reason: string } }).review.reason).toMatch(/framtiden/);
     const early = await finish(jar, part, a.sort, { tap: tapId(), at: started - 1 });
-    expect(early.status).toBe(422);
-    expect(((await early.json()) as { error: string }).error).toMatch(/före starten/);
+    expect(early.status).toBe(202);
+    expect(((await early.json()) as { review: { reason: string } }).review.reason).toMatch(/före starten/);
+    const bareEarly = await finish(jar, part, a.sort, { at: started - 1 });
+    expect(bareEarly.status).toBe(422);
     for (const [query, message] of [
       [{ tap: "kort" }, "Ogiltigt tryck-id."],
       [{ tap: tapId(), at: "igår" }, "Ogiltig tidpunkt."],
@@ -175,12 +183,13 @@ describe("taps", () => {
       expect(((await res.json()) as { error: string }).error).toBe(message);
     }
     const unknownRunner = await finish(jar, part, "runner-finns-inte", { tap: tapId() });
-    expect(unknownRunner.status).toBe(404);
+    expect(unknownRunner.status).toBe(202);
+    expect(await finish(jar, part, "runner-finns-inte")).toHaveProperty("status", 404);
     const unknownRace = await finish(jar, raceId("2071-01-01", 5600), a.sort, { tap: tapId() });
     expect(unknownRace.status).toBe(404);
     expect((await get(`/admin/api/races/start/${part}`, { jar })).status).toBe(409);
-    expect(await snapshot(jar, part)).toEqual(before);
-    expect(await auditTypes(part)).toEqual(eventsBefore);
+    expect((await snapshot(jar, part)).runners).toEqual(before.runners);
+    expect(await auditTypes(part)).toEqual([...eventsBefore, "review-added", "review-added", "review-added"]);
 
     // Undo in an ended race.
     await json(await get(`/admin/api/races/dns/${part}/${a.sort}/on`, { jar }));
@@ -188,6 +197,8 @@ describe("taps", () => {
     const undo = await get(`/admin/api/races/restore/${part}/${a.sort}`, { jar });
     expect(undo.status).toBe(409);
     expect(await undo.json()).toEqual({ error: "Loppet är avslutat." });
+    // The review list kept every tap the race could not take: four, still open.
+    expect(await json<unknown[]>(await get(`/admin/api/races/review/${part}`, { jar }))).toHaveLength(4);
   });
 });
 
@@ -296,7 +307,9 @@ describe("reset", () => {
     await json(await get(`/admin/api/races/dns/${part}/${b.sort}/on`, { jar }));
     await json(await get(`/admin/api/races/end/${part}`, { jar }));
 
-    const reset = await json<{ race: RaceRecord }>(await get(`/admin/api/races/reset/${part}`, { jar }));
+    const reset = await json<{ race: RaceRecord }>(
+      await get(`/admin/api/races/reset/${part}?confirm=APRAKET`, { jar }),
+    );
     expect(reset.race).toMatchObject({ state: "", started: null });
     const after = await snapshot(jar, part);
     expect(after.runners.map((r) => [r.bib, r.finished, r.dns])).toEqual([

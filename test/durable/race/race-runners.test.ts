@@ -139,6 +139,7 @@ describe("RaceDO runners", () => {
       group: "Dam",
       finished: null,
       distance: "5.6",
+      seq: expect.any(Number),
     });
     expect(await raceClient(stub).listRunners()).toEqual([added]);
     expect(await raceClient(stub).getRunner(input.id)).toEqual(added);
@@ -292,7 +293,7 @@ describe("RaceDO runners", () => {
     const versions = await runInDurableObject(stub, (_instance: RaceDO, state) =>
       state.storage.sql.exec<{ version: number }>("SELECT version FROM _sql_schema_migrations").toArray(),
     );
-    expect(versions.map((v) => v.version)).toEqual([1, 2]);
+    expect(versions.map((v) => v.version)).toEqual([1, 2, 3]);
   });
 });
 

@@ -97,6 +97,7 @@ export function createRace(
           now,
           added,
         );
+        if (p.bib && bib === null) store.owesMirror(p.id);
       }
     });
   }

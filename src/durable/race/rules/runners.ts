@@ -82,6 +82,7 @@ export function addRunner(
       ended ? 1 : 0,
     );
     store.sql("DELETE FROM removed WHERE id = ?", id);
+    store.owesMirror(id);
   });
   const runner = runnerRecord(store.runnerRow(id)!, meta);
   const result: AddRunnerResult =
@@ -128,6 +129,7 @@ export function updateRunner({ store, now, by }: RuleContext, id: string, patch:
         seq,
         row.id,
       );
+      if ("bib" in changes) store.owesMirror(row.id);
     });
   }
   return decided(runnerRecord(store.runnerRow(row.id)!, meta), {
