@@ -64,6 +64,11 @@ export interface RunnerRecord {
   time?: string;
   /** Marked 'did not start' by an admin (so the race can end without them); absent when false. */
   dns?: boolean;
+  /**
+   * The seq of the runner's last change, in the race object's answers and events: a phone never lets an older
+   * answer overwrite a newer record it already has.
+   */
+  seq?: number;
 }
 
 /** The start list a visitor sees: no age, no participant id (admin spec's start-list columns). */
@@ -147,10 +152,13 @@ export type RaceErrorStatus = 400 | 404 | 409 | 422;
 
 export class RaceError extends Error {
   readonly status: RaceErrorStatus;
-  constructor(status: RaceErrorStatus, message: string) {
+  /** A refusal no retry can change (a distance move into an ended race): the move is cancelled, not retried. */
+  readonly final?: true;
+  constructor(status: RaceErrorStatus, message: string, options: { final?: boolean } = {}) {
     super(message);
     this.name = RACE_ERROR_NAME;
     this.status = status;
+    if (options.final) this.final = true;
   }
 }
 
@@ -179,8 +187,20 @@ export const CHANGE_DISTANCE_WORD = "OK";
  * earliest moment is kept. A tap on a tile the device already showed as finished is a deliberate re-record.
  */
 export const SAME_FINISH_WINDOW_MS = 5_000;
-/** A tap's moment may run ahead of the server's clock by at most this (clock-offset error), else it is refused. */
+/**
+ * A tap's moment may run ahead of the server's clock by this much, or by the device's own clock-sync error when
+ * that is larger (up to MAX_CLOCK_ERROR_MS): such a tap is clamped to the server's now and recorded. Further
+ * ahead, the phone's clock is wrong and the tap goes to the review list.
+ */
 export const FUTURE_TAP_TOLERANCE_MS = 2_000;
+/** The largest clock-sync error a device may claim (a sync worse than this is no sync). */
+export const MAX_CLOCK_ERROR_MS = 30_000;
+/**
+ * A start that reaches the race object more than this long after it was pressed (queued offline) is far from
+ * the race's time: it goes to the review list instead of starting the race silently. A start pressed live is
+ * never far, whatever the day (a test race, a changed date).
+ */
+export const FAR_START_MS = 30 * 60_000;
 /** A tap queued offline is accepted up to this long after it was made (a race is well under six hours). */
 export const MAX_TAP_AGE_MS = 6 * 3_600_000;
 /** Largest socket frame a client may send; larger ones are refused (the socket stays open). */

@@ -25,12 +25,41 @@ export type KnownParticipant = {
   bib: number | null;
 };
 
-/** A race of D1's index, as init wants it; null when there is none. */
-export async function indexedRace(env: Env, part: string): Promise<RaceInit | null> {
-  const row = await env.DB.prepare("SELECT part, date, distance, open_for_reg AS openForReg FROM races WHERE part = ?")
+/** A race of D1's index with its mirrored state, as the object builds itself from it. */
+export interface IndexedRace extends RaceInit {
+  state: string;
+  started: number | null;
+  /** 'HH:MM' Stockholm on the race's date, when the season gives one. */
+  startTime: string | null;
+}
+
+/** A race of D1's index; null when there is none. */
+export async function indexedRace(env: Env, part: string): Promise<IndexedRace | null> {
+  const row = await env.DB.prepare(
+    `SELECT part, date, distance, open_for_reg AS openForReg, state, started, start_time AS startTime
+     FROM races WHERE part = ?`,
+  )
     .bind(part)
-    .first<{ part: string; date: string; distance: number; openForReg: number }>();
-  return row ? { part: row.part, date: row.date, distance: row.distance, openForReg: Boolean(row.openForReg) } : null;
+    .first<{
+      part: string;
+      date: string;
+      distance: number;
+      openForReg: number;
+      state: string | null;
+      started: number | null;
+      startTime: string | null;
+    }>();
+  return row
+    ? {
+        part: row.part,
+        date: row.date,
+        distance: row.distance,
+        openForReg: Boolean(row.openForReg),
+        state: row.state ?? "",
+        started: row.started,
+        startTime: row.startTime,
+      }
+    : null;
 }
 
 /** Runners D1 already places in this race (e.g. seeded data), read when the object is made. */
@@ -58,10 +87,13 @@ export async function mirrorRunner(env: Env, store: RaceStore, id: string): Prom
     )
       .bind(meta.part, row.bib, km, id)
       .run();
+    store.mirrored(id, row.seq);
   } else if (!row) {
+    const seq = store.removedSeq(id);
     await env.DB.prepare(`UPDATE participants SET race_id = NULL, bib = NULL WHERE id = ?1 AND race_id = ?2`)
       .bind(id, meta.part)
       .run();
+    if (seq !== undefined) store.mirrored(id, seq);
   }
 }
 
@@ -77,7 +109,8 @@ export async function mirrorRace(
     await env.DB.prepare("UPDATE races SET state = ?1, started = ?2 WHERE part = ?3")
       .bind(meta.state, meta.started, meta.part)
       .run();
-    store.sql("UPDATE meta SET mirror_pending = 0 WHERE id = 1");
+    // Only the state that was written is done: a change that landed while D1 answered keeps its debt.
+    store.sql("UPDATE meta SET mirror_pending = 0 WHERE id = 1 AND seq = ?", meta.seq);
     store.forgetMeta();
   } catch (err) {
     console.error("race mirror to D1 failed; the alarm retries", meta.part, err);

@@ -12,7 +12,7 @@
  */
 import type { Clock } from "../../shared/clock";
 import { RaceError, type RaceAuditEvent } from "../../shared/race-protocol";
-import type { ChangeAuthor, FinishOutcome } from "./types";
+import type { ChangeAuthor, FinishOutcome, StartOutcome } from "./types";
 
 export type MetaRow = {
   part: string;
@@ -42,6 +42,25 @@ export type RunnerRow = {
   dns: number;
   seq: number;
   moving_to: string | null;
+  mirror_pending: number;
+};
+
+export type ReviewRow = {
+  id: string;
+  kind: string;
+  status: string;
+  reason: string;
+  at: number;
+  runner_id: string | null;
+  bib: number | null;
+  name: string | null;
+  started: number | null;
+  actor: string;
+  device: string | null;
+  created_at: number;
+  decided_by: string | null;
+  decided_at: number | null;
+  seq: number;
 };
 
 export type TapRow = {
@@ -107,6 +126,28 @@ const SCHEMA_MIGRATIONS: readonly string[] = [
      outcome TEXT NOT NULL,
      result INTEGER NOT NULL
    );`,
+  // The review list ('Att granska'), and D1 mirrors owed per runner (a removed runner's too), retried by the alarm.
+  `CREATE TABLE review (
+     id TEXT PRIMARY KEY,
+     kind TEXT NOT NULL,
+     status TEXT NOT NULL DEFAULT 'open',
+     reason TEXT NOT NULL,
+     at INTEGER NOT NULL,
+     runner_id TEXT,
+     bib INTEGER,
+     name TEXT,
+     started INTEGER,
+     actor TEXT NOT NULL,
+     device TEXT,
+     created_at INTEGER NOT NULL,
+     decided_by TEXT,
+     decided_at INTEGER,
+     seq INTEGER NOT NULL
+   );
+   CREATE INDEX review_seq ON review (seq);
+   CREATE INDEX review_open ON review (status, created_at);
+   ALTER TABLE runners ADD COLUMN mirror_pending INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE removed ADD COLUMN mirror_pending INTEGER NOT NULL DEFAULT 0;`,
 ];
 
 export class RaceStore {
@@ -212,9 +253,48 @@ export class RaceStore {
     return [...changed, ...gone];
   }
 
+  /** A removed runner leaves a tombstone (its seq, for replays) and owes D1 an unlink (the alarm retries it). */
   tombstone(id: string, seq: number): void {
     this.sql("DELETE FROM runners WHERE id = ?", id);
-    this.sql("INSERT INTO removed (id, seq) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET seq = excluded.seq", id, seq);
+    this.sql(
+      `INSERT INTO removed (id, seq, mirror_pending) VALUES (?, ?, 1)
+       ON CONFLICT (id) DO UPDATE SET seq = excluded.seq, mirror_pending = 1`,
+      id,
+      seq,
+    );
+  }
+
+  /** The runner (or its tombstone) owes D1 a mirror of its race, bib and distance. */
+  owesMirror(id: string): void {
+    this.sql("UPDATE runners SET mirror_pending = 1 WHERE id = ?", id);
+    this.sql("UPDATE removed SET mirror_pending = 1 WHERE id = ?", id);
+  }
+
+  /** The mirror of `id` as it was at `seq` reached D1: clear the debt unless a later change owes another. */
+  mirrored(id: string, seq: number): void {
+    this.sql("UPDATE runners SET mirror_pending = 0 WHERE id = ? AND seq = ?", id, seq);
+    this.sql("UPDATE removed SET mirror_pending = 0 WHERE id = ? AND seq = ?", id, seq);
+  }
+
+  /** Runners (and tombstones) whose D1 mirror is still owed. */
+  pendingMirrors(): string[] {
+    return [
+      ...this.sql<{ id: string }>("SELECT id FROM runners WHERE mirror_pending = 1"),
+      ...this.sql<{ id: string }>("SELECT id FROM removed WHERE mirror_pending = 1"),
+    ].map((r) => r.id);
+  }
+
+  review(id: string): ReviewRow | null {
+    return this.sql<ReviewRow>("SELECT * FROM review WHERE id = ?", id)[0] ?? null;
+  }
+
+  openReviews(): ReviewRow[] {
+    return this.sql<ReviewRow>("SELECT * FROM review WHERE status = 'open' ORDER BY created_at, id");
+  }
+
+  /** Ids of review items changed after `since`. */
+  reviewsChangedSince(since: number): string[] {
+    return this.sql<{ id: string }>("SELECT id FROM review WHERE seq > ?", since).map((r) => r.id);
   }
 
   tap(tapId: string): TapRow | null {
@@ -228,7 +308,7 @@ export class RaceStore {
     at: number,
     received: number,
     by: ChangeAuthor,
-    outcome: FinishOutcome,
+    outcome: FinishOutcome | StartOutcome,
     result: number,
   ): void {
     if (tapId === undefined) return;

@@ -2,7 +2,7 @@
  * What the race object's RPC methods take and answer (the Worker calls them through `env.RACE.getByName(part)`),
  * and the two names the Worker and the object share.
  */
-import type { RunnerRecord } from "../../shared/race-protocol";
+import type { RaceErrorStatus, RaceRecord, ReviewRecord, RunnerRecord } from "../../shared/race-protocol";
 
 /** Who made a change (the admin's e-mail, 'betalning', 'kassa' …) and from which device; kept in the audit trail. */
 export interface ChangeAuthor {
@@ -48,6 +48,8 @@ export interface AddRunnerOptions {
    * a number (and report it) instead of refusing.
    */
   dropTakenBib?: boolean;
+  /** The runner comes from another race ("Byt distans"): an ended race refuses them for good. */
+  move?: boolean;
 }
 
 export interface AddRunnerResult {
@@ -64,7 +66,8 @@ export interface TapInput {
   at?: number;
 }
 
-export type FinishOutcome = "recorded" | "same-finish" | "rerecorded" | "conflict" | "replayed";
+/** 'applied': an admin applied a tap from the review list. */
+export type FinishOutcome = "recorded" | "same-finish" | "rerecorded" | "conflict" | "replayed" | "applied";
 
 export interface FinishResult {
   finished: number;
@@ -72,10 +75,37 @@ export interface FinishResult {
   outcome: FinishOutcome;
 }
 
+/** The answer of a tap that went to the review list ('Att granska') instead of being taken as it was. */
+export interface SentToReview {
+  outcome: "review";
+  review: ReviewRecord;
+}
+
+export type StartOutcome = "started" | "same-start" | "replayed";
+
+export interface StartResult {
+  race: RaceRecord;
+  outcome: StartOutcome;
+}
+
+/** An admin applied or discarded an item: the item, and the runner or race the apply changed. */
+export interface ReviewDecision {
+  review: ReviewRecord;
+  runner?: RunnerRecord;
+  race?: RaceRecord;
+}
+
 export interface MoveResult {
   runner: RunnerRecord;
   droppedBib?: number;
 }
+
+/**
+ * What every RPC method of the race object answers: its value, or the race's refusal (a 4xx with a Swedish
+ * message; `final`: a distance move that no retry can complete). Real errors are thrown.
+ */
+export type RaceAnswer<T> =
+  { ok: true; value: T } | { ok: false; status: RaceErrorStatus; error: string; final?: true };
 
 /** The header through which the Worker tells the race object who opened a socket (the admin's e-mail). */
 export const RACE_ACTOR_HEADER = "x-race-actor";

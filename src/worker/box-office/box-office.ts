@@ -127,7 +127,7 @@ async function pendingHolder(db: Db, input: QuickRegFields, season: Season, now:
 
 /** Refuses (409) a bib the race already uses or a waiting box-office sign-up holds, and an ended race. */
 async function checkRaceAndBib(env: Env, db: Db, race: RaceRow, input: QuickRegFields, season: Season, now: number) {
-  const stub = await raceStub(env, race.part, db);
+  const stub = raceStub(env, race.part);
   // RPC's type mapping widens the tuple to an array of the union; the object returns a RaceSnapshot.
   const snapshot = (await callRace(stub.snapshot())) as RaceSnapshot | null;
   const [record, ...runners] = snapshot ?? [null];
@@ -372,7 +372,7 @@ export async function quickRegStatus(env: Env, payid: string, season: Season = S
   const raceId = participant.raceId ?? raceIdForSeason(distance, season);
   let inRace: RunnerRecord | null = null;
   if (row.status === "PAID") {
-    const stub = await raceStub(env, raceId, db);
+    const stub = raceStub(env, raceId);
     inRace = await callRace(stub.getRunner(participant.id));
   }
   return {

@@ -218,7 +218,7 @@ personalDataRoutes.post("/admin/api/personal-data/erase", validate("json", erase
   let raceRunners = 0;
   for (const { id, part } of inRaces) {
     try {
-      const stub = await raceStub(c.env, part, db);
+      const stub = raceStub(c.env, part);
       await stub.anonymiseRunner(id, ANONYMOUS_RUNNER, { actor });
       raceRunners++;
     } catch (err) {

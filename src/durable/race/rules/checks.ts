@@ -4,7 +4,13 @@
  */
 import { MAX_AGE } from "../../../shared/age";
 import { toGroup } from "../../../shared/distances";
-import { FUTURE_TAP_TOLERANCE_MS, isTapId, MAX_TAP_AGE_MS, RaceError } from "../../../shared/race-protocol";
+import {
+  FUTURE_TAP_TOLERANCE_MS,
+  isTapId,
+  MAX_CLOCK_ERROR_MS,
+  MAX_TAP_AGE_MS,
+  RaceError,
+} from "../../../shared/race-protocol";
 import type { RunnerRow } from "../storage";
 
 const MAX_ID_LENGTH = 100;
@@ -64,16 +70,17 @@ export function bibTaken(bib: number, holder: RunnerRow): RaceError {
 }
 
 /**
- * The moment of a tap on the server's clock: refused when it lies in the future beyond the clock-offset
- * tolerance, before the start, or longer ago than any race lasts.
+ * The moment of a tap on the server's clock. Ahead of the server by less than the clock-sync error (at least
+ * FUTURE_TAP_TOLERANCE_MS, at most MAX_CLOCK_ERROR_MS): clamped to now. Further ahead, or longer ago than any
+ * race lasts: refused (to the review list when it is a tap).
  */
-export function tapMoment(at: number | undefined, now: number, started: number | null): number {
+export function tapMoment(at: number | undefined, now: number, err: number | undefined): number {
   if (at === undefined) return now;
   if (!Number.isSafeInteger(at)) throw new RaceError(400, "Ogiltig tidpunkt.");
-  if (at > now + FUTURE_TAP_TOLERANCE_MS) {
+  const allowance = Math.min(Math.max(FUTURE_TAP_TOLERANCE_MS, err ?? 0), MAX_CLOCK_ERROR_MS);
+  if (at > now + allowance) {
     throw new RaceError(422, "Tidpunkten ligger i framtiden. Kontrollera telefonens klocka och försök igen.");
   }
-  if (started !== null && at < started) throw new RaceError(422, "Tidpunkten ligger före starten.");
   if (at < now - MAX_TAP_AGE_MS) throw new RaceError(422, "Tidpunkten är för gammal.");
-  return at;
+  return Math.min(at, now);
 }

@@ -1,9 +1,12 @@
 /**
- * Making the object a race (`init`): the race row, and the runners D1 already placed in it, in one transaction.
- * Calling it again with the same race only updates whether registration is open.
+ * Making the object a race: the race row, and the runners D1 already placed in it, in one transaction. The
+ * object makes itself from its row in D1's index the first time any call reaches it (or `init` from the
+ * create-race call), with the state D1 mirrors: a past season's race, or an evicted object whose storage was
+ * cleared, comes back ended (or started) as D1 last knew it, never as a new race that could be started again.
+ * Calling `init` again with the same race only updates whether registration is open.
  */
 import { isRaceId, raceIdMatches } from "../../../shared/race-id";
-import { metersToKm, RaceError, type RaceRecord } from "../../../shared/race-protocol";
+import { isRaceState, metersToKm, RaceError, type RaceRecord } from "../../../shared/race-protocol";
 import type { KnownParticipant } from "../d1";
 import { raceRecord } from "../records";
 import type { RaceInit } from "../types";
@@ -22,12 +25,20 @@ export function updateExistingRace({ store, by }: RuleContext, race: RaceInit): 
   if (!existing) return null;
   if (existing.part !== race.part) throw new RaceError(409, "Det här loppet har redan ett annat id.");
   const openForReg = race.openForReg === true;
-  if (Boolean(existing.open_for_reg) !== openForReg && race.openForReg !== undefined) {
+  const changed = Boolean(existing.open_for_reg) !== openForReg && race.openForReg !== undefined;
+  if (changed) {
     store.write("race-updated", { openForReg }, by, (seq) => {
       store.sql("UPDATE meta SET open_for_reg = ?, seq = ? WHERE id = 1", openForReg ? 1 : 0, seq);
     });
   }
-  return decided(raceRecord(store.requireMeta()));
+  // Open phones hear of it, so none keeps showing the old value.
+  return decided(raceRecord(store.requireMeta()), { race: changed });
+}
+
+/** The state D1 mirrors for a race whose object is being made (anything unknown is not started). */
+export interface MirroredState {
+  state?: string;
+  started?: number | null;
 }
 
 /**
@@ -37,24 +48,30 @@ export function updateExistingRace({ store, by }: RuleContext, race: RaceInit): 
  */
 export function createRace(
   { store, now, by }: RuleContext,
-  race: RaceInit,
+  race: RaceInit & MirroredState,
   known: readonly KnownParticipant[],
 ): Decision<RaceRecord> {
   const droppedBibs: string[] = [];
   if (!store.meta()) {
     const km = metersToKm(race.distance);
     const openForReg = race.openForReg === true;
+    // A started or ended race needs its start; without one D1's state cannot be trusted, and the race is new.
+    const mirrored = typeof race.started === "number" && isRaceState(race.state) && race.state !== "";
+    const state = mirrored ? race.state! : "";
+    const started = mirrored ? race.started! : null;
     store.transaction(() => {
       store.sql(
-        "INSERT INTO meta (id, part, date, distance, open_for_reg, state, started) VALUES (1, ?, ?, ?, ?, '', NULL)",
+        "INSERT INTO meta (id, part, date, distance, open_for_reg, state, started) VALUES (1, ?, ?, ?, ?, ?, ?)",
         race.part,
         race.date,
         race.distance,
         openForReg ? 1 : 0,
+        state,
+        started,
       );
       const seq = store.appendEvent(
         "race-created",
-        { part: race.part, date: race.date, distance: race.distance, openForReg },
+        { part: race.part, date: race.date, distance: race.distance, openForReg, state, started },
         by,
       );
       store.sql("UPDATE meta SET seq = ? WHERE id = 1", seq);
@@ -80,6 +97,7 @@ export function createRace(
           now,
           added,
         );
+        if (p.bib && bib === null) store.owesMirror(p.id);
       }
     });
   }

@@ -11,7 +11,9 @@ export interface Effects {
   race?: boolean;
   /** These runners' records changed (or they left): broadcast them. */
   runners?: readonly string[];
-  /** Mirror these runners' race, bib and distance to D1. */
+  /** These review items were added, applied or discarded: broadcast them. */
+  reviews?: readonly string[];
+  /** Mirror these runners' race, bib and distance to D1 now (the rule marked what it owes, for the alarm). */
   mirror?: readonly string[];
   /** Mirror the race's state and start to D1 (and tell the hub). */
   mirrorRace?: boolean;

@@ -29,13 +29,19 @@ export function checkMove({ store }: RuleContext, targetPart: string, id: string
   return row;
 }
 
-/** Step 1: the runner leaves this race's lists, on its way to `targetPart`. */
-export function beginMove({ store, by }: RuleContext, targetPart: string, row: RunnerRow): Decision<null> {
-  if (row.moving_to !== null) return decided(null);
+/**
+ * Step 1: the runner leaves this race's lists, on its way to `targetPart`. Checked again here, in the same
+ * synchronous step as the write: the caller looked the target up in D1 in between, and a finish tap that landed
+ * meanwhile keeps the runner here.
+ */
+export function beginMove(context: RuleContext, targetPart: string, id: string): Decision<RunnerRow> {
+  const { store, by } = context;
+  const row = checkMove(context, targetPart, id);
+  if (row.moving_to !== null) return decided(row);
   store.write("runner-moving", { id: row.id, to: targetPart }, by, (seq) => {
     store.sql("UPDATE runners SET moving_to = ?, seq = ? WHERE id = ?", targetPart, seq, row.id);
   });
-  return decided(null, { runners: [row.id] });
+  return decided(store.runnerRow(row.id)!, { runners: [row.id] });
 }
 
 /** Step 3: the target has the runner; here it becomes a tombstone. */
@@ -61,8 +67,8 @@ export function cancelMove({ store, by }: RuleContext, id: string, targetPart: s
   return decided(null, { runners: [id] });
 }
 
-/** A refusal a retry cannot change: the target race is gone, or it refuses the runner's data. */
+/** A refusal a retry cannot change: the target race is gone or ended, or it refuses the runner's data. */
 export function isPermanentRefusal(err: unknown): boolean {
-  const e = err as { name?: unknown; status?: unknown } | null;
-  return e?.name === "RaceError" && (e.status === 400 || e.status === 404);
+  const e = err as { name?: unknown; status?: unknown; final?: unknown } | null;
+  return e?.name === "RaceError" && (e.status === 400 || e.status === 404 || e.final === true);
 }

@@ -16,7 +16,12 @@ export function liveRunner(store: RaceStore, id: string): RunnerRow {
   return row;
 }
 
-/** Adds a runner. Idempotent by id: adding the same participant again changes nothing (and mirrors it again). */
+/**
+ * Adds a runner. Idempotent by id: adding the same participant again changes nothing (and mirrors it again).
+ * An ended race takes no runner by a change of distance; any other arrival (a payment settled after the end, an
+ * admin's add) comes in marked DNS, with `lateForEndedRace` in the audit line, so the race stays ended and its
+ * results stay what they were, and the organiser sees the runner in the start list as DNS.
+ */
 export function addRunner(
   { store, now, by }: RuleContext,
   input: RunnerInput,
@@ -26,6 +31,12 @@ export function addRunner(
   const id = checkId(input?.id);
   const existing = store.runnerRow(id);
   if (existing) return decided({ runner: runnerRecord(existing, meta), added: false }, { mirror: [id] });
+  const ended = meta.state === "ended";
+  if (ended && options.move) {
+    throw new RaceError(409, "Loppet är avslutat och tar inte emot fler löpare. Löparen ligger kvar i sitt lopp.", {
+      final: true,
+    });
+  }
 
   const raceKm = metersToKm(meta.distance);
   if (input.distance !== undefined && input.distance !== null && String(input.distance) !== raceKm) {
@@ -47,12 +58,15 @@ export function addRunner(
     bib = null;
   }
 
-  store.write("runner-added", { id, ...fields, bib, droppedBib }, by, (seq) => {
+  const audit = ended
+    ? { id, ...fields, bib, droppedBib, dns: true, lateForEndedRace: true }
+    : { id, ...fields, bib, droppedBib };
+  store.write("runner-added", audit, by, (seq) => {
     store.sql(
       `INSERT INTO runners
          (id, participant_id, bib, firstname, lastname, age, company, grp, distance, finished, added_at, updated_at,
-          seq)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?)`,
+          seq, dns)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?)`,
       id,
       id,
       bib,
@@ -65,8 +79,10 @@ export function addRunner(
       now,
       now,
       seq,
+      ended ? 1 : 0,
     );
     store.sql("DELETE FROM removed WHERE id = ?", id);
+    store.owesMirror(id);
   });
   const runner = runnerRecord(store.runnerRow(id)!, meta);
   const result: AddRunnerResult =
@@ -113,6 +129,7 @@ export function updateRunner({ store, now, by }: RuleContext, id: string, patch:
         seq,
         row.id,
       );
+      if ("bib" in changes) store.owesMirror(row.id);
     });
   }
   return decided(runnerRecord(store.runnerRow(row.id)!, meta), {
