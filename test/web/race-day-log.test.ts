@@ -136,11 +136,14 @@ describe("sentences for every event of the race contract", () => {
     expect(describeEvent(event("review-applied", { id: "tapabcdef" }, "dev-me"), known).text).toBe(
       "Granskning använd: måltid 10:58:09 för Ella Berg (200), den här telefonen",
     );
-    // Once decided the item has left the list: the sentence still reads.
+    // Once decided the item has left the list: the row's own kind and moment still make a sentence.
+    expect(say("review-discarded", { id: "tapabcdef", kind: "tap", at: T(10, 58, 9) })).toBe(
+      "Granskning kastad: måltid 10:58:09, telefon 3",
+    );
     expect(say("review-discarded", { id: "tapabcdef" })).toBe("Granskning kastad: en post, telefon 3");
     expect(
-      say("review-added", { id: "tapstart", kind: "start", reason: "Starten ligger långt från loppets tid." }),
-    ).toBe("Till granskning: en start – Starten ligger långt från loppets tid, telefon 3");
+      say("review-added", { id: "tapstart", kind: "start", reason: "Starten trycktes kl. 10:00:00.", at: T(10, 0, 0) }),
+    ).toBe("Till granskning: start 10:00:00 – Starten trycktes kl. 10:00:00, telefon 3");
   });
 
   it("the race and its runners", () => {
@@ -166,6 +169,13 @@ describe("sentences for every event of the race contract", () => {
     expect(say("runner-added", { id: "zz", firstname: "Zoe", lastname: "Z", bib: null, droppedBib: 12 })).toBe(
       "Zoe Z tillagd (startnummer 12 var upptaget), telefon 3",
     );
+    expect(
+      say(
+        "runner-added",
+        { id: "late", firstname: "Li", lastname: "Sen", bib: 9, dns: true, lateForEndedRace: true },
+        null,
+      ),
+    ).toBe("Li Sen (9) tillagd, som ej start: loppet var avslutat");
     expect(say("runner-updated", { id: "ella", changes: { bib: [null, 200], firstname: ["Ela", "Ella"] } })).toBe(
       "Ella Berg (200) ändrad: startnummer inget → 200, förnamn Ela → Ella, telefon 3",
     );

@@ -117,7 +117,8 @@ function sentence(type: string, p: Payload, ctx: LogContext): { text: string; re
       return { text: p.openForReg === true ? "Loppet öppnat för anmälan" : "Loppet stängt för anmälan" };
     case "runner-added": {
       const dropped = num(p.droppedBib) !== null ? ` (startnummer ${num(p.droppedBib)} var upptaget)` : "";
-      return { text: `${who()} tillagd${p.from === "d1" ? " från anmälan" : ""}${dropped}` };
+      const late = p.lateForEndedRace === true ? ", som ej start: loppet var avslutat" : "";
+      return { text: `${who()} tillagd${p.from === "d1" ? " från anmälan" : ""}${dropped}${late}` };
     }
     case "runner-updated":
       return { text: `${who()} ändrad${changesText(p.changes)}` };
@@ -234,16 +235,18 @@ function changesText(changes: unknown): string {
   return parts.length > 0 ? `: ${parts.join(", ")}` : "";
 }
 
+/** 'måltid 10:58:09 för Ella Berg (200)', 'start 10:00:00': the item as the list knew it, else from the row. */
 function reviewText(p: Payload, ctx: LogContext): string {
   const review = str(p.id) ? ctx.reviews?.get(str(p.id)!) : undefined;
   const kind = str(p.kind) ?? review?.kind;
-  if (kind === "start") return review ? `start ${stockholmClockTime(review.at)}` : "en start";
-  if (review) {
-    const name =
-      review.name ?? (review.runnerId ? namedText(ctx.runners.get(review.runnerId), review.bib ?? null) : "");
-    return `måltid ${stockholmClockTime(review.at)}${name ? ` för ${name}` : ""}`;
-  }
-  return kind === "tap" ? "en måltid" : "en post";
+  const at = review?.at ?? num(p.at);
+  const when = at !== null ? ` ${stockholmClockTime(at)}` : "";
+  if (kind === "start") return `start${when}`;
+  if (kind !== "tap" && !review) return "en post";
+  const name = review
+    ? (review.name ?? (review.runnerId ? namedText(ctx.runners.get(review.runnerId), review.bib ?? null) : ""))
+    : "";
+  return `måltid${when}${name ? ` för ${name}` : ""}`;
 }
 
 /** 'Ella Berg (200)', 'Ella Berg', 'Nr 200' or 'En löpare': the bib as the row gives it, the name as known. */

@@ -9,6 +9,7 @@ import { api } from "../../../lib/api";
 import type { WithSeq } from "../apply-race-events";
 import { cacheRace, cacheRunner, uncacheDecidedReview } from "../race-cache";
 import { auditQueryOptions } from "./get-audit";
+import { raceDayUrl } from "./race-day-url";
 
 export interface ReviewDecision {
   raceId: string;
@@ -23,8 +24,7 @@ export interface DecisionAnswer {
 }
 
 export function decideReview({ raceId, itemId, action }: ReviewDecision): Promise<DecisionAnswer> {
-  const path = [raceId, itemId, action].map(encodeURIComponent).join("/");
-  return api<DecisionAnswer>(`/admin/api/races/review/${path}`, { method: "POST", json: {} });
+  return api<DecisionAnswer>(raceDayUrl(["review", raceId, itemId, action]), { method: "POST", json: {} });
 }
 
 export function useDecideReview() {

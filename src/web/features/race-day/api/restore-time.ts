@@ -9,6 +9,7 @@ import { api } from "../../../lib/api";
 import type { WithSeq } from "../apply-race-events";
 import { cacheRunner } from "../race-cache";
 import { auditQueryOptions } from "./get-audit";
+import { raceDayUrl } from "./race-day-url";
 
 export function restoreTime({
   raceId,
@@ -17,7 +18,7 @@ export function restoreTime({
   raceId: string;
   seq: number;
 }): Promise<{ runner: WithSeq<RunnerRecord> }> {
-  return api(`/admin/api/races/restore-time/${encodeURIComponent(raceId)}/${seq}`, { method: "POST", json: {} });
+  return api(raceDayUrl(["restore-time", raceId, seq]), { method: "POST", json: {} });
 }
 
 export function useRestoreTime() {
