@@ -69,7 +69,7 @@ function RaceScreen({ raceId }: { raceId: string }) {
       onResult((_raceId, _item, result) => {
         if (result.kind === "review") report(result.message, "info");
         else if (result.kind === "sent" && result.message) report(result.message, "info");
-        else if (result.kind === "refused") report(result.message, "error");
+        // A refusal is shown where the refused press waits (RefusedTaps), with the server's words.
       }),
     [onResult, report],
   );
