@@ -19,6 +19,7 @@ import { SITE_NAME } from "./lib/site";
 import { documentTitle } from "./lib/use-document-title";
 
 export { socialMetaTags } from "../shared/page-meta";
+export { PAGE_LOADER_SCRIPT } from "../shared/security-headers";
 export { SITE_NAME };
 
 export interface PrerenderPage {

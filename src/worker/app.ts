@@ -11,6 +11,7 @@ import { appContext } from "./middleware/context";
 import { adminGuard } from "./middleware/admin";
 import { requireJsonBody } from "./middleware/json-body";
 import { sameOrigin } from "./middleware/same-origin";
+import { securityHeadersMiddleware } from "./middleware/security-headers";
 import { sessionContext } from "./middleware/session";
 import { authRoutes } from "./session/routes";
 import { configRoutes } from "./site/config-routes";
@@ -44,6 +45,8 @@ export const MAX_BODY_BYTES = 64 * 1024;
 export function createApp() {
   const app = new Hono<AppEnv>();
 
+  // Outermost, so every answer below gets the headers, the error handler's and the 404's included.
+  app.use(securityHeadersMiddleware);
   app.use(appContext);
   app.use(sameOrigin);
   app.use(requireJsonBody);

@@ -294,6 +294,65 @@ test("a declined payment shows 'Misslyckad betalning, try again', and paying aga
   expect(await page.getByText("Misslyckad betalning, try again").count()).toBe(0);
 });
 
+test("a declined payment keeps the family's Epassi code: the retry is at the discounted price", async () => {
+  // The organiser sends an Epassi invitation: a one-use code that pays the dearest runner's fee.
+  const adminContext = await desktopContext(browser, baseURL);
+  contexts.push(adminContext);
+  const admin = await adminContext.newPage();
+  await signInAsDevAdmin(admin);
+  const invited = await admin.request.post("/admin/api/invite/epassi", {
+    headers: { "x-loppet-client": "1" },
+    data: { name: "Greta Gran", email: uniqueEmail("epassi-nekad") },
+  });
+  expect(invited.status()).toBe(201);
+  const { code } = ((await invited.json()) as { invitation: { code: string } }).invitation;
+  expect(code).toMatch(/^EPASSI[A-Z2-9]{10}$/);
+
+  const { context, page } = await phone();
+  const errors: string[] = [];
+  page.on("pageerror", (err) => errors.push(err.message));
+  await logIn(page, uniqueEmail("epassi-familj"));
+  await addRunner(page, { firstname: "Greta", lastname: "Gran", age: "38", distance: "5,6km" });
+  await addRunner(page, { firstname: "Hugo", lastname: "Gran", age: "8", distance: "0,8km" });
+  const field = page.getByRole("textbox", { name: "Kampanjkod" });
+  await field.pressSequentially(code.toLowerCase());
+  // 150 + 100 kr; the code pays the adult's 150.
+  await page.getByText(/Koden gäller! Att betala: 100\s*kr/).waitFor();
+
+  const first = await goToPayment(page);
+  // The payer's bank declines (Swish: ERROR RF07, "Transaction declined").
+  const declined = await page.request.post(`/dev/swish/pay/${first.token}`, {
+    headers: { "x-loppet-client": "1" },
+    data: { status: "ERROR", errorCode: "RF07" },
+  });
+  expect(declined.status()).toBe(200);
+  await page.waitForURL("**/anmalan/3", { timeout: 20_000 });
+  const failure = page.getByRole("alert").filter({ hasText: "Misslyckad betalning, try again" });
+  await failure.waitFor({ timeout: 20_000 });
+  // Said in Swedish, never Swish's English text.
+  expect(await failure.textContent()).toContain("Betalningen nekades, till exempel på grund av en beloppsgräns.");
+  expect(await failure.textContent()).not.toMatch(/Transaction|declined/i);
+
+  // The code is still in the field and still the family's (its use came back when the payment failed).
+  expect(await field.inputValue()).toBe(code);
+  await page.getByText(/Koden gäller! Att betala: 100\s*kr/).waitFor();
+  await page.getByText(`Med kampanjkod ${code}`).waitFor();
+  expect(await page.locator(".price-campaign dd").textContent()).toMatch(/^100\s*kr$/);
+  await page.screenshot({ path: "test-results/epassi-nekad-steg3.png", fullPage: true });
+
+  const booked = page.waitForResponse((r) => new URL(r.url()).pathname === "/book-v2");
+  const second = await goToPayment(page);
+  expect((await booked).request().postDataJSON()).toMatchObject({ kampanj: code });
+  expect(second.payref).not.toBe(first.payref);
+  const reloaded = page.waitForEvent("load", { timeout: 30_000 });
+  await payerPresses(context, second.token, "Betala");
+  await reloaded;
+  const paid = page.getByRole("region", { name: "Klart och betalt!" });
+  await paid.waitFor({ timeout: 20_000 });
+  expect(await paid.textContent()).toMatch(/100\s*kr/);
+  expect(errors).toEqual([]);
+});
+
 test("a wrong code and a bad address show the errors, which input and 'Stäng' clear", async () => {
   const { page } = await phone();
   await page.goto("/anmalan/1");

@@ -90,7 +90,7 @@ describe("visitor sessions", () => {
       id: session.id,
       kind: "visitor",
       email: "c@example.se",
-      expiresAt: session.expiresAt,
+      expiresAt: row!.expires_at,
     });
   });
 

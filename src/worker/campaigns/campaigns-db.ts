@@ -1,16 +1,25 @@
 /**
- * Campaign codes: the season's built-in ones (src/shared/season.ts) and the organiser's own, both as rows of
- * `campaign_codes`. A built-in code works from the config even before its row exists; once the row exists
- * (seed, admin list or first use) the organiser can disable it or cap its uses there.
+ * Campaign codes: the season's built-in ones (builtin-campaigns.ts: the CAMPAIGN_CODES secret, or the demo words in
+ * development) and the organiser's own, both as rows of `campaign_codes`. A built-in code works from the
+ * configuration even before its row exists; once the row exists (admin list or first use) the organiser can
+ * disable it there. The configuration stays the truth for a built-in code's rule, end and cap; a row whose word is
+ * no longer built in (removed from the secret, or a demo word in production) is never accepted and not listed.
  */
 import { and, eq, gte, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import type { AgeCounts } from "../../shared/age";
-import { builtinCampaign, EPASSI_RULE, isCampaignRule, isCampaignValidAt, normalizeCode } from "../../shared/campaign";
+import { isCampaignRule, isCampaignValidAt, normalizeCode } from "../../shared/campaign";
 import { campaignTotal, listTotal } from "../../shared/pricing";
-import { SEASON, type BuiltinCampaign, type CampaignRule, type Season } from "../../shared/season";
+import { SEASON, type CampaignRule, type Season } from "../../shared/season";
 import { stockholmDeadlineEnd } from "../../shared/stockholm";
 import type { Db } from "../db/client";
 import { campaignCodes, payments } from "../db/schema";
+import {
+  builtinMaxUses,
+  findBuiltin,
+  isRefusedWord,
+  type BuiltinCampaign,
+  type BuiltinCampaigns,
+} from "./builtin-campaigns";
 
 export interface CampaignCode {
   code: string;
@@ -29,21 +38,23 @@ export function lastValidMoment(deadline: string): number {
   return stockholmDeadlineEnd(deadline) - 1;
 }
 
-/** What the season config says about a built-in code; D1's row adds the organiser's settings and the uses. */
+/** What the configuration says about a built-in code; D1's row adds the organiser's switch and the uses. */
 function builtinFields(c: BuiltinCampaign) {
   return {
     code: normalizeCode(c.code),
     rule: c.rule,
     validUntil: c.validUntil ? lastValidMoment(c.validUntil) : null,
+    maxUses: builtinMaxUses(c),
   };
 }
 
 /**
- * Makes sure every built-in code of the season has its row. The config stays the truth for rule and end date;
- * what the organiser set in D1 (disabled, max uses) and the use count are kept.
+ * Makes sure every built-in code has its row. The configuration is the truth for rule, end and cap (a cap is
+ * never set below the uses already held, which the table's CHECK forbids: the code is then simply used up);
+ * whether the organiser switched it off, and the use count, are kept.
  */
-export async function ensureBuiltinCampaigns(db: Db, now: number, season: Season = SEASON): Promise<void> {
-  const rows = season.campaigns.map(builtinFields);
+export async function ensureBuiltinCampaigns(db: Db, now: number, builtins: BuiltinCampaigns): Promise<void> {
+  const rows = builtins.campaigns.map(builtinFields);
   if (rows.length === 0) return;
   const [first, ...rest] = rows.map((r) =>
     db
@@ -51,7 +62,12 @@ export async function ensureBuiltinCampaigns(db: Db, now: number, season: Season
       .values({ ...r, builtin: true, createdAt: now, createdBy: "säsongskonfigurationen" })
       .onConflictDoUpdate({
         target: campaignCodes.code,
-        set: { rule: r.rule, validUntil: r.validUntil, builtin: true },
+        set: {
+          rule: r.rule,
+          validUntil: r.validUntil,
+          maxUses: r.maxUses === null ? null : sql`max(${r.maxUses}, ${campaignCodes.uses})`,
+          builtin: true,
+        },
       }),
   );
   await db.batch([first!, ...rest]);
@@ -71,22 +87,29 @@ function fromRow(row: typeof campaignCodes.$inferSelect): CampaignCode | null {
   };
 }
 
-/** The campaign for a code as typed (any case), from D1 or else the season config; null when unknown. */
-export async function findCampaign(db: Db, code: string, season: Season = SEASON): Promise<CampaignCode | null> {
+/**
+ * The campaign for a code as typed (any case), from D1 and the built-in configuration; null when unknown, or when
+ * this Worker never accepts the word (a demo word in production, a built-in row no longer configured).
+ */
+export async function findCampaign(db: Db, code: string, builtins: BuiltinCampaigns): Promise<CampaignCode | null> {
   const wanted = normalizeCode(code);
-  if (wanted === "") return null;
+  if (wanted === "" || isRefusedWord(builtins, wanted)) return null;
+  const builtin = findBuiltin(builtins, wanted);
   const row = await db.select().from(campaignCodes).where(eq(campaignCodes.code, wanted)).get();
-  if (row) return fromRow(row);
-  const builtin = builtinCampaign(wanted, season);
+  if (row) {
+    const stored = fromRow(row);
+    if (!stored || (stored.builtin && !builtin)) return null;
+    return builtin ? withConfig(stored, builtin) : stored;
+  }
   if (!builtin) return null;
-  return {
-    ...builtinFields(builtin),
-    maxUses: null,
-    uses: 0,
-    disabled: false,
-    builtin: true,
-    note: "",
-  };
+  return { ...builtinFields(builtin), uses: 0, disabled: false, builtin: true, note: "" };
+}
+
+/** A built-in code's row as the configuration says now (ensureBuiltinCampaigns writes the same on its next run). */
+function withConfig(stored: CampaignCode, builtin: BuiltinCampaign): CampaignCode {
+  const fields = builtinFields(builtin);
+  const maxUses = fields.maxUses === null ? null : Math.max(fields.maxUses, stored.uses);
+  return { ...stored, rule: fields.rule, validUntil: fields.validUntil, maxUses, builtin: true };
 }
 
 export interface CampaignEvaluation {
@@ -94,53 +117,52 @@ export interface CampaignEvaluation {
   price: number;
   /** The campaign applied, when valid. */
   campaign: CampaignCode | null;
+  /** Not valid only because every use is held by other orders (enabled, within its dates). */
+  usedUp: boolean;
 }
 
 /**
  * Spec: {valid, price}. An unknown, disabled, expired or used-up code is `valid: false` with the list price
  * (a failed campaign is treated as no discount); an empty code is simply the list price.
  *
- * A use is counted when an order is booked, so a family whose payment failed already holds one of a capped
- * code's uses: for that registration (`registrationId`) the cap does not apply, or the family would lose the
- * code it has already used up. An Epassi code's use is held only by an open or paid order (a failed one gives it
- * back, migrations/0007_epassi.sql).
+ * A use is claimed when an order is booked and held while that order is open or paid; an order that ends unpaid
+ * gives it back (migrations/0008_campaign_release.sql). So a family whose order is still open holds one of a
+ * capped code's uses: for that registration (`registrationId`) the cap does not apply, or booking again would
+ * lose the code it holds. A family whose payment failed holds none and claims one again when it retries; if the
+ * cap filled meanwhile the code is `usedUp`.
  */
 export async function evaluateCampaign(
   db: Db,
   code: string,
   counts: AgeCounts,
   now: number,
-  options: { registrationId?: string | null; season?: Season } = {},
+  options: { builtins: BuiltinCampaigns; registrationId?: string | null; season?: Season },
 ): Promise<CampaignEvaluation> {
   const season = options.season ?? SEASON;
   const listPrice = listTotal(counts, now, season);
-  const campaign = await findCampaign(db, code, season);
-  if (!campaign) return { valid: false, price: listPrice, campaign: null };
+  const campaign = await findCampaign(db, code, options.builtins);
+  if (!campaign) return { valid: false, price: listPrice, campaign: null, usedUp: false };
+  const full = campaign.maxUses !== null && campaign.uses >= campaign.maxUses;
   const holdsUse =
+    full &&
     options.registrationId != null &&
-    campaign.maxUses !== null &&
-    campaign.uses >= campaign.maxUses &&
-    (await registrationUsedCampaign(db, options.registrationId, campaign.code, campaign.rule));
+    (await registrationHoldsCampaign(db, options.registrationId, campaign.code));
   if (!isCampaignValidAt(holdsUse ? { ...campaign, maxUses: null } : campaign, now)) {
-    return { valid: false, price: listPrice, campaign: null };
+    const usedUp = full && isCampaignValidAt({ ...campaign, maxUses: null }, now);
+    return { valid: false, price: listPrice, campaign: null, usedUp };
   }
-  return { valid: true, price: campaignTotal(campaign.rule, counts, now, season), campaign };
+  return { valid: true, price: campaignTotal(campaign.rule, counts, now, season), campaign, usedUp: false };
 }
 
-/** Orders that hold an Epassi code's use: a failed one gave it back (migrations/0007_epassi.sql). */
-const EPASSI_HOLDING_STATUSES = ["CREATED", "PAID"];
+/** Orders that hold their code's use: an order that ended unpaid gave it back (0008_campaign_release.sql). */
+const HOLDING_STATUSES = ["CREATED", "PAID"];
 
-/**
- * The registration already has an order (any status) with this code, so its use is already counted; for an
- * Epassi code only an open or paid order counts (a failed one gave its use back).
- */
+/** SQL true when the registration has an open or paid order with this code, which holds the code's one use. */
 function holdsUse(code: string, registrationId: string | null) {
   return registrationId === null
     ? sql`0`
     : sql`EXISTS (SELECT 1 FROM ${payments} WHERE ${payments.registrationId} = ${registrationId}
-        AND ${payments.kampanj} = ${code}
-        AND (${inArray(payments.status, EPASSI_HOLDING_STATUSES)} OR NOT EXISTS (SELECT 1 FROM campaign_codes AS held
-          WHERE held.code = ${code} AND held.rule = ${EPASSI_RULE})))`;
+        AND ${payments.kampanj} = ${code} AND ${inArray(payments.status, HOLDING_STATUSES)})`;
 }
 
 /** Enabled and not past its last valid moment (inclusive), as `isCampaignValidAt` says. */
@@ -187,42 +209,48 @@ export function claimCampaignUseStatement(db: Db, code: string, now: number, reg
  * Counts one use of a code (claimCampaignUseStatement on its own). False = used up, disabled, expired or unknown.
  * A built-in code gets its row first, so the organiser's settings apply to it.
  */
-export async function claimCampaignUse(db: Db, code: string, now: number, season: Season = SEASON): Promise<boolean> {
-  await ensureCampaignRow(db, code, now, season);
+export async function claimCampaignUse(
+  db: Db,
+  code: string,
+  now: number,
+  builtins: BuiltinCampaigns,
+): Promise<boolean> {
+  if ((await findCampaign(db, code, builtins)) === null) return false;
+  await ensureCampaignRow(db, code, now, builtins);
   return (await claimCampaignUseStatement(db, code, now, null).get()) !== undefined;
 }
 
 /**
- * A built-in code works from the config before its row exists; an order's claim needs the row, and the config
- * stays the truth for its rule and end date (ensureBuiltinCampaigns).
+ * A built-in code works from the configuration before its row exists; an order's claim needs the row, and the
+ * configuration stays the truth for its rule, end and cap (ensureBuiltinCampaigns).
  */
-export async function ensureCampaignRow(db: Db, code: string, now: number, season: Season = SEASON): Promise<void> {
-  if (builtinCampaign(normalizeCode(code), season)) await ensureBuiltinCampaigns(db, now, season);
+export async function ensureCampaignRow(db: Db, code: string, now: number, builtins: BuiltinCampaigns): Promise<void> {
+  if (findBuiltin(builtins, code)) await ensureBuiltinCampaigns(db, now, builtins);
 }
 
-/**
- * Whether this registration already has an order (any status) with this code, so its use is already counted; for
- * an Epassi code, an open or paid one (as holdsUse).
- */
-export async function registrationUsedCampaign(
-  db: Db,
-  registrationId: string,
-  code: string,
-  rule?: CampaignRule,
-): Promise<boolean> {
-  const row = await db
+/** Whether this registration has an open or paid order with this code, which holds its use (as holdsUse). */
+export async function registrationHoldsCampaign(db: Db, registrationId: string, code: string): Promise<boolean> {
+  return (await registrationOrderWith(db, registrationId, code, HOLDING_STATUSES)) !== undefined;
+}
+
+/** Whether this registration has ever booked an order with this code (a failed payment included). */
+export async function registrationTriedCampaign(db: Db, registrationId: string, code: string): Promise<boolean> {
+  return (await registrationOrderWith(db, registrationId, code)) !== undefined;
+}
+
+function registrationOrderWith(db: Db, registrationId: string, code: string, statuses?: string[]) {
+  return db
     .select({ id: payments.id })
     .from(payments)
     .where(
       and(
         eq(payments.registrationId, registrationId),
         eq(payments.kampanj, normalizeCode(code)),
-        rule === EPASSI_RULE ? inArray(payments.status, EPASSI_HOLDING_STATUSES) : undefined,
+        statuses ? inArray(payments.status, statuses) : undefined,
       ),
     )
     .limit(1)
     .get();
-  return row !== undefined;
 }
 
 export interface CampaignListEntry extends CampaignCode {
@@ -230,8 +258,11 @@ export interface CampaignListEntry extends CampaignCode {
   paidOrders: number;
 }
 
-/** Built-in codes first, then the organiser's, alphabetically. */
-export async function listCampaigns(db: Db): Promise<CampaignListEntry[]> {
+/**
+ * Built-in codes first, then the organiser's, alphabetically. A built-in row whose word is no longer configured is
+ * left out (it is never accepted either).
+ */
+export async function listCampaigns(db: Db, builtins: BuiltinCampaigns): Promise<CampaignListEntry[]> {
   const [rows, usage] = await Promise.all([
     db.select().from(campaignCodes).all(),
     db
@@ -244,7 +275,12 @@ export async function listCampaigns(db: Db): Promise<CampaignListEntry[]> {
   const paid = new Map(usage.map((u) => [u.kampanj, Number(u.paid)]));
   return rows
     .map(fromRow)
-    .filter((c): c is CampaignCode => c !== null)
+    .flatMap((c) => {
+      if (!c) return [];
+      if (!c.builtin) return [c];
+      const builtin = isRefusedWord(builtins, c.code) ? null : findBuiltin(builtins, c.code);
+      return builtin ? [withConfig(c, builtin)] : [];
+    })
     .map((c) => ({ ...c, paidOrders: paid.get(c.code) ?? 0 }))
     .sort((a, b) => Number(b.builtin) - Number(a.builtin) || a.code.localeCompare(b.code));
 }
@@ -258,10 +294,18 @@ export interface NewCampaign {
   createdBy: string;
 }
 
-/** False when the code already exists (built-in codes of the season count as existing). */
-export async function createCampaign(db: Db, c: NewCampaign, now: number, season: Season = SEASON): Promise<boolean> {
+/**
+ * False when the code already exists (built-in codes count as existing), or is a word this Worker never accepts
+ * (a demo word in production).
+ */
+export async function createCampaign(
+  db: Db,
+  c: NewCampaign,
+  now: number,
+  builtins: BuiltinCampaigns,
+): Promise<boolean> {
   const code = normalizeCode(c.code);
-  if (builtinCampaign(code, season)) return false;
+  if (findBuiltin(builtins, code) || isRefusedWord(builtins, code)) return false;
   const row = await db
     .insert(campaignCodes)
     .values({ ...c, code, builtin: false, createdAt: now })

@@ -124,7 +124,7 @@ export const payments = sqliteTable(
     index("payments_status").on(t.status, t.dateCreated),
     // The cron's follow-up of paid payments settled within a window.
     index("payments_status_settled").on(t.status, t.settledAt),
-    // The orders that used a campaign code (the Epassi list, the release trigger of migrations/0007_epassi.sql).
+    // The orders that used a campaign code (the Epassi list, the release trigger of migrations/0008_campaign_release.sql).
     index("payments_kampanj").on(t.kampanj, t.status),
     check(
       "payments_id",
@@ -350,7 +350,7 @@ export const emailLog = sqliteTable(
     text: text("text").notNull(),
     kind: text("kind").notNull(), // 'login-code' | 'receipt' | 'mailing' | 'epassi' …
     transport: text("transport").notNull(),
-    status: text("status").notNull(), // 'sent' | 'failed'
+    status: text("status").notNull(), // 'sent' | 'failed' | 'unknown' (no answer from the provider)
     error: text("error"),
     mailingId: integer("mailing_id"),
     createdAt: integer("created_at").notNull(),
@@ -367,15 +367,25 @@ export const emailLog = sqliteTable(
 );
 
 /** Mass e-mails and their recipients (each recipient claimed before sending). */
-export const mailings = sqliteTable("mailings", {
-  id: integer("id").primaryKey({ autoIncrement: true }),
-  audience: text("audience").notNull(), // 'previous' | 'current'
-  subject: text("subject").notNull(),
-  message: text("message").notNull(),
-  createdBy: text("created_by").notNull(),
-  createdAt: integer("created_at").notNull(),
-  totalRecipients: integer("total_recipients").notNull().default(0),
-});
+export const mailings = sqliteTable(
+  "mailings",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    audience: text("audience").notNull(), // 'previous' | 'current'
+    subject: text("subject").notNull(),
+    message: text("message").notNull(),
+    createdBy: text("created_by").notNull(),
+    createdAt: integer("created_at").notNull(),
+    totalRecipients: integer("total_recipients").notNull().default(0),
+    /**
+     * The claim of one send (mass-email/mailings-db.ts createMailing): the SHA-256 of audience, subject and text while
+     * the double-send window lasts, then NULL. Unique, so of two sends of the same mailing at the same moment D1
+     * writes one and refuses the other.
+     */
+    sendKey: text("send_key"),
+  },
+  (t) => [uniqueIndex("mailings_send_key").on(t.sendKey)],
+);
 
 export const mailingRecipients = sqliteTable(
   "mailing_recipients",
@@ -417,8 +427,8 @@ export const unsubscribes = sqliteTable("unsubscribes", {
 /**
  * Wellness-benefit (Epassi) invitations: the organiser sends a code (a campaign code of rule 'epassi', one use) to
  * a person who paid through Epassi (src/worker/epassi/epassi.ts). Whether the code was used is read from the payments
- * that carry it. The trigger `epassi_release_on_failed_order` (migrations/0007_epassi.sql) gives the use back when
- * an order holding the code ends unpaid (DECLINED, ERROR, CANCELLED), in the same statement that settles it.
+ * that carry it. The trigger `campaign_release_on_failed_order` (migrations/0008_campaign_release.sql, for every
+ * campaign code) gives the use back when an order holding the code ends unpaid (DECLINED, ERROR, CANCELLED), in the same statement that settles it.
  */
 export const epassiInvitations = sqliteTable(
   "epassi_invitations",

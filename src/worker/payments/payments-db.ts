@@ -267,6 +267,7 @@ export function paymentRecord(row: PaymentRow): PaymentRecord {
     payerAlias: row.payerAlias,
     errorCode: row.errorCode,
     errorMessage: row.errorMessage,
+    kampanj: row.kampanj,
   };
 }
 

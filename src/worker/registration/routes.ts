@@ -13,10 +13,12 @@
  *   registration with the new runners unpaid. If it turns out to be paid already, the save is refused.
  * - /book-v2 recomputes the counts and the price from the stored runners (DESIGN.md §5), and first withdraws a
  *   Swish payment of the family that is still waiting, so booking again can never lead to paying twice.
- *   A campaign code's use is counted when the order is booked, once per registration and code (a retried
- *   payment does not count twice, and the family keeps the use it holds even when the code is used up since).
- *   A non-empty code that does not apply is a 400 at booking (the page sends an empty code once the preview
- *   said the code does not apply, as the spec treats a failed campaign as no discount).
+ *   A campaign code's use is claimed when the order is booked, once per registration and code, and held while that
+ *   order is open or paid (booking again while one is open does not count twice, and keeps the use even when the
+ *   code is used up since); an order that ends unpaid gives it back, and the retry claims it again. A non-empty
+ *   code that does not apply is a 400 at booking (the page sends an empty code once the preview said the code does
+ *   not apply, as the spec treats a failed campaign as no discount). A family whose failed payment carried a
+ *   capped code that has been used up since hears exactly that (`usedUp` in the preview, its own 400 message).
  */
 import { Hono, type Context } from "hono";
 import { createMiddleware } from "hono/factory";
@@ -28,7 +30,8 @@ import { checkRunnerMap, MAX_RUNNERS, RUNNER_MESSAGES } from "../../shared/regis
 import { SEASON } from "../../shared/season";
 import { isRegistrationOpen } from "../../shared/season-rules";
 import { emailSender } from "../adapters/email";
-import { evaluateCampaign } from "../campaigns/campaigns-db";
+import { builtinCampaigns } from "../campaigns/builtin-campaigns";
+import { evaluateCampaign, registrationTriedCampaign } from "../campaigns/campaigns-db";
 import { database, type Db } from "../db/client";
 import {
   createLoginCode,
@@ -83,6 +86,8 @@ const MSG = {
   mailFailed: "Kunde inte skicka mejlet med koden. Försök igen om en stund.",
   noRunners: "Lägg till minst en deltagare innan du går till betalning.",
   campaignInvalid: CAMPAIGN_INVALID,
+  campaignUsedUp:
+    "Kampanjkoden hann användas av någon annan efter att din betalning misslyckades och gäller inte längre. Ta bort den eller skriv en annan.",
   count: "Ange ett antal mellan 0 och " + MAX_RUNNERS,
   badCampaign: "Ogiltig kampanjkod",
   version: "Ogiltig version",
@@ -334,7 +339,14 @@ registrationRoutes.post("/validate-kampanj", validate("json", campaignBody), asy
   // A logged-in family that already used a capped code keeps it (the preview must match what booking does).
   const session = c.var.session;
   const registration = session ? await findRegistration(db, SEASON.year, session.email) : null;
-  const { valid, price } = await evaluateCampaign(db, code, counts, now, { registrationId: registration?.id });
+  const { valid, price, usedUp } = await evaluateCampaign(db, code, counts, now, {
+    builtins: builtinCampaigns(c.env),
+    registrationId: registration?.id,
+  });
+  // Only a family that booked with the code (its payment then failed) learns that the code exists but is used up.
+  if (usedUp && registration && (await registrationTriedCampaign(db, registration.id, code))) {
+    return c.json({ valid, price, usedUp: true });
+  }
   return c.json({ valid, price });
 });
 
@@ -379,9 +391,18 @@ registrationRoutes.post("/book-v2", requireVisitor, visitorLimits("book"), valid
     throw tooMany(MSG.tooManyCampaign);
   }
   const evaluation =
-    code === "" ? null : await evaluateCampaign(db, code, counts, now, { registrationId: registration.id });
+    code === ""
+      ? null
+      : await evaluateCampaign(db, code, counts, now, {
+          builtins: builtinCampaigns(c.env),
+          registrationId: registration.id,
+        });
   // Issue 3, bad input: a code that does not apply is refused rather than silently charged at the list price.
-  if (evaluation && !evaluation.valid) throw new ApiError(400, MSG.campaignInvalid, { kampanj: MSG.campaignInvalid });
+  if (evaluation && !evaluation.valid) {
+    const usedUp = evaluation.usedUp && (await registrationTriedCampaign(db, registration.id, code));
+    const message = usedUp ? MSG.campaignUsedUp : MSG.campaignInvalid;
+    throw new ApiError(400, message, { kampanj: message });
+  }
   const campaign = evaluation?.campaign ?? null;
   const price = campaign ? evaluation!.price : listTotal(counts, now);
   const participantIds = runners.map((r) => r.id);

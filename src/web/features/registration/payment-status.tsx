@@ -1,12 +1,14 @@
 /**
  * The state of the registration's selected payment (spec §4: `swishtory[payid]`): PAID shows 'Klart och betalt!'
- * with the details; a settled failure shows 'Misslyckad betalning, try again'; one still waiting says so.
+ * with the details; a settled failure shows 'Misslyckad betalning, try again' and why, in Swedish (never Swish's
+ * English error text); one still waiting says so.
  */
 import { isCampaignPayid, payidLabel } from "../../../shared/campaign";
 import type { PaymentRecord } from "../../../shared/payment-protocol";
+import { failureText } from "../../../shared/swish-errors";
 import { formatKr, formatMoment } from "./format";
 
-/** The campaign code of a campaign payid ('kampanj_FRIBILJETT_x1y2' → 'FRIBILJETT'). */
+/** The campaign code of a campaign payid ('kampanj_SOMMAR_x1y2' → 'SOMMAR'). */
 function campaignCodeOf(payid: string): string | null {
   if (!isCampaignPayid(payid)) return null;
   return payid.split("_")[1] || null;
@@ -60,8 +62,8 @@ export function PaymentStatus({ payid, payment }: { payid: string; payment: Paym
         <strong>Misslyckad betalning, try again</strong>
       </p>
       <p>
-        Betalningen gick inte igenom{payment.errorMessage ? ` (${payment.errorMessage})` : ""}. Inga pengar har dragits.
-        Tryck på Till betalning för att försöka igen.
+        {failureText(payment)} Tryck på Till betalning för att försöka igen
+        {payment.kampanj ? ` – kampanjkoden ${payment.kampanj} finns kvar nedan` : ""}.
       </p>
     </div>
   );

@@ -8,6 +8,7 @@ import { swishAppLink } from "../../../shared/payment-protocol";
 import { buttonClass } from "../../components/ui/button";
 import { useConfig } from "../config/get-config";
 import { registrationQueryOptions } from "./api/get-registration";
+import { campaignQueryKeyRoot } from "./api/validate-kampanj";
 import { usePaymentWait } from "./use-payment-wait";
 
 /** What step 3 hands over in the history entry after booking. */
@@ -29,8 +30,12 @@ export function PaymentStep({ token, payref }: PaymentStepState) {
   usePaymentWait(config?.wsUrl, payref, {
     // Spec §4: "on a message reporting payment 'ok' reloads the page" (it then shows 'Klart och betalt!').
     onPaid: () => window.location.reload(),
-    // The registration now holds the failed payment; the page goes back to step 3 and shows it there.
-    onFailed: () => void queryClient.invalidateQueries({ queryKey: registrationQueryOptions().queryKey }),
+    // The registration now holds the failed payment; the page goes back to step 3 and shows it there, with the
+    // code it carried checked anew (its use was given back, and may have gone to someone else since).
+    onFailed: () => {
+      void queryClient.invalidateQueries({ queryKey: campaignQueryKeyRoot });
+      void queryClient.invalidateQueries({ queryKey: registrationQueryOptions().queryKey });
+    },
   });
 
   const appLink = swishAppLink(token, `${window.location.origin}/kvitto/${encodeURIComponent(payref)}`);
