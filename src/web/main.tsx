@@ -8,7 +8,11 @@ import { createRoot, hydrateRoot } from "react-dom/client";
 import { BrowserRouter } from "react-router";
 import { App } from "./app/app";
 import { createQueryClient } from "./app/query-client";
+import { reloadOnStaleChunks } from "./features/offline/chunk-reload";
 import "./styles/theme.css";
+
+// A deploy while the page is open: a lazy screen whose chunk is gone reloads the page once onto the new code.
+reloadOnStaleChunks();
 
 const root = document.getElementById("root");
 if (!root) throw new Error("#root saknas i index.html");

@@ -8,6 +8,7 @@ import { Link, useParams } from "react-router";
 import type { RunnerRecord } from "../../../shared/race-protocol";
 import { LoadState } from "../../components/ui/load-state";
 import { useDocumentTitle } from "../../lib/use-document-title";
+import { OfflineNotice, useOfflineRace } from "../offline/offline-race";
 import { useEndRace } from "./api/end-race";
 import { useRace } from "./api/get-race";
 import { useResetRace } from "./api/reset-race";
@@ -45,6 +46,7 @@ function RaceScreen({ raceId }: { raceId: string }) {
   useDocumentTitle(raceId);
   const socket = useRaceSocket(raceId);
   const race = useRace(raceId, { live: true });
+  const offline = useOfflineRace(raceId, race, socket.status === "socket ansluten");
   const { messages, report, clear } = useMessages();
   const queue = useTapQueue(raceId, report);
   const { onOpen } = socket;
@@ -79,6 +81,7 @@ function RaceScreen({ raceId }: { raceId: string }) {
           {queue.taps.length > 0 && `Ej skickade måltider: ${queue.taps.length}`}
         </p>
       </div>
+      <OfflineNotice {...offline} />
       <RaceAlerts messages={messages} onClear={clear} />
     </>
   );
