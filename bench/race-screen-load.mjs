@@ -125,6 +125,13 @@ async function throttleEverything(browser) {
  * run Playwright's scripts on the slowed main thread.
  */
 function watchTiles(count) {
+  window.__seen = {};
+  new MutationObserver(() => {
+    for (const selector of [".admin-bar", ".page-loading", ".race-screen", ".runner-tiles"]) {
+      if (!(selector in window.__seen) && document.querySelector(selector))
+        window.__seen[selector] = Math.round(performance.now());
+    }
+  }).observe(document, { childList: true, subtree: true });
   window.__longTasks = [];
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) window.__longTasks.push(`${Math.round(e.startTime)}+${Math.round(e.duration)}`);
@@ -178,7 +185,9 @@ async function load(context, throttled, part) {
         (e) => `${Math.round(e.startTime)}–${Math.round(e.responseEnd)} ${e.name.replace(location.origin, "")}`,
       ),
     );
-    const tasks = await page.evaluate(() => window.__longTasks.join(" "));
+    const tasks = await page.evaluate(
+      () => `${window.__longTasks.join(" ")}\n    seen: ${JSON.stringify(window.__seen)}`,
+    );
     console.log(`  ${Math.round(ms)} ms\n    ${timeline.join("\n    ")}\n    long tasks: ${tasks}`);
   }
   return { page, ms, scripts };
