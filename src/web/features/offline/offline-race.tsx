@@ -7,8 +7,8 @@
  * - Kept in Cache Storage (RACE_SNAPSHOT_CACHE, one entry per race) at most every SAVE_EVERY_MS while the state is
  *   live, with the moment it was saved; the admin worker deletes it when the browser is no longer signed in as an
  *   admin (src/web/sw/worker/admin.ts).
- * - Used when the race has no data yet and its GET failed once, or has not answered within FALLBACK_AFTER_MS (a
- *   connection that hangs rather than fails). A late answer, or the socket's snapshot once it connects, replaces
+ * - Used when the race has no data yet and its GET found no server (no network, or a server in trouble), or has
+ *   not answered within FALLBACK_AFTER_MS (a connection that hangs rather than fails). A late answer, or the socket's snapshot once it connects, replaces
  *   it: that is when the notice goes.
  * - Two tabs or phones: each saves what it shows; the last save of a race wins, and any of them is a state the
  *   server really had. A saved state is only ever shown with the notice and its time, never as live.
@@ -17,6 +17,7 @@ import { useQueryClient, type UseQueryResult } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import type { RaceSnapshot } from "../../../shared/race-protocol";
 import { stockholmDate, stockholmParts, formatSwedishDateTime } from "../../../shared/stockholm";
+import { ApiError } from "../../lib/api";
 import { RACE_SNAPSHOT_CACHE } from "../../sw/names";
 import { raceQueryOptions } from "../race-day/api/get-race";
 
@@ -69,7 +70,11 @@ export function useOfflineRace(raceId: string, race: UseQueryResult<RaceSnapshot
     return () => clearTimeout(timer);
   }, []);
 
-  const failed = race.failureCount > 0 || waitedLong;
+  // Unreachable: no answer at all (status 0: no network, or the admin worker had none) or a server in trouble. A
+  // refusal (404: no such race) is an answer, and the screen shows it as such.
+  const reason = race.failureReason;
+  const unreachable = reason instanceof ApiError && (reason.status === 0 || reason.status >= 500);
+  const failed = unreachable || (waitedLong && !race.isError);
   useEffect(() => {
     if (data || !failed) return;
     let cancelled = false;

@@ -4,9 +4,10 @@
  * connection: the admin area's code and its pages from the precache (common.ts), and the two answers the screens
  * need before they can draw anything:
  *
- * - GET /api/config (who is signed in, the server's clock): network first, else the last answer. The copy's
- *   `serverTime` is moved on by the time that has passed since it was fetched, so a phone that reloads offline
- *   still stamps its taps on the server's clock (the offset the device measured then, applied to its clock now).
+ * - GET /api/config (who is signed in, the server's clock): network first, else the last answer, fetched once
+ *   already when the worker installs. The copy's `serverTime` is moved on by the time that has passed since it was
+ *   fetched, so a phone that reloads offline still stamps its taps on the server's clock (the offset the device
+ *   measured then, applied to its clock now).
  * - GET /admin/api/races (the hub's list): network first, else the last answer.
  *
  * The race itself (GET /admin/api/races/get/{id}) is not handled here: the race screen keeps the last state it
