@@ -1,7 +1,8 @@
 /**
  * Every route of both specs, in one table. The public entry holds only what a visitor on '/' needs: the layout and
- * the landing and terms pages. Every other page is a lazy chunk (`const X = lazy(() => import(...))`), so admin
- * screens, timing, the map and the carousel stay out of the entry.
+ * the landing and terms pages. Every other page is a lazy chunk (`const X = lazy(() => import(...))`, or
+ * `lazyScreen(...)` for the screens a deep link loads ahead: preloadScreens below), so admin screens, timing, the
+ * map and the carousel stay out of the entry.
  */
 import type { QueryClient } from "@tanstack/react-query";
 import { lazy, Suspense } from "react";

@@ -28,7 +28,12 @@ declare const __PRECACHE__: PrecacheEntry[];
 
 const RACE_SCREEN = /^\/admin\/race\/[^/]+\/?$/;
 
-startWorker(__PRECACHE__, (url) => (RACE_SCREEN.test(url.pathname) ? "/admin/_race-shell" : "/admin/_shell"));
+startWorker(
+  __PRECACHE__,
+  (url) => (RACE_SCREEN.test(url.pathname) ? "/admin/_race-shell" : "/admin/_shell"),
+  // The Worker's own answers under /admin/ (exports opened as links, the registrations list): not pages.
+  [/^\/admin\/api\//, /^\/admin\/registrations(\/|$)/],
+);
 
 const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null;
 

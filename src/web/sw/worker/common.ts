@@ -36,8 +36,12 @@ export interface PrecacheEntry {
  */
 export const NETWORK_TIMEOUT_SECONDS = 4;
 
-/** Starts the worker: `pageFor(url)` names the precached page a navigation within the scope falls back to. */
-export function startWorker(precache: PrecacheEntry[], pageFor: (url: URL) => string): void {
+/**
+ * Starts the worker: `pageFor(url)` names the precached page a navigation within the scope falls back to;
+ * `notPages` are addresses in the scope that are not pages of the app (a file download opened as a link), left to
+ * the network alone: never timed out, never answered with a page.
+ */
+export function startWorker(precache: PrecacheEntry[], pageFor: (url: URL) => string, notPages: RegExp[] = []): void {
   // A new build replaces the old one at once: a phone must not stay on old code (see above for open pages).
   void self.skipWaiting();
   clientsClaim();
@@ -45,15 +49,20 @@ export function startWorker(precache: PrecacheEntry[], pageFor: (url: URL) => st
   precacheAndRoute(precache);
   enableNavigationPreload();
 
+  // Handled all the same (the navigation preload's answer is theirs), only without a timeout or a page instead.
+  if (notPages.length > 0) registerRoute(new NavigationRoute(new NetworkOnly(), { allowlist: notPages }));
   const network = new NetworkOnly({ networkTimeoutSeconds: NETWORK_TIMEOUT_SECONDS });
   registerRoute(
-    new NavigationRoute(async (options) => {
-      try {
-        return await network.handle(options);
-      } catch {
-        const page = await matchPrecache(pageFor(options.url));
-        return page ?? Response.error();
-      }
-    }),
+    new NavigationRoute(
+      async (options) => {
+        try {
+          return await network.handle(options);
+        } catch {
+          const page = await matchPrecache(pageFor(options.url));
+          return page ?? Response.error();
+        }
+      },
+      { denylist: notPages },
+    ),
   );
 }
