@@ -116,9 +116,14 @@ test("a deploy mid-race: the phone reloads once onto the new code, its queued fi
   await page.locator(".tile-cell").filter({ hasText: "Alfa" }).locator(".tile").click();
   await page.getByText("Ej skickade måltider: 1").waitFor();
 
-  // The deploy: the old server goes, the new build comes up on the same state behind the same address.
+  // The deploy: the old server goes, the new build comes up on the same state behind the same address. A real
+  // deploy keeps the real clock; these servers keep a clock of their own that starts at NOW when they come up, so
+  // the new one starts where the old one is, plus a minute (its start-up), never behind the tap just made.
+  const { serverTime } = (await (await page.request.get("/api/config")).json()) as { serverTime: number };
   await servers[0]!.stop();
-  servers.push(await startLocalServer({ distDir: nextBuild, stateDir }));
+  servers.push(
+    await startLocalServer({ distDir: nextBuild, stateDir, now: new Date(serverTime + 60_000).toISOString() }),
+  );
   proxy.switchTo(Number(new URL(servers[1]!.baseURL).port));
 
   // The browser looks for a new worker (it does on every load; here without one): the new one takes over.

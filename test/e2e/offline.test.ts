@@ -7,7 +7,7 @@
  * worker holds only its own audience's code; a missing built file is a real 404. The deploy: offline-deploy.test.ts.
  */
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, expect, inject, test } from "vitest";
+import { afterAll, afterEach, beforeAll, expect, inject, test } from "vitest";
 import { raceId } from "../../src/shared/race-id";
 import type { RaceAuditEvent, RaceRecord, RaceSnapshot } from "../../src/shared/race-protocol";
 import { contextsStayOnSite, launchBrowser, phoneContext, signInAsDevAdmin } from "./browser";
@@ -30,6 +30,9 @@ afterAll(async () => {
   await browser?.close();
   await proxy?.close();
 });
+
+// A test that fails while the connection is cut must not leave the next one without it.
+afterEach(() => proxy?.online());
 
 /** A phone on the proxy's address, 390 px wide. */
 async function phone(): Promise<Page> {
@@ -130,17 +133,13 @@ test("/tidtagning reloads with no connection and the stopwatch runs", async () =
   await controlledBy(page, "/tidtagning-sw.js");
 
   proxy.offline();
-  try {
-    await page.reload();
-    await page.getByRole("heading", { level: 1, name: "Tidtagning" }).waitFor();
-    const start = page.getByRole("button", { name: "Start", exact: true });
-    await expect.poll(() => start.isEnabled()).toBe(true);
-    await start.click();
-    await page.waitForTimeout(600);
-    expect(await page.getByRole("timer").textContent()).not.toBe("00:00.000");
-  } finally {
-    proxy.online();
-  }
+  await page.reload();
+  await page.getByRole("heading", { level: 1, name: "Tidtagning" }).waitFor();
+  const start = page.getByRole("button", { name: "Start", exact: true });
+  await expect.poll(() => start.isEnabled()).toBe(true);
+  await start.click();
+  await page.waitForTimeout(600);
+  expect(await page.getByRole("timer").textContent()).not.toBe("00:00.000");
 });
 
 test("only /admin/ and /tidtagning are controlled, each worker holds its own audience's code, other pages none", async () => {
