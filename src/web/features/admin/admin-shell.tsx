@@ -3,7 +3,7 @@
  * Radix Dialog and Tabs), so visitors never download it. Signed-out visitors and non-admins go to /admin/login.
  * It holds the race-day tap queues, so presses not yet sent go out from whichever admin screen is open.
  */
-import { Suspense, useState } from "react";
+import { Suspense, useEffect, useState } from "react";
 import { Link, Navigate, NavLink, Outlet, useLocation, useNavigate } from "react-router";
 import { PageLoading } from "../../app/page-loading";
 import { Button } from "../../components/ui/button";
@@ -21,6 +21,11 @@ export default function AdminShell() {
   const { pathname } = useLocation();
   const navigate = useNavigate();
   const [drawerOpen, setDrawerOpen] = useState(false);
+  const isAdmin = config.data?.isAdmin === true;
+  // The admin area's service worker, so the race screens open with no connection (README, "Offline").
+  useEffect(() => {
+    if (isAdmin) void import("../offline/register-service-worker").then((m) => m.registerServiceWorker("admin"));
+  }, [isAdmin]);
 
   if (!config.data) {
     if (config.isError) {

@@ -10,6 +10,7 @@ import type { ReviewRecord, RunnerRecord } from "../../../shared/race-protocol";
 import { Button } from "../../components/ui/button";
 import { LoadState } from "../../components/ui/load-state";
 import { useDocumentTitle } from "../../lib/use-document-title";
+import { OfflineNotice, useOfflineRace } from "../offline/offline-race";
 import { useAudit } from "./api/get-audit";
 import { useEndRace } from "./api/end-race";
 import { useRace } from "./api/get-race";
@@ -59,6 +60,7 @@ function RaceScreen({ raceId }: { raceId: string }) {
   const race = useRace(raceId, { live: true });
   const reviews = useReviews(raceId).data ?? [];
   const online = useOnline();
+  const offline = useOfflineRace(raceId, race, socket.status === "socket ansluten");
   const { messages, report, clear } = useMessages();
   const queue = useRaceQueue(raceId);
   const { onOpen } = socket;
@@ -173,6 +175,7 @@ function RaceScreen({ raceId }: { raceId: string }) {
             .join(" · ")}
         </p>
       </div>
+      <OfflineNotice {...offline} />
       <RaceAlerts messages={messages} onClear={clear} />
       <RefusedTaps
         items={known}
