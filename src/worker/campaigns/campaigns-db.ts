@@ -3,7 +3,7 @@
  * `campaign_codes`. A built-in code works from the config even before its row exists; once the row exists
  * (seed, admin list or first use) the organiser can disable it or cap its uses there.
  */
-import { and, eq, gte, inArray, isNull, lt, or, sql } from "drizzle-orm";
+import { and, eq, gte, isNull, lt, ne, or, sql } from "drizzle-orm";
 import type { AgeCounts } from "../../shared/age";
 import { builtinCampaign, EPASSI_RULE, isCampaignRule, isCampaignValidAt, normalizeCode } from "../../shared/campaign";
 import { campaignTotal, listTotal } from "../../shared/pricing";
@@ -127,19 +127,18 @@ export async function evaluateCampaign(
   return { valid: true, price: campaignTotal(campaign.rule, counts, now, season), campaign };
 }
 
-/** Orders that hold an Epassi code's use: a failed one gave it back (migrations/0007_epassi.sql). */
-const EPASSI_HOLDING_STATUSES = ["CREATED", "PAID"];
-
 /**
- * The registration already has an order (any status) with this code, so its use is already counted; for an
- * Epassi code only an open or paid order counts (a failed one gave its use back).
+ * The registration already has an unpaid order (open or failed) with this code, so its use is already counted and a
+ * new order for the same runners takes none; for an Epassi code only an open order counts (a failed one gave its use
+ * back). A paid order used its use up: a later order of the registration (a runner added after paying) needs a use
+ * of its own.
  */
 function holdsUse(code: string, registrationId: string | null) {
   return registrationId === null
     ? sql`0`
     : sql`EXISTS (SELECT 1 FROM ${payments} WHERE ${payments.registrationId} = ${registrationId}
-        AND ${payments.kampanj} = ${code}
-        AND (${inArray(payments.status, EPASSI_HOLDING_STATUSES)} OR NOT EXISTS (SELECT 1 FROM campaign_codes AS held
+        AND ${payments.kampanj} = ${code} AND ${payments.status} <> 'PAID'
+        AND (${payments.status} = 'CREATED' OR NOT EXISTS (SELECT 1 FROM campaign_codes AS held
           WHERE held.code = ${code} AND held.rule = ${EPASSI_RULE})))`;
 }
 
@@ -201,8 +200,8 @@ export async function ensureCampaignRow(db: Db, code: string, now: number, seaso
 }
 
 /**
- * Whether this registration already has an order (any status) with this code, so its use is already counted; for
- * an Epassi code, an open or paid one (as holdsUse).
+ * Whether this registration already has an unpaid order (open or failed) with this code, so its use is already
+ * counted; for an Epassi code, an open one (as holdsUse).
  */
 export async function registrationUsedCampaign(
   db: Db,
@@ -217,7 +216,7 @@ export async function registrationUsedCampaign(
       and(
         eq(payments.registrationId, registrationId),
         eq(payments.kampanj, normalizeCode(code)),
-        rule === EPASSI_RULE ? inArray(payments.status, EPASSI_HOLDING_STATUSES) : undefined,
+        rule === EPASSI_RULE ? eq(payments.status, "CREATED") : ne(payments.status, "PAID"),
       ),
     )
     .limit(1)
