@@ -37,7 +37,7 @@ BEGIN
 	SET `paid_by` = NEW.`id`,
 		`paid_price` = coalesce(
 			(SELECT `value` FROM json_each(NEW.`runner_prices`) WHERE `key` = `participants`.`id`),
-			CASE WHEN json_array_length(NEW.`participant_ids`) = 1 THEN NEW.`amount` END)
+			CASE WHEN NEW.`amount` = 0 THEN 0 WHEN json_array_length(NEW.`participant_ids`) = 1 THEN NEW.`amount` END)
 	WHERE `id` IN (SELECT `value` FROM json_each(NEW.`participant_ids`)) AND `paid_by` IS NULL;
 END;--> statement-breakpoint
 CREATE TRIGGER `participants_paid_on_settle`
@@ -48,6 +48,6 @@ BEGIN
 	SET `paid_by` = NEW.`id`,
 		`paid_price` = coalesce(
 			(SELECT `value` FROM json_each(NEW.`runner_prices`) WHERE `key` = `participants`.`id`),
-			CASE WHEN json_array_length(NEW.`participant_ids`) = 1 THEN NEW.`amount` END)
+			CASE WHEN NEW.`amount` = 0 THEN 0 WHEN json_array_length(NEW.`participant_ids`) = 1 THEN NEW.`amount` END)
 	WHERE `id` IN (SELECT `value` FROM json_each(NEW.`participant_ids`)) AND `paid_by` IS NULL;
 END;

@@ -195,11 +195,11 @@ export async function saveRunners(db: Db, input: SaveRunnersInput): Promise<Save
         AND ${expectedPayid === undefined ? sql`1` : sql`${registrations.payid} IS ${expectedPayid}`}
         AND NOT EXISTS (SELECT 1 FROM ${participants} WHERE ${ids.length > 0 ? inArray(participants.id, ids) : sql`0`}
           AND (${participants.registrationId} IS NULL OR ${participants.registrationId} <> ${registrationId}))
-        AND NOT EXISTS (SELECT 1 FROM ${participants} JOIN json_each(${unpaidTouched}) AS touched
-          ON touched.value = ${participants.id} WHERE ${participants.paidBy} IS NOT NULL)
-        AND (SELECT count(*) FROM ${participants} JOIN json_each(${JSON.stringify(Object.fromEntries(paidTouched))}) AS touched
-          ON touched.key = ${participants.id}
-          WHERE ${participants.paidBy} = touched.value AND ${participants.deregisteredAt} IS NULL) = ${paidTouched.length}
+        AND NOT EXISTS (SELECT 1 FROM participants AS p JOIN json_each(${unpaidTouched}) AS touched
+          ON touched.value = p.id WHERE p.paid_by IS NOT NULL)
+        AND (SELECT count(*) FROM participants AS p
+          JOIN json_each(${JSON.stringify(Object.fromEntries(paidTouched))}) AS touched ON touched.key = p.id
+          WHERE p.paid_by = touched.value AND p.deregistered_at IS NULL) = ${paidTouched.length}
       THEN '1' ELSE 'stale' END)`,
     })
     .from(registrations)

@@ -51,6 +51,7 @@ import { ApiError, badRequest, conflict, forbidden, tooMany, unauthorized } from
 import { allowed, clientKey, visitorLimits } from "../middleware/rate-limit";
 import { validate } from "../middleware/validate";
 import {
+  ALREADY_PAID,
   CAMPAIGN_INVALID,
   recordFreePayment,
   startSwishPayment,
@@ -375,34 +376,43 @@ registrationRoutes.post("/book-v2", requireVisitor, visitorLimits("book"), valid
   // booking (free or Swish) got in between, and the campaign code's use is claimed in the same transaction
   // (payments.ts writeOrder), so a code used up, disabled or expired at this moment changes nothing here.
   const expected = { payid: registration.payid, version: registration.version };
-  if (campaign && price === 0) {
-    const payid = await recordFreePayment(c.env, clock, {
+  try {
+    if (campaign && price === 0) {
+      const payid = await recordFreePayment(c.env, clock, {
+        registrationId: registration.id,
+        season: SEASON.year,
+        kampanj: campaign.code,
+        barn: counts.barn,
+        vuxna: counts.vuxna,
+        participantIds,
+        runnerPrices,
+        expected,
+      });
+      return c.json({ token: "kampanj", payref: payid, amount: 0 });
+    }
+    // Withdraws the family's payment still waiting in the Swish app first (it would let them pay twice).
+    const { payid, token } = await startSwishPayment(c.env, clock, {
       registrationId: registration.id,
       season: SEASON.year,
-      kampanj: campaign.code,
+      amount: price,
       barn: counts.barn,
       vuxna: counts.vuxna,
+      kampanj: campaign?.code ?? null,
       participantIds,
       runnerPrices,
+      origin: "registration",
+      message: paymentMessage(counts),
+      requestOrigin: new URL(c.req.url).origin,
       expected,
     });
-    return c.json({ token: "kampanj", payref: payid, amount: 0 });
+    return c.json({ token, payref: payid, amount: price });
+  } catch (err) {
+    // The payment waiting in Swish turned out to be paid (it has settled now): when it covered every runner left,
+    // there is nothing more to book.
+    if (err instanceof ApiError && err.message === ALREADY_PAID) {
+      const left = (await registrationRunners(db, registration.id)).filter((r) => r.paidBy === null);
+      if (left.length === 0) throw conflict(MSG.allPaid);
+    }
+    throw err;
   }
-  // Withdraws the family's payment still waiting in the Swish app first (it would let them pay twice); if
-  // Swish says it was paid meanwhile, the registration is paid and locked (409).
-  const { payid, token } = await startSwishPayment(c.env, clock, {
-    registrationId: registration.id,
-    season: SEASON.year,
-    amount: price,
-    barn: counts.barn,
-    vuxna: counts.vuxna,
-    kampanj: campaign?.code ?? null,
-    participantIds,
-    runnerPrices,
-    origin: "registration",
-    message: paymentMessage(counts),
-    requestOrigin: new URL(c.req.url).origin,
-    expected,
-  });
-  return c.json({ token, payref: payid, amount: price });
 });
