@@ -26,7 +26,15 @@ interface Registration {
   created: string;
   runners: Runner[];
   /** Every payment of the registration; the last one is its payid. */
-  payments: { id: string; status: string; amount: number; paid?: string; kampanj?: string }[];
+  payments: {
+    id: string;
+    status: string;
+    amount: number;
+    paid?: string;
+    kampanj?: string;
+    /** The runner ids it covers; all of the registration's when not given. */
+    runners?: string[];
+  }[];
 }
 
 const hex = (n: number) => n.toString(16).toUpperCase().padStart(32, "0");
@@ -178,10 +186,21 @@ async function insertFixture() {
       statements.push(
         db
           .prepare(
-            `INSERT INTO payments (id, registration_id, season, amount, status, date_created, date_paid, kampanj)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+            `INSERT INTO payments (id, registration_id, season, amount, status, date_created, date_paid, kampanj,
+               participant_ids)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
           )
-          .bind(p.id, r.id, r.season, p.amount, p.status, created, p.paid ? ms(p.paid) : null, p.kampanj ?? null),
+          .bind(
+            p.id,
+            r.id,
+            r.season,
+            p.amount,
+            p.status,
+            created,
+            p.paid ? ms(p.paid) : null,
+            p.kampanj ?? null,
+            JSON.stringify(p.runners ?? r.runners.map((_, i) => `${r.id}-${i}`)),
+          ),
       );
     }
   }

@@ -78,12 +78,19 @@ async function insertFixture() {
     runner("fam-1", "fam", YEAR, ["Åsa", "Öberg"], 41, "5.6", "IK Ekbacken", 612),
     runner("fam-2", "fam", YEAR, ["Örjan", "Öberg"], 9, "1.6", "", 0),
     runner("fam-3", "fam", YEAR, ["Lill-Ärla", "Öberg"], 6, "0.8"),
-    pay(hex(1), "fam", YEAR, "PAID", 350, { paid: "2025-06-02T09:17:00+02:00" }),
+    pay(hex(1), "fam", YEAR, "PAID", 350, {
+      paid: "2025-06-02T09:17:00+02:00",
+      participants: ["fam-1", "fam-2", "fam-3"],
+    }),
     // Free campaign order; a club that would be a formula and a name with a comma.
     reg("free", YEAR, "kalle@example.se", "kampanj_FRIBILJETT_1", "2025-07-01T12:00:00+02:00"),
     runner("free-1", "free", YEAR, ["Kalle", "Berg, d.y."], 30, "5.6", '=HYPERLINK("http://x.se")', 601),
     runner("free-2", "free", YEAR, ["Stina", "Berg"], 28, "2.8", "@lag", 401),
-    pay("kampanj_FRIBILJETT_1", "free", YEAR, "PAID", 0, { paid: "2025-07-01T12:00:00+02:00", kampanj: "FRIBILJETT" }),
+    pay("kampanj_FRIBILJETT_1", "free", YEAR, "PAID", 0, {
+      paid: "2025-07-01T12:00:00+02:00",
+      kampanj: "FRIBILJETT",
+      participants: ["free-1", "free-2"],
+    }),
     // Declined: in the registrations list, not in the start list.
     reg("nok", YEAR, "nok@example.se", hex(3), "2025-07-05T08:00:00+02:00"),
     runner("nok-1", "nok", YEAR, ["Nils", "Nekad"], 50, "5.6", "-"),
@@ -102,7 +109,7 @@ async function insertFixture() {
     // Last season, paid: in neither of this season's lists.
     reg("old", YEAR - 1, "asa.oberg@example.se", hex(6), "2024-06-01T10:00:00+02:00"),
     runner("old-1", "old", YEAR - 1, ["Åsa", "Öberg"], 40, "5.6"),
-    pay(hex(6), "old", YEAR - 1, "PAID", 250, { paid: "2024-06-01T10:05:00+02:00" }),
+    pay(hex(6), "old", YEAR - 1, "PAID", 250, { paid: "2024-06-01T10:05:00+02:00", participants: ["old-1"] }),
     db
       .prepare(
         `INSERT INTO refunds (id, payid, season, amount, status, idempotency_key, callback_identifier, created_by, created_at)
