@@ -72,10 +72,14 @@ function isCampaignRule(x: string | null): x is CampaignRule {
  * when the shares add up to what was paid; otherwise it stays unknown (null).
  */
 function derivedPrices(payment: PaymentWithRule, runners: readonly StoredRunner[]): Record<string, number> | null {
+  // The runners it covered: as it named them, or (a payment that named none) those it paid for.
   const ids = parseParticipantIds(payment.participantIds);
   const byId = new Map(runners.map((r) => [r.id, r]));
-  const covered = ids.map((id) => byId.get(id)).filter((r): r is StoredRunner => r !== undefined);
-  if (covered.length !== ids.length || covered.length === 0) return null;
+  const covered =
+    ids.length > 0
+      ? ids.map((id) => byId.get(id)).filter((r): r is StoredRunner => r !== undefined)
+      : runners.filter((r) => r.paidBy === payment.id);
+  if (covered.length === 0 || (ids.length > 0 && covered.length !== ids.length)) return null;
   if (payment.kampanj !== null && !isCampaignRule(payment.rule)) return null;
   const prices = orderPrices(covered, payment.kampanj === null ? null : (payment.rule as CampaignRule), payment.dateCreated);
   const sum = Object.values(prices).reduce((a, b) => a + b, 0);

@@ -28,9 +28,9 @@ import { changesPriceClass } from "../../shared/registration-view";
 import type { RunnerFields } from "../../shared/registration-schema";
 import { isAdult } from "../../shared/age";
 import type { Db } from "../db/client";
-import { badRequest, conflict } from "../lib/errors";
+import { ApiError, badRequest, conflict } from "../lib/errors";
 import { withdrawOpenPayments } from "../payments/payments";
-import { listOpenSwishPayments } from "../payments/payments-db";
+import { listOpenSwishPayments, participantsByIds } from "../payments/payments-db";
 import { changeRunnerInRace, syncRunnerFromD1 } from "../race-day/race-runners";
 import { runnerFields, saveRunners, type RegistrationRow, type SaveResult, type StoredRunner } from "./registrations-db";
 
@@ -130,14 +130,21 @@ export async function applyRunnerMap(env: Env, db: Db, input: ApplyRunnerMapInpu
   const paid = changes.paidChanged;
   if (paid) {
     if (!paid.runner.raceId) throw conflict(CHANGE_MSG.notPlaced(paid.runner));
-    await changeRunnerInRace(
-      env,
-      db,
-      { id: paid.runner.id, raceId: paid.runner.raceId, distance: paid.runner.distance },
-      paid.next,
-      SEASON,
-      FAMILY,
-    );
+    try {
+      await changeRunnerInRace(
+        env,
+        db,
+        { id: paid.runner.id, raceId: paid.runner.raceId, distance: paid.runner.distance },
+        paid.next,
+        SEASON,
+        FAMILY,
+      );
+    } catch (err) {
+      // The runner left its race since it was read: a refund deregistered it (the race's own 404 says too little).
+      const [now] = err instanceof ApiError && err.status === 404 ? await participantsByIds(db, [paid.runner.id]) : [];
+      if (now?.deregisteredAt) throw conflict(CHANGE_MSG.deregistered(paid.runner));
+      throw err;
+    }
   }
 
   const saved = await saveRunners(db, {
