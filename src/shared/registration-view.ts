@@ -50,7 +50,9 @@ export function runnerState(r: Pick<RegistrationRunner, "paidBy" | "deregistered
 }
 
 /** The runners that a booking pays for now: neither paid nor deregistered. */
-export function unpaidRunners<T extends Pick<RegistrationRunner, "paidBy" | "deregistered">>(runners: readonly T[]): T[] {
+export function unpaidRunners<T extends Pick<RegistrationRunner, "paidBy" | "deregistered">>(
+  runners: readonly T[],
+): T[] {
   return runners.filter((r) => runnerState(r) === "unpaid");
 }
 

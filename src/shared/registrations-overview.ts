@@ -244,7 +244,8 @@ export function groupByDistance(list: readonly OverviewRegistration[]): Overview
     const runners = runnersByAge(registration);
     if (runners.length === 0) continue;
     const unpaid = runners.filter((x) => x.paidBy === null);
-    if (unpaid.length > 0) rows.get("nok")!.push({ row: { registration, runners: unpaid }, at: paymentMoment(registration) });
+    if (unpaid.length > 0)
+      rows.get("nok")!.push({ row: { registration, runners: unpaid }, at: paymentMoment(registration) });
     for (const d of DISTANCES_DESC) {
       const onDistance = runners.filter((x) => x.paidBy !== null && x.distance === d);
       if (onDistance.length === 0) continue;

@@ -145,6 +145,15 @@ describe("each runner's share of an order (orderPrices)", () => {
     expect(orderPrices([{ id: "syster", age: 6 }], null, LATE)).toEqual({ syster: 150 });
     expect(orderPrices(family, "minus50", EARLY)).toEqual({ barn1: 50, mamma: 100, barn2: 50, pappa: 100 });
     expect(orderPrices(family, "epassi", EARLY)).toEqual({ barn1: 100, mamma: 0, barn2: 100, pappa: 150 });
-    expect(orderPrices([{ id: "a", age: 5 }, { id: "b", age: 9 }], "epassi", EARLY)).toEqual({ a: 0, b: 100 });
+    expect(
+      orderPrices(
+        [
+          { id: "a", age: 5 },
+          { id: "b", age: 9 },
+        ],
+        "epassi",
+        EARLY,
+      ),
+    ).toEqual({ a: 0, b: 100 });
   });
 });

@@ -33,7 +33,8 @@ export interface Deregistration {
 }
 
 export const DEREGISTER_MSG = {
-  notRunnerOfPayment: (name: string) => `${name} betalades inte med den här betalningen och kan inte avregistreras här.`,
+  notRunnerOfPayment: (name: string) =>
+    `${name} betalades inte med den här betalningen och kan inte avregistreras här.`,
   alreadyDeregistered: (name: string) => `${name} är redan avregistrerad.`,
   unknownRunner: "Löparen finns inte.",
 } as const;
@@ -69,7 +70,11 @@ async function recorded(db: Db, refundId: string): Promise<Deregistration | null
  * nobody or is not PAID; otherwise what was done, the first run's record when it was done before. Throws when a
  * race object could not be reached (the cron tries again).
  */
-export async function deregisterRefundRunners(env: Env, clock: Clock, refund: RefundRow): Promise<Deregistration | null> {
+export async function deregisterRefundRunners(
+  env: Env,
+  clock: Clock,
+  refund: RefundRow,
+): Promise<Deregistration | null> {
   const ids = parseParticipantIds(refund.deregister);
   if (refund.status !== "PAID" || ids.length === 0) return null;
   const db = database(env.DB);
@@ -79,7 +84,9 @@ export async function deregisterRefundRunners(env: Env, clock: Clock, refund: Re
   await db
     .update(participants)
     .set({ deregisteredAt: clock.now() })
-    .where(and(inArray(participants.id, ids), eq(participants.paidBy, refund.payid), isNull(participants.deregisteredAt)));
+    .where(
+      and(inArray(participants.id, ids), eq(participants.paidBy, refund.payid), isNull(participants.deregisteredAt)),
+    );
 
   const keptInRace: Deregistration["keptInRace"] = [];
   const removed: { id: string; races: string[] }[] = [];

@@ -47,7 +47,8 @@ import { addParticipantsToRaces } from "../race-day/race-runners";
 
 export const SWISH_FAILED = "Swish svarade inte som väntat. Försök igen om en stund.";
 /** A payment the family was about to replace or withdraw turned out to be paid just now. */
-export const ALREADY_PAID = "En betalning gick igenom just nu. Sidan visar nu vad som är betalt – gör din ändring igen om den behövs.";
+export const ALREADY_PAID =
+  "En betalning gick igenom just nu. Sidan visar nu vad som är betalt – gör din ändring igen om den behövs.";
 export const PAYMENT_RACE = "En annan betalning startades samtidigt. Ladda om sidan.";
 export const RUNNERS_CHANGED = "Listan ändrades samtidigt i ett annat fönster. Ladda om sidan och försök igen.";
 export const CAMPAIGN_INVALID = "Kampanjkoden gäller inte. Ta bort den eller skriv en annan.";

@@ -81,7 +81,11 @@ function derivedPrices(payment: PaymentWithRule, runners: readonly StoredRunner[
       : runners.filter((r) => r.paidBy === payment.id);
   if (covered.length === 0 || (ids.length > 0 && covered.length !== ids.length)) return null;
   if (payment.kampanj !== null && !isCampaignRule(payment.rule)) return null;
-  const prices = orderPrices(covered, payment.kampanj === null ? null : (payment.rule as CampaignRule), payment.dateCreated);
+  const prices = orderPrices(
+    covered,
+    payment.kampanj === null ? null : (payment.rule as CampaignRule),
+    payment.dateCreated,
+  );
   const sum = Object.values(prices).reduce((a, b) => a + b, 0);
   return sum === payment.amount ? prices : null;
 }

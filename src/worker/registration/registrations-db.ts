@@ -99,6 +99,15 @@ export async function registrationRunners(db: Db, registrationId: string): Promi
   return rows.map(toRunner);
 }
 
+/** Clears the registration's payid if it is still `payid` (a payment the family withdrew). */
+export async function unselectPayment(db: Db, registrationId: string, payid: string | null): Promise<void> {
+  if (payid === null) return;
+  await db
+    .update(registrations)
+    .set({ payid: null })
+    .where(and(eq(registrations.id, registrationId), eq(registrations.payid, payid)));
+}
+
 /**
  * The runners of this address's most recent earlier season, a year older per season passed, minus those
  * already in this season's list (same first and last name): the "welcome back" offer.

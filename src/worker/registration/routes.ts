@@ -42,7 +42,7 @@ import {
   newLoginCode,
   useLoginCode,
 } from "../session/login-codes-db";
-import { ensureRegistration, findRegistration, registrationRunners } from "./registrations-db";
+import { ensureRegistration, findRegistration, registrationRunners, unselectPayment } from "./registrations-db";
 import { registrationView } from "./registration-view";
 import { applyRunnerMap, CHANGE_MSG, runnerMapChanges, touchesPaidRunner } from "./runner-changes";
 import { loginCodeEmail } from "../session/login-code-email";
@@ -298,7 +298,10 @@ registrationRoutes.post("/cancel-payment", requireVisitor, visitorLimits("update
   const db = database(c.env.DB);
   const now = c.var.clock.now();
   const registration = await findRegistration(db, SEASON.year, email);
-  if (registration) await withdrawOpenPayments(c.env, db, registration.id);
+  if (registration && (await withdrawOpenPayments(c.env, db, registration.id)) > 0) {
+    // As a runner save that withdraws one: the family's own withdrawal is no failed payment to show.
+    await unselectPayment(db, registration.id, registration.payid);
+  }
   return c.json(await registrationView(db, email, await findRegistration(db, SEASON.year, email), now));
 });
 

@@ -32,7 +32,13 @@ import { ApiError, badRequest, conflict } from "../lib/errors";
 import { withdrawOpenPayments } from "../payments/payments";
 import { listOpenSwishPayments, participantsByIds } from "../payments/payments-db";
 import { changeRunnerInRace, syncRunnerFromD1 } from "../race-day/race-runners";
-import { runnerFields, saveRunners, type RegistrationRow, type SaveResult, type StoredRunner } from "./registrations-db";
+import {
+  runnerFields,
+  saveRunners,
+  type RegistrationRow,
+  type SaveResult,
+  type StoredRunner,
+} from "./registrations-db";
 
 /** Who the race objects' audit trail names for a change made by the family. */
 const FAMILY = { actor: "anmälan" };
@@ -83,7 +89,10 @@ export interface RunnerMapChanges {
  * What the map changes against what is stored, and the refusals that need nothing but the two: a paid runner left
  * out, a deregistered runner changed, a paid runner's age moved across the price line, more than one paid runner.
  */
-export function runnerMapChanges(stored: readonly StoredRunner[], next: Record<string, RunnerFields>): RunnerMapChanges {
+export function runnerMapChanges(
+  stored: readonly StoredRunner[],
+  next: Record<string, RunnerFields>,
+): RunnerMapChanges {
   const byId = new Map(stored.map((r) => [r.id, r]));
   const added = Object.keys(next).filter((id) => !byId.has(id));
   const unpaidTouched: string[] = [];

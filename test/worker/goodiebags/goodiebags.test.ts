@@ -158,7 +158,9 @@ describe("goodie bags", () => {
     await payment(waiting, { registrationId: later, season: YEAR, status: "CREATED", ids: [sibling] });
     await env.DB.prepare("UPDATE registrations SET payid = ? WHERE id = ?").bind(waiting, later).run();
     const { ids: refunded } = await registration(YEAR, [["5.6", 45]], "PAID");
-    await env.DB.prepare("UPDATE participants SET deregistered_at = ? WHERE id = ?").bind(Date.now(), refunded[0]).run();
+    await env.DB.prepare("UPDATE participants SET deregistered_at = ? WHERE id = ?")
+      .bind(Date.now(), refunded[0])
+      .run();
 
     // Box office: a child on 1.6 and an adult on 5.6 (named by two paid payments: counted once); a child whose
     // payment is still waiting and an adult of last season are not counted.
