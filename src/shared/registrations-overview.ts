@@ -233,6 +233,11 @@ export interface OverviewGroup {
   rows: GroupRow[];
 }
 
+/** The runners a group counts: every one under 'nok', the paid ones (not deregistered) under a distance. */
+function countedIn(key: GroupKey, runners: readonly OverviewRunner[]): number {
+  return key === "nok" ? runners.length : runners.filter(isPaidRunner).length;
+}
+
 /**
  * Variant 1: every registration with runners, its paid runners under each distance they run (with the runners a
  * refund deregistered, marked and not counted), its unpaid runners under 'nok'; within a group by payment date,
@@ -259,7 +264,7 @@ export function groupByDistance(list: readonly OverviewRegistration[]): Overview
     return {
       key,
       label: groupLabel(key),
-      count: entries.reduce((n, e) => n + e.row.runners.filter((x) => key === "nok" || isPaidRunner(x)).length, 0),
+      count: entries.reduce((n, e) => n + countedIn(key, e.row.runners), 0),
       rows: entries.map((e) => e.row),
     };
   });
@@ -372,7 +377,7 @@ export function filterGroups(groups: readonly OverviewGroup[], query: string): O
   if (tokens.length === 0) return [...groups];
   return groups.map((g) => {
     const rows = g.rows.filter((row) => matchesGroupRow(row, tokens));
-    return { ...g, rows, count: rows.reduce((n, row) => n + row.runners.length, 0) };
+    return { ...g, rows, count: rows.reduce((n, row) => n + countedIn(g.key, row.runners), 0) };
   });
 }
 

@@ -257,7 +257,7 @@ describe("several payments and refunds that deregister (issue 24)", () => {
     "tva@example.se",
     [
       { ...runner("t1", "Mor", 40, "5.6"), paidBy: HEX(20), price: 150 },
-      { ...runner("t2", "Son", 9, "1.6"), paidBy: HEX(21), price: 100, deregistered: "2025-08-10T10:00:00.000Z" },
+      { ...runner("t2", "Son", 9, "1.6", "Ek"), paidBy: HEX(21), price: 100, deregistered: "2025-08-10T10:00:00.000Z" },
       { ...runner("t3", "Dotter", 7, "1.6"), paidBy: HEX(21), price: 100 },
     ],
     [first, second],
@@ -273,6 +273,15 @@ describe("several payments and refunds that deregister (issue 24)", () => {
     const groups = groupByDistance([twice]);
     expect(groups.map((g) => g.count)).toEqual([1, 0, 1, 0, 0]);
     expect(groups[2]!.rows[0]!.runners.map((x) => x.id)).toEqual(["t3", "t2"]);
+    // Searched, the counts follow the same rule: the row found by the son's name counts only his paid sister.
+    expect(filterGroups(groups, "ek").map((g) => [g.count, g.rows.length])).toEqual([
+      [0, 0],
+      [0, 0],
+      [1, 1],
+      [0, 0],
+      [0, 0],
+    ]);
+    expect(filterGroups(groups, "tva@").map((g) => g.count)).toEqual([1, 0, 1, 0, 0]);
     // Variant 2: the mother (paid 2 Aug) before the daughter (paid 9 Aug); the son is no longer a paid runner.
     expect(paidParticipantRows([twice]).map((r) => r.runner.id)).toEqual(["t1", "t3"]);
   });

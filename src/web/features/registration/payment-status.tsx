@@ -23,12 +23,18 @@ function dateOf(iso: string | null): string {
   return Number.isFinite(ms) ? formatSwedishDate(ms) : "";
 }
 
-function PaidPayment({ payment: p }: { payment: FamilyPayment }) {
+function PaidPayment({ payment: p, names }: { payment: FamilyPayment; names: string[] }) {
   const code = campaignCodeOf(p);
   const refunds = p.refunds.filter((r) => r.status !== "ERROR");
   return (
     <li className="paid-payment">
       <dl className="payment-details">
+        {names.length > 0 && (
+          <div>
+            <dt>För</dt>
+            <dd>{names.join(", ")}</dd>
+          </div>
+        )}
         <div>
           <dt>Belopp</dt>
           <dd>{formatKr(p.amount)}</dd>
@@ -84,7 +90,13 @@ export function PaymentStatus({ registration }: { registration: Registration }) 
           <h3 id="payment-status-title">{unpaid === 0 ? "Klart och betalt!" : "Betalt"}</h3>
           <ul className="paid-payments">
             {paid.map((p) => (
-              <PaidPayment key={p.id} payment={p} />
+              <PaidPayment
+                key={p.id}
+                payment={p}
+                names={Object.values(registration.deltagare)
+                  .filter((r) => r.paidBy === p.id)
+                  .map((r) => r.firstname)}
+              />
             ))}
           </ul>
           {unpaid === 0 ? (

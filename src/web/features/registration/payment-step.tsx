@@ -58,7 +58,7 @@ export function PaymentStep({ token, payref, amount }: PaymentStepState) {
           alt="QR-kod för betalning med Swish"
         />
         {amount !== undefined && (
-          <p className="swish-amount" aria-label={`Att betala: ${formatKr(amount)}`}>
+          <p className="swish-amount">
             <small>Att betala</small>
             <strong className="payment-amount">{formatKr(amount)}</strong>
           </p>
