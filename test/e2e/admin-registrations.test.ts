@@ -308,7 +308,7 @@ test("Återbetala och avregistrera: the child leaves, the row says 'Återbetald'
   if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/box-office-sales-1280.png` });
 });
 
-test("the refund dialog's choice fits a 390 px phone", async () => {
+test("the refund dialog's choice and the box office's sales fit a 390 px phone", async () => {
   const name = unique("Sjöberg");
   const family = await swishFamily(name, { status: "PAID" });
   const page = await open("phone");
@@ -323,4 +323,13 @@ test("the refund dialog's choice fits a 390 px phone", async () => {
   await expectFitsPhone(page);
   if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/refund-deregister-390.png`, fullPage: true });
   await expectNoSeriousAxeViolations(page);
+  await page.keyboard.press("Escape");
+  await payment.waitFor({ state: "detached" });
+
+  // The box office's sales fit the phone too.
+  await page.getByRole("tab", { name: "Biljettkassan" }).click();
+  await page.waitForURL(/vy=kassa/);
+  await page.locator(".box-office-sales, .reg-empty").first().waitFor();
+  await expectFitsPhone(page);
+  if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/box-office-sales-390.png` });
 });

@@ -25,10 +25,10 @@ export function BoxOfficeSales({ season, active }: { season: number; active: boo
   }
   if (sales.data.length === 0) return <p className="muted reg-empty">Ingen försäljning i biljettkassan.</p>;
   return (
-    <ul className="reg-list box-office-sales" aria-label="Biljettkassans försäljning">
+    <ul className="box-office-sales" aria-label="Biljettkassans försäljning">
       {sales.data.map(({ payment, runner }) => (
-        <li key={payment.id} className="reg-row">
-          <h3 className="refund-title">
+        <li key={payment.id} className="box-office-sale">
+          <h3 className="box-office-sale-title">
             {runner ? `${fullName(runner)}, ${km(runner)}` : "Okänd löpare"} · {METHOD_WORDS[payment.method]}{" "}
             {kronor(payment.amount)}
           </h3>
