@@ -9,8 +9,10 @@
  */
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
+import { fixedClock } from "../../../src/shared/clock";
 import { raceIdForSeason } from "../../../src/shared/race-id";
 import { SEASON } from "../../../src/shared/season";
+import { reconcilePayments } from "../../../src/worker/payments/payments";
 import { loginAdmin, post, visitorJar } from "../helpers";
 import {
   at,
@@ -139,6 +141,36 @@ describe("a late sibling: a second payment on the same registration", () => {
     expect(booked.body.amount).toBe(100);
     const row = (await paymentRow(booked.body.payref!))!;
     expect(row.amount).toBe(100);
+    await payOnPhone(booked.body.token!, "PAID");
+
+    // Item 4: the page shows what was paid: each runner at the price it was booked at, not today's tier (the first
+    // child 100 kr in the early tier, though a child costs 150 now), and the campaign code used.
+    const got = (await getRegistration(v, LATE_AT)).body;
+    expect(got.deltagare[id.barn]).toMatchObject({ price: 100 });
+    expect(got.deltagare[id.syster]).toMatchObject({ price: 50, paidBy: booked.body.payref });
+    expect(got.deltagare[id.bror]).toMatchObject({ price: 50, paidBy: booked.body.payref });
+    expect(got.swishtory[booked.body.payref!]).toMatchObject({ kampanj: "VANLOPP50", amount: 100, refunds: [] });
+  });
+
+  it("a second payment whose callback never comes is settled by the cron, and its runner becomes paid", async () => {
+    const { v, id, runners } = await paidFamily();
+    const withSister = { ...runners, [id.syster]: runner({ firstname: "Siv", age: 6, distance: "0.8" }) };
+    expect((await update(v, { runners: withSister, version: 1 })).res.status).toBe(200);
+    const second = await book(v, { barn: 1, vuxna: 0, kampanj: "" });
+    await setCallbacks("drop");
+    await payOnPhone(second.body.token!, "PAID");
+    expect((await paymentRow(second.body.payref!))!.status).toBe("CREATED");
+    expect((await getRegistration(v)).body.deltagare[id.syster]).toMatchObject({ paidBy: null });
+
+    // The sweep a few minutes later (the payment was made at the test clock's OPEN_AT).
+    await reconcilePayments(env, fixedClock(Date.parse(OPEN_AT) + 5 * 60_000));
+    expect((await paymentRow(second.body.payref!))!.status).toBe("PAID");
+    expect((await getRegistration(v)).body.deltagare[id.syster]).toMatchObject({
+      paidBy: second.body.payref,
+      price: 100,
+    });
+    expect(await raceRunner(RACE["0.8"], id.syster)).toMatchObject({ firstname: "Siv" });
+    expect(await receiptsTo(v.email)).toHaveLength(2);
   });
 
   it("a capped code the first payment used up needs a use of its own for the sibling", async () => {
