@@ -214,6 +214,39 @@ describe("exports", () => {
     ]);
   });
 
+  it("a family that paid twice and had a runner deregistered: each payment's amount once, the runner marked", async () => {
+    // The Öbergs add a fourth runner after paying and pay 150 kr for him; a refund then took Örjan out.
+    const db = env.DB;
+    await db.batch([
+      db
+        .prepare(
+          `INSERT INTO participants (id, registration_id, season, firstname, lastname, age, distance, "group", created_at)
+           VALUES ('fam-4', 'fam', ?, 'Olof', 'Öberg', 12, '2.8', 'Ingen', 1)`,
+        )
+        .bind(YEAR),
+      db
+        .prepare(
+          `INSERT INTO payments (id, registration_id, season, amount, status, date_created, date_paid, participant_ids)
+           VALUES (?, 'fam', ?, 150, 'PAID', ?, ?, '["fam-4"]')`,
+        )
+        .bind(hex(7), YEAR, ms("2025-09-01T10:00:00+02:00"), ms("2025-09-01T10:01:00+02:00")),
+      db.prepare("UPDATE registrations SET payid = ? WHERE id = 'fam'").bind(hex(7)),
+      db.prepare("UPDATE participants SET deregistered_at = 1 WHERE id = 'fam-2'"),
+    ]);
+    const res = await get(REGISTRATIONS, { jar: await loginAdmin() });
+    const lines = (await res.text()).split("\r\n").filter((l) => l.includes("asa.oberg@example.se"));
+    expect(lines).toEqual([
+      `2025;2025-06-02 09:15;asa.oberg@example.se;Lill-Ärla;Öberg;6;0,8;Ingen;;;Betald;PAID;350;100;;${hex(1)};2025-08-01 10:00;2025-06-02 09:17`,
+      `2025;2025-06-02 09:15;asa.oberg@example.se;Örjan;Öberg;9;1,6;Ingen;;;Avregistrerad;PAID;;;;${hex(1)};2025-08-01 10:00;2025-06-02 09:17`,
+      `2025;2025-06-02 09:15;asa.oberg@example.se;Olof;Öberg;12;2,8;Ingen;;;Betald;PAID;150;;;${hex(7)};2025-09-01 10:00;2025-09-01 10:01`,
+      `2025;2025-06-02 09:15;asa.oberg@example.se;Åsa;Öberg;41;5,6;Ingen;IK Ekbacken;612;Betald;PAID;;;;${hex(1)};2025-08-01 10:00;2025-06-02 09:17`,
+    ]);
+    // The start list: the new runner in, the deregistered one out.
+    const racesplitter = await (await get(RACESPLITTER, { jar: await loginAdmin() })).text();
+    expect(racesplitter).toContain("Olof,Öberg");
+    expect(racesplitter).not.toContain("Örjan");
+  });
+
   it("registrations: ?season picks another season", async () => {
     const res = await get(`${REGISTRATIONS}?season=${YEAR - 1}`, { jar: await loginAdmin() });
     expect(res.status).toBe(200);
