@@ -299,7 +299,12 @@ test("a paid family adds a sibling on a phone, pays 100 kr more, and the page sh
   const second = await goToPayment(page);
   expect(second.payref).not.toBe(first.payref);
   expect((await page.locator(".swish-amount").textContent())?.replace(/\s/g, " ")).toBe("Att betala100 kr");
-  if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/sibling-step4-390.png`, fullPage: true });
+  if (SCREENSHOTS) {
+    await page.screenshot({ path: `${SCREENSHOTS}/sibling-step4-390.png`, fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.screenshot({ path: `${SCREENSHOTS}/sibling-step4-1280.png` });
+    await page.setViewportSize({ width: 390, height: 844 });
+  }
   reloaded = page.waitForEvent("load", { timeout: 30_000 });
   await payerPresses(context, second.token, "Betala");
   await reloaded;
@@ -311,7 +316,11 @@ test("a paid family adds a sibling on a phone, pays 100 kr more, and the page sh
   expect(amounts.map((t) => t.replace(/\s/g, " "))).toEqual(["250 kr", "100 kr"]);
   expect(await runnerRow(page, "Ines Gran").textContent()).toMatch(/100\s*kr\s*Betald/);
   expect(await page.getByRole("button", { name: "Till betalning" }).count()).toBe(0);
-  if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/sibling-paid-390.png`, fullPage: true });
+  if (SCREENSHOTS) {
+    await page.screenshot({ path: `${SCREENSHOTS}/sibling-paid-390.png`, fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.screenshot({ path: `${SCREENSHOTS}/sibling-paid-1280.png`, fullPage: true });
+  }
   expect(errors).toEqual([]);
 });
 

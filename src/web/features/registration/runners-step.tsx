@@ -144,13 +144,19 @@ export function RunnersStep({ registration }: { registration: Registration }) {
 
       <PaymentStatus registration={registration} />
 
-      {!registration.registrationOpen && (
+      {!registration.registrationOpen && (toPay.length > 0 || runners.length === 0) && (
         <div className="alert alert-warning" role="status">
           <p>
             <strong>Anmälan är stängd.</strong> Listan kan inte längre ändras eller betalas här. Du är välkommen att
             anmäla dig på plats på tävlingsdagen.
           </p>
         </div>
+      )}
+      {!registration.registrationOpen && toPay.length === 0 && hasPaid && (
+        <p className="reg-aside" role="status">
+          Anmälan är stängd, så löparna kan inte längre ändras här. Skriv till{" "}
+          <a href={`mailto:${SEASON.contactEmail}`}>{SEASON.contactEmail}</a> om något behöver ändras.
+        </p>
       )}
 
       {editable && <WelcomeBack runners={previous} busy={update.isPending} onAdd={(r) => void addPrevious(r)} />}
