@@ -40,8 +40,23 @@ export default tseslint.config(
     },
   },
   {
-    // The browser never imports server code.
+    // The browser never imports server code. Above all not the campaign code words (the CAMPAIGN_CODES reader and
+    // the demo words): anything the SPA imports is in every public page's JavaScript, for anyone to read.
     files: ["src/web/**"],
-    rules: { "no-restricted-imports": ["error", { patterns: ["**/worker/**", "**/durable/**"] }] },
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["**/builtin-campaigns", "**/demo-campaigns", "**/worker/campaigns/**", "**/worker/dev/**"],
+              message:
+                "Campaign code words are Worker-only: the browser learns a code's price from /validate-kampanj alone.",
+            },
+            { group: ["**/worker/**", "**/durable/**"], message: "The browser never imports server code." },
+          ],
+        },
+      ],
+    },
   },
 );

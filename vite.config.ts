@@ -1,14 +1,76 @@
+import { appendFile } from "node:fs/promises";
+import path from "node:path";
 import { cloudflare } from "@cloudflare/vite-plugin";
 import react from "@vitejs/plugin-react";
-import { defineConfig } from "vite";
+import { defineConfig, type Plugin } from "vite";
+import { unstable_readConfig } from "wrangler";
 import { chunkGroup } from "./scripts/lib/chunk-groups.mjs";
+import { securityHeaders } from "./src/shared/security-headers";
 
 // `npm run dev` passes STATE_DIR so the dev server uses the same local D1/Durable Object state that
 // scripts/start.mjs migrated and seeded (default .wrangler/state, the plugin's own default).
 const stateDir = process.env.STATE_DIR;
 
+/**
+ * The settings the build needs from wrangler.toml: the environment being built (CLOUDFLARE_ENV, as for the
+ * Cloudflare plugin; the top level, i.e. development, when unset). A local build, like `npm start`'s server,
+ * takes a value from an environment variable of the same name when one is set (`MAP_TILE_URL=… npm start`); a
+ * deployed environment's come from wrangler.toml only, so the Worker (which reads the same variables at run
+ * time) and the pages never disagree.
+ */
+function siteSettings() {
+  const environment = process.env.CLOUDFLARE_ENV || undefined;
+  const { vars } = unstable_readConfig(
+    { config: path.join(import.meta.dirname, "wrangler.toml"), env: environment },
+    { hideWarnings: true },
+  );
+  const value = (name: string): string => {
+    const local = environment ? undefined : process.env[name];
+    const configured = vars[name];
+    return local ?? (typeof configured === "string" ? configured : "");
+  };
+  return {
+    publicOrigin: value("PUBLIC_ORIGIN"),
+    mapTileUrl: value("MAP_TILE_URL"),
+    mapTileAttribution: value("MAP_TILE_ATTRIBUTION"),
+  };
+}
+
+const site = siteSettings();
+
+/**
+ * The static assets are served without the Worker (the SPA shell for /anmalan/2 or /admin/race/{id}, the
+ * scripts, the pictures), so their security headers go into the built `_headers` file: the same headers the
+ * Worker's middleware sends, from the same settings (src/shared/security-headers.ts). public/_headers keeps the
+ * rules written by hand; this adds one rule for every path after them.
+ */
+function securityHeadersFile(): Plugin {
+  return {
+    name: "loppet:security-headers-file",
+    applyToEnvironment: (environment) => environment.name === "client",
+    async writeBundle(options) {
+      const headers = securityHeaders({ publicOrigin: site.publicOrigin, mapTileUrl: site.mapTileUrl });
+      const rule = Object.entries(headers).map(([name, value]) => `  ${name}: ${value}`);
+      const block = [
+        "",
+        "# Security headers (added by the build from wrangler.toml; src/shared/security-headers.ts).",
+        "/*",
+        ...rule,
+        "",
+      ];
+      await appendFile(path.join(options.dir!, "_headers"), block.join("\n"));
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), cloudflare({ persistState: stateDir ? { path: stateDir } : true })],
+  plugins: [react(), cloudflare({ persistState: stateDir ? { path: stateDir } : true }), securityHeadersFile()],
+  define: {
+    // The page's own settings, from the same wrangler.toml variables the Worker reads.
+    "import.meta.env.VITE_PUBLIC_ORIGIN": JSON.stringify(site.publicOrigin),
+    "import.meta.env.VITE_MAP_TILE_URL": JSON.stringify(site.mapTileUrl),
+    "import.meta.env.VITE_MAP_TILE_ATTRIBUTION": JSON.stringify(site.mapTileAttribution),
+  },
   environments: {
     client: {
       build: {

@@ -2,6 +2,7 @@ import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import { unstable_readConfig } from "wrangler";
+import { DEV_SECRETS } from "./scripts/lib/settings.mjs";
 
 // Three layers, one command (`npm test`): pure rules in Node, Worker + Durable Objects on workerd with a
 // migrated D1, and end-to-end in Debian Chromium against `npm start`'s server.
@@ -27,6 +28,8 @@ export default defineConfig(async () => {
               miniflare: {
                 // Pinned so a `.dev.vars` left by `npm run dev` (shifted clock, other port) can't leak into tests.
                 bindings: {
+                  // wrangler.toml holds no secrets; the tests get development's, as `npm start` does.
+                  ...DEV_SECRETS,
                   TEST_MIGRATIONS: migrations,
                   TEST_PRODUCTION_VARS: JSON.stringify(production.vars),
                   NOW: "",

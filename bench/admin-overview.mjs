@@ -13,7 +13,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
-import { request, cookieHeader, percentile, round, STEP_TIMEOUT_MS } from "./lib/http.mjs";
+import { benchFreeCode, request, cookieHeader, percentile, round, STEP_TIMEOUT_MS } from "./lib/http.mjs";
 import { inParallel, sleep } from "./lib/async.mjs";
 
 const FAMILIES = Number(process.env.ADMIN_OVERVIEW_BENCH_FAMILIES ?? 2000);
@@ -29,11 +29,12 @@ export async function run({ baseURL }) {
   const admin = { ip: "10.97.0.1", cookies: new Map() };
   const login = await request(baseURL, "POST", "/admin/api/dev-login", { email: "arrangor@example.se" }, admin);
   if (login.status !== 200) throw new Error(`dev-login svarade ${login.status}`);
+  const freeCode = await benchFreeCode(baseURL, admin, runId);
 
   const t0 = performance.now();
   const paid = [];
   await inParallel(FAMILIES, SETUP_PARALLEL, async (n) => {
-    const payid = await registerFamily(baseURL, runId, n);
+    const payid = await registerFamily(baseURL, runId, n, freeCode);
     if (payid) paid.push(payid);
   });
   let refunds = 0;
@@ -97,7 +98,7 @@ export async function run({ baseURL }) {
 }
 
 /** One family: 1–3 runners; pays with Swish (5 in 10), the free code (4 in 10) or leaves it open. */
-async function registerFamily(baseURL, runId, n) {
+async function registerFamily(baseURL, runId, n, freeCode) {
   const visitor = { ip: `10.87.${Math.floor(n / 250)}.${(n % 250) + 1}`, cookies: new Map() };
   const email = `oversikt-${runId}-${n}@example.se`;
   const login = expectStatus(await request(baseURL, "POST", "/email", { email }, visitor), "/email");
@@ -122,7 +123,7 @@ async function registerFamily(baseURL, runId, n) {
   }
   const view = expectStatus(await request(baseURL, "POST", "/update", { runners }, visitor), "/update");
   const kind = n % 10;
-  const kampanj = kind >= 5 && kind <= 8 ? "FRIBILJETT" : "";
+  const kampanj = kind >= 5 && kind <= 8 ? freeCode : "";
   const booked = expectStatus(
     await request(baseURL, "POST", "/book-v2", { kampanj, barn: view.barn, vuxna: view.vuxna }, visitor),
     "/book-v2",

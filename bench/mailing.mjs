@@ -2,7 +2,8 @@
  * Issue 9's mass e-mail figure: a mailing to 2,000 recipients through the local Queue (wrangler dev's queue
  * broker delivering to the Worker's own consumer, the development outbox as the provider), against the real
  * server. Set-up, untimed: 2,000 families register and book through the public calls (/email → /code → /update →
- * /book-v2 with the free campaign code, so each is PAID at once), each with its own address and client address.
+ * /book-v2 with a free campaign code the organiser made for the run, so each is PAID at once), each with its own
+ * address and client address.
  * Timed: from the start of POST /admin/api/send-email-current-runners to the progress call saying done (polled
  * every 250 ms), plus how long the send call took to answer. Checked afterwards: every recipient's mails of this
  * mailing in /dev/outbox.json, which must be exactly one each (none lost, none doubled).
@@ -10,7 +11,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
-import { request, round } from "./lib/http.mjs";
+import { benchFreeCode, request, round } from "./lib/http.mjs";
 import { inParallel, sleep } from "./lib/async.mjs";
 
 const FAMILIES = Number(process.env.MAILING_BENCH_RECIPIENTS ?? 2000);
@@ -19,17 +20,17 @@ const SETUP_PARALLEL = 6;
 const CHECK_PARALLEL = 8;
 const POLL_MS = 250;
 const DONE_TIMEOUT_MS = 20 * 60_000;
-const FREE_CODE = "FRIBILJETT";
 
 export async function run({ baseURL }) {
   const runId = Date.now().toString(36);
-  const t0 = performance.now();
-  await inParallel(FAMILIES, SETUP_PARALLEL, (n) => registerPaidFamily(baseURL, runId, n));
-  const setupMs = performance.now() - t0;
-
   const admin = { ip: "10.99.0.1", cookies: new Map() };
   const login = await request(baseURL, "POST", "/admin/api/dev-login", { email: "arrangor@example.se" }, admin);
   if (login.status !== 200) throw new Error(`dev-login svarade ${login.status}`);
+  const freeCode = await benchFreeCode(baseURL, admin, runId);
+
+  const t0 = performance.now();
+  await inParallel(FAMILIES, SETUP_PARALLEL, (n) => registerPaidFamily(baseURL, runId, n, freeCode));
+  const setupMs = performance.now() - t0;
   const count = await request(baseURL, "GET", "/admin/api/get_current_runners_count_handler", null, admin);
   const list = await request(baseURL, "GET", "/admin/api/get_current_runners_handler", null, admin);
   if (!Array.isArray(list.json) || list.json.length !== count.json?.count)
@@ -112,7 +113,7 @@ export async function run({ baseURL }) {
 }
 
 /** One family: log in with the e-mailed code, one runner, a free booking (PAID at once). */
-async function registerPaidFamily(baseURL, runId, n) {
+async function registerPaidFamily(baseURL, runId, n, freeCode) {
   const visitor = { ip: `10.88.${Math.floor(n / 250)}.${(n % 250) + 1}`, cookies: new Map() };
   const email = `massutskick-${runId}-${n}@example.se`;
   const expect = (res, path, statuses = [200]) => {
@@ -129,7 +130,7 @@ async function registerPaidFamily(baseURL, runId, n) {
   const runner = { id, firstname: "Prov", lastname: `Familj${n}`, age: 35, company: "", distance: "5.6", group: "Dam" };
   const view = expect(await request(baseURL, "POST", "/update", { runners: { [id]: runner } }, visitor), "/update");
   const booked = expect(
-    await request(baseURL, "POST", "/book-v2", { kampanj: FREE_CODE, barn: view.barn, vuxna: view.vuxna }, visitor),
+    await request(baseURL, "POST", "/book-v2", { kampanj: freeCode, barn: view.barn, vuxna: view.vuxna }, visitor),
     "/book-v2",
   );
   if (booked.token !== "kampanj") throw new Error(`/book-v2 gav ingen gratisorder: ${JSON.stringify(booked)}`);

@@ -1,7 +1,8 @@
 /**
  * `npm run bench [name…]`: builds and starts the server once through scripts/start.mjs (free port, fresh
  * state directory, like the e2e tests), runs the chosen benchmarks one after another (they share two cores,
- * so never in parallel), writes bench/results/<name>.json and prints a summary.
+ * so never in parallel), writes bench/results/<name>.json and prints a summary. A benchmark in IN_PROCESS needs
+ * no server: it runs before the server is started, and alone it starts none.
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -12,6 +13,7 @@ import { startLocalServer } from "../scripts/lib/server.mjs";
 const BENCHMARKS = {
   "admin-analytics": () => import("./admin-analytics.mjs"),
   "admin-overview": () => import("./admin-overview.mjs"),
+  "admin-search": () => import("./admin-search.mjs"),
   "config-rps": () => import("./config-rps.mjs"),
   mailing: () => import("./mailing.mjs"),
   lighthouse: () => import("./lighthouse.mjs"),
@@ -19,7 +21,11 @@ const BENCHMARKS = {
   "race-sockets": () => import("./race-sockets.mjs"),
   "results-table": () => import("./results-table.mjs"),
   "box-office": () => import("./box-office.mjs"),
+  "swish-callback": () => import("./swish-callback.mjs"),
 };
+
+/** Benchmarks that measure pure code in this process; `run()` gets no baseURL or stateDir. */
+const IN_PROCESS = new Set(["admin-search"]);
 
 const asked = process.argv.slice(2);
 const unknown = asked.filter((name) => !(name in BENCHMARKS));
@@ -27,7 +33,10 @@ if (unknown.length > 0) {
   console.error(`Okänd benchmark: ${unknown.join(", ")}. Finns: ${Object.keys(BENCHMARKS).join(", ")}`);
   process.exit(2);
 }
-const names = asked.length > 0 ? asked : Object.keys(BENCHMARKS);
+// The in-process ones first: they run while no server takes a core.
+const names = (asked.length > 0 ? asked : Object.keys(BENCHMARKS)).sort(
+  (a, b) => Number(!IN_PROCESS.has(a)) - Number(!IN_PROCESS.has(b)),
+);
 
 const resultsDir = path.join(import.meta.dirname, "results");
 mkdirSync(resultsDir, { recursive: true });
@@ -41,16 +50,20 @@ const machine = {
   loadAverage1m: Math.round(loadavg()[0] * 100) / 100,
 };
 
-console.log("Bygger och startar servern (scripts/start.mjs)…");
-const server = await startLocalServer({ echo: process.env.BENCH_SERVER_LOG === "1" });
+let server = null;
 let failed = false;
 try {
   for (const name of names) {
+    if (!IN_PROCESS.has(name) && server === null) {
+      console.log("Bygger och startar servern (scripts/start.mjs)…");
+      server = await startLocalServer({ echo: process.env.BENCH_SERVER_LOG === "1" });
+    }
     console.log(`\n── ${name} ──`);
     try {
       const bench = await BENCHMARKS[name]();
-      const { figures, summary } = await bench.run({ baseURL: server.baseURL, stateDir: server.stateDir });
-      const record = { name, date: new Date().toISOString(), baseURL: server.baseURL, machine, figures };
+      const where = IN_PROCESS.has(name) ? {} : { baseURL: server.baseURL, stateDir: server.stateDir };
+      const { figures, summary } = await bench.run(where);
+      const record = { name, date: new Date().toISOString(), baseURL: where.baseURL ?? null, machine, figures };
       writeFileSync(path.join(resultsDir, `${name}.json`), JSON.stringify(record, null, 2) + "\n");
       console.log(summary);
       console.log(`→ bench/results/${name}.json`);
@@ -60,7 +73,7 @@ try {
     }
   }
 } finally {
-  await server.stop();
+  await server?.stop();
 }
 process.exit(failed ? 1 : 0);
 

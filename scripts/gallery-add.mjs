@@ -86,7 +86,7 @@ export async function jpegSizes(sharp, input, widths, { inputOptions = {}, jpeg 
   return sizes;
 }
 
-/** The statements that replace a year's list (the same as replaceGallery in src/worker/db/gallery.ts). */
+/** The statements that replace a year's list (the same as replaceGallery in src/worker/gallery/gallery-db.ts). */
 export function listStatements(year, urls) {
   const quote = (s) => `'${String(s).replaceAll("'", "''")}'`;
   return [

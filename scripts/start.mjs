@@ -106,7 +106,9 @@ function useDevVars(vars) {
 function serve() {
   const vars = serverVars(settings);
   if (dev) {
-    useDevVars(vars);
+    // DEV_SERVER tells the Worker that Vite serves the pages: their inline React refresh preamble is then allowed
+    // (src/shared/security-headers.ts).
+    useDevVars({ ...vars, DEV_SERVER: "vite" });
     // STATE_DIR reaches vite.config.ts's cloudflare({ persistState }) through the environment.
     return run(NODE, [bin("vite"), "dev", "--port", String(port), "--strictPort"], {
       env: toolEnv({ STATE_DIR: stateDir }),

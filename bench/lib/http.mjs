@@ -60,3 +60,23 @@ export function percentile(sorted, p) {
 export function round(n) {
   return Math.round(n * 10) / 10;
 }
+
+/**
+ * An uncapped free campaign code of the organiser's own (POST /admin/api/kampanjkoder) for a benchmark's thousands
+ * of free orders: the built-in free code is capped (20 uses by default). `admin` is a signed-in admin client.
+ */
+export async function benchFreeCode(baseURL, admin, runId) {
+  const code = `BENCH${runId}`
+    .toUpperCase()
+    .replace(/[^A-Z0-9]/g, "")
+    .slice(0, 20);
+  const res = await request(
+    baseURL,
+    "POST",
+    "/admin/api/kampanjkoder",
+    { code, rule: "free", note: "benchmark" },
+    admin,
+  );
+  if (res.status !== 201) throw new Error(`/admin/api/kampanjkoder svarade ${res.status}: ${JSON.stringify(res.json)}`);
+  return code;
+}

@@ -29,7 +29,8 @@ const KEEP_OUTPUT = 12_000;
 /**
  * Starts the server and resolves once `readyPath` answers 200. `echo` streams the server's output to this
  * process's stderr (otherwise it is kept only for error messages). `build: false` serves the bundle already
- * in dist/, for a second server in a run that has built it once.
+ * in dist/, for a second server in a run that has built it once. `env` adds variables for the build and the
+ * server (a local secret such as CAMPAIGN_CODES, lib/settings.mjs).
  */
 export async function startLocalServer({
   port,
@@ -38,11 +39,12 @@ export async function startLocalServer({
   readyPath = "/api/config",
   timeoutMs = 170_000,
   echo = false,
+  env: extraEnv = {},
 } = {}) {
   port ??= await freePort();
   const stateDir = mkdtempSync(path.join(tmpdir(), "loppet-state-"));
   const baseURL = `http://localhost:${port}`;
-  const env = { ...withoutVarOverrides(), PORT: String(port), STATE_DIR: stateDir };
+  const env = { ...withoutVarOverrides(), ...extraEnv, PORT: String(port), STATE_DIR: stateDir };
   if (now) env.NOW = now;
   else delete env.NOW;
 

@@ -46,28 +46,50 @@ export function configuredVars(configPath = path.join(ROOT, "wrangler.toml")) {
 const OWN_VARS = new Set(["NOW", "NOW_SET_AT"]);
 
 /**
+ * Secrets a local server takes from the environment as well (they are not in wrangler.toml): CAMPAIGN_CODES, to try
+ * the production campaign codes' JSON locally before `wrangler secret put` (development adds them to its demo codes).
+ */
+export const LOCAL_SECRETS = ["CAMPAIGN_CODES"];
+
+/**
+ * Development's secrets. wrangler.toml holds none: a secret among its top-level [vars] makes wrangler tell every
+ * environment to add it to its plain [vars] too. The deployed site's come from `wrangler secret put`; a local
+ * server gets these (an environment variable of the same name overrides, as for [vars]), and so do the Worker
+ * tests (vitest.config.ts).
+ */
+export const DEV_SECRETS = Object.freeze({
+  SESSION_SECRET: "dev-only-session-secret-change-me-0123456789abcdef",
+});
+
+/**
  * The variables a local server overrides: its clock's start (NOW, and NOW_SET_AT = when that was decided,
- * so the clock advances from there), every configured URL on localhost:8787 moved to the real origin
- * (the Swish simulator's callbacks, the dev JWKS, the public origin used in links and origin checks), and any
- * other [vars] value given as an environment variable of the same name: `SWISH_BASE_URL=… npm start` points
- * the site at another Swish API (a stand-in, or MSS through a proxy), `GOOGLE_JWKS_URL=… GOOGLE_CLIENT_ID=…`
- * at another identity provider.
+ * so the clock advances from there), development's secrets (DEV_SECRETS), every configured URL on
+ * localhost:8787 moved to the real origin (the Swish simulator's callbacks, the dev JWKS, the public origin used
+ * in links and origin checks), and any other [vars] value given as an environment variable of the same name:
+ * `SWISH_BASE_URL=… npm start` points the site at another Swish API (a stand-in, or MSS through a proxy),
+ * `GOOGLE_JWKS_URL=… GOOGLE_CLIENT_ID=…` at another identity provider; and the LOCAL_SECRETS given in the
+ * environment.
  */
 export function serverVars({ now, origin }, setAt = Date.now(), env = process.env) {
   const vars = { NOW: new Date(Date.parse(now)).toISOString(), NOW_SET_AT: String(setAt) };
+  for (const [key, value] of Object.entries(DEV_SECRETS)) vars[key] = env[key] ?? value;
   for (const [key, value] of Object.entries(configuredVars())) {
     if (!OWN_VARS.has(key) && env[key] !== undefined) vars[key] = env[key];
     else if (value.startsWith(CONFIGURED_ORIGIN)) vars[key] = origin + value.slice(CONFIGURED_ORIGIN.length);
   }
+  for (const key of LOCAL_SECRETS) if (env[key] !== undefined) vars[key] = env[key];
   return vars;
 }
 
 /**
- * The environment for a server the tests or benchmarks start: the [vars] overrides a developer's shell may
- * hold (SWISH_BASE_URL …) are dropped, so the tests always run against the built-in stand-ins.
+ * The environment for a server the tests or benchmarks start: the [vars] overrides and local secrets a developer's
+ * shell may hold (SWISH_BASE_URL, CAMPAIGN_CODES …) are dropped, so the tests always run against the built-in
+ * stand-ins (a test that wants a secret passes its own: startLocalServer's `env`).
  */
 export function withoutVarOverrides(env = process.env) {
   const kept = { ...env };
-  for (const key of Object.keys(configuredVars())) if (!OWN_VARS.has(key)) delete kept[key];
+  for (const key of [...Object.keys(DEV_SECRETS), ...Object.keys(configuredVars()), ...LOCAL_SECRETS]) {
+    if (!OWN_VARS.has(key)) delete kept[key];
+  }
   return kept;
 }

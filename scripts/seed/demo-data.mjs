@@ -57,11 +57,15 @@ function addDays(date, n) {
   return d.toISOString().slice(0, 10);
 }
 
+/**
+ * The development Worker's demo campaign codes (src/worker/dev/demo-campaigns.ts) as their rows: the same rule, end
+ * and cap (a free code is capped at 20 uses by default: FREE_CODE_DEFAULT_MAX_USES). Development data only.
+ */
 export const BUILTIN_CAMPAIGNS = [
-  { code: "VANLOPP50", rule: "flat50", validUntil: null },
-  { code: "FRIBILJETT", rule: "free", validUntil: null },
-  // season.ts: valid until 2025-10-01T23:59:59 Stockholm, inclusive; stored as the last valid millisecond.
-  { code: "TIDIGFAGEL", rule: "minus50", validUntil: cest("2025-10-01T23:59:59.999") },
+  { code: "VANLOPP50", rule: "flat50", validUntil: null, maxUses: null },
+  { code: "FRIBILJETT", rule: "free", validUntil: null, maxUses: 20 },
+  // Valid until 2025-10-01T23:59:59 Stockholm, inclusive; stored as the last valid millisecond.
+  { code: "TIDIGFAGEL", rule: "minus50", validUntil: cest("2025-10-01T23:59:59.999"), maxUses: null },
 ];
 export const ORGANISER_CAMPAIGN = {
   code: "KLUBBEN25",
@@ -520,7 +524,7 @@ export function buildDemoData() {
       code: c.code,
       rule: c.rule,
       valid_until: c.validUntil,
-      max_uses: null,
+      max_uses: c.maxUses,
       uses: paidUses(c.code),
       disabled: 0,
       builtin: 1,

@@ -12,8 +12,7 @@ const clientFrame = z.discriminatedUnion("action", [
 ]);
 
 export function parseClientFrame(message: string | ArrayBuffer): { frame: RaceClientFrame } | { error: string } {
-  const size = typeof message === "string" ? message.length : message.byteLength;
-  if (size > MAX_CLIENT_FRAME_BYTES) return { error: "Meddelandet är för stort." };
+  if (frameBytes(message) > MAX_CLIENT_FRAME_BYTES) return { error: "Meddelandet är för stort." };
   let data: unknown;
   try {
     data = typeof message === "string" ? JSON.parse(message) : undefined;
@@ -22,6 +21,14 @@ export function parseClientFrame(message: string | ArrayBuffer): { frame: RaceCl
   }
   const parsed = clientFrame.safeParse(data);
   return parsed.success ? { frame: parsed.data } : { error: "Okänt meddelande." };
+}
+
+/** The frame's size in bytes as it crossed the wire (UTF-8), not in UTF-16 code units. */
+function frameBytes(message: string | ArrayBuffer): number {
+  if (typeof message !== "string") return message.byteLength;
+  // At most 3 bytes per UTF-16 code unit: short frames need no encoding to be judged.
+  if (message.length * 3 <= MAX_CLIENT_FRAME_BYTES) return message.length;
+  return new TextEncoder().encode(message).byteLength;
 }
 
 export function sendFrame(ws: WebSocket, frame: RaceServerFrame): void {

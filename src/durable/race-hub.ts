@@ -8,19 +8,32 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import { closeSocket, parseClientFrame, sendFrame } from "./client-frames";
+import { RACE_ACTOR_HEADER } from "./race/types";
+import {
+  closeForEndedSession,
+  endedSessions,
+  SESSION_RECHECK_MS,
+  sessionExpired,
+  socketSessionFrom,
+  type SocketSession,
+} from "./socket-sessions";
 import { database } from "../worker/db/client";
 import { listRaces, raceRecordFromRow } from "../worker/race-day/races-db";
-import { type RaceRecord, type RaceServerFrame } from "../shared/race-protocol";
+import { type RaceEvent, type RaceRecord, type RaceServerFrame } from "../shared/race-protocol";
 import { clockFromSettings, type Clock } from "../shared/clock";
 
 const HUB_TAG = "hub";
 
-interface SocketState {
+interface SocketState extends SocketSession {
   subscribed: boolean;
 }
 
 export class RaceHubDO extends DurableObject<Env> {
   private readonly clock: Clock;
+  /** Sockets whose snapshot is being read from D1, with the changes held back for them meanwhile. */
+  private readonly pending = new Map<WebSocket, RaceEvent[]>();
+  /** When the sockets' sessions were last checked against D1 (src/durable/socket-sessions.ts). */
+  private sessionsCheckedAt = 0;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -33,10 +46,36 @@ export class RaceHubDO extends DurableObject<Env> {
 
   /** A race object's state or start changed (it is already in D1): every subscribed hub page hears of it. */
   async raceChanged(race: RaceRecord): Promise<void> {
+    const now = this.clock.now();
+    if (now - this.sessionsCheckedAt >= SESSION_RECHECK_MS) {
+      this.sessionsCheckedAt = now;
+      const sockets = this.ctx.getWebSockets(HUB_TAG);
+      try {
+        const ended = await endedSessions(
+          this.env,
+          sockets.map((ws) => state(ws) ?? {}),
+          now,
+        );
+        this.closeSessions(ended);
+      } catch (err) {
+        console.warn("hub socket session re-check failed", err);
+      }
+    }
     const seq = this.nextSeq();
-    const text = JSON.stringify([{ ...race, seq }] satisfies RaceServerFrame);
+    const event: RaceEvent = { ...race, seq };
+    const text = JSON.stringify([event] satisfies RaceServerFrame);
     for (const ws of this.ctx.getWebSockets(HUB_TAG)) {
-      if (!state(ws)?.subscribed) continue;
+      const socket = state(ws);
+      if (!socket?.subscribed) continue;
+      if (sessionExpired(socket, now)) {
+        closeForEndedSession(ws);
+        continue;
+      }
+      const held = this.pending.get(ws);
+      if (held) {
+        held.push(event);
+        continue;
+      }
       try {
         ws.send(text);
       } catch {
@@ -45,13 +84,33 @@ export class RaceHubDO extends DurableObject<Env> {
     }
   }
 
+  /** The admin's logout: every hub socket of that session is closed at once. How many were. */
+  async closeSessionSockets(session: string): Promise<number> {
+    return this.closeSessions(new Set([session]));
+  }
+
+  private closeSessions(sessions: ReadonlySet<string>): number {
+    let closed = 0;
+    for (const ws of this.ctx.getWebSockets(HUB_TAG)) {
+      const session = state(ws)?.session;
+      if (session && sessions.has(session)) {
+        closeForEndedSession(ws);
+        closed += 1;
+      }
+    }
+    return closed;
+  }
+
   override async fetch(request: Request): Promise<Response> {
     if (request.headers.get("upgrade")?.toLowerCase() !== "websocket") {
       return Response.json({ error: "Förväntade en WebSocket-anslutning" }, { status: 426 });
     }
     const { 0: client, 1: server } = new WebSocketPair();
     this.ctx.acceptWebSocket(server, [HUB_TAG]);
-    server.serializeAttachment({ subscribed: false } satisfies SocketState);
+    server.serializeAttachment({
+      ...socketSessionFrom(request, request.headers.get(RACE_ACTOR_HEADER) ?? ""),
+      subscribed: false,
+    } satisfies SocketState);
     return new Response(null, { status: 101, webSocket: client });
   }
 
@@ -64,15 +123,25 @@ export class RaceHubDO extends DurableObject<Env> {
     const frame = parsed.frame;
     switch (frame.action) {
       case "subscribe-to-race": {
-        ws.serializeAttachment({ subscribed: true } satisfies SocketState);
-        // Read before numbering, so a change that lands meanwhile carries a higher seq than this snapshot.
-        const races = (await listRaces(database(this.env.DB))).map(raceRecordFromRow);
-        const seq = this.nextSeq();
-        sendFrame(ws, { type: "hello", part: "races", seq, snapshot: true });
-        sendFrame(
-          ws,
-          races.map((race) => ({ ...race, seq })),
-        );
+        if (this.pending.has(ws)) return; // A snapshot is on its way to this socket already.
+        ws.serializeAttachment({ ...state(ws), subscribed: true } satisfies SocketState);
+        // Numbered before the read: every change that reaches the hub after this point carries a higher seq and
+        // is held back until the snapshot has gone out, so the page applies it on top and never loses it. (A
+        // race object writes D1 before it tells the hub, so a change numbered earlier is in the read.)
+        const held: RaceEvent[] = [];
+        this.pending.set(ws, held);
+        try {
+          const seq = this.nextSeq();
+          const races = (await listRaces(database(this.env.DB))).map(raceRecordFromRow);
+          sendFrame(ws, { type: "hello", part: "races", seq, snapshot: true });
+          sendFrame(
+            ws,
+            races.map((race) => ({ ...race, seq })),
+          );
+          if (held.length > 0) sendFrame(ws, held);
+        } finally {
+          this.pending.delete(ws);
+        }
         return;
       }
       case "sync":

@@ -1,6 +1,6 @@
 /**
  * `GET /admin/api/registration-analytics` (admin spec §3 "Analytics data"): the answer's shape, shared by the
- * Worker (src/worker/db/analytics.ts computes it in SQL) and the analytics page, plus the few pure rules both use.
+ * Worker (src/worker/analytics/analytics-db.ts computes it in SQL) and the analytics page, plus the few pure rules both use.
  *
  * What the figures count (the spec names the fields; these readings are ours):
  * - A registration counts once it has at least one runner (registrations without participants are dropped from

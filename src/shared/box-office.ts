@@ -1,5 +1,5 @@
 /**
- * The box office's sign-up rules and answers (src/worker/routes/box-office.ts), shared by the Worker, which checks
+ * The box office's sign-up rules and answers (src/worker/box-office/routes.ts), shared by the Worker, which checks
  * every call, and /admin/kassa, which checks the same on submit (lazy validation, spec §4) with the same messages.
  *
  * Spec §5: every field has the rule 'Obligatorisk' ("text longer than 1 character"), radio groups included. Taken
@@ -19,7 +19,7 @@ export const BOX_OFFICE_DISTANCES: readonly DistanceKm[] = ["5.6", "2.8", "1.6",
 export const BOX_OFFICE_GROUPS = ["Herr", "Dam"] as const;
 export type BoxOfficeGroup = (typeof BOX_OFFICE_GROUPS)[number];
 
-/** The highest bib the race object takes (src/durable/race.ts). */
+/** The highest bib the race object takes (src/durable/race/rules/checks.ts). */
 export const MAX_BIB = 99_999;
 const MAX_PHONE_LENGTH = 20;
 const MAX_CODE_LENGTH = 40;

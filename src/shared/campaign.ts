@@ -1,11 +1,11 @@
 /**
  * Campaign codes. Spec: the code is upper-cased; three built-in codes (flat 50 per person, free order, early-bird
- * −50 until 1 Oct 2025); other codes are validated by the server (stored in D1 with the same shape as below).
+ * −50 until 1 Oct 2025; "their text is not shown"); other codes are validated by the server. Every code is
+ * evaluated by the server alone: the words are secrets and live only in the Worker
+ * (src/worker/campaigns/builtin-campaigns.ts), never here, since this folder is part of the browser's bundle.
  * A campaign payment's payid contains 'kampanj'.
  */
-import type { AgeCounts } from "./age";
-import { campaignTotal, listTotal } from "./pricing";
-import { CAMPAIGN_RULES, SEASON, type BuiltinCampaign, type CampaignRule, type Season } from "./season";
+import { CAMPAIGN_RULES, type CampaignRule } from "./season";
 import { stockholmDeadlineEnd } from "./stockholm";
 
 /** Spec: "Campaign code: upper-cased." Surrounding spaces from a paste are dropped too. */
@@ -15,13 +15,6 @@ export function normalizeCode(s: string): string {
 
 export function isCampaignRule(x: unknown): x is CampaignRule {
   return typeof x === "string" && (CAMPAIGN_RULES as readonly string[]).includes(x);
-}
-
-/** The season's built-in campaign for a code as typed (any case), or null. */
-export function builtinCampaign(code: string, season: Season = SEASON): BuiltinCampaign | null {
-  const wanted = normalizeCode(code);
-  if (wanted === "") return null;
-  return season.campaigns.find((c) => normalizeCode(c.code) === wanted) ?? null;
 }
 
 export interface CampaignValidity {
@@ -48,23 +41,6 @@ export function isCampaignValidAt(campaign: CampaignValidity, now: number): bool
   } catch {
     return false;
   }
-}
-
-/**
- * The spec's campaign evaluation ({valid, price}) for a built-in code, or null when the code is not built in
- * (then the server looks it up in D1). An expired built-in code is `{valid: false}` with the list price
- * (spec: a failed campaign is treated as no discount).
- */
-export function evaluateBuiltinCampaign(
-  code: string,
-  counts: AgeCounts,
-  now: number,
-  season: Season = SEASON,
-): { valid: boolean; price: number } | null {
-  const campaign = builtinCampaign(code, season);
-  if (!campaign) return null;
-  if (!isCampaignValidAt(campaign, now)) return { valid: false, price: listTotal(counts, now, season) };
-  return { valid: true, price: campaignTotal(campaign.rule, counts, now, season) };
 }
 
 /** Spec: "A payid containing 'kampanj' marks a campaign payment." */

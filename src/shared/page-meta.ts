@@ -1,7 +1,7 @@
 /**
  * A public page's head for sharing: description and Open Graph tags, written once for both places that make a
  * page's first HTML: the build's pre-render (scripts/prerender.mjs, through src/web/entry-prerender.tsx) and the
- * Worker for pages it answers itself (an older year's results, src/worker/routes/pages.ts). `og:url` and
+ * Worker for pages it answers itself (an older year's results, src/worker/site/pages-routes.ts). `og:url` and
  * `og:image` are the Worker's to add (it knows the public origin at request time).
  */
 

@@ -32,6 +32,8 @@ export interface PaymentRecord {
   payerAlias: string | null;
   errorCode: string | null;
   errorMessage: string | null;
+  /** The campaign code the order was booked with (the family's own /get and /verify carry it). */
+  kampanj?: string | null;
 }
 
 /** A Swish instruction id (our payid): 32 upper-case hex characters, no dashes. */

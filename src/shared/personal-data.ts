@@ -1,4 +1,4 @@
-/** What the personal-data calls answer (src/worker/routes/admin-personal-data.ts), shared with /admin/personuppgifter. */
+/** What the personal-data calls answer (src/worker/personal-data/routes.ts), shared with /admin/personuppgifter. */
 
 export interface StoredRunner {
   firstname: string;

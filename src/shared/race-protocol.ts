@@ -64,6 +64,11 @@ export interface RunnerRecord {
   time?: string;
   /** Marked 'did not start' by an admin (so the race can end without them); absent when false. */
   dns?: boolean;
+  /**
+   * The seq of the runner's last change, in the race object's answers and events: a phone never lets an older
+   * answer overwrite a newer record it already has.
+   */
+  seq?: number;
 }
 
 /** The start list a visitor sees: no age, no participant id (admin spec's start-list columns). */
@@ -147,10 +152,13 @@ export type RaceErrorStatus = 400 | 404 | 409 | 422;
 
 export class RaceError extends Error {
   readonly status: RaceErrorStatus;
-  constructor(status: RaceErrorStatus, message: string) {
+  /** A refusal no retry can change (a distance move into an ended race): the move is cancelled, not retried. */
+  readonly final?: true;
+  constructor(status: RaceErrorStatus, message: string, options: { final?: boolean } = {}) {
     super(message);
     this.name = RACE_ERROR_NAME;
     this.status = status;
+    if (options.final) this.final = true;
   }
 }
 
@@ -179,8 +187,20 @@ export const CHANGE_DISTANCE_WORD = "OK";
  * earliest moment is kept. A tap on a tile the device already showed as finished is a deliberate re-record.
  */
 export const SAME_FINISH_WINDOW_MS = 5_000;
-/** A tap's moment may run ahead of the server's clock by at most this (clock-offset error), else it is refused. */
+/**
+ * A tap's moment may run ahead of the server's clock by this much, or by the device's own clock-sync error when
+ * that is larger (up to MAX_CLOCK_ERROR_MS): such a tap is clamped to the server's now and recorded. Further
+ * ahead, the phone's clock is wrong and the tap goes to the review list.
+ */
 export const FUTURE_TAP_TOLERANCE_MS = 2_000;
+/** The largest clock-sync error a device may claim (a sync worse than this is no sync). */
+export const MAX_CLOCK_ERROR_MS = 30_000;
+/**
+ * A start that reaches the race object more than this long after it was pressed (queued offline) is far from
+ * the race's time: it goes to the review list instead of starting the race silently. A start pressed live is
+ * never far, whatever the day (a test race, a changed date).
+ */
+export const FAR_START_MS = 30 * 60_000;
 /** A tap queued offline is accepted up to this long after it was made (a race is well under six hours). */
 export const MAX_TAP_AGE_MS = 6 * 3_600_000;
 /** Largest socket frame a client may send; larger ones are refused (the socket stays open). */
@@ -219,8 +239,56 @@ export interface RemovedRunnerRecord {
   removed: true;
 }
 
+/**
+ * 'Att granska': something a volunteer tapped that the race could not take as it was, kept by the race object
+ * until an admin applies it (with its original moment) or discards it; both are audited. Nothing tapped
+ * disappears without a person deciding. Each item has a kind, so a new kind is one case more:
+ * - 'tap': a finish tap refused by the race's rules (race not started or ended, runner moved or marked DNS, a
+ *   moment out of range, a finish undone on another phone after the tap was made). Applying records the
+ *   runner's finish at the tap's moment.
+ * - 'start': a start tap that needs a person: far from the race's day and time, a second start more than
+ *   START_SAME_WINDOW_MS from the first, or a start for an ended race. Applying makes its moment the start.
+ */
+export const REVIEW_KINDS = ["tap", "start"] as const;
+export type ReviewKind = (typeof REVIEW_KINDS)[number];
+export type ReviewStatus = "open" | "applied" | "discarded";
+
+export interface ReviewRecord {
+  type: "review";
+  part: string;
+  /** 'review-<id>' (the tap's id for a tap or a start). */
+  sort: `review-${string}`;
+  id: string;
+  kind: ReviewKind;
+  status: ReviewStatus;
+  /** Why the race could not take it as it was: a Swedish sentence for the list. */
+  reason: string;
+  /** The tap's moment on the server's clock, epoch ms. */
+  at: number;
+  /** A finish tap's runner, as the race knew them when the item was made. */
+  runnerId?: string;
+  bib?: number | null;
+  name?: string;
+  /** A start item: the race's start time when the item was made (null: not started). */
+  started?: number | null;
+  /** Who tapped, on which device, and when the tap reached the server. */
+  actor: string;
+  device: string | null;
+  createdAt: number;
+  /** Who applied or discarded it, and when. */
+  decidedBy?: string;
+  decidedAt?: number;
+}
+
+export function reviewSort(id: string): `review-${string}` {
+  return `review-${id}`;
+}
+
+/** Two start taps from different phones within this many ms are the same gun (audited, the first kept). */
+export const START_SAME_WINDOW_MS = 2_000;
+
 /** One event on a socket: a record as it is now, and the sequence number of its last change. */
-export type RaceEvent = (RaceRecord | RunnerRecord | RemovedRunnerRecord) & { seq: number };
+export type RaceEvent = (RaceRecord | RunnerRecord | RemovedRunnerRecord | ReviewRecord) & { seq: number };
 
 /** Server → client data frame: the records that changed, in `seq` order. */
 export type RaceEventsFrame = RaceEvent[];
@@ -250,4 +318,8 @@ export function isRaceEvent(e: RaceEvent): e is RaceRecord & { seq: number } {
 
 export function isRemovedRunner(e: RaceEvent): e is RemovedRunnerRecord & { seq: number } {
   return e.sort !== "race" && "removed" in e && e.removed === true;
+}
+
+export function isReviewEvent(e: RaceEvent): e is ReviewRecord & { seq: number } {
+  return e.sort.startsWith("review-");
 }

@@ -6,7 +6,7 @@
  * - Distans: '5.6', '5,6', '5.6K' or '5,6 km' (one of the four distances; each at most once).
  * - År: four digits. Tid: mm:ss.fff (also h:mm:ss, fewer decimals, a decimal comma, as for results).
  *
- * The public list is the faster of this record and the best imported result per distance (worker db/results.ts),
+ * The public list is the faster of this record and the best imported result per distance (src/worker/results/results-db.ts),
  * so the file is only needed for records set before the imported results begin.
  */
 import { toDistance, type DistanceKm } from "./distances";

@@ -6,9 +6,11 @@
  * start times. Values the spec leaves open are ours and documented here:
  * - lastRegistration: 2025-09-12 23:59 Stockholm (the day before the race; on-site registration after that).
  * - on-site (box-office) price: adult 300, child 200 (above the late tier: paying on the day costs a little more).
- * - built-in campaign code words: VANLOPP50 (50 kr per person), FRIBILJETT (free order), TIDIGFAGEL (−50 kr per
- *   runner until 1 Oct 2025).
  * - bib ranges per distance: 0.8 → 1–199, 1.6 → 200–399, 2.8 → 400–599, 5.6 → 600–999.
+ *
+ * This is the part of the season config the browser may import. The built-in campaign codes are the other part,
+ * Worker-only (src/worker/campaigns/builtin-campaigns.ts: the CAMPAIGN_CODES secret in production), because their
+ * words are secrets: nothing here may name one, or it would be in every public page's JavaScript.
  */
 
 /** A wall-clock moment in Europe/Stockholm, 'YYYY-MM-DDTHH:MM' (seconds optional). */
@@ -17,7 +19,8 @@ export type StockholmDateTime = string;
 export type DistanceKm = "0.8" | "1.6" | "2.8" | "5.6";
 /**
  * How a campaign code prices an order (shared/pricing.ts campaignTotal). 'epassi' is the code of a wellness-benefit
- * (Epassi) invitation: one runner's fee is already paid (worker/epassi.ts makes these codes, single use).
+ * (Epassi) invitation: one runner's fee is already paid (src/worker/epassi/epassi.ts makes these codes, single use). The rules
+ * are public; the code words that carry them are not (see above).
  */
 export const CAMPAIGN_RULES = ["flat50", "free", "minus50", "epassi"] as const;
 export type CampaignRule = (typeof CAMPAIGN_RULES)[number];
@@ -35,13 +38,6 @@ export interface SeasonRace {
   openForReg: boolean;
 }
 
-export interface BuiltinCampaign {
-  code: string;
-  rule: CampaignRule;
-  /** Last valid moment (inclusive), Stockholm time; absent = valid all season. */
-  validUntil?: StockholmDateTime;
-}
-
 export interface Season {
   year: number;
   /** 'YYYY-MM-DD' */
@@ -57,7 +53,6 @@ export interface Season {
   registrationButtonUntil: StockholmDateTime;
   adultAge: number;
   races: SeasonRace[];
-  campaigns: BuiltinCampaign[];
   contactEmail: string;
   siteName: string;
 }
@@ -77,11 +72,6 @@ export const SEASON: Season = {
     { distance: "1.6", startTime: "11:15", bibRange: [200, 399], openForReg: true },
     { distance: "2.8", startTime: "11:45", bibRange: [400, 599], openForReg: true },
     { distance: "5.6", startTime: "11:45", bibRange: [600, 999], openForReg: true },
-  ],
-  campaigns: [
-    { code: "VANLOPP50", rule: "flat50" },
-    { code: "FRIBILJETT", rule: "free" },
-    { code: "TIDIGFAGEL", rule: "minus50", validUntil: "2025-10-01T23:59:59" },
   ],
   contactEmail: "info@example.se",
   siteName: "Byloppet",

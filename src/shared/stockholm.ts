@@ -204,6 +204,12 @@ export function formatSwedishDate(ms: number): string {
   return `${p.day} ${SWEDISH_MONTHS[p.month - 1]} ${p.year}`;
 }
 
+/** '11:45:07': the Stockholm wall-clock time of an instant, to the second (race-day messages and logs). */
+export function formatStockholmClock(ms: number): string {
+  const p = stockholmParts(ms);
+  return `${p.time}:${pad2(p.second)}`;
+}
+
 /** '2025-09-13 11:45': the ISO-like form Swedes use for timestamps in lists. */
 export function formatSwedishDateTime(ms: number): string {
   const p = stockholmParts(ms);

@@ -19,6 +19,7 @@ import { SITE_NAME } from "./lib/site";
 import { documentTitle } from "./lib/use-document-title";
 
 export { socialMetaTags } from "../shared/page-meta";
+export { PAGE_LOADER_SCRIPT } from "../shared/security-headers";
 export { SITE_NAME };
 
 export interface PrerenderPage {
@@ -57,7 +58,7 @@ export const PRERENDER_PAGES: readonly PrerenderPage[] = [
     title: documentTitle("Galleri"),
     description: galleryIndexDescription(SITE_NAME, SEASON.year),
   },
-  // One page per year the index lists; the Worker serves it for a year with photos (src/worker/routes/pages.ts).
+  // One page per year the index lists; the Worker serves it for a year with photos (src/worker/site/pages-routes.ts).
   ...galleryYears(SEASON.year).map((year) => ({
     path: `/galleri/${year}`,
     file: `galleri/${year}.html`,

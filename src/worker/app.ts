@@ -1,5 +1,5 @@
 /**
- * The Worker's HTTP app: one Hono sub-app per resource (src/worker/routes/*), mounted here, with one error
+ * The Worker's HTTP app: one Hono sub-app per resource (src/worker/<resource>/routes.ts), mounted here, with one error
  * handler and the middleware every request passes. Data access lives in src/worker/db/*, never in Hono code.
  */
 import { Hono } from "hono";
@@ -11,6 +11,7 @@ import { appContext } from "./middleware/context";
 import { adminGuard } from "./middleware/admin";
 import { requireJsonBody } from "./middleware/json-body";
 import { sameOrigin } from "./middleware/same-origin";
+import { securityHeadersMiddleware } from "./middleware/security-headers";
 import { sessionContext } from "./middleware/session";
 import { authRoutes } from "./session/routes";
 import { configRoutes } from "./site/config-routes";
@@ -44,6 +45,8 @@ export const MAX_BODY_BYTES = 64 * 1024;
 export function createApp() {
   const app = new Hono<AppEnv>();
 
+  // Outermost, so every answer below gets the headers, the error handler's and the 404's included.
+  app.use(securityHeadersMiddleware);
   app.use(appContext);
   app.use(sameOrigin);
   app.use(requireJsonBody);

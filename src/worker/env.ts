@@ -5,6 +5,8 @@ export interface SessionInfo {
   id: string;
   kind: "visitor" | "admin";
   email: string;
+  /** When the session expires (server clock, ms). */
+  expiresAt: number;
 }
 
 /** Hono's context type for every route file: bindings plus what the middleware puts on the context. */

@@ -7,7 +7,7 @@ import { reconcilePayments } from "./payments/payments";
 import { reconcileRefunds } from "./payments/refunds";
 
 export { PaymentDO } from "../durable/payment";
-export { RaceDO } from "../durable/race";
+export { RaceDO } from "../durable/race/race-do";
 export { RaceHubDO } from "../durable/race-hub";
 
 const app = createApp();
@@ -24,7 +24,7 @@ export default {
       purgeExpired(database(env.DB), clock.now()).catch((err: unknown) => console.error("retention purge failed", err)),
     );
   },
-  // wrangler.toml [[queues.consumers]]: mass e-mail, one message per recipient (src/worker/mailings.ts), and its
+  // wrangler.toml [[queues.consumers]]: mass e-mail, one message per recipient (src/worker/mass-email/mailings.ts), and its
   // dead-letter queue, whose messages record a verdict for recipients the consumer never settled.
   queue: (batch, env) => handleMailBatch(batch, env),
 } satisfies ExportedHandler<Env>;

@@ -1,9 +1,9 @@
 /**
  * The visitor's registration in real Chromium on a phone, against `npm start`'s server with the Swish simulator:
  * log in with the e-mailed code (development hands it to the page), add a family, pay, and see the page turn to
- * 'Klart och betalt!' by itself; a late sibling paid on a second payment; a free campaign code; a declined payment
- * and a retry; wrong code and e-mail errors; two tabs that must not overwrite each other; the receipt page; the
- * organisers' campaign-code screen.
+ * 'Klart och betalt!' by itself; a late sibling paid on a second payment (and one whose payment is declined, which
+ * keeps its campaign code); a free campaign code; a declined payment and a retry; wrong code and e-mail errors; two
+ * tabs that must not overwrite each other; the receipt page; the organisers' campaign-code screen.
  */
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, expect, inject, test } from "vitest";
@@ -324,6 +324,63 @@ test("a paid family adds a sibling on a phone, pays 100 kr more, and the page sh
   expect(errors).toEqual([]);
 });
 
+test("a late sibling's declined payment keeps its code on a phone; the first payment stays listed", async () => {
+  const { context, page } = await phone();
+  await page.setViewportSize({ width: 390, height: 844 });
+  const errors: string[] = [];
+  page.on("pageerror", (err) => errors.push(err.message));
+  await logIn(page, uniqueEmail("syskon-nekad"));
+  await addRunner(page, { firstname: "Lars", lastname: "Lund", age: "44", distance: "5,6km" });
+  const first = await goToPayment(page);
+  let reloaded = page.waitForEvent("load", { timeout: 30_000 });
+  await payerPresses(context, first.token, "Betala");
+  await reloaded;
+  await page.getByRole("region", { name: "Klart och betalt!" }).waitFor({ timeout: 20_000 });
+
+  await addRunner(page, { firstname: "Mira", lastname: "Lund", age: "7", distance: "0,8km" });
+  const field = page.getByRole("textbox", { name: "Kampanjkod" });
+  await field.fill("VANLOPP50");
+  // 50 kr per person, for the sister alone.
+  await page.getByText(/Koden gäller! Att betala: 50\s*kr/).waitFor();
+  const second = await goToPayment(page);
+  expect((await page.locator(".swish-amount").textContent())?.replace(/\s/g, " ")).toBe("Att betala50 kr");
+  // The payer's bank declines (Swish: ERROR RF07).
+  const declined = await page.request.post(`/dev/swish/pay/${second.token}`, {
+    headers: { "x-loppet-client": "1" },
+    data: { status: "ERROR", errorCode: "RF07" },
+  });
+  expect(declined.status()).toBe(200);
+  await page.waitForURL("**/anmalan/3", { timeout: 20_000 });
+
+  // The first payment is still listed as paid; the sibling's failure is told in Swedish, with the code kept.
+  const paid = page.getByRole("region", { name: "Betalt" });
+  await paid.waitFor({ timeout: 20_000 });
+  expect((await paid.locator(".paid-payment").textContent())?.replace(/\s/g, " ")).toMatch(/För\s?Lars.*150 kr/);
+  const failure = page.getByRole("alert").filter({ hasText: "Misslyckad betalning, try again" });
+  await failure.waitFor({ timeout: 20_000 });
+  expect(await failure.textContent()).toContain("Betalningen nekades, till exempel på grund av en beloppsgräns.");
+  expect(await failure.textContent()).toContain("kampanjkoden VANLOPP50 finns kvar nedan");
+  expect(await failure.textContent()).not.toMatch(/Transaction|declined/i);
+  expect(await field.inputValue()).toBe("VANLOPP50");
+  await page.getByText(/Koden gäller! Att betala: 50\s*kr/).waitFor();
+  expect(await runnerRow(page, "Lars Lund").textContent()).toMatch(/Betald/);
+  if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/sibling-declined-390.png`, fullPage: true });
+
+  const booked = page.waitForResponse((r) => new URL(r.url()).pathname === "/book-v2");
+  const retry = await goToPayment(page);
+  expect((await booked).request().postDataJSON()).toMatchObject({ kampanj: "VANLOPP50", barn: 1, vuxna: 0 });
+  expect(retry.payref).not.toBe(second.payref);
+  reloaded = page.waitForEvent("load", { timeout: 30_000 });
+  await payerPresses(context, retry.token, "Betala");
+  await reloaded;
+  const done = page.getByRole("region", { name: "Klart och betalt!" });
+  await done.waitFor({ timeout: 20_000 });
+  const amounts = (await done.locator(".paid-payment dd").allTextContents()).filter((t) => /kr$/.test(t));
+  expect(amounts.map((t) => t.replace(/\s/g, " "))).toEqual(["150 kr", "50 kr"]);
+  expect(await page.getByText("Misslyckad betalning, try again").count()).toBe(0);
+  expect(errors).toEqual([]);
+});
+
 test("an unknown campaign code is no discount, and the list price is charged", async () => {
   const { page } = await phone();
   await logIn(page, uniqueEmail("okandkod"));
@@ -358,6 +415,65 @@ test("a declined payment shows 'Misslyckad betalning, try again', and paying aga
   await payerPresses(context, second.token, "Betala");
   await page.getByRole("region", { name: "Klart och betalt!" }).waitFor({ timeout: 30_000 });
   expect(await page.getByText("Misslyckad betalning, try again").count()).toBe(0);
+});
+
+test("a declined payment keeps the family's Epassi code: the retry is at the discounted price", async () => {
+  // The organiser sends an Epassi invitation: a one-use code that pays the dearest runner's fee.
+  const adminContext = await desktopContext(browser, baseURL);
+  contexts.push(adminContext);
+  const admin = await adminContext.newPage();
+  await signInAsDevAdmin(admin);
+  const invited = await admin.request.post("/admin/api/invite/epassi", {
+    headers: { "x-loppet-client": "1" },
+    data: { name: "Greta Gran", email: uniqueEmail("epassi-nekad") },
+  });
+  expect(invited.status()).toBe(201);
+  const { code } = ((await invited.json()) as { invitation: { code: string } }).invitation;
+  expect(code).toMatch(/^EPASSI[A-Z2-9]{10}$/);
+
+  const { context, page } = await phone();
+  const errors: string[] = [];
+  page.on("pageerror", (err) => errors.push(err.message));
+  await logIn(page, uniqueEmail("epassi-familj"));
+  await addRunner(page, { firstname: "Greta", lastname: "Gran", age: "38", distance: "5,6km" });
+  await addRunner(page, { firstname: "Hugo", lastname: "Gran", age: "8", distance: "0,8km" });
+  const field = page.getByRole("textbox", { name: "Kampanjkod" });
+  await field.pressSequentially(code.toLowerCase());
+  // 150 + 100 kr; the code pays the adult's 150.
+  await page.getByText(/Koden gäller! Att betala: 100\s*kr/).waitFor();
+
+  const first = await goToPayment(page);
+  // The payer's bank declines (Swish: ERROR RF07, "Transaction declined").
+  const declined = await page.request.post(`/dev/swish/pay/${first.token}`, {
+    headers: { "x-loppet-client": "1" },
+    data: { status: "ERROR", errorCode: "RF07" },
+  });
+  expect(declined.status()).toBe(200);
+  await page.waitForURL("**/anmalan/3", { timeout: 20_000 });
+  const failure = page.getByRole("alert").filter({ hasText: "Misslyckad betalning, try again" });
+  await failure.waitFor({ timeout: 20_000 });
+  // Said in Swedish, never Swish's English text.
+  expect(await failure.textContent()).toContain("Betalningen nekades, till exempel på grund av en beloppsgräns.");
+  expect(await failure.textContent()).not.toMatch(/Transaction|declined/i);
+
+  // The code is still in the field and still the family's (its use came back when the payment failed).
+  expect(await field.inputValue()).toBe(code);
+  await page.getByText(/Koden gäller! Att betala: 100\s*kr/).waitFor();
+  await page.getByText(`Med kampanjkod ${code}`).waitFor();
+  expect(await page.locator(".price-campaign dd").textContent()).toMatch(/^100\s*kr$/);
+  await page.screenshot({ path: "test-results/epassi-nekad-steg3.png", fullPage: true });
+
+  const booked = page.waitForResponse((r) => new URL(r.url()).pathname === "/book-v2");
+  const second = await goToPayment(page);
+  expect((await booked).request().postDataJSON()).toMatchObject({ kampanj: code });
+  expect(second.payref).not.toBe(first.payref);
+  const reloaded = page.waitForEvent("load", { timeout: 30_000 });
+  await payerPresses(context, second.token, "Betala");
+  await reloaded;
+  const paid = page.getByRole("region", { name: "Klart och betalt!" });
+  await paid.waitFor({ timeout: 20_000 });
+  expect(await paid.textContent()).toMatch(/100\s*kr/);
+  expect(errors).toEqual([]);
 });
 
 test("a wrong code and a bad address show the errors, which input and 'Stäng' clear", async () => {

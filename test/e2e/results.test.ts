@@ -347,6 +347,6 @@ test("a finished race of the current season shows on /resultat, read from the ra
     expect((await page.locator(".year-link").allTextContents()).map(Number)).toContain(2023);
   } finally {
     // Back to not started, so /resultat shows the imported season again for every other test.
-    await call(`reset/${part}`);
+    await call(`reset/${part}?confirm=APRAKET`);
   }
 });

@@ -1,10 +1,8 @@
 import { describe, expect, it } from "vitest";
 import {
-  builtinCampaign,
   campaignPayid,
   checkEpassiInvitation,
   EPASSI_MESSAGES,
-  evaluateBuiltinCampaign,
   isCampaignPayid,
   isCampaignValidAt,
   isValidCampaignCode,
@@ -12,7 +10,6 @@ import {
   normalizeCode,
   payidLabel,
 } from "../../src/shared/campaign";
-import { SEASON } from "../../src/shared/season";
 import { stockholmToEpoch } from "../../src/shared/stockholm";
 
 const NOW = stockholmToEpoch("2025-08-01T12:00");
@@ -21,20 +18,6 @@ describe("codes", () => {
   it("normalises by trimming and upper-casing", () => {
     expect(normalizeCode("  vanlopp50 ")).toBe("VANLOPP50");
     expect(normalizeCode("tidigfågel")).toBe("TIDIGFÅGEL");
-  });
-
-  it("finds built-in campaigns in any case", () => {
-    expect(builtinCampaign("vanlopp50")).toEqual({ code: "VANLOPP50", rule: "flat50" });
-    expect(builtinCampaign(" FriBiljett ")?.rule).toBe("free");
-    expect(builtinCampaign("TIDIGFAGEL")?.rule).toBe("minus50");
-    expect(builtinCampaign("OKÄND")).toBeNull();
-    expect(builtinCampaign("")).toBeNull();
-  });
-
-  it("reads the campaigns from the season given", () => {
-    const season = { ...SEASON, campaigns: [{ code: "ANNAN", rule: "free" as const }] };
-    expect(builtinCampaign("annan", season)?.rule).toBe("free");
-    expect(builtinCampaign("VANLOPP50", season)).toBeNull();
   });
 });
 
@@ -67,29 +50,6 @@ describe("isCampaignValidAt", () => {
     expect(isCampaignValidAt({ maxUses: 3, uses: 2 }, NOW)).toBe(true);
     expect(isCampaignValidAt({ maxUses: 3, uses: 3 }, NOW)).toBe(false);
     expect(isCampaignValidAt({ maxUses: 0 }, NOW)).toBe(false);
-  });
-});
-
-describe("evaluateBuiltinCampaign", () => {
-  const counts = { barn: 2, vuxna: 1 };
-
-  it("prices a valid built-in code by its rule", () => {
-    expect(evaluateBuiltinCampaign("vanlopp50", counts, NOW)).toEqual({ valid: true, price: 150 });
-    expect(evaluateBuiltinCampaign("FRIBILJETT", counts, NOW)).toEqual({ valid: true, price: 0 });
-    expect(evaluateBuiltinCampaign("TIDIGFAGEL", counts, NOW)).toEqual({ valid: true, price: 2 * 50 + 100 });
-  });
-
-  it("the early-bird code ends after 1 Oct 2025 and then gives the list price", () => {
-    const last = stockholmToEpoch("2025-10-01T23:59:59");
-    expect(evaluateBuiltinCampaign("TIDIGFAGEL", counts, last)).toEqual({ valid: true, price: 2 * 100 + 200 });
-    expect(evaluateBuiltinCampaign("TIDIGFAGEL", counts, last + 1000)).toEqual({
-      valid: false,
-      price: 2 * 150 + 250,
-    });
-  });
-
-  it("is null for a code that is not built in", () => {
-    expect(evaluateBuiltinCampaign("ANNAN", counts, NOW)).toBeNull();
   });
 });
 

@@ -22,6 +22,8 @@ import { campaignTotal, listTotal } from "../../src/shared/pricing";
 import { parseResults, serializeResults } from "../../src/shared/results-file";
 import { SEASON, type CampaignRule } from "../../src/shared/season";
 import { stockholmDeadlineEnd } from "../../src/shared/stockholm";
+import { builtinMaxUses } from "../../src/worker/campaigns/builtin-campaigns";
+import { DEMO_CAMPAIGNS } from "../../src/worker/dev/demo-campaigns";
 
 const data = buildDemoData();
 const sql = demoSql(data);
@@ -104,12 +106,13 @@ describe("demo seed", () => {
     );
     expect(data.races.filter((r) => r.season < DEMO_SEASON).every((r) => r.state === "ended" && r.started)).toBe(true);
 
-    expect(BUILTIN_CAMPAIGNS.map((c) => [c.code, c.rule])).toEqual(SEASON.campaigns.map((c) => [c.code, c.rule]));
-    for (const c of SEASON.campaigns) {
+    expect(BUILTIN_CAMPAIGNS.map((c) => [c.code, c.rule])).toEqual(DEMO_CAMPAIGNS.map((c) => [c.code, c.rule]));
+    for (const c of DEMO_CAMPAIGNS) {
       const row = data.campaignCodes.find((r) => r.code === c.code);
       expect(row?.builtin).toBe(1);
-      // Stored as the last valid millisecond of the inclusive Stockholm deadline.
+      // Stored as the last valid millisecond of the inclusive Stockholm deadline, with the cap the Worker applies.
       expect(row?.valid_until).toBe(c.validUntil ? stockholmDeadlineEnd(c.validUntil) - 1 : null);
+      expect(row?.max_uses).toBe(builtinMaxUses(c));
     }
     expect(data.campaignCodes.filter((c) => c.builtin === 0)).toHaveLength(1);
   });

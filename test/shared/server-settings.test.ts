@@ -4,7 +4,7 @@
  * the servers the tests start never inherit such an override.
  */
 import { describe, expect, it } from "vitest";
-import { configuredVars, serverVars, withoutVarOverrides } from "../../scripts/lib/settings.mjs";
+import { configuredVars, DEV_SECRETS, serverVars, withoutVarOverrides } from "../../scripts/lib/settings.mjs";
 
 const settings = { now: "2025-08-25T10:00:00+02:00", origin: "http://localhost:9000" };
 
@@ -45,11 +45,27 @@ describe("npm start's variables", () => {
       expect(Object.keys(serverVars(settings, 1, { [key]: "v" }))).toContain(key);
   });
 
+  it("passes the CAMPAIGN_CODES secret on when the environment has it, to try a production JSON locally", () => {
+    const secret = '{"LOKALKOD": {"rule": "free"}}';
+    expect(serverVars(settings, 1, { CAMPAIGN_CODES: secret })).toMatchObject({ CAMPAIGN_CODES: secret });
+    expect(serverVars(settings, 1, {})).not.toHaveProperty("CAMPAIGN_CODES");
+  });
+
+  it("gives the local server development's secrets, which wrangler.toml does not hold", () => {
+    expect(configuredVars()).not.toHaveProperty("SESSION_SECRET");
+    expect(serverVars(settings, 1, {})).toMatchObject({ SESSION_SECRET: DEV_SECRETS.SESSION_SECRET });
+    expect(DEV_SECRETS.SESSION_SECRET.length).toBeGreaterThanOrEqual(32);
+    const own = "a-developer-s-own-secret-of-32-characters";
+    expect(serverVars(settings, 1, { SESSION_SECRET: own })).toMatchObject({ SESSION_SECRET: own });
+  });
+
   it("the servers the tests and benchmarks start drop such overrides", () => {
     const env = withoutVarOverrides({
       PATH: "/bin",
       NOW: "2025-09-13T10:00:00+02:00",
       SWISH_BASE_URL: "https://x.test/",
+      CAMPAIGN_CODES: '{"SKALKOD": {"rule": "free"}}',
+      SESSION_SECRET: "a-developer-s-own-secret-of-32-characters",
     });
     expect(env).toEqual({ PATH: "/bin", NOW: "2025-09-13T10:00:00+02:00" });
   });

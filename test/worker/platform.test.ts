@@ -86,7 +86,12 @@ describe("visitor sessions", () => {
     const row = await sessionRow(session.id);
     expect(row).toMatchObject({ kind: "visitor", email: "c@example.se", revoked_at: null });
     expect(JSON.stringify(row)).not.toContain(sid);
-    expect((await whoami(jar)).session).toEqual({ id: session.id, kind: "visitor", email: "c@example.se" });
+    expect((await whoami(jar)).session).toEqual({
+      id: session.id,
+      kind: "visitor",
+      email: "c@example.se",
+      expiresAt: row!.expires_at,
+    });
   });
 
   it("ignores a tampered token, a token signed with another key, and a visitor token in the admin cookie", async () => {

@@ -84,7 +84,7 @@ export async function setSwishDelay(apiDelayMs: number) {
 
 /**
  * The payer's phone: PAID, DECLINED or ERROR; returns the simulator's answer (settled object, callback result).
- * The Worker answers a callback before it settles (routes/payments.ts), so when a callback was delivered this
+ * The Worker answers a callback before it settles (src/worker/payments/routes.ts), so when a callback was delivered this
  * waits until the settlement and, for a paid payment, the after-payment steps are done.
  */
 export async function payOnPhone(token: string, status: "PAID" | "DECLINED" | "ERROR" = "PAID", errorCode?: string) {

@@ -1,8 +1,9 @@
 import { SEASON } from "../../shared/season";
 
 /**
- * The public address used in share links. A build-time constant (VITE_PUBLIC_ORIGIN) rather than
- * `location.origin`, so the pre-rendered HTML and the first client render are identical.
+ * The public address used in share links: the built environment's PUBLIC_ORIGIN (wrangler.toml; vite.config.ts
+ * puts it here as VITE_PUBLIC_ORIGIN), a build-time constant rather than `location.origin`, so the pre-rendered
+ * HTML and the first client render are identical.
  */
 export const SITE_URL: string = import.meta.env.VITE_PUBLIC_ORIGIN || "https://lopp.example.se";
 

@@ -4,8 +4,11 @@
  *   read it at /dev/outbox);
  * - 'cloudflare': Cloudflare Email Service through the `send_email` binding (transactional mail);
  * - 'resend': Resend's HTTP API (bulk mail), key in the EMAIL_API_KEY secret.
- * Every send, whatever the transport, writes one `email_log` row, 'sent' or 'failed' with the error; a failed
- * send also throws so the caller (a login-code request, the mailing queue) can react. The log keeps what was sent
+ * Every send, whatever the transport, writes one `email_log` row, 'sent', 'failed' or 'unknown' with the error; a
+ * send that did not succeed also throws an EmailSendError so the caller (a login-code request, the mailing queue)
+ * can react. 'failed' means the provider answered that it did not take the mail; 'unknown' (`uncertain`) means no
+ * answer came (a time-out after SEND_TIMEOUT_MS, a connection lost): the provider may have accepted it, so a
+ * caller must not send it again blindly. The log keeps what was sent
  * to whom and when; the body of a mail that carries a secret (a login code) is never written to it, and other
  * bodies are purged by the cron after their retention (db/retention.ts).
  */
@@ -32,11 +35,30 @@ export interface EmailSender {
   send(mail: Mail): Promise<void>;
 }
 
+/** How long a send may take before it is given up as uncertain (the provider may still have accepted it). */
+export const SEND_TIMEOUT_MS = 30_000;
+
+/** A send that did not succeed. `uncertain`: no answer came, so the mail may have left. */
+export class EmailSendError extends Error {
+  constructor(
+    message: string,
+    readonly uncertain: boolean,
+  ) {
+    super(message);
+    this.name = "EmailSendError";
+  }
+}
+
+/** True for an error after which the mail may have been accepted (never resend it automatically). */
+export function isUncertainSend(err: unknown): boolean {
+  return err instanceof EmailSendError && err.uncertain;
+}
+
 export type EmailTransportName = "outbox" | "cloudflare" | "resend";
 
 export const RESEND_API_URL = "https://api.resend.com/emails";
 
-type Deliver = (mail: Mail) => Promise<void>;
+type Deliver = (mail: Mail, signal: AbortSignal) => Promise<void>;
 
 interface EmailEnv {
   EMAIL_TRANSPORT: string;
@@ -49,6 +71,8 @@ interface EmailEnv {
 export interface EmailSenderOptions {
   /** The HTTP client for 'resend' (defaults to global fetch). */
   fetch?: typeof fetch;
+  /** Defaults to SEND_TIMEOUT_MS. */
+  timeoutMs?: number;
 }
 
 function transportFor(env: EmailEnv, db: Db, clock: Clock, options: EmailSenderOptions): Deliver {
@@ -77,21 +101,29 @@ function transportFor(env: EmailEnv, db: Db, clock: Clock, options: EmailSenderO
         });
       };
     case "resend":
-      return async (mail) => {
-        if (!env.EMAIL_API_KEY) throw new Error("EMAIL_API_KEY is not set");
-        const res = await (options.fetch ?? fetch)(RESEND_API_URL, {
-          method: "POST",
-          headers: { authorization: `Bearer ${env.EMAIL_API_KEY}`, "content-type": "application/json" },
-          body: JSON.stringify({
-            from: env.EMAIL_FROM,
-            to: [mail.to],
-            subject: mail.subject,
-            html: mail.html,
-            text: mail.text,
-            ...(mail.headers ? { headers: mail.headers } : {}),
-          }),
-        });
-        if (!res.ok) throw new Error(`Resend ${res.status}: ${(await res.text()).slice(0, 300)}`);
+      return async (mail, signal) => {
+        if (!env.EMAIL_API_KEY) throw new EmailSendError("EMAIL_API_KEY is not set", false);
+        let res: Response;
+        try {
+          res = await (options.fetch ?? fetch)(RESEND_API_URL, {
+            method: "POST",
+            signal,
+            headers: { authorization: `Bearer ${env.EMAIL_API_KEY}`, "content-type": "application/json" },
+            body: JSON.stringify({
+              from: env.EMAIL_FROM,
+              to: [mail.to],
+              subject: mail.subject,
+              html: mail.html,
+              text: mail.text,
+              ...(mail.headers ? { headers: mail.headers } : {}),
+            }),
+          });
+        } catch (err) {
+          // No answer (aborted at the deadline, or the connection broke): the request may have reached Resend.
+          throw new EmailSendError(`Resend svarade inte: ${err instanceof Error ? err.message : String(err)}`, true);
+        }
+        // An answer that is an error: Resend says it did not take the mail, so it can be tried again.
+        if (!res.ok) throw new EmailSendError(`Resend ${res.status}: ${(await res.text()).slice(0, 300)}`, false);
       };
     default:
       throw new Error(`Unknown EMAIL_TRANSPORT "${env.EMAIL_TRANSPORT}" (outbox, cloudflare or resend)`);
@@ -102,6 +134,7 @@ export function emailSender(env: Env, db: Db, clock: Clock, options: EmailSender
   const emailEnv = env as Env & EmailEnv;
   const deliver = transportFor(emailEnv, db, clock, options);
   const transport = env.EMAIL_TRANSPORT;
+  const timeoutMs = options.timeoutMs ?? SEND_TIMEOUT_MS;
   return {
     async send(mail) {
       const entry = {
@@ -114,11 +147,15 @@ export function emailSender(env: Env, db: Db, clock: Clock, options: EmailSender
         mailingId: mail.mailingId ?? null,
       };
       try {
-        await deliver(mail);
+        await withDeadline((signal) => deliver(mail, signal), timeoutMs);
       } catch (err) {
-        const error = err instanceof Error ? err.message : String(err);
-        await logEmail(db, { ...entry, status: "failed", error, createdAt: clock.now() });
-        throw err;
+        const failure =
+          err instanceof EmailSendError
+            ? err
+            : new EmailSendError(err instanceof Error ? err.message : String(err), false);
+        const status = failure.uncertain ? "unknown" : "failed";
+        await logEmail(db, { ...entry, status, error: failure.message, createdAt: clock.now() });
+        throw failure;
       }
       try {
         await logEmail(db, { ...entry, status: "sent", createdAt: clock.now() });
@@ -129,4 +166,25 @@ export function emailSender(env: Env, db: Db, clock: Clock, options: EmailSender
       if (transport === "outbox") console.log(`[outbox] ${mail.kind} to ${mail.to}: ${mail.subject}`);
     },
   };
+}
+
+/**
+ * Runs one delivery with a deadline: past it the delivery is aborted (a fetch takes the signal) and the send is
+ * uncertain, whatever the transport (the binding takes no signal; its late answer is then ignored).
+ */
+async function withDeadline(run: (signal: AbortSignal) => Promise<void>, timeoutMs: number): Promise<void> {
+  const controller = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const timedOut = new EmailSendError(`Ingen bekräftelse inom ${Math.round(timeoutMs / 1000)} s`, true);
+      controller.abort(timedOut);
+      reject(timedOut);
+    }, timeoutMs);
+  });
+  try {
+    await Promise.race([run(controller.signal), deadline]);
+  } finally {
+    if (timer !== undefined) clearTimeout(timer);
+  }
 }

@@ -1,6 +1,6 @@
 /**
  * `GET /admin/api/registration-analytics` (admin spec §7: "analytics data, or an error field"; admin guard in
- * app.ts). The figures and what they count: src/shared/analytics.ts and src/worker/db/analytics.ts. A failure is
+ * app.ts). The figures and what they count: src/shared/analytics.ts and src/worker/analytics/analytics-db.ts. A failure is
  * logged and answered 500 with `{error}` in Swedish, which the page shows in its closable alert.
  */
 import { Hono } from "hono";

@@ -33,7 +33,7 @@
  */
 import { and, eq, gte, sql } from "drizzle-orm";
 import { countAges } from "../../shared/age";
-import { builtinCampaign, campaignPayid, isCampaignValidAt, normalizeCode } from "../../shared/campaign";
+import { campaignPayid, isCampaignValidAt, normalizeCode } from "../../shared/campaign";
 import type { Clock } from "../../shared/clock";
 import type { DistanceKm } from "../../shared/distances";
 import type { BoxOfficeMethod, QuickRegFields, QuickRegStarted, QuickRegStatus } from "../../shared/box-office";
@@ -44,6 +44,7 @@ import type { RaceSnapshot, RunnerRecord } from "../../shared/race-protocol";
 import { SEASON, type Season } from "../../shared/season";
 import { randomHex } from "../lib/crypto";
 import { audit } from "../db/audit";
+import { builtinCampaigns, type BuiltinCampaigns } from "../campaigns/builtin-campaigns";
 import { claimCampaignUseStatement, ensureCampaignRow, findCampaign } from "../campaigns/campaigns-db";
 import { database, type Db } from "../db/client";
 import { findPayment, parseParticipantIds, type ParticipantRow, type PaymentRow } from "../payments/payments-db";
@@ -127,7 +128,7 @@ async function pendingHolder(db: Db, input: QuickRegFields, season: Season, now:
 
 /** Refuses (409) a bib the race already uses or a waiting box-office sign-up holds, and an ended race. */
 async function checkRaceAndBib(env: Env, db: Db, race: RaceRow, input: QuickRegFields, season: Season, now: number) {
-  const stub = await raceStub(env, race.part, db);
+  const stub = raceStub(env, race.part);
   // RPC's type mapping widens the tuple to an array of the union; the object returns a RaceSnapshot.
   const snapshot = (await callRace(stub.snapshot())) as RaceSnapshot | null;
   const [record, ...runners] = snapshot ?? [null];
@@ -214,7 +215,7 @@ export async function startQuickReg(
       break;
     }
     case "kampanj": {
-      const payid = await claimFreeCampaign(db, input, participant, counts, season, now);
+      const payid = await claimFreeCampaign(db, builtinCampaigns(env), input, participant, counts, season, now);
       started = { payid, method: "kampanj", amount: 0, raceId: race.part };
       break;
     }
@@ -277,6 +278,7 @@ function paidRow(
  */
 async function claimFreeCampaign(
   db: Db,
+  builtins: BuiltinCampaigns,
   input: QuickRegFields,
   participant: ReturnType<typeof participantRow>,
   counts: { barn: number; vuxna: number },
@@ -285,7 +287,7 @@ async function claimFreeCampaign(
 ): Promise<string> {
   const code = normalizeCode(input.kampanj ?? "");
   if (code === "") throw new ApiError(400, BOX_OFFICE_MSG.campaignMissing, { kampanj: BOX_OFFICE_MSG.campaignMissing });
-  const campaign = await findCampaign(db, code, season);
+  const campaign = await findCampaign(db, code, builtins);
   if (!campaign) throw new ApiError(400, BOX_OFFICE_MSG.campaignUnknown, { kampanj: BOX_OFFICE_MSG.campaignUnknown });
   if (!isCampaignValidAt(campaign, now)) {
     throw new ApiError(400, BOX_OFFICE_MSG.campaignInvalid, { kampanj: BOX_OFFICE_MSG.campaignInvalid });
@@ -293,7 +295,7 @@ async function claimFreeCampaign(
   if (campaignTotal(campaign.rule, counts, now, season) !== 0) {
     throw new ApiError(400, BOX_OFFICE_MSG.campaignNotFree, { kampanj: BOX_OFFICE_MSG.campaignNotFree });
   }
-  if (builtinCampaign(code, season)) await ensureCampaignRow(db, code, now, season);
+  await ensureCampaignRow(db, code, now, builtins);
   const before = await db
     .select({ uses: campaignCodes.uses })
     .from(campaignCodes)
@@ -318,7 +320,7 @@ async function claimFreeCampaign(
       }),
     ]);
   } catch (err) {
-    const after = await findCampaign(db, code, season);
+    const after = await findCampaign(db, code, builtins);
     if (!after || !isCampaignValidAt(after, now)) {
       throw new ApiError(400, BOX_OFFICE_MSG.campaignInvalid, { kampanj: BOX_OFFICE_MSG.campaignInvalid });
     }
@@ -372,7 +374,7 @@ export async function quickRegStatus(env: Env, payid: string, season: Season = S
   const raceId = participant.raceId ?? raceIdForSeason(distance, season);
   let inRace: RunnerRecord | null = null;
   if (row.status === "PAID") {
-    const stub = await raceStub(env, raceId, db);
+    const stub = raceStub(env, raceId);
     inRace = await callRace(stub.getRunner(participant.id));
   }
   return {

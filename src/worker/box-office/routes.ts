@@ -1,7 +1,7 @@
 /**
  * The box office ('Biljettkassan', admin spec §7: `POST /admin/api/quickreg` → `{token}`), plus the page's status
  * poll and its cancel button. The admin guard (app.ts) lets only admins in, the same-origin guard only the site
- * itself. The rules of a sign-up live in src/worker/box-office.ts; this file validates and shapes the answers.
+ * itself. The rules of a sign-up live in src/worker/box-office/box-office.ts; this file validates and shapes the answers.
  * The sign-up's field rules are shared with the page (src/shared/box-office.ts).
  */
 import { Hono } from "hono";

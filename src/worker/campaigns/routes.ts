@@ -1,7 +1,7 @@
 /**
  * The organisers' campaign codes (admin area; the admin guard in app.ts covers /admin/api/*): list the built-in
  * codes of the season and their own, make a new one, disable or enable one. A code's `uses` counts booked orders
- * (see routes/registration.ts); `paidOrders` counts the PAID payments that used it.
+ * (see src/worker/registration/routes.ts); `paidOrders` counts the PAID payments that used it.
  */
 import { Hono, type Context } from "hono";
 import { z } from "zod";
@@ -17,6 +17,7 @@ import {
   setCampaignDisabled,
   type CampaignListEntry,
 } from "./campaigns-db";
+import { builtinCampaigns, isRefusedWord } from "./builtin-campaigns";
 import { database } from "../db/client";
 import type { AppEnv } from "../env";
 import { ApiError, notFound } from "../lib/errors";
@@ -31,6 +32,7 @@ const MSG = {
   maxUses: "Ange högsta antal användningar som ett heltal 1–100000.",
   note: "Anteckningen får vara högst 200 tecken.",
   exists: "Koden finns redan.",
+  demo: "Koden är en av utvecklingsmiljöns demokoder, som aldrig gäller här. Välj en annan kod.",
   missing: "Kampanjkoden finns inte.",
   body: "Ogiltig kampanjkod.",
 } as const;
@@ -70,7 +72,7 @@ function view(c: CampaignListEntry) {
 }
 
 async function entry(c: Context<AppEnv>, code: string) {
-  const found = (await listCampaigns(database(c.env.DB))).find((e) => e.code === code);
+  const found = (await listCampaigns(database(c.env.DB), builtinCampaigns(c.env))).find((e) => e.code === code);
   if (!found) throw notFound(MSG.missing);
   return view(found);
 }
@@ -81,15 +83,19 @@ function adminEmail(c: Context<AppEnv>): string {
 
 campaignRoutes.get("/admin/api/kampanjkoder", async (c) => {
   const db = database(c.env.DB);
-  await ensureBuiltinCampaigns(db, c.var.clock.now());
-  return c.json({ kampanjkoder: (await listCampaigns(db)).map(view) });
+  const builtins = builtinCampaigns(c.env);
+  await ensureBuiltinCampaigns(db, c.var.clock.now(), builtins);
+  // The organiser sees why the built-in codes are missing when the CAMPAIGN_CODES secret cannot be read.
+  return c.json({ kampanjkoder: (await listCampaigns(db, builtins)).map(view), configErrors: builtins.errors });
 });
 
 campaignRoutes.post("/admin/api/kampanjkoder", validate("json", newCampaignBody), async (c) => {
   const body = c.req.valid("json");
   const db = database(c.env.DB);
   const now = c.var.clock.now();
-  await ensureBuiltinCampaigns(db, now);
+  const builtins = builtinCampaigns(c.env);
+  if (isRefusedWord(builtins, body.code)) throw new ApiError(409, MSG.demo, { code: MSG.demo });
+  await ensureBuiltinCampaigns(db, now, builtins);
   const created = await createCampaign(
     db,
     {
@@ -101,6 +107,7 @@ campaignRoutes.post("/admin/api/kampanjkoder", validate("json", newCampaignBody)
       createdBy: adminEmail(c),
     },
     now,
+    builtins,
   );
   if (!created) throw new ApiError(409, MSG.exists, { code: MSG.exists });
   await audit(db, { actor: adminEmail(c), action: "campaign.create", subject: body.code, detail: body }, now);
@@ -115,7 +122,10 @@ for (const [action, disabled] of [
     const code = normalizeCode(c.req.valid("param").code);
     const db = database(c.env.DB);
     const now = c.var.clock.now();
-    await ensureBuiltinCampaigns(db, now);
+    const builtins = builtinCampaigns(c.env);
+    await ensureBuiltinCampaigns(db, now, builtins);
+    // A built-in row whose word is no longer configured is not listed and never accepted: nothing to switch.
+    if (!(await listCampaigns(db, builtins)).some((e) => e.code === code)) throw notFound(MSG.missing);
     if (!(await setCampaignDisabled(db, code, disabled))) throw notFound(MSG.missing);
     await audit(db, { actor: adminEmail(c), action: `campaign.${action}`, subject: code }, now);
     return c.json(await entry(c, code));

@@ -9,7 +9,8 @@ export interface EmailLogEntry {
   text: string;
   kind: string;
   transport: string;
-  status: "sent" | "failed";
+  /** 'unknown': no answer from the provider (adapters/email.ts), so the mail may have left. */
+  status: "sent" | "failed" | "unknown";
   error?: string | null;
   mailingId?: number | null;
   createdAt: number;

@@ -57,7 +57,7 @@ export const participants = sqliteTable(
     createdAt: integer("created_at").notNull(),
     /**
      * The payment that booked the runner, set in the statement that makes that payment PAID (triggers in
-     * migrations/0008_runner_payments.sql), never changed afterwards; null while the runner is unpaid. A runner is
+     * migrations/0010_runner_payments.sql), never changed afterwards; null while the runner is unpaid. A runner is
      * paid by exactly one payment: a registration's later payments cover only the runners added since.
      */
     paidBy: text("paid_by"),
@@ -145,7 +145,7 @@ export const payments = sqliteTable(
     index("payments_status").on(t.status, t.dateCreated),
     // The cron's follow-up of paid payments settled within a window.
     index("payments_status_settled").on(t.status, t.settledAt),
-    // The orders that used a campaign code (the Epassi list, the release trigger of migrations/0007_epassi.sql).
+    // The orders that used a campaign code (the Epassi list, the release trigger of migrations/0010_runner_payments.sql).
     index("payments_kampanj").on(t.kampanj, t.status),
     // A season's box-office sales (the admin list they are refunded from).
     index("payments_season_origin").on(t.season, t.origin),
@@ -159,7 +159,7 @@ export const payments = sqliteTable(
 );
 
 /**
- * A Swish refund of a paid payment, in full or in part (src/worker/refunds.ts). The row is written CREATED before
+ * A Swish refund of a paid payment, in full or in part (src/worker/payments/refunds.ts). The row is written CREATED before
  * Swish hears of it, and only while the payment's refunds that are not ERROR stay within its amount; it is settled
  * once, as PAID or ERROR. `id` is the refund's Swish instruction id; `idempotency_key` comes from the admin's
  * dialog, so a repeated request finds the first refund instead of making a second one.
@@ -378,7 +378,7 @@ export const emailLog = sqliteTable(
     text: text("text").notNull(),
     kind: text("kind").notNull(), // 'login-code' | 'receipt' | 'mailing' | 'epassi' …
     transport: text("transport").notNull(),
-    status: text("status").notNull(), // 'sent' | 'failed'
+    status: text("status").notNull(), // 'sent' | 'failed' | 'unknown' (no answer from the provider)
     error: text("error"),
     mailingId: integer("mailing_id"),
     createdAt: integer("created_at").notNull(),
@@ -395,15 +395,25 @@ export const emailLog = sqliteTable(
 );
 
 /** Mass e-mails and their recipients (each recipient claimed before sending). */
-export const mailings = sqliteTable("mailings", {
-  id: integer("id").primaryKey({ autoIncrement: true }),
-  audience: text("audience").notNull(), // 'previous' | 'current'
-  subject: text("subject").notNull(),
-  message: text("message").notNull(),
-  createdBy: text("created_by").notNull(),
-  createdAt: integer("created_at").notNull(),
-  totalRecipients: integer("total_recipients").notNull().default(0),
-});
+export const mailings = sqliteTable(
+  "mailings",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    audience: text("audience").notNull(), // 'previous' | 'current'
+    subject: text("subject").notNull(),
+    message: text("message").notNull(),
+    createdBy: text("created_by").notNull(),
+    createdAt: integer("created_at").notNull(),
+    totalRecipients: integer("total_recipients").notNull().default(0),
+    /**
+     * The claim of one send (mass-email/mailings-db.ts createMailing): the SHA-256 of audience, subject and text while
+     * the double-send window lasts, then NULL. Unique, so of two sends of the same mailing at the same moment D1
+     * writes one and refuses the other.
+     */
+    sendKey: text("send_key"),
+  },
+  (t) => [uniqueIndex("mailings_send_key").on(t.sendKey)],
+);
 
 export const mailingRecipients = sqliteTable(
   "mailing_recipients",
@@ -416,7 +426,7 @@ export const mailingRecipients = sqliteTable(
     race: text("race"),
     /**
      * queued → claimed → sent | failed; a claim that never finished becomes 'unknown' (reported, not resent); an
-     * address unsubscribed after the mailing was made becomes 'skipped' (src/worker/mailings.ts).
+     * address unsubscribed after the mailing was made becomes 'skipped' (src/worker/mass-email/mailings.ts).
      */
     status: text("status").notNull().default("queued"),
     claimedAt: integer("claimed_at"),
@@ -444,9 +454,9 @@ export const unsubscribes = sqliteTable("unsubscribes", {
 
 /**
  * Wellness-benefit (Epassi) invitations: the organiser sends a code (a campaign code of rule 'epassi', one use) to
- * a person who paid through Epassi (src/worker/epassi.ts). Whether the code was used is read from the payments
- * that carry it. The trigger `epassi_release_on_failed_order` (migrations/0007_epassi.sql) gives the use back when
- * an order holding the code ends unpaid (DECLINED, ERROR, CANCELLED), in the same statement that settles it.
+ * a person who paid through Epassi (src/worker/epassi/epassi.ts). Whether the code was used is read from the payments
+ * that carry it. The trigger `campaign_release_on_failed_order` (migrations/0008_campaign_release.sql, for every
+ * campaign code; per runner since 0010_runner_payments.sql) gives the use back when an order holding the code ends unpaid (DECLINED, ERROR, CANCELLED), in the same statement that settles it.
  */
 export const epassiInvitations = sqliteTable(
   "epassi_invitations",

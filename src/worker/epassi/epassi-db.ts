@@ -1,5 +1,5 @@
 /**
- * Epassi invitations in D1 (src/worker/epassi.ts holds the rules). An invitation and its campaign code are written
+ * Epassi invitations in D1 (src/worker/epassi/epassi.ts holds the rules). An invitation and its campaign code are written
  * together in one batch, so neither exists without the other. Whether a code was used is not stored beside the
  * invitation: it is read from the payments that carry the code (an open one holds it, a paid one used it).
  */

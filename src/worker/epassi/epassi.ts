@@ -17,14 +17,15 @@
  * Invariants:
  * - An invitation never exists without its code, nor its code without it.
  * - At most one order holds the code at a time, and a paid order never loses it. The use is claimed when the order
- *   is written, in the same D1 transaction (db/payments.ts insertOrderPayment, db/campaigns.ts
+ *   is written, in the same D1 transaction (src/worker/payments/payments-db.ts insertOrderPayment, src/worker/campaigns/campaigns-db.ts
  *   claimCampaignUseStatement: enabled, valid and under its cap of one, checked in one statement). So "consumed
  *   when the order settles" is read as: reserved at booking, kept when the order is PAID, given back when it ends
  *   unpaid. Why not claim only at PAID: a Swish payment cannot be changed once paid, so a second order paid with
  *   the same code could not be charged the difference. Reserving at booking makes the loser of a race find out
  *   before it pays anything.
- * - The use is given back by the trigger of migrations/0007_epassi.sql, inside the one conditional UPDATE that
- *   settles the order (which happens once), so no crash between the two can leave a failed order holding it.
+ * - The use is given back by the trigger of migrations/0010_runner_payments.sql (every campaign code's), inside the
+ *   one conditional UPDATE that settles the order (which happens once), so no crash between the two can leave a
+ *   failed order holding it.
  *
  * Failure cases:
  * - Bad input (wrong types, missing or oversized fields, an invalid address): 400 with the spec's message,
@@ -39,11 +40,11 @@
  * - The visitor abandons the Swish payment: Swish declines or times out (the payment page's poll, the callback or
  *   the cron settles it), or the cron gives it up after a day; either way the code is back.
  */
-import { builtinCampaign } from "../../shared/campaign";
 import type { Clock } from "../../shared/clock";
 import { SEASON } from "../../shared/season";
 import { emailSender } from "../adapters/email";
 import { audit } from "../db/audit";
+import { builtinCampaigns, findBuiltin } from "../campaigns/builtin-campaigns";
 import { lastValidMoment } from "../campaigns/campaigns-db";
 import { database } from "../db/client";
 import {
@@ -104,7 +105,7 @@ export async function sendInvitation(env: Env, clock: Clock, req: InvitationRequ
   let code = "";
   for (let attempt = 0; attempt < 5 && id === null; attempt++) {
     code = newEpassiCode();
-    if (builtinCampaign(code)) continue;
+    if (findBuiltin(builtinCampaigns(env), code)) continue;
     id = await createInvitation(db, { name: req.name, email: req.email, code, createdBy: req.admin, validUntil }, now);
   }
   if (id === null) throw new Error("no free Epassi code after 5 draws");

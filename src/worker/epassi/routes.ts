@@ -1,6 +1,6 @@
 /**
  * Epassi invitations (admin spec §7; the admin guard in app.ts covers /admin/api/*; the rules live in
- * src/worker/epassi.ts):
+ * src/worker/epassi/epassi.ts):
  * - POST /admin/api/invite/epassi {name, email}: makes a single-use code and sends it by e-mail; 201
  *   `{message, invitation}`.
  * - GET /admin/api/invite/epassi: `{invitations}`, newest first, each with what became of its code.

@@ -1,9 +1,10 @@
 /**
- * The rows of the admin exports (routes/admin-exports.ts writes them as CSV):
+ * The rows of the admin exports (routes.ts here writes them as CSV):
  *
- * - the RaceSplitter start list: every paid runner of a season, who counts as in goodiebags-db.ts: a runner paid by
- *   the payment that booked it (`participants.paid_by`, registration and box office alike) and not deregistered by
- *   a refund; each runner once, under the distance it runs now;
+ * - the RaceSplitter start list: every paid runner of a season, who counts as in
+ *   src/worker/goodiebags/goodiebags-db.ts: a runner paid by the payment that booked it (`participants.paid_by`,
+ *   registration and box office alike) and not deregistered by a refund; each runner once, under the distance it
+ *   runs now;
  * - the registrations list: every runner of every registration of a season, paid or not, with the payment that
  *   booked it, or for an unpaid runner the registration's latest payment when that one is not paid (an attempt for
  *   it); registrations without runners are left out, as in every admin list.

@@ -6,7 +6,7 @@
  * list of the current season. UTF-8 without a byte order mark (the timing app reads the file, not a person),
  * ',' between cells, CRLF line ends (RFC 4180), header exactly
  * `Wave number,Racer bib number,First name,Last name,Email,Compensation,Category,Team`, one line per PAID runner
- * (db/exports.ts says who counts), in the order 5.6, 2.8, 1.6, 0.8, then bib.
+ * (exports-db.ts says who counts), in the order 5.6, 2.8, 1.6, 0.8, then bib.
  * - Wave number: a RaceSplitter wave is a group that starts together, so the season's start times are numbered in
  *   order from 1 and each distance gets the number of its start time (season.ts: 0.8 11:00 → 1, 1.6 11:15 → 2,
  *   2.8 and 5.6 both 11:45 → 3). Distances that start together share a wave; Category tells them apart.

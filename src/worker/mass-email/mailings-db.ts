@@ -1,6 +1,6 @@
 /**
  * Mass e-mail in D1: who a mailing goes to (previous season's or this season's paid registrations, minus the
- * unsubscribed), the mailing and its recipients, each recipient's state (see src/worker/mailings.ts for the
+ * unsubscribed), the mailing and its recipients, each recipient's state (see src/worker/mass-email/mailings.ts for the
  * states and their invariants), the progress the admin page polls, and the unsubscribe list.
  *
  * Every state change of a recipient is one conditional UPDATE on (mailing_id, email) whose WHERE names the state
@@ -10,6 +10,7 @@ import { and, desc, eq, inArray, isNotNull, isNull, lt, max, sql } from "drizzle
 import { raceIdForSeason } from "../../shared/race-id";
 import { toDistance } from "../../shared/distances";
 import type { Db } from "../db/client";
+import { sha256Hex } from "../lib/crypto";
 import { mailingRecipients, mailings, participants, registrations, unsubscribes } from "../db/schema";
 
 export type Audience = "previous" | "current";
@@ -99,15 +100,30 @@ export interface NewMailing {
  * The mailing and all its recipients ('queued') in one D1 batch (a transaction): a mailing never exists with only
  * part of its recipients. The recipients take the new mailing's id from `max(id)` inside the same transaction
  * (D1 runs one writer at a time), and come in as one JSON parameter per statement.
+ *
+ * The same mailing (audience, subject and text) is sent once within `doubleSendWindowMs`, however many clicks,
+ * tabs or replayed requests ask for it: the mailing row claims `send_key` (a digest of the three), which is unique,
+ * in the same batch that writes it, and releases an older mailing's claim once its window has passed. Of two sends
+ * at the same moment, D1 writes one and refuses the other's whole batch; that one answers null (nothing written),
+ * not a check-then-insert that both could pass.
  */
-export async function createMailing(db: Db, input: NewMailing, now: number): Promise<number> {
+export async function createMailing(
+  db: Db,
+  input: NewMailing,
+  now: number,
+  doubleSendWindowMs: number,
+): Promise<number | null> {
   const d1 = db.$client;
+  const sendKey = await sha256Hex(`${input.audience}\u0000${input.subject}\u0000${input.message}`);
+  const releaseOld = d1
+    .prepare(`UPDATE mailings SET send_key = NULL WHERE send_key = ? AND created_at < ?`)
+    .bind(sendKey, now - doubleSendWindowMs);
   const insertMailing = d1
     .prepare(
-      `INSERT INTO mailings (audience, subject, message, created_by, created_at, total_recipients)
-       VALUES (?, ?, ?, ?, ?, ?) RETURNING id`,
+      `INSERT INTO mailings (audience, subject, message, created_by, created_at, total_recipients, send_key)
+       VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
     )
-    .bind(input.audience, input.subject, input.message, input.createdBy, now, input.recipients.length);
+    .bind(input.audience, input.subject, input.message, input.createdBy, now, input.recipients.length, sendKey);
   const insertRecipients: D1PreparedStatement[] = [];
   for (let i = 0; i < input.recipients.length; i += RECIPIENTS_PER_INSERT) {
     const json = JSON.stringify(input.recipients.slice(i, i + RECIPIENTS_PER_INSERT));
@@ -121,7 +137,14 @@ export async function createMailing(db: Db, input: NewMailing, now: number): Pro
         .bind(json),
     );
   }
-  const [inserted] = await d1.batch<{ id: number }>([insertMailing, ...insertRecipients]);
+  let inserted: D1Result<{ id: number }> | undefined;
+  try {
+    [, inserted] = await d1.batch<{ id: number }>([releaseOld, insertMailing, ...insertRecipients]);
+  } catch (err) {
+    // The unique send_key: another send of this mailing holds the claim (read after the refusal, so not a guess).
+    if (await sameMailingSince(db, input, now - doubleSendWindowMs)) return null;
+    throw err;
+  }
   const id = inserted?.results[0]?.id;
   if (id === undefined) throw new Error("mailing insert returned no id");
   return id;

@@ -2,10 +2,11 @@
  * Mass e-mail through the Cloudflare Queue (DESIGN.md §8): one queue message per recipient, each recipient
  * claimed in D1 before its mail is sent, so nobody gets a second copy of one mailing.
  *
- * A recipient's states (mailing_recipients.status, one conditional UPDATE per change, db/mailings.ts):
+ * A recipient's states (mailing_recipients.status, one conditional UPDATE per change, mailings-db.ts):
  *   queued  ─claim─▶ claimed ─sent─▶ sent
- *                      │ provider error, attempts left: release ─▶ queued (the message retries with back-off)
- *                      │ provider error, last attempt ─▶ failed (error kept; the message goes on to the DLQ)
+ *                      │ provider refused, attempts left: release ─▶ queued (the message retries with back-off)
+ *                      │ provider refused, last attempt ─▶ failed (error kept; the message goes on to the DLQ)
+ *                      │ no answer from the provider (time-out, connection lost) ─▶ unknown (acknowledged)
  *   claimed, seen again by a redelivered message (the sender died between claim and send) ─▶ unknown
  *   queued, the address unsubscribed after the mailing was made ─▶ skipped
  *   queued or claimed, message dead-lettered without a verdict (the consumer itself kept failing) ─▶ failed | unknown
@@ -15,7 +16,9 @@
  *   nothing. At-least-once delivery therefore becomes at-most-once sending.
  * - 'unknown' is never sent again automatically: the mail may have left. The progress call lists it as an error.
  * - sent, failed, unknown and skipped are final (a late `markSent` of a send that did finish wins over 'unknown').
- * Failure cases: provider error (retry with exponential back-off; failed after the last attempt), crash between
+ * Failure cases: provider refusal, an error answer (retry with exponential back-off; failed after the last attempt);
+ * no answer (a time-out or a lost connection: the provider may have accepted the mail, so it is reported as
+ * unknown, never resent: adapters/email.ts `uncertain`); crash between
  * claim and send (unknown on redelivery), crash after send before marking sent (unknown: the mail left once),
  * messages lost before delivery (the mailing stays pending; `resumeMailing` enqueues the queued ones again),
  * malformed or orphaned messages (acknowledged and logged, never retried forever).
@@ -25,7 +28,7 @@
  */
 import { z } from "zod";
 import { clockFromSettings, type Clock } from "../../shared/clock";
-import { emailSender, type EmailSender } from "../adapters/email";
+import { emailSender, isUncertainSend, type EmailSender } from "../adapters/email";
 import { keyedHash, sameSecret } from "../lib/crypto";
 import { database, type Db } from "../db/client";
 import {
@@ -63,6 +66,7 @@ export type MailMessage = z.infer<typeof mailMessageSchema>;
 
 export const ERRORS = {
   crashed: "Avbröts mellan markering och sändning; okänt om mejlet skickades. Skickas inte igen automatiskt.",
+  uncertain: "Leverantören svarade inte; mejlet kan ha skickats. Skickas inte igen automatiskt.",
   deadLettered: "Gick inte att skicka efter alla försök (dead letter).",
 } as const;
 
@@ -217,6 +221,13 @@ async function deliver(
     });
   } catch (err) {
     const error = (err instanceof Error ? err.message : String(err)).slice(0, 500) || "Okänt fel";
+    if (isUncertainSend(err)) {
+      // The provider may have taken the mail: a retry could send a second copy. Reported instead, and the
+      // message is done (a redelivery finds the recipient finished and sends nothing).
+      await markUnknown(db, mailingId, email, `${ERRORS.uncertain} (${error})`.slice(0, 500));
+      msg.ack();
+      return;
+    }
     if (msg.attempts > MAIL_MAX_RETRIES) {
       await markFailed(db, mailingId, email, error);
       // Past max_retries, a retry hands the message to the dead-letter queue.

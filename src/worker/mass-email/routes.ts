@@ -2,7 +2,7 @@
  * Mass e-mail (admin area §2, §7; the admin guard in app.ts covers /admin/api/*): the spec's six calls (count,
  * list and send, for previous runners and for this season's runners), plus the mailing's progress and resuming
  * an interrupted mailing. A send stores the mailing and its recipients, puts one queue message per recipient on
- * MAIL_QUEUE and answers at once with the mailing's id; the queue consumer (src/worker/mailings.ts) sends.
+ * MAIL_QUEUE and answers at once with the mailing's id; the queue consumer (src/worker/mass-email/mailings.ts) sends.
  */
 import { Hono, type Context } from "hono";
 import { z } from "zod";
@@ -33,6 +33,7 @@ export const MSG = {
   /** Spec §5, quoted as written. */
   required: "Please fill in both subject and message",
   subjectLong: `Ämnet får vara högst ${SUBJECT_MAX} tecken.`,
+  subjectLine: "Ämnet ska vara en rad: utan radbrytningar eller andra styrtecken.",
   messageLong: "Meddelandet får vara högst 20 000 tecken.",
   noRecipients: "Det finns inga mottagare att skicka till.",
   doubleSend: "Samma utskick skickades nyss till samma mottagare. Följ det pågående utskicket i stället.",
@@ -41,11 +42,20 @@ export const MSG = {
 
 const sendBody = z.object(
   {
-    subject: z.string({ error: MSG.required }).trim().min(1, MSG.required).max(SUBJECT_MAX, MSG.subjectLong),
+    // A subject is one header line: a line break in it could add headers to the mail (header injection).
+    subject: z
+      .string({ error: MSG.required })
+      .refine((s) => !SUBJECT_FORBIDDEN.test(s), MSG.subjectLine)
+      .trim()
+      .min(1, MSG.required)
+      .max(SUBJECT_MAX, MSG.subjectLong),
     message: z.string({ error: MSG.required }).trim().min(1, MSG.required).max(MESSAGE_MAX, MSG.messageLong),
   },
   { error: MSG.required },
 );
+
+/** CR, LF and the other control characters, and the Unicode line and paragraph separators. */
+const SUBJECT_FORBIDDEN = /[\u0000-\u001f\u007f\u0085\u2028\u2029]/;
 
 const idParam = z.object({
   id: z
@@ -62,12 +72,20 @@ async function send(c: Context<AppEnv>, audience: Audience, body: z.infer<typeof
   const db = database(c.env.DB);
   const now = c.var.clock.now();
   const actor = c.var.admin?.email ?? "okänd";
+  // A quick answer to a plain double click; the guard itself is createMailing's unique claim, which two clicks
+  // arriving at the same moment (both past this read) cannot both get.
   if (await sameMailingSince(db, { audience, ...body }, now - DOUBLE_SEND_WINDOW_MS)) {
     throw new ApiError(409, MSG.doubleSend);
   }
   const list = await recipients(c, audience);
   if (list.length === 0) throw new ApiError(409, MSG.noRecipients);
-  const id = await createMailing(db, { audience, ...body, createdBy: actor, recipients: list }, now);
+  const id = await createMailing(
+    db,
+    { audience, ...body, createdBy: actor, recipients: list },
+    now,
+    DOUBLE_SEND_WINDOW_MS,
+  );
+  if (id === null) throw new ApiError(409, MSG.doubleSend);
   await audit(
     db,
     { actor, action: "mailing.create", subject: String(id), detail: { audience, total: list.length } },

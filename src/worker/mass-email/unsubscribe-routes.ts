@@ -1,10 +1,10 @@
 /**
  * The unsubscribe link of every mass e-mail, `/unsubscribe/{token}`, usable without signing in. The token is
- * signed for one purpose, one address and one mailing (src/worker/mailings.ts); a forged or altered one changes
+ * signed for one purpose, one address and one mailing (src/worker/mass-email/mailings.ts); a forged or altered one changes
  * nothing (400 page). GET only shows a confirmation page with a button, so a mail scanner that follows links
  * unsubscribes nobody; POST unsubscribes: the page's button, or a mail client's RFC 8058 one-click POST (a form
  * body, exempt from the JSON rule and the same-origin guard for this path; the signature is the check).
- * Later mailings leave the address out (db/mailings.ts); transactional mail (codes, receipts) is still sent.
+ * Later mailings leave the address out (mailings-db.ts); transactional mail (codes, receipts) is still sent.
  */
 import { Hono, type Context } from "hono";
 import { SEASON } from "../../shared/season";

@@ -1,7 +1,7 @@
 /**
  * Rate limits with the Workers rate-limit bindings. They count per key and per Cloudflare location, so they are
  * a brake on one client or one session, never the only bound on something that must hold globally (login-code
- * guessing per address is counted in D1: db/login-codes.ts).
+ * guessing per address is counted in D1: src/worker/session/login-codes-db.ts).
  */
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";

@@ -39,6 +39,7 @@ import {
   type PaymentRow,
   type Settlement,
 } from "./payments-db";
+import { builtinCampaigns } from "../campaigns/builtin-campaigns";
 import { ensureCampaignRow } from "../campaigns/campaigns-db";
 import { findRegistrationById } from "../registration/registrations-db";
 import { receiptEmail } from "./receipt-email";
@@ -164,7 +165,7 @@ export async function startSwishPayment(
   };
   if (input.registrationId && expected) {
     // Another booking (free or Swish) or a runner save that got in between means this one never reaches Swish.
-    await writeOrder(db, { ...row, registrationId: input.registrationId }, expected, now);
+    await writeOrder(env, db, { ...row, registrationId: input.registrationId }, expected, now);
   } else {
     await insertPayment(db, row);
   }
@@ -275,16 +276,17 @@ export interface FreePaymentInput {
 }
 
 /**
- * Writes an order's payment through the one guard both kinds of order take (db/payments.ts insertOrderPayment),
+ * Writes an order's payment through the one guard both kinds of order take (payments-db.ts insertOrderPayment),
  * claiming its campaign code's use in the same transaction; throws the answer for each refusal.
  */
 async function writeOrder(
+  env: Env,
   db: Db,
   row: NewPaymentRow & { registrationId: string },
   expected: { payid: string | null; version: number },
   now: number,
 ): Promise<"inserted" | "existed"> {
-  if (row.kampanj) await ensureCampaignRow(db, row.kampanj, now);
+  if (row.kampanj) await ensureCampaignRow(db, row.kampanj, now, builtinCampaigns(env));
   const result = await insertOrderPayment(db, row, expected, now);
   switch (result) {
     case "inserted":
@@ -333,7 +335,7 @@ export async function recordFreePayment(env: Env, clock: Clock, input: FreePayme
   let inserted: boolean;
   if (input.registrationId && input.expected) {
     inserted =
-      (await writeOrder(db, { ...row, registrationId: input.registrationId }, input.expected, now)) === "inserted";
+      (await writeOrder(env, db, { ...row, registrationId: input.registrationId }, input.expected, now)) === "inserted";
   } else {
     inserted = await insertPaymentOnce(db, row);
     if (input.registrationId) await selectRegistrationPayment(db, input.registrationId, payid, now);

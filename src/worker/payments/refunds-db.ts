@@ -1,5 +1,5 @@
 /**
- * Refunds in D1 (the lifecycle is src/worker/refunds.ts). Two writes decide everything:
+ * Refunds in D1 (the lifecycle is src/worker/payments/refunds.ts). Two writes decide everything:
  * - `insertRefundWithinPaid`: one INSERT … SELECT that writes the refund CREATED only while the payment is a paid
  *   Swish payment and its refunds that are not ERROR, plus this one, stay within its amount, and only once per
  *   idempotency key. D1 runs one statement at a time, so of two concurrent requests at most the amount paid passes.

@@ -2,7 +2,7 @@
  * Refunds of Swish payments, asked for by an admin from the payment dialog (issue 8 item 2), through Swish's refund
  * API (adapters/swish.ts: v2 create, v1 retrieve; the development simulator implements both, RF08 included).
  *
- * States of a refund row (db/refunds.ts):
+ * States of a refund row (refunds-db.ts):
  *   CREATED ── Swish paid it back ──▶ PAID
  *      └────── Swish refused it, or it never reached Swish ──▶ ERROR
  * CREATED covers "being sent", "sent, Swish not done yet" (Swish's own CREATED and DEBITED) and "Swish's answer was

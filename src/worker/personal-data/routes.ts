@@ -4,7 +4,7 @@
  * - GET  /admin/api/personal-data/export?email=…  all of it as one JSON file (attachment);
  * - POST /admin/api/personal-data/erase {email, confirm}  erasure; `confirm` is the address typed again.
  *
- * Erasure, in this order (db/personal-data.ts has what happens to each kind of row):
+ * Erasure, in this order (personal-data-db.ts has what happens to each kind of row):
  * 1. nothing stored → 404; a payment still waiting in Swish → 409; nothing changes either way;
  * 2. the address's runners in races not yet ended are anonymised in the race objects (the only writers of
  *    race-day state) through their `anonymiseRunner` RPC, which also rewrites their race-day log. A failure
@@ -219,7 +219,7 @@ personalDataRoutes.post("/admin/api/personal-data/erase", validate("json", erase
   let raceRunners = 0;
   for (const { id, part } of inRaces) {
     try {
-      const stub = await raceStub(c.env, part, db);
+      const stub = raceStub(c.env, part);
       await stub.anonymiseRunner(id, ANONYMOUS_RUNNER, { actor });
       raceRunners++;
     } catch (err) {

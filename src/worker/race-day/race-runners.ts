@@ -3,7 +3,8 @@
  * runners here, the admin "Byt distans" moves one. The object is the writer of record and mirrors bib, race and
  * distance to D1's participants itself; this module picks the race and turns its refusals into HTTP answers.
  */
-import type { AddRunnerResult, ChangeAuthor, RunnerInput } from "../../durable/race";
+import type { RaceDO } from "../../durable/race/race-do";
+import type { AddRunnerResult, ChangeAuthor, RaceAnswer, RunnerInput } from "../../durable/race/types";
 import { toDistance } from "../../shared/distances";
 import { isRaceId, raceIdForSeason } from "../../shared/race-id";
 import {
@@ -14,9 +15,9 @@ import {
   type RunnerRecord,
 } from "../../shared/race-protocol";
 import type { Season } from "../../shared/season";
-import { database, type Db } from "../db/client";
+import type { Db } from "../db/client";
 import { participantsByIds } from "../payments/payments-db";
-import { ensureSeasonRaces, getRace, participantsInRace, raceRecordFromRow, type RaceRow } from "./races-db";
+import { ensureSeasonRaces, getRace, participantsInRace, raceRecordFromRow } from "./races-db";
 import { ApiError, badRequest, notFound } from "../lib/errors";
 
 /** A refusal from the race object (RaceError: bad input, unknown runner, taken bib) as the Worker's 4xx. */
@@ -29,17 +30,70 @@ export async function callRace<T>(call: Promise<T>): Promise<T> {
   }
 }
 
-/** The race's object, made that race (init) from its row in the index; 404 when the index has no such race. */
-export async function raceStub(env: Env, part: string, db?: Db) {
-  const row = await getRace(db ?? database(env.DB), part);
-  if (!row) throw notFound("Loppet finns inte");
-  return initializedStub(env, row);
+const RACE_METHODS = [
+  "init",
+  "getRace",
+  "listRunners",
+  "getRunner",
+  "snapshot",
+  "addRunner",
+  "updateRunner",
+  "anonymiseRunner",
+  "registerBib",
+  "removeRunner",
+  "start",
+  "finish",
+  "restore",
+  "setDns",
+  "end",
+  "reset",
+  "moveRunner",
+  "events",
+  "recentEvents",
+  "restoreTime",
+  "reviews",
+  "applyReview",
+  "discardReview",
+  "closeSessionSockets",
+] as const satisfies readonly (keyof RaceDO)[];
+type RaceMethod = (typeof RACE_METHODS)[number];
+/** Every RPC method of the race object that answers a RaceAnswer; the client must have each (checked below). */
+type RaceRpcMethod = {
+  [K in keyof RaceDO]-?: [RaceDO[K]] extends [never]
+    ? never
+    : RaceDO[K] extends (...args: never[]) => Promise<RaceAnswer<unknown>>
+      ? K
+      : never;
+}[keyof RaceDO];
+const everyMethodListed: [Exclude<RaceRpcMethod, RaceMethod>] extends [never] ? true : never = true;
+void everyMethodListed;
+type Answered<R> = Extract<R, { ok: true }> extends { value: infer T } ? T : never;
+
+/** The race object's RPC as the Worker uses it: each method answers its value, or throws the refusal as ApiError. */
+export type RaceClient = {
+  [K in RaceMethod]: (...args: Parameters<RaceDO[K]>) => Promise<Answered<Awaited<ReturnType<RaceDO[K]>>>>;
+};
+
+/**
+ * The race's object, without any I/O: one call reaches the race. An object without storage makes itself from its
+ * row in D1's index on that call, and a race the index does not have answers 404 (src/durable/race/race-do.ts).
+ */
+export function raceStub(env: Env, part: string): RaceClient {
+  if (!isRaceId(part)) throw notFound("Loppet finns inte");
+  return raceClient(env.RACE.getByName(part));
 }
 
-async function initializedStub(env: Env, row: RaceRow) {
-  const stub = env.RACE.getByName(row.part);
-  await callRace(stub.init({ part: row.part, date: row.date, distance: row.distance, openForReg: row.openForReg }));
-  return stub;
+export function raceClient(stub: DurableObjectStub<RaceDO>): RaceClient {
+  const client: Record<string, unknown> = {};
+  for (const method of RACE_METHODS) {
+    client[method] = async (...args: unknown[]) => {
+      const call = stub[method] as unknown as (...a: unknown[]) => Promise<RaceAnswer<unknown>>;
+      const answer = await call(...args);
+      if (answer.ok) return answer.value;
+      throw new ApiError(answer.status, answer.error);
+    };
+  }
+  return client as RaceClient;
 }
 
 export interface ParticipantForRace extends RunnerInput {
@@ -85,7 +139,7 @@ export async function addParticipantsToRaces(
       row = await getRace(db, part);
     }
     if (!row) throw notFound("Loppet finns inte");
-    const stub = await initializedStub(env, row);
+    const stub = raceStub(env, row.part);
     for (const p of group) {
       const result = await callRace(
         stub.addRunner(
@@ -128,8 +182,8 @@ export async function changeRunnerDistance(
   by: ChangeAuthor = { actor: "system" },
 ): Promise<DistanceChange> {
   if (fromPart === toPart) throw badRequest("Löparen är redan anmäld till det loppet.");
-  const from = await raceStub(env, fromPart);
-  const to = await raceStub(env, toPart);
+  const from = raceStub(env, fromPart);
+  const to = raceStub(env, toPart);
   const here = await callRace(from.getRunner(id));
   if (!here) {
     const moved = await callRace(to.getRunner(id));
@@ -148,7 +202,7 @@ export async function raceSnapshot(env: Env, db: Db, part: string): Promise<Race
   if (!row) throw notFound("Loppet finns inte");
   const indexed = raceRecordFromRow(row);
   // RPC's type mapping widens the tuple to an array of the union; the object returns a RaceSnapshot.
-  const live = (await callRace(env.RACE.getByName(part).snapshot())) as RaceSnapshot | null;
+  const live = (await raceStub(env, part).snapshot()) as RaceSnapshot | null;
   if (live) {
     const [race, ...runners] = live;
     return [{ ...indexed, state: race.state, started: race.started }, ...runners];
@@ -206,13 +260,10 @@ export async function changeRunnerInRace(
       part = target;
     }
   }
-  const stub = await raceStub(env, part, db);
-  await callRace(
-    stub.updateRunner(
-      runner.id,
-      { firstname: next.firstname, lastname: next.lastname, age: next.age, company: next.company, group: next.group },
-      by,
-    ),
+  await raceStub(env, part).updateRunner(
+    runner.id,
+    { firstname: next.firstname, lastname: next.lastname, age: next.age, company: next.company, group: next.group },
+    by,
   );
   return part;
 }
@@ -226,13 +277,10 @@ export async function syncRunnerFromD1(env: Env, db: Db, id: string, by: ChangeA
   const [row] = await participantsByIds(db, [id]);
   if (!row?.raceId || row.deregisteredAt !== null) return;
   try {
-    const stub = await raceStub(env, row.raceId, db);
-    await callRace(
-      stub.updateRunner(
-        id,
-        { firstname: row.firstname, lastname: row.lastname, age: row.age, company: row.company, group: row.group },
-        by,
-      ),
+    await raceStub(env, row.raceId).updateRunner(
+      id,
+      { firstname: row.firstname, lastname: row.lastname, age: row.age, company: row.company, group: row.group },
+      by,
     );
   } catch (err) {
     console.error("putting D1's runner back into its race failed", id, row.raceId, err);
@@ -259,10 +307,10 @@ export async function takeRunnerOutOfRaces(env: Env, db: Db, id: string, by: Cha
     const [row] = await participantsByIds(db, [id]);
     const part = row?.raceId ?? null;
     if (part === null) return { removedFrom, keptIn: null };
-    const stub = await raceStub(env, part, db);
-    const race = await callRace(stub.getRace());
+    const stub = raceStub(env, part);
+    const race = await stub.getRace();
     if (race && race.state !== "") return { removedFrom, keptIn: { part, state: race.state } };
-    await callRace(stub.removeRunner(id, by));
+    await stub.removeRunner(id, by);
     removedFrom.push(part);
   }
   const [after] = await participantsByIds(db, [id]);

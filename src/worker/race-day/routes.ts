@@ -6,15 +6,16 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
-import { RACE_ACTOR_HEADER, RACE_HUB_NAME, type ChangeAuthor } from "../../durable/race";
+import { RACE_ACTOR_HEADER, RACE_HUB_NAME, type ChangeAuthor } from "../../durable/race/types";
 import { MAX_AGE } from "../../shared/age";
 import { toGroup } from "../../shared/distances";
 import { isRaceId, raceId } from "../../shared/race-id";
-import { isDeviceId, isTapId, runnerIdFromSort } from "../../shared/race-protocol";
+import { isDeviceId, isTapId, RESET_WORD, runnerIdFromSort } from "../../shared/race-protocol";
 import { isIsoDate } from "../../shared/stockholm";
 import { database } from "../db/client";
 import { createRace, getRace, raceRecordFromRow } from "./races-db";
-import type { AppEnv } from "../env";
+import type { AppEnv, SessionInfo } from "../env";
+import { SOCKET_EXPIRES_HEADER, SOCKET_SESSION_HEADER } from "../../durable/socket-sessions";
 import { badRequest, conflict, notFound } from "../lib/errors";
 import { isSiteOrigin } from "../middleware/same-origin";
 import { validate } from "../middleware/validate";
@@ -48,12 +49,20 @@ const runnerParam = raceParam.extend({
 
 /** Every race-day write may name the device it came from (kept in the race's audit trail). */
 const deviceQuery = z.object({ device: z.string().refine(isDeviceId, MSG.device).optional() });
-/** Start and finish taps: the id made on the device and the tap's moment on the server's clock (epoch ms). */
+/**
+ * Start and finish taps: the id made on the device, the tap's moment on the server's clock (epoch ms), and the
+ * device's clock-sync error (ms; a tap ahead of the server by less than it is clamped to now).
+ */
 const tapQuery = deviceQuery.extend({
   tap: z.string().refine(isTapId, MSG.tap).optional(),
   at: z
     .string()
     .regex(/^\d{1,15}$/, MSG.at)
+    .transform(Number)
+    .optional(),
+  err: z
+    .string()
+    .regex(/^\d{1,9}$/, "Ogiltig klockfelmarginal.")
     .transform(Number)
     .optional(),
   rerecord: z.enum(["1", "0", "true", "false"], { error: "Ogiltigt värde för rerecord." }).optional(),
@@ -75,10 +84,11 @@ raceDayRoutes.get(
   validate("query", tapQuery),
   async (c) => {
     const { raceId } = c.req.valid("param");
-    const { tap, at, device } = c.req.valid("query");
-    const stub = await raceStub(c.env, raceId);
-    const race = await callRace(stub.start({ tapId: tap, at }, author(c, device)));
-    return c.json({ started: race.started, race });
+    const { tap, at, err, device } = c.req.valid("query");
+    const result = await raceStub(c.env, raceId).start({ tapId: tap, at, err }, author(c, device));
+    // 202: the start is on the review list ('Att granska'); a person decides.
+    if (result.outcome === "review") return c.json(result, 202);
+    return c.json({ started: result.race.started, race: result.race, outcome: result.outcome });
   },
 );
 
@@ -88,16 +98,14 @@ raceDayRoutes.get(
   validate("query", tapQuery),
   async (c) => {
     const { raceId, sort } = c.req.valid("param");
-    const { tap, at, device, rerecord } = c.req.valid("query");
-    const stub = await raceStub(c.env, raceId);
-    const result = await callRace(
-      stub.finish(
-        runnerId(sort),
-        { tapId: tap, at, rerecord: rerecord === "1" || rerecord === "true" },
-        author(c, device),
-      ),
+    const { tap, at, err, device, rerecord } = c.req.valid("query");
+    const result = await raceStub(c.env, raceId).finish(
+      runnerId(sort),
+      { tapId: tap, at, err, rerecord: rerecord === "1" || rerecord === "true" },
+      author(c, device),
     );
-    return c.json(result);
+    // 202: the tap is on the review list ('Att granska'): the phone drops it from its queue, a person decides.
+    return c.json(result, result.outcome === "review" ? 202 : 200);
   },
 );
 
@@ -107,7 +115,7 @@ raceDayRoutes.get(
   validate("query", deviceQuery),
   async (c) => {
     const { raceId, sort } = c.req.valid("param");
-    const stub = await raceStub(c.env, raceId);
+    const stub = raceStub(c.env, raceId);
     const runner = await callRace(stub.restore(runnerId(sort), author(c, c.req.valid("query").device)));
     return c.json({ runner });
   },
@@ -123,7 +131,7 @@ raceDayRoutes.get(
   validate("query", deviceQuery),
   async (c) => {
     const { raceId, sort, bib } = c.req.valid("param");
-    const stub = await raceStub(c.env, raceId);
+    const stub = raceStub(c.env, raceId);
     const number = bib === "next" ? "next" : Number(bib);
     const runner = await callRace(stub.registerBib(runnerId(sort), number, author(c, c.req.valid("query").device)));
     return c.json({ runner });
@@ -136,7 +144,7 @@ raceDayRoutes.get(
   validate("query", deviceQuery),
   async (c) => {
     const { raceId, sort, mark } = c.req.valid("param");
-    const stub = await raceStub(c.env, raceId);
+    const stub = raceStub(c.env, raceId);
     const runner = await callRace(stub.setDns(runnerId(sort), mark === "on", author(c, c.req.valid("query").device)));
     return c.json({ runner });
   },
@@ -147,7 +155,7 @@ raceDayRoutes.get(
   validate("param", raceParam),
   validate("query", deviceQuery),
   async (c) => {
-    const stub = await raceStub(c.env, c.req.valid("param").raceId);
+    const stub = raceStub(c.env, c.req.valid("param").raceId);
     const race = await callRace(stub.end(author(c, c.req.valid("query").device)));
     return c.json({ race });
   },
@@ -156,11 +164,66 @@ raceDayRoutes.get(
 raceDayRoutes.get(
   "/admin/api/races/reset/:raceId",
   validate("param", raceParam),
+  // Spec: a reset is confirmed by typing the word; the server checks it too, so no call resets by accident.
+  validate(
+    "query",
+    deviceQuery.extend({
+      confirm: z.literal(RESET_WORD, { error: `Skriv ${RESET_WORD} för att återställa loppet.` }),
+    }),
+  ),
+  async (c) => {
+    const race = await raceStub(c.env, c.req.valid("param").raceId).reset(author(c, c.req.valid("query").device));
+    return c.json({ race });
+  },
+);
+
+// ——— 'Att granska': taps the race could not take as they were; an admin applies or discards each ———
+
+const reviewParam = raceParam.extend({
+  itemId: z.string().refine(isTapId, "Det finns inget sådant att granska."),
+});
+
+raceDayRoutes.get("/admin/api/races/review/:raceId", validate("param", raceParam), async (c) =>
+  c.json(await raceStub(c.env, c.req.valid("param").raceId).reviews()),
+);
+
+raceDayRoutes.post(
+  "/admin/api/races/review/:raceId/:itemId/apply",
+  validate("param", reviewParam),
   validate("query", deviceQuery),
   async (c) => {
-    const stub = await raceStub(c.env, c.req.valid("param").raceId);
-    const race = await callRace(stub.reset(author(c, c.req.valid("query").device)));
-    return c.json({ race });
+    const { raceId, itemId } = c.req.valid("param");
+    return c.json(await raceStub(c.env, raceId).applyReview(itemId, author(c, c.req.valid("query").device)));
+  },
+);
+
+raceDayRoutes.post(
+  "/admin/api/races/review/:raceId/:itemId/discard",
+  validate("param", reviewParam),
+  validate("query", deviceQuery),
+  async (c) => {
+    const { raceId, itemId } = c.req.valid("param");
+    return c.json(await raceStub(c.env, raceId).discardReview(itemId, author(c, c.req.valid("query").device)));
+  },
+);
+
+/** A re-recorded runner's previous time, back from the audit trail in one action. */
+raceDayRoutes.post(
+  "/admin/api/races/restore-time/:raceId/:seq",
+  validate(
+    "param",
+    raceParam.extend({
+      seq: z
+        .string()
+        .regex(/^\d{1,12}$/, "Ogiltig logghändelse.")
+        .transform(Number),
+    }),
+  ),
+  validate("query", deviceQuery),
+  async (c) => {
+    const { raceId, seq } = c.req.valid("param");
+    const runner = await raceStub(c.env, raceId).restoreTime(seq, author(c, c.req.valid("query").device));
+    return c.json({ runner });
   },
 );
 
@@ -195,7 +258,7 @@ raceDayRoutes.get(
     }),
   ),
   async (c) => {
-    const stub = await raceStub(c.env, c.req.valid("param").raceId);
+    const stub = raceStub(c.env, c.req.valid("param").raceId);
     return c.json(await callRace(stub.recentEvents(c.req.valid("query").limit ?? 500)));
   },
 );
@@ -239,7 +302,7 @@ raceDayRoutes.post(
       throw conflict("Loppet finns redan.");
     }
     const row = (await getRace(db, expected))!;
-    const stub = await raceStub(c.env, expected, db);
+    const stub = raceStub(c.env, expected);
     await callRace(stub.init({ part: row.part, date, distance, openForReg }, author(c, undefined)));
     const race = raceRecordFromRow(row);
     await c.env.RACE_HUB.getByName(RACE_HUB_NAME)
@@ -285,7 +348,7 @@ raceDayRoutes.post(
   validate("json", addRunnerBody),
   async (c) => {
     const body = c.req.valid("json");
-    const stub = await raceStub(c.env, c.req.valid("param").raceId);
+    const stub = raceStub(c.env, c.req.valid("param").raceId);
     const { runner } = await callRace(
       stub.addRunner(
         {
@@ -324,7 +387,7 @@ raceDayRoutes.post(
     const { raceId, sort } = c.req.valid("param");
     const body = c.req.valid("json");
     const patch = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
-    const stub = await raceStub(c.env, raceId);
+    const stub = raceStub(c.env, raceId);
     return c.json(await callRace(stub.updateRunner(runnerId(sort), patch, author(c, undefined))));
   },
 );
@@ -353,15 +416,21 @@ raceDayRoutes.get("/ws/race/:raceId", async (c) => {
   if (refused) return c.json({ error: refused.error }, refused.status);
   const part = c.req.param("raceId");
   if (!isRaceId(part)) throw notFound(MSG.race);
-  const stub = await raceStub(c.env, part);
-  const headers = new Headers(c.req.raw.headers);
-  headers.set(RACE_ACTOR_HEADER, c.var.admin!.email);
   // Returned as is: the 101 response's headers are immutable, so no middleware may touch it.
-  return stub.fetch(new Request(c.req.raw.url, { headers }));
+  return c.env.RACE.getByName(part).fetch(socketRequest(c.req.raw, c.var.admin!));
 });
 
 raceDayRoutes.get("/ws/races", async (c) => {
   const refused = socketRefusal(c.req.raw, c.env, c.var.admin);
   if (refused) return c.json({ error: refused.error }, refused.status);
-  return c.env.RACE_HUB.getByName(RACE_HUB_NAME).fetch(c.req.raw);
+  return c.env.RACE_HUB.getByName(RACE_HUB_NAME).fetch(socketRequest(c.req.raw, c.var.admin!));
 });
+
+/** The upgrade as the object sees it: who opened it, and the session it follows (src/durable/socket-sessions.ts). */
+function socketRequest(raw: Request, admin: SessionInfo): Request {
+  const headers = new Headers(raw.headers);
+  headers.set(RACE_ACTOR_HEADER, admin.email);
+  headers.set(SOCKET_SESSION_HEADER, admin.id);
+  headers.set(SOCKET_EXPIRES_HEADER, String(admin.expiresAt));
+  return new Request(raw.url, { headers });
+}

@@ -17,10 +17,13 @@
  *   tier, a campaign code allowed), and first withdraws a Swish payment of the family that is still waiting, so
  *   booking again can never lead to paying twice.
  * - /cancel-payment withdraws the family's payment still waiting in Swish (so they can add a runner).
- *   A campaign code's use is counted when the order is booked, once per registration and code (a retried
- *   payment does not count twice, and the family keeps the use it holds even when the code is used up since).
- *   A non-empty code that does not apply is a 400 at booking (the page sends an empty code once the preview
- *   said the code does not apply, as the spec treats a failed campaign as no discount).
+ *   A campaign code's use is claimed when the order is booked, once per registration, code and runners, and held
+ *   while that order is open or paid (booking again for the same runners does not count twice, and keeps the use
+ *   even when the code is used up since; a late sibling's order is for other runners and claims a use of its own);
+ *   an order that ends unpaid gives it back, and the retry claims it again. A non-empty code that does not apply is
+ *   a 400 at booking (the page sends an empty code once the preview said the code does not apply, as the spec
+ *   treats a failed campaign as no discount). A family whose failed payment carried a capped code that has been
+ *   used up since hears exactly that (`usedUp` in the preview, its own 400 message).
  */
 import { Hono, type Context } from "hono";
 import { createMiddleware } from "hono/factory";
@@ -32,7 +35,8 @@ import { checkRunnerMap, MAX_RUNNERS, RUNNER_MESSAGES } from "../../shared/regis
 import { SEASON } from "../../shared/season";
 import { isRegistrationOpen } from "../../shared/season-rules";
 import { emailSender } from "../adapters/email";
-import { evaluateCampaign } from "../campaigns/campaigns-db";
+import { builtinCampaigns } from "../campaigns/builtin-campaigns";
+import { evaluateCampaign, registrationTriedCampaign } from "../campaigns/campaigns-db";
 import { database } from "../db/client";
 import {
   createLoginCode,
@@ -80,6 +84,8 @@ const MSG = {
   mailFailed: "Kunde inte skicka mejlet med koden. Försök igen om en stund.",
   noRunners: "Lägg till minst en deltagare innan du går till betalning.",
   campaignInvalid: CAMPAIGN_INVALID,
+  campaignUsedUp:
+    "Kampanjkoden hann användas av någon annan efter att din betalning misslyckades och gäller inte längre. Ta bort den eller skriv en annan.",
   count: "Ange ett antal mellan 0 och " + MAX_RUNNERS,
   badCampaign: "Ogiltig kampanjkod",
   version: "Ogiltig version",
@@ -317,12 +323,31 @@ registrationRoutes.post("/validate-kampanj", validate("json", campaignBody), asy
   // Every looked-up code counts, valid or not: limiting only the misses would still answer a guess.
   if (!(await allowed(c.env.KAMPANJ_RL, `kampanj:${clientKey(c)}`))) throw tooMany(MSG.tooManyCampaign);
   const db = database(c.env.DB);
-  // A logged-in family that already used a capped code keeps it (the preview must match what booking does).
+  // A logged-in family whose open order holds a capped code keeps it for the runners it has not paid for yet (the
+  // preview must match what booking does).
   const session = c.var.session;
   const registration = session ? await findRegistration(db, SEASON.year, session.email) : null;
-  const { valid, price } = await evaluateCampaign(db, code, counts, now, { registrationId: registration?.id });
+  const { valid, price, usedUp } = await evaluateCampaign(db, code, counts, now, {
+    builtins: builtinCampaigns(c.env),
+    holder: registration
+      ? { registrationId: registration.id, runnerIds: unpaidRunners(await registrationRunners(db, registration.id)) }
+      : null,
+  });
+  // Only a family that booked with the code (its payment then failed) learns that the code exists but is used up.
+  if (usedUp && registration && (await registrationTriedCampaign(db, registration.id, code))) {
+    return c.json({ valid, price, usedUp: true });
+  }
   return c.json({ valid, price });
 });
+
+/** A runner an order of the family still has to pay for. */
+function isUnpaid(r: { paidBy: string | null; deregisteredAt: number | null }): boolean {
+  return r.paidBy === null && r.deregisteredAt === null;
+}
+
+function unpaidRunners(runners: { id: string; paidBy: string | null; deregisteredAt: number | null }[]): string[] {
+  return runners.filter(isUnpaid).map((r) => r.id);
+}
 
 /** Spec: "{errors} with a barn entry and possibly a vuxna entry" when the sent counts are not the stored ones. */
 function countErrors(sent: AgeCounts, stored: AgeCounts): Record<string, string> | null {
@@ -355,7 +380,7 @@ registrationRoutes.post("/book-v2", requireVisitor, visitorLimits("book"), valid
   const stored = registration ? await registrationRunners(db, registration.id) : [];
   if (!registration || stored.length === 0) throw badRequest(MSG.noRunners);
   // The order is for the runners not paid yet: the whole family the first time, a late sibling after that.
-  const runners = stored.filter((r) => r.paidBy === null && r.deregisteredAt === null);
+  const runners = stored.filter(isUnpaid);
   if (runners.length === 0) throw conflict(MSG.allPaid);
 
   const counts = countAges(runners);
@@ -367,9 +392,18 @@ registrationRoutes.post("/book-v2", requireVisitor, visitorLimits("book"), valid
     throw tooMany(MSG.tooManyCampaign);
   }
   const evaluation =
-    code === "" ? null : await evaluateCampaign(db, code, counts, now, { registrationId: registration.id });
+    code === ""
+      ? null
+      : await evaluateCampaign(db, code, counts, now, {
+          builtins: builtinCampaigns(c.env),
+          holder: { registrationId: registration.id, runnerIds: runners.map((r) => r.id) },
+        });
   // Issue 3, bad input: a code that does not apply is refused rather than silently charged at the list price.
-  if (evaluation && !evaluation.valid) throw new ApiError(400, MSG.campaignInvalid, { kampanj: MSG.campaignInvalid });
+  if (evaluation && !evaluation.valid) {
+    const usedUp = evaluation.usedUp && (await registrationTriedCampaign(db, registration.id, code));
+    const message = usedUp ? MSG.campaignUsedUp : MSG.campaignInvalid;
+    throw new ApiError(400, message, { kampanj: message });
+  }
   const campaign = evaluation?.campaign ?? null;
   const price = campaign ? evaluation!.price : listTotal(counts, now);
   const participantIds = runners.map((r) => r.id);

@@ -4,9 +4,9 @@
  * - `GET /admin/registrations?season=YYYY`: the season's registrations (spec: email, payid, swishtory, deltagare),
  *   each payment with its refunds; the current season by default.
  * - `POST /admin/api/refunds {payid, amount, idempotencyKey, deregister?}`: refund a paid Swish payment in full or
- *   in part (payments/refunds.ts); `deregister` names runners of the payment to take out once the money is back
- *   ('Återbetala och avregistrera', payments/deregistration.ts). 201 refunded, 202 sent to Swish and not yet
- *   confirmed, 200 the key's earlier refund.
+ *   in part (src/worker/payments/refunds.ts); `deregister` names runners of the payment to take out once the money
+ *   is back ('Återbetala och avregistrera', src/worker/payments/deregistration.ts). 201 refunded, 202 sent to Swish
+ *   and not yet confirmed, 200 the key's earlier refund.
  * - `GET /admin/api/box-office-sales?season=YYYY`: the season's box-office sales (payment, runner, refunds), so a
  *   Swish sale can be refunded from the admin screens too.
  * - `POST /admin/api/refunds/{id}/check`: ask Swish again about a refund that is not settled yet.

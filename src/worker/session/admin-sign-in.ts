@@ -1,5 +1,5 @@
 /**
- * Signing in an admin, whichever way the identity was established: Google (routes/auth.ts) or, in development
+ * Signing in an admin, whichever way the identity was established: Google (session/routes.ts) or, in development
  * only, the e-mail alone (dev/routes.ts). Admin status comes from the allowlist (ADMIN_EMAILS plus the admins
  * table); every attempt by a real identity is audited.
  */

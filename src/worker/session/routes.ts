@@ -15,6 +15,9 @@ import { ApiError, unauthorized } from "../lib/errors";
 import { devJwksFetch } from "../dev/google-stand-in";
 import { validate } from "../middleware/validate";
 import { endSessions } from "./sessions";
+import { RACE_HUB_NAME } from "../../durable/race/types";
+import { raceIdForSeason } from "../../shared/race-id";
+import { SEASON } from "../../shared/season";
 
 export const authRoutes = new Hono<AppEnv>();
 
@@ -55,6 +58,20 @@ authRoutes.get("/api/logout", async (c) => {
       { actor: admin.email, device: adminDevice(c), action: "admin.sign-out" },
       c.var.clock.now(),
     );
+    // The session's live sockets stop at once (the hub's and this season's races'; any other race's at its next
+    // broadcast: src/durable/socket-sessions.ts). After the answer: signing out never waits on them.
+    c.executionCtx.waitUntil(closeSessionSockets(c.env, admin.id));
   }
   return c.json({ ok: true });
 });
+
+async function closeSessionSockets(env: Env, session: string): Promise<void> {
+  const parts = SEASON.races.map((race) => raceIdForSeason(race.distance, SEASON));
+  const calls = [
+    env.RACE_HUB.getByName(RACE_HUB_NAME).closeSessionSockets(session),
+    ...parts.map((part) => env.RACE.getByName(part).closeSessionSockets(session)),
+  ];
+  for (const result of await Promise.allSettled(calls)) {
+    if (result.status === "rejected") console.warn("closing a signed-out session's sockets failed", result.reason);
+  }
+}

@@ -81,7 +81,11 @@ export async function createSession(
     .setIssuedAt(nowSeconds)
     .setExpirationTime(nowSeconds + maxAgeSeconds)
     .sign(key);
-  return { session: { id, kind, email: normalized }, token, maxAgeSeconds };
+  return {
+    session: { id, kind, email: normalized, expiresAt: now + maxAgeSeconds * 1000 },
+    token,
+    maxAgeSeconds,
+  };
 }
 
 /** The session id (D1 key) a token names, if its signature, kind and expiry hold; D1 is not asked. */
@@ -113,7 +117,7 @@ export async function readSession(
   if (!claimed) return null;
   const row = await findLiveSession(db, claimed.id, kind, now);
   if (!row || row.email !== claimed.email) return null;
-  return { id: row.id, kind, email: row.email };
+  return { id: row.id, kind, email: row.email, expiresAt: row.expiresAt };
 }
 
 function setSessionCookie(c: Context<AppEnv>, kind: SessionKind, value: string, maxAge: number): void {

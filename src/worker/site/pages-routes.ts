@@ -150,7 +150,7 @@ for (const [path, assetPath] of Object.entries(PRERENDERED_PAGES)) {
 /**
  * An older year's results: /resultat/{year} (src/web/features/results/results-year-page.tsx). Why this address
  * and not /resultat?ar=2019: `/resultat/*` already runs the Worker first for the results files
- * (/resultat/resultat-2019-56.csv, routes/data.ts), and a file name is never four digits, so the two cannot meet
+ * (/resultat/resultat-2019-56.csv, src/worker/results/routes.ts), and a file name is never four digits, so the two cannot meet
  * (app.ts mounts these page routes before the data routes); a path is a real page to share and bookmark; and
  * being here, the page answers a real 404 for a year without results (with the SPA's Swedish message, never a
  * blank page), with its own title and sharing tags. The content comes from the results file in the browser:

@@ -50,9 +50,10 @@ describe("admin campaign codes", () => {
     const jar = await loginAdmin();
     const codes = await list(jar);
     expect(codes.filter((c) => c.builtin)).toEqual([
-      expect.objectContaining({ code: "FRIBILJETT", rule: "free", validUntil: null, builtin: true, disabled: false }),
+      // A free code without a cap of its own gets the default one.
+      expect.objectContaining({ code: "FRIBILJETT", rule: "free", maxUses: 20, builtin: true, disabled: false }),
       expect.objectContaining({ code: "TIDIGFAGEL", rule: "minus50", validUntil: "2025-10-01", builtin: true }),
-      expect.objectContaining({ code: "VANLOPP50", rule: "flat50", validUntil: null, builtin: true }),
+      expect.objectContaining({ code: "VANLOPP50", rule: "flat50", validUntil: null, maxUses: null, builtin: true }),
     ]);
     expect((await storedCodes()).filter((r) => r.builtin).length).toBe(3);
     // Listing twice changes nothing.

@@ -1,5 +1,5 @@
 /**
- * The mail queue's consumer (src/worker/mailings.ts) on workerd: batches made with `createMessageBatch` go through
+ * The mail queue's consumer (src/worker/mass-email/mailings.ts) on workerd: batches made with `createMessageBatch` go through
  * the Worker's own queue() handler, and `getQueueResult` shows what it acknowledged and retried (with which delay).
  * A provider error comes from the real 'resend' transport of the e-mail adapter talking to a stand-in HTTP
  * provider that refuses on demand; otherwise the development outbox receives the mail. The resume case goes through
@@ -12,6 +12,7 @@ import { clockFromSettings } from "../../../src/shared/clock";
 import { emailSender } from "../../../src/worker/adapters/email";
 import { database } from "../../../src/worker/db/client";
 import { createMailing } from "../../../src/worker/mass-email/mailings-db";
+import { DOUBLE_SEND_WINDOW_MS } from "../../../src/worker/mass-email/routes";
 import worker from "../../../src/worker/index";
 import { ERRORS, handleMailBatch, MAIL_MAX_RETRIES, type MailMessage } from "../../../src/worker/mass-email/mailings";
 import { get, loginAdmin, post, waitFor } from "../helpers";
@@ -28,18 +29,23 @@ import {
 const QUEUE = "loppet-mail";
 const DLQ = "loppet-mail-dlq";
 
+let mailingSeq = 0;
 async function mailing(emails: string[]): Promise<number> {
-  return createMailing(
+  const id = await createMailing(
     database(env.DB),
     {
       audience: "current",
-      subject: "Loppdagen närmar sig",
+      // Each its own text: the same mailing is made once within the double-send window.
+      subject: `Loppdagen närmar sig (${++mailingSeq})`,
       message: "Hej!\nVi ses på lördag.",
       createdBy: "arrangor@example.se",
       recipients: emails.map((email, i) => ({ email, name: `Löpare ${i}`, race: "race-250913-56" })),
     },
     Date.now(),
+    DOUBLE_SEND_WINDOW_MS,
   );
+  if (id === null) throw new Error("the same mailing was made already");
+  return id;
 }
 
 let msgSeq = 0;
@@ -147,6 +153,58 @@ describe("mail queue consumer", () => {
     expect((await emailLogTo(to)).map((l) => l.status)).toEqual(["failed", "failed", "failed", "failed", "sent"]);
   });
 
+  it.each([
+    ["the connection breaks after the provider took the mail", "lost"],
+    ["the provider answers only after the send's time-out", "late"],
+  ] as const)("no answer (%s): reported as uncertain, never resent", async (_, kind) => {
+    const to = mailAddress(kind);
+    const id = await mailing([to]);
+    const accepted: string[] = [];
+    const fetcher = (async (_url: RequestInfo | URL, init?: RequestInit) => {
+      accepted.push((JSON.parse(String(init?.body)) as { to: string[] }).to[0]!);
+      if (kind === "lost") throw new TypeError("Network connection lost.");
+      // Answers long after the deadline (or when the send gives up and aborts it).
+      await new Promise((resolve) => {
+        const timer = setTimeout(resolve, 5_000);
+        init?.signal?.addEventListener("abort", () => (clearTimeout(timer), resolve(null)));
+      });
+      return Response.json({ id: crypto.randomUUID() });
+    }) as typeof fetch;
+    const providerEnv = { ...env, EMAIL_TRANSPORT: "resend", EMAIL_API_KEY: "test-key" } as Env;
+    const sender = emailSender(providerEnv, database(env.DB), clockFromSettings(env), {
+      fetch: fetcher,
+      timeoutMs: 200,
+    });
+    const run = async (msg: MessageBatchMessage<MailMessage>) => {
+      const batch = createMessageBatch(QUEUE, [msg]);
+      const ctx = createExecutionContext();
+      await handleMailBatch(batch as MessageBatch<unknown>, providerEnv, { sender });
+      return getQueueResult(batch, ctx);
+    };
+
+    const first = message(id, to, 1);
+    const result = await run(first);
+    // Acknowledged, not retried: a retry could give the family a second copy.
+    expect(result.explicitAcks).toEqual([first.id]);
+    expect(result.retryMessages).toEqual([]);
+    const row = await recipientStatus(id, to);
+    expect(row!.status).toBe("unknown");
+    expect(row!.error).toMatch(/^Leverantören svarade inte; mejlet kan ha skickats\. Skickas inte igen automatiskt\./);
+    expect((await emailLogTo(to)).map((l) => l.status)).toEqual(["unknown"]);
+    // A redelivery of the same message, and resuming the mailing, send nothing more.
+    expect((await run(message(id, to, 2, first.id))).explicitAcks).toEqual([first.id]);
+    const admin = await loginAdmin();
+    expect((await post(`/admin/api/mailings/${id}/resume`, {}, { jar: admin })).status).toBe(200);
+    expect(accepted).toEqual([to]);
+    const progress = await (await get(`/admin/api/mailings/${id}`, { jar: admin })).json();
+    expect(progress).toMatchObject({
+      sentCount: 0,
+      failedCount: 1,
+      done: true,
+      errors: [{ email: to, error: row!.error }],
+    });
+  });
+
   it("after the last retry: failed with the provider's error, handed on to the dead-letter queue", async () => {
     const [to, other] = [mailAddress("dod"), mailAddress("ok")];
     const id = await mailing([to, other]);
@@ -210,7 +268,11 @@ describe("mail queue consumer", () => {
     for (const email of emails) {
       const mails = await outboxTo(email);
       expect(mails, email).toHaveLength(1);
-      expect(mails[0]).toMatchObject({ subject: "Loppdagen närmar sig", kind: "mailing", mailing_id: id });
+      expect(mails[0]).toMatchObject({
+        subject: expect.stringMatching(/^Loppdagen närmar sig \(\d+\)$/),
+        kind: "mailing",
+        mailing_id: id,
+      });
       expect((await emailLogTo(email)).map((l) => l.status)).toEqual(["sent"]);
     }
     expect((await recipientRows(id)).map((r) => r.status)).toEqual(["sent", "sent", "sent"]);

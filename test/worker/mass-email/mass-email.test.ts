@@ -4,6 +4,9 @@
  */
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
+import { database } from "../../../src/worker/db/client";
+import { createMailing } from "../../../src/worker/mass-email/mailings-db";
+import { DOUBLE_SEND_WINDOW_MS } from "../../../src/worker/mass-email/routes";
 import { call, get, loginAdmin, post, rawPost, storedState, visitorJar, waitFor } from "../helpers";
 import {
   clearMailingData,
@@ -172,6 +175,17 @@ describe("mass e-mail calls", () => {
       ["Hej", required],
       [null, required],
       [{ subject: "x".repeat(201), message: "Hej" }, "Ämnet får vara högst 200 tecken."],
+      // A subject is one header line: a line break could add headers (Bcc:) to every mail.
+      ...[
+        "Hej\r\nBcc: alla@example.se",
+        "Hej\nBcc: alla@example.se",
+        "Hej\r",
+        "\nHej",
+        "Hej\u2028Bcc: x@example.se",
+      ].map((subject): [unknown, string] => [
+        { subject, message: "Hej" },
+        "Ämnet ska vara en rad: utan radbrytningar eller andra styrtecken.",
+      ]),
       [{ subject: "Hej", message: "x".repeat(20_001) }, "Meddelandet får vara högst 20 000 tecken."],
     ];
     for (const path of [PATHS.sendPrevious, PATHS.sendCurrent]) {
@@ -271,6 +285,46 @@ describe("mass e-mail calls", () => {
     const other = await post(PATHS.sendCurrent, { ...body, message: "Glöm inte vattenflaskan!" }, { jar });
     expect(other.status).toBe(202);
     await untilDone(jar, ((await other.json()) as { id: number }).id);
+  });
+
+  it("the claim is the mailing's own write: two writes of one mailing that both passed the route's check make one", async () => {
+    const { current } = await seasons();
+    const input = {
+      audience: "current" as const,
+      subject: "Efter kontrollen",
+      message: "Båda såg inget utskick.",
+      createdBy: "arrangor@example.se",
+      recipients: [{ email: current, name: "Cia Lund", race: null }],
+    };
+    const db = database(env.DB);
+    const now = Date.now();
+    const ids = await Promise.all([
+      createMailing(db, input, now, DOUBLE_SEND_WINDOW_MS),
+      createMailing(db, input, now, DOUBLE_SEND_WINDOW_MS),
+    ]);
+    expect(ids.filter((id) => id !== null)).toHaveLength(1);
+    expect(ids.filter((id) => id === null)).toHaveLength(1);
+    expect((await env.DB.prepare("SELECT count(*) AS n FROM mailings").first<{ n: number }>())!.n).toBe(1);
+    expect(await recipientRows(ids.find((id) => id !== null)!)).toHaveLength(1);
+    // Another audience or text is another mailing.
+    expect(await createMailing(db, { ...input, audience: "previous" }, now, DOUBLE_SEND_WINDOW_MS)).not.toBeNull();
+    expect(await createMailing(db, { ...input, message: "Annan text." }, now, DOUBLE_SEND_WINDOW_MS)).not.toBeNull();
+  });
+
+  it("the same mailing can be sent again once the double-send window (10 minutes) has passed", async () => {
+    const jar = await loginAdmin();
+    const { current } = await seasons();
+    const body = { subject: "Igen", message: "Samma text, en ny dag." };
+    const first = await json<{ id: number }>(await post(PATHS.sendCurrent, body, { jar }), 202);
+    await untilDone(jar, first.id);
+    const later = (minutes: number) => ({
+      NOW: new Date(Date.now() + minutes * 60_000).toISOString(),
+      NOW_SET_AT: String(Date.now()),
+    });
+    expect((await post(PATHS.sendCurrent, body, { jar, env: later(9) })).status).toBe(409);
+    const again = await json<{ id: number }>(await post(PATHS.sendCurrent, body, { jar, env: later(11) }), 202);
+    await untilDone(jar, again.id);
+    expect(await outboxTo(current)).toHaveLength(2);
   });
 
   it("progress: 404 for an unknown mailing, 400-range for a malformed id", async () => {

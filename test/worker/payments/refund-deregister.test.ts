@@ -15,6 +15,7 @@ import type { BoxOfficeSale, OverviewRegistration } from "../../../src/shared/re
 import { SEASON } from "../../../src/shared/season";
 import { swishClientFor } from "../../../src/worker/adapters/swish";
 import { newInstructionId } from "../../../src/worker/payments/payments";
+import { raceClient } from "../../../src/worker/race-day/race-runners";
 import { reconcileRefunds } from "../../../src/worker/payments/refunds";
 import { CookieJar, get, loginAdmin, post, storedState } from "../helpers";
 import { at, getRegistration, login, OPEN_AT, runner, update, type Visitor } from "../registration-helpers";
@@ -28,6 +29,11 @@ const RACE = {
 
 let admin: CookieJar;
 
+/** The race object's answers as values (a refusal throws). */
+function race(part: string) {
+  return raceClient(env.RACE.getByName(part));
+}
+
 beforeEach(async () => {
   await setCallbacks("normal");
   admin = await loginAdmin();
@@ -35,8 +41,8 @@ beforeEach(async () => {
 
 afterEach(async () => {
   // One test starts the 0.8 race; the others want it not started.
-  const race = env.RACE.getByName(RACE["0.8"]);
-  if (await race.getRace().catch(() => null)) await race.reset();
+  const started = race(RACE["0.8"]);
+  if (await started.getRace().catch(() => null)) await started.reset();
 });
 
 interface RefundAnswer {
@@ -105,7 +111,7 @@ async function overviewOf(v: Visitor): Promise<OverviewRegistration> {
 describe("Återbetala och avregistrera", () => {
   it("the runner leaves its race, the goodie bags, the exports and the mailing; audited; shown to admin and family", async () => {
     const { v, id, payid, tail } = await paidFamily();
-    expect(await env.RACE.getByName(RACE["1.6"]).getRunner(id.barn)).not.toBeNull();
+    expect(await race(RACE["1.6"]).getRunner(id.barn)).not.toBeNull();
     const bags = await goodieBagTotal();
     expect(await raceSplitter()).toContain(`Love,Stål${tail}`);
 
@@ -115,7 +121,7 @@ describe("Återbetala och avregistrera", () => {
     expect(body.deregistration).toEqual({ runners: [id.barn], keptInRace: [] });
 
     expect(await participant(id.barn)).toMatchObject({ deregistered_at: expect.any(Number), race_id: null });
-    expect(await env.RACE.getByName(RACE["1.6"]).getRunner(id.barn)).toBeNull();
+    expect(await race(RACE["1.6"]).getRunner(id.barn)).toBeNull();
     const startList = (await (await get(`/api/races/get/${RACE["1.6"]}`)).json()) as { id?: string }[];
     expect(startList.map((r) => r.id)).not.toContain(id.barn);
     expect(await goodieBagTotal()).toBe(bags - 1);
@@ -125,7 +131,7 @@ describe("Återbetala och avregistrera", () => {
     const mailing = (await currentRunners()).find((r) => r.email === v.email)!;
     expect(mailing.name).toBe(`Stina Stål${tail}`);
     // The mother runs on.
-    expect(await env.RACE.getByName(RACE["5.6"]).getRunner(id.mamma)).not.toBeNull();
+    expect(await race(RACE["5.6"]).getRunner(id.mamma)).not.toBeNull();
 
     expect(await auditCount("refund.deregistered", body.refund.id)).toBe(1);
     const overview = await overviewOf(v);
@@ -162,7 +168,7 @@ describe("Återbetala och avregistrera", () => {
     expect(status).toBe(201);
     expect(body.deregistration).toBeNull();
     expect(await participant(id.barn)).toMatchObject({ deregistered_at: null });
-    expect(await env.RACE.getByName(RACE["1.6"]).getRunner(id.barn)).not.toBeNull();
+    expect(await race(RACE["1.6"]).getRunner(id.barn)).not.toBeNull();
   });
 
   it("bad input: more than was paid, a runner the payment did not book, a bad id: a Swedish 4xx and nothing written", async () => {
@@ -196,12 +202,12 @@ describe("Återbetala och avregistrera", () => {
     const { status } = await refund(payid, 100, [id.barn]);
     expect(status).toBe(422);
     expect(await participant(id.barn)).toMatchObject({ deregistered_at: null, race_id: RACE["1.6"] });
-    expect(await env.RACE.getByName(RACE["1.6"]).getRunner(id.barn)).not.toBeNull();
+    expect(await race(RACE["1.6"]).getRunner(id.barn)).not.toBeNull();
   });
 
   it("a runner of a race that has started stays in it: deregistered in D1, and the answer says where", async () => {
     const { id, payid } = await paidFamily("0.8");
-    await env.RACE.getByName(RACE["0.8"]).start();
+    await race(RACE["0.8"]).start();
     const { status, body } = await refund(payid, 100, [id.barn]);
     expect(status).toBe(201);
     expect(body.deregistration).toEqual({
@@ -209,7 +215,7 @@ describe("Återbetala och avregistrera", () => {
       keptInRace: [{ id: id.barn, part: RACE["0.8"], state: "started" }],
     });
     expect(await participant(id.barn)).toMatchObject({ deregistered_at: expect.any(Number), race_id: RACE["0.8"] });
-    expect(await env.RACE.getByName(RACE["0.8"]).getRunner(id.barn)).not.toBeNull();
+    expect(await race(RACE["0.8"]).getRunner(id.barn)).not.toBeNull();
   });
 
   it("a refund racing the family's edit of the same runner: the runner ends out of the race and deregistered", async () => {
@@ -224,7 +230,7 @@ describe("Återbetala och avregistrera", () => {
       expect([200, 409]).toContain(edit.res.status);
       if (edit.res.status === 409) expect(edit.body.error).toMatch(/avregistrerad|ändrats|betalning/);
       expect(await participant(id.barn)).toMatchObject({ deregistered_at: expect.any(Number), race_id: null });
-      expect(await env.RACE.getByName(RACE["1.6"]).getRunner(id.barn)).toBeNull();
+      expect(await race(RACE["1.6"]).getRunner(id.barn)).toBeNull();
     }
   });
 
@@ -250,7 +256,7 @@ describe("Återbetala och avregistrera", () => {
       .run();
     await reconcileRefunds(env, systemClock);
     expect(await participant(id.barn)).toMatchObject({ deregistered_at: expect.any(Number), race_id: null });
-    expect(await env.RACE.getByName(RACE["1.6"]).getRunner(id.barn)).toBeNull();
+    expect(await race(RACE["1.6"]).getRunner(id.barn)).toBeNull();
     await reconcileRefunds(env, systemClock);
     expect(await auditCount("refund.deregistered", refundId)).toBe(1);
   });
@@ -285,7 +291,7 @@ describe("box-office Swish sales from the admin screens", () => {
     const { status, body } = await refund(started.payid, 300, [sale.runner!.id]);
     expect(status).toBe(201);
     expect(body.deregistration).toEqual({ runners: [sale.runner!.id], keptInRace: [] });
-    expect(await env.RACE.getByName(RACE["5.6"]).getRunner(sale.runner!.id)).toBeNull();
+    expect(await race(RACE["5.6"]).getRunner(sale.runner!.id)).toBeNull();
     const after = (await (
       await get(`/admin/api/box-office-sales?season=${SEASON.year}`, { jar: admin })
     ).json()) as BoxOfficeSale[];

@@ -1,5 +1,5 @@
 /**
- * Refunds through the Worker against the Swish simulator (src/worker/refunds.ts): full and partial refunds, what
+ * Refunds through the Worker against the Swish simulator (src/worker/payments/refunds.ts): full and partial refunds, what
  * Swish refuses (RF08) and what we refuse ourselves (more than is left, campaign and 0 kr payments, unpaid, unknown,
  * wrong types), a repeated request with the same key, concurrent clicks, the callback, and the record in swishtory
  * and the audit log. Every refusal leaves the payment row as it was.

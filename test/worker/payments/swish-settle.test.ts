@@ -16,6 +16,7 @@ import worker from "../../../src/worker/index";
 import {
   newInstructionId,
   reconcilePayments,
+  settlePayment,
   recordFreePayment,
   RECEIPT_SENT,
   RUNNERS_ADDED,
@@ -34,6 +35,7 @@ import {
   setCallbacks,
   startPayment,
 } from "../swish-helpers";
+import { raceClient } from "../../../src/worker/race-day/race-runners";
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
@@ -129,7 +131,9 @@ describe("callback", () => {
       raceIdForSeason("5.6", SEASON),
       raceIdForSeason("1.6", SEASON),
     ]);
-    const runner = await env.RACE.getByName(raceIdForSeason("5.6", SEASON)).getRunner(family.participantIds[0]!);
+    const runner = await raceClient(env.RACE.getByName(raceIdForSeason("5.6", SEASON))).getRunner(
+      family.participantIds[0]!,
+    );
     expect(runner).toMatchObject({ firstname: "Anna", lastname: "Berg" });
 
     const receipts = await receiptsTo(family.email);
@@ -155,6 +159,7 @@ describe("callback", () => {
       payerAlias: "46701234567",
       errorCode: null,
       errorMessage: null,
+      kampanj: null,
     });
   });
 
@@ -185,7 +190,7 @@ describe("callback", () => {
     expect(await auditCount(RECEIPT_SENT, payid)).toBe(1);
     expect(await receiptsTo(family.email)).toHaveLength(1);
     const part = raceIdForSeason("5.6", SEASON);
-    const snapshot = (await env.RACE.getByName(part).snapshot()) as unknown as { id?: string }[];
+    const snapshot = (await raceClient(env.RACE.getByName(part)).snapshot()) as unknown as { id?: string }[];
     expect(snapshot.filter((r) => r.id === family.participantIds[0])).toHaveLength(1);
 
     expect(await socket.next()).toEqual({ payment: "ok" });
@@ -351,6 +356,37 @@ describe("cron", () => {
     // Done means done: the next sweep sends nothing more.
     await reconcilePayments(env, offsetClock(Date.now() + 15 * MINUTE));
     expect(await receiptsTo(family.email)).toHaveLength(1);
+  });
+});
+
+describe("the cron's repair of the after-payment steps", () => {
+  it("after a failed runner placement it places the runners and sends no second receipt", async () => {
+    await setCallbacks("drop");
+    const family = await seedFamily();
+    // The first runner is linked to a race the index does not have: placing the runners fails.
+    await env.DB.prepare("UPDATE participants SET race_id = 'race-250913-99' WHERE id = ?")
+      .bind(family.participantIds[0])
+      .run();
+    const { payid, token } = await startPayment(family);
+    await payOnPhone(token);
+    const settled = await settlePayment(env, payid, "poll");
+    expect(settled).toMatchObject({ settled: true, status: "PAID" });
+    expect(await auditCount(RUNNERS_ADDED, payid)).toBe(0);
+    expect(await auditCount(RECEIPT_SENT, payid)).toBe(1);
+    expect(await receiptsTo(family.email)).toHaveLength(1);
+
+    // The link is put right (an admin moves the runner); the next sweeps finish the step that failed, only that.
+    await env.DB.prepare("UPDATE participants SET race_id = NULL WHERE id = ?").bind(family.participantIds[0]).run();
+    const report = await reconcilePayments(env, offsetClock(Date.now() + 10 * MINUTE));
+    expect(report.followedUp).toBeGreaterThanOrEqual(1);
+    expect(await auditCount(RUNNERS_ADDED, payid)).toBe(1);
+    const raced = await env.DB.prepare(`SELECT race_id FROM participants WHERE id IN (?, ?) ORDER BY id`)
+      .bind(...family.participantIds)
+      .all<{ race_id: string | null }>();
+    expect(raced.results.map((r) => r.race_id)).toEqual([raceIdForSeason("5.6"), raceIdForSeason("1.6")]);
+    await reconcilePayments(env, offsetClock(Date.now() + 15 * MINUTE));
+    expect(await receiptsTo(family.email)).toHaveLength(1);
+    expect(await auditCount(RECEIPT_SENT, payid)).toBe(1);
   });
 });
 

@@ -12,7 +12,10 @@ import { afterEach, describe, expect, it } from "vitest";
 import { fixedClock } from "../../../src/shared/clock";
 import { raceIdForSeason } from "../../../src/shared/race-id";
 import { SEASON } from "../../../src/shared/season";
+import { claimCampaignUseStatement } from "../../../src/worker/campaigns/campaigns-db";
+import { database } from "../../../src/worker/db/client";
 import { reconcilePayments } from "../../../src/worker/payments/payments";
+import { raceClient } from "../../../src/worker/race-day/race-runners";
 import { loginAdmin, post, visitorJar } from "../helpers";
 import {
   at,
@@ -21,6 +24,7 @@ import {
   getRegistration,
   LATE_AT,
   login,
+  newClient,
   OPEN_AT,
   runner,
   update,
@@ -65,7 +69,7 @@ async function paidFamily() {
 }
 
 async function raceRunner(part: string, id: string) {
-  return env.RACE.getByName(part).getRunner(id);
+  return raceClient(env.RACE.getByName(part)).getRunner(id);
 }
 
 async function participant(id: string) {
@@ -258,7 +262,7 @@ describe("editing a paid runner while registration is open", () => {
       group: "Ingen",
       age: 42,
     });
-    const events = await env.RACE.getByName(RACE["5.6"]).events();
+    const events = await raceClient(env.RACE.getByName(RACE["5.6"])).events();
     expect(events.at(-1)).toMatchObject({ type: "runner-updated", actor: "anmälan" });
     // Still paid by the same payment, at the price booked.
     expect(body.deltagare[id.mamma]).toMatchObject({ paidBy: expect.any(String), price: 150 });
@@ -358,10 +362,138 @@ describe("editing a paid runner while registration is open", () => {
   });
 });
 
-describe("existing paid registrations (migrations/0008_runner_payments.sql)", () => {
+describe("a late sibling's payment and a capped campaign code", () => {
+  const CAMPAIGN_USED_UP =
+    "Kampanjkoden hann användas av någon annan efter att din betalning misslyckades och gäller inte längre. Ta bort den eller skriv en annan.";
+
+  async function cappedCode(maxUses: number) {
+    const code = `SYS${crypto.randomUUID().replaceAll("-", "").slice(0, 8).toUpperCase()}`;
+    const admin = await loginAdmin();
+    expect((await post("/admin/api/kampanjkoder", { code, rule: "flat50", maxUses }, { jar: admin })).status).toBe(201);
+    return code;
+  }
+
+  async function uses(code: string) {
+    return (await env.DB.prepare("SELECT uses FROM campaign_codes WHERE code = ?")
+      .bind(code)
+      .first<{ uses: number }>())!.uses;
+  }
+
+  /** A mother who paid with `code` (50 kr), and a sister added since, not paid yet. */
+  async function paidWithCodeThenSister(code: string) {
+    const v = await login();
+    const id = ids();
+    const runners = { [id.mamma]: runner({ age: 41 }) };
+    expect((await update(v, { runners, version: 0 })).res.status).toBe(200);
+    const first = await book(v, { barn: 0, vuxna: 1, kampanj: code });
+    expect(first.body.amount).toBe(50);
+    await payOnPhone(first.body.token!, "PAID");
+    const withSister = { ...runners, [id.syster]: runner({ firstname: "Siv", age: 6, distance: "0.8" }) };
+    expect((await update(v, { runners: withSister, version: 1 })).res.status).toBe(200);
+    return { v, id, first: first.body.payref! };
+  }
+
+  async function preview(v: Visitor, code: string) {
+    const res = await post(
+      "/validate-kampanj",
+      { kampanj: code, barn: 1, vuxna: 0 },
+      { env: at(OPEN_AT), jar: v.jar, headers: { ...v.headers, ...newClient() } },
+    );
+    return res.json();
+  }
+
+  it("the sibling's payment claims a use of its own; declined, it gives that use back and keeps the code for the retry", async () => {
+    const code = await cappedCode(2);
+    const { v, first } = await paidWithCodeThenSister(code);
+    expect(await uses(code)).toBe(1);
+    const second = await book(v, { barn: 1, vuxna: 0, kampanj: code });
+    expect(second.res.status).toBe(200);
+    expect(second.body.amount).toBe(50);
+    expect(await uses(code)).toBe(2);
+
+    await payOnPhone(second.body.token!, "DECLINED");
+    // The first payment, PAID, keeps its use; the sibling's failed one gives its own back.
+    expect(await uses(code)).toBe(1);
+    const view = (await getRegistration(v)).body;
+    expect(view.payid).toBe(second.body.payref);
+    expect(view.swishtory[second.body.payref!]).toMatchObject({ status: "DECLINED", kampanj: code });
+    expect(view.swishtory[first]).toMatchObject({ status: "PAID", kampanj: code });
+    expect(await preview(v, code)).toEqual({ valid: true, price: 50 });
+
+    const retry = await book(v, { barn: 1, vuxna: 0, kampanj: code });
+    expect(retry.res.status).toBe(200);
+    expect(await paymentRow(retry.body.payref!)).toMatchObject({ status: "CREATED", amount: 50, kampanj: code });
+    expect(await uses(code)).toBe(2);
+  });
+
+  it("the sibling's use taken by another family meanwhile: the family hears so, and can pay without the code", async () => {
+    const code = await cappedCode(2);
+    const { v } = await paidWithCodeThenSister(code);
+    const second = await book(v, { barn: 1, vuxna: 0, kampanj: code });
+    await payOnPhone(second.body.token!, "ERROR", "RF07");
+    expect(await uses(code)).toBe(1);
+    const other = await login();
+    expect((await update(other, { runners: { [ids().mamma]: runner({ age: 30 }) }, version: 0 })).res.status).toBe(200);
+    expect((await book(other, { barn: 0, vuxna: 1, kampanj: code })).res.status).toBe(200);
+    expect(await uses(code)).toBe(2);
+
+    expect(await preview(v, code)).toEqual({ valid: false, price: 100, usedUp: true });
+    const refused = await book(v, { barn: 1, vuxna: 0, kampanj: code });
+    expect(refused.res.status).toBe(400);
+    expect(refused.body.error).toBe(CAMPAIGN_USED_UP);
+    const full = await book(v, { barn: 1, vuxna: 0, kampanj: "" });
+    expect(full.res.status).toBe(200);
+    expect(full.body.amount).toBe(100);
+  });
+
+  it("orders for some of the same runners share one use: the claim and the release trigger agree", async () => {
+    const tail = crypto.randomUUID().slice(0, 8);
+    const code = `DELA${tail.toUpperCase()}`;
+    const reg = `reg-${tail}`;
+    const now = Date.parse(OPEN_AT);
+    const payid = () => crypto.randomUUID().replaceAll("-", "").toUpperCase();
+    const [paid, again, sibling] = [payid(), payid(), payid()];
+    const insert = (id: string, status: string, runnerIds: string[]) =>
+      env.DB.prepare(
+        `INSERT INTO payments (id, registration_id, season, amount, status, date_created, kampanj, participant_ids)
+         VALUES (?, ?, 2025, 50, ?, ?, ?, ?)`,
+      ).bind(id, reg, status, now, code, JSON.stringify(runnerIds));
+    await env.DB.batch([
+      env.DB.prepare(
+        "INSERT INTO registrations (id, season, email, version, created_at, updated_at) VALUES (?, 2025, ?, 1, ?, ?)",
+      ).bind(reg, `dela-${tail}@example.se`, now, now),
+      env.DB.prepare(
+        "INSERT INTO campaign_codes (code, rule, max_uses, uses, created_at) VALUES (?, 'flat50', 2, 1, ?)",
+      ).bind(code, now),
+      // The family's paid order for the mother holds the one use counted so far.
+      insert(paid, "PAID", [`mamma-${tail}`]),
+    ]);
+    const db = database(env.DB);
+    const claim = (runnerIds: string[]) =>
+      claimCampaignUseStatement(db, code, now, { registrationId: reg, runnerIds }).get();
+
+    // An order for the mother again (booked on a page read before her payment settled) shares the paid order's use.
+    expect(await claim([`mamma-${tail}`])).toBeUndefined();
+    await insert(again, "CREATED", [`mamma-${tail}`]).run();
+    // The sister's order is for another runner: it claims a use of its own.
+    expect(await claim([`syster-${tail}`])).toEqual({ uses: 2 });
+    await insert(sibling, "CREATED", [`syster-${tail}`]).run();
+
+    const settle = (id: string) =>
+      env.DB.prepare("UPDATE payments SET status = 'DECLINED' WHERE id = ? AND status = 'CREATED'").bind(id).run();
+    // The mother's second order fails: the use it shared stays with her paid order.
+    await settle(again);
+    expect(await uses(code)).toBe(2);
+    // The sister's fails: her own use comes back, though a paid order of the registration carries the code.
+    await settle(sibling);
+    expect(await uses(code)).toBe(1);
+  });
+});
+
+describe("existing paid registrations (migrations/0010_runner_payments.sql)", () => {
   /** The migration's backfill statements, run again over rows written as they were before it. */
   async function backfill() {
-    const migration = env.TEST_MIGRATIONS.find((m) => m.name.startsWith("0008_"))!;
+    const migration = env.TEST_MIGRATIONS.find((m) => m.name.startsWith("0010_"))!;
     const updates = migration.queries
       .map((q) => q.replace(/^(\s*--[^\n]*\n)+/, "").trim())
       .filter((q) => q.startsWith("UPDATE `participants`"));

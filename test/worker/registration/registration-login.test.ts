@@ -4,6 +4,8 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { database } from "../../../src/worker/db/client";
+import { useLoginCode } from "../../../src/worker/session/login-codes-db";
 import { call, CookieJar, get, post, rawPost, storedState } from "../helpers";
 import {
   at,
@@ -505,6 +507,59 @@ describe("guessing is bounded per address, whatever the number of clients", () =
       .bind(email)
       .first<{ n: number }>())!;
     expect(n).toBe(20);
+  });
+
+  it("19 wrong codes spread over 4 codes, then 5 guesses at once against a fifth code: at most one is evaluated", async () => {
+    const email = uniqueEmail("spridd");
+    const wrongPerCode = [5, 5, 5, 4];
+    for (const wrong of wrongPerCode) {
+      const { res, body } = await requestCode(email, { env: at(OPEN_AT), headers: newClient() });
+      expect(res.status).toBe(200);
+      for (let i = 0; i < wrong; i++) {
+        const guess = await confirm(
+          { email, codeId: body.id, code: wrongFor(body.code!, i) },
+          { env: at(OPEN_AT), headers: newClient() },
+        );
+        expect(guess.res.status).toBe(400);
+      }
+    }
+    // 19 wrong so far, and 4 codes mailed: a fifth code is still mailed, with all of its own 5 tries.
+    const fifth = await requestCode(email, { env: at(OPEN_AT), headers: newClient() });
+    expect(fifth.res.status).toBe(200);
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, (_, i) =>
+        confirm(
+          { email, codeId: fifth.body.id, code: wrongFor(fifth.body.code!, i) },
+          { env: at(OPEN_AT), headers: newClient() },
+        ),
+      ),
+    );
+    const evaluated = answers.filter(
+      (a) => a.res.status === 400 && a.body?.error === "Fel kod. Kontrollera koden i mejlet och försök igen.",
+    );
+    console.log(`of 5 parallel guesses at 19 wrong codes, evaluated: ${evaluated.length}`);
+    expect(evaluated.length).toBeLessThanOrEqual(1);
+    expect(answers.filter((a) => a.res.status === 429)).toHaveLength(5 - evaluated.length);
+    const { n } = (await env.DB.prepare("SELECT count(*) AS n FROM login_failures WHERE email = ?")
+      .bind(email)
+      .first<{ n: number }>())!;
+    expect(n).toBeLessThanOrEqual(20);
+
+    // The same bound in the data function itself, whatever any caller checked first: the next 5 at once are all
+    // refused before their code is compared.
+    const db = database(env.DB);
+    const checks = await Promise.all(
+      Array.from({ length: 5 }, (_, i) =>
+        useLoginCode(db, {
+          id: fifth.body.id!,
+          email,
+          code: wrongFor(fifth.body.code!, 10 + i),
+          now: Date.parse(OPEN_AT) + 1000,
+          secret: env.SESSION_SECRET,
+        }),
+      ),
+    );
+    expect(checks.map((c) => c.status)).toEqual(Array(5).fill("locked"));
   });
 
   it("a new code makes the older codes of the address unusable", async () => {

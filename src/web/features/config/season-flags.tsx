@@ -1,7 +1,7 @@
 /**
  * The time-dependent parts of the page (registration button, bib-pickup banner) are switched by attributes on
  * <html>, not by React state: the Worker sets them on the pre-rendered landing page from the server clock
- * (src/worker/routes/pages.ts), so the first paint is already right, and React never sees a difference between
+ * (src/worker/site/pages-routes.ts), so the first paint is already right, and React never sees a difference between
  * the server render and its first client render. CSS shows or hides the elements in boxes that are always
  * reserved (theme.css), so nothing shifts when they change.
  */

@@ -1,7 +1,7 @@
 /**
  * /galleri/{year}: the year's photos as thumbnails, each opening the fullscreen carousel there.
  *
- * - First HTML: the Worker answers this address (src/worker/routes/pages.ts): for a year with photos the page the
+ * - First HTML: the Worker answers this address (src/worker/site/pages-routes.ts): for a year with photos the page the
  *   build pre-rendered (heading, text, the grid's reserved place), 404 with the shell for any other. The photos
  *   are data (`/img_{year}.txt`), so they arrive after the page; the grid's place is at least a screen high,
  *   so the footer never moves into view when they do.

@@ -18,6 +18,9 @@ export function CampaignField({
   if (value.trim() === "") status = null;
   else if (checking) status = "Kontrollerar koden …";
   else if (result?.valid) status = `Koden gäller! Att betala: ${formatKr(result.price)}`;
+  else if (result?.usedUp) {
+    status = "Koden hann användas av någon annan efter att din betalning misslyckades – ordinarie pris.";
+  }
   // Spec §8: a failed campaign is no discount; the page then books without the code.
   else if (result) status = "Koden gäller inte – ordinarie pris.";
   else status = "Koden kunde inte kontrolleras – ordinarie pris.";

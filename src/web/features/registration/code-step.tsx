@@ -9,20 +9,7 @@ import { Field } from "../../components/ui/field";
 import { ApiError } from "../../lib/api";
 import { useConfirmCode } from "./api/confirm-code";
 import { ErrorAlert, messagesOf } from "./error-alert";
-import type { EmailStepState } from "./email-step";
-
-/** What step 1 hands over in the history entry (so a reload of step 2 keeps it). */
-export interface CodeStepState {
-  email: string;
-  codeId: string;
-  code: string;
-}
-
-export function isCodeStepState(x: unknown): x is CodeStepState {
-  if (typeof x !== "object" || x === null) return false;
-  const s = x as Record<string, unknown>;
-  return typeof s.email === "string" && typeof s.codeId === "string" && typeof s.code === "string";
-}
+import type { CodeStepState, EmailStepState } from "./login-flow";
 
 export function CodeStep({ flow }: { flow: CodeStepState }) {
   const navigate = useNavigate();

@@ -7,11 +7,7 @@ import { ApiError } from "../../lib/api";
 import { useConfig } from "../config/get-config";
 import { useRequestCode } from "./api/request-code";
 import { ErrorAlert, messagesOf } from "./error-alert";
-import type { CodeStepState } from "./code-step";
-
-export interface EmailStepState {
-  email?: string;
-}
+import type { CodeStepState, EmailStepState } from "./login-flow";
 
 export function EmailStep() {
   const navigate = useNavigate();

@@ -3,17 +3,19 @@
  * payments). Every PAID payment is listed with its amount, when, the campaign code used or Swish's reference, and
  * any refund ('Återbetalt 200 kr den …'); with every runner paid it is the spec's 'Klart och betalt!'. A latest
  * payment still waiting says so and can be withdrawn ('Avbryt betalningen'); a failed one shows 'Misslyckad
- * betalning, try again'.
+ * betalning, try again' and why, in Swedish (never Swish's English error text), and that the campaign code it
+ * carried is kept for the retry (the first payment's or a late sibling's alike).
  */
 import { payidLabel } from "../../../shared/campaign";
 import type { FamilyPayment } from "../../../shared/registration-view";
 import { formatSwedishDate } from "../../../shared/stockholm";
+import { failureText } from "../../../shared/swish-errors";
 import { Button } from "../../components/ui/button";
 import type { Registration } from "./api/types";
 import { useCancelPayment } from "./api/cancel-payment";
 import { formatKr, formatMoment } from "./format";
 
-/** 'FRIBILJETT' for a campaign order: the code on the row, or the payid's label of a 0 kr order. */
+/** 'SOMMAR' for a campaign order: the code on the row, or the payid's label of a 0 kr order. */
 function campaignCodeOf(p: FamilyPayment): string | null {
   return p.kampanj ?? payidLabel(p.id, p.amount);
 }
@@ -125,8 +127,8 @@ export function PaymentStatus({ registration }: { registration: Registration }) 
             <strong>Misslyckad betalning, try again</strong>
           </p>
           <p>
-            Betalningen gick inte igenom{latest.errorMessage ? ` (${latest.errorMessage})` : ""}. Inga pengar har
-            dragits. Tryck på Till betalning för att försöka igen.
+            {failureText(latest)} Tryck på Till betalning för att försöka igen
+            {latest.kampanj ? ` – kampanjkoden ${latest.kampanj} finns kvar nedan` : ""}.
           </p>
         </div>
       )}

@@ -9,6 +9,7 @@ import { swishAppLink } from "../../../shared/payment-protocol";
 import { buttonClass } from "../../components/ui/button";
 import { useConfig } from "../config/get-config";
 import { registrationQueryOptions } from "./api/get-registration";
+import { campaignQueryKeyRoot } from "./api/validate-kampanj";
 import { formatKr } from "./format";
 import { usePaymentWait } from "./use-payment-wait";
 
@@ -39,8 +40,12 @@ export function PaymentStep({ token, payref, amount }: PaymentStepState) {
   usePaymentWait(config?.wsUrl, payref, {
     // Spec §4: "on a message reporting payment 'ok' reloads the page" (it then shows 'Klart och betalt!').
     onPaid: () => window.location.reload(),
-    // The registration now holds the failed payment; the page goes back to step 3 and shows it there.
-    onFailed: () => void queryClient.invalidateQueries({ queryKey: registrationQueryOptions().queryKey }),
+    // The registration now holds the failed payment; the page goes back to step 3 and shows it there, with the
+    // code it carried checked anew (its use was given back, and may have gone to someone else since).
+    onFailed: () => {
+      void queryClient.invalidateQueries({ queryKey: campaignQueryKeyRoot });
+      void queryClient.invalidateQueries({ queryKey: registrationQueryOptions().queryKey });
+    },
   });
 
   const appLink = swishAppLink(token, `${window.location.origin}/kvitto/${encodeURIComponent(payref)}`);

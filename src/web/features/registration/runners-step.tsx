@@ -18,7 +18,7 @@ import { CAMPAIGN_TOKEN, useBook } from "./api/book";
 import { registrationQueryOptions } from "./api/get-registration";
 import type { Registration, Runner, RunnerMap } from "./api/types";
 import { useUpdateRunners } from "./api/update-runners";
-import { useValidateKampanj } from "./api/validate-kampanj";
+import { campaignQueryKeyRoot, useValidateKampanj } from "./api/validate-kampanj";
 import { CampaignField } from "./campaign-field";
 import { ErrorAlert, messagesOf } from "./error-alert";
 import { PaymentStatus } from "./payment-status";
@@ -65,7 +65,11 @@ export function RunnersStep({ registration }: { registration: Registration }) {
     id: null,
     initial: EMPTY_DRAFT,
   });
-  const [kampanj, setKampanj] = useState("");
+  // A payment that failed (or is still open) keeps the family's code: the retry is priced with it (issue 24).
+  const [kampanj, setKampanj] = useState(() => {
+    const selected = registration.payid ? registration.swishtory[registration.payid] : undefined;
+    return selected && selected.status !== "PAID" ? (selected.kampanj ?? "") : "";
+  });
   const update = useUpdateRunners();
   const book = useBook();
 
@@ -129,6 +133,8 @@ export function RunnersStep({ registration }: { registration: Registration }) {
           setErrors(messagesOf(err));
           if (err instanceof ApiError && (err.status === 409 || err.status === 400 || err.status === 403)) {
             void queryClient.invalidateQueries({ queryKey: registrationQueryOptions().queryKey });
+            // A code refused at booking (used up, switched off meanwhile) is checked again for the field's text.
+            void queryClient.invalidateQueries({ queryKey: campaignQueryKeyRoot });
           }
         },
       },

@@ -1,7 +1,7 @@
 /**
  * /resultat/{year}: one earlier year's results in tabs per distance, read from that year's results files
  * (`/resultat/{csvfile}`). Not pre-rendered: the Worker answers the SPA shell with this page's title and sharing
- * tags, and 404 for a year without results (src/worker/routes/pages.ts); the page then says so in Swedish.
+ * tags, and 404 for a year without results (src/worker/site/pages-routes.ts); the page then says so in Swedish.
  */
 import { Link, useParams } from "react-router";
 import { LoadState } from "../../components/ui/load-state";

@@ -20,8 +20,8 @@ export default function CampaignsPage() {
     <section className="page campaigns">
       <h2>Kampanjkoder</h2>
       <p className="muted">
-        Koder som besökare anger vid betalningen. De inbyggda kommer från säsongskonfigurationen; egna koder skapar du
-        nedan. En avstängd kod ger ordinarie pris.
+        Koder som besökare anger vid betalningen. De inbyggda kommer från hemligheten CAMPAIGN_CODES (se README:
+        säsongskonfigurationen); egna koder skapar du nedan. En avstängd kod ger ordinarie pris.
       </p>
       {campaigns.isPending && <p role="status">Hämtar kampanjkoder …</p>}
       {campaigns.isError && (
@@ -32,7 +32,20 @@ export default function CampaignsPage() {
           </Button>
         </div>
       )}
-      {campaigns.data && <CampaignList campaigns={campaigns.data} />}
+      {campaigns.data && campaigns.data.configErrors.length > 0 && (
+        <div className="alert alert-error" role="alert">
+          <p>
+            <strong>De inbyggda kampanjkoderna gäller inte</strong>: hemligheten CAMPAIGN_CODES kunde inte läsas. Rätta
+            den och lägg in den igen med <code>npx wrangler secret put CAMPAIGN_CODES</code>.
+          </p>
+          <ul>
+            {campaigns.data.configErrors.map((error) => (
+              <li key={error}>{error}</li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {campaigns.data && <CampaignList campaigns={campaigns.data.campaigns} />}
       <CreateCampaignForm />
     </section>
   );

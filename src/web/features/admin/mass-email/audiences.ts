@@ -44,6 +44,6 @@ export const TEXTS = {
   required: "Please fill in both subject and message",
 } as const;
 
-/** The server's limits (routes/mass-email.ts). */
+/** The server's limits (src/worker/mass-email/routes.ts). */
 export const SUBJECT_MAX = 200;
 export const MESSAGE_MAX = 20_000;

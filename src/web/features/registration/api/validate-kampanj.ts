@@ -15,6 +15,8 @@ export interface CampaignCheck {
 export interface CampaignResult {
   valid: boolean;
   price: number;
+  /** The family's own failed payment carried this code, and its last use has gone to another family since. */
+  usedUp?: boolean;
 }
 
 export const campaignQueryKeyRoot = ["validate-kampanj"] as const;

@@ -1,7 +1,7 @@
 /**
  * GET /api/races/get/{part}: the race record, then its runners as a visitor sees them. While a race runs, an open
  * start list asks again every few seconds, only while the page is visible (react-query pauses intervals in a
- * hidden tab); the Worker answers a crowd from a copy at most a second old (routes/races.ts), so spectators
+ * hidden tab); the Worker answers a crowd from a copy at most a second old (src/worker/race-day/races-routes.ts), so spectators
  * never wake the race's object once each.
  */
 import { queryOptions, useQuery } from "@tanstack/react-query";

@@ -1,4 +1,7 @@
-/** GET /admin/api/kampanjkoder: every campaign code, the season's built-in ones first. */
+/**
+ * GET /admin/api/kampanjkoder: every campaign code, the season's built-in ones first, and what was wrong with the
+ * CAMPAIGN_CODES secret if it could not be read (its codes are then missing).
+ */
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import type { CampaignRule } from "../../../../../shared/season";
 import { api } from "../../../../lib/api";
@@ -16,9 +19,14 @@ export interface Campaign {
   paidOrders: number;
 }
 
-export async function getCampaigns(): Promise<Campaign[]> {
-  const body = await api<{ kampanjkoder: Campaign[] }>("/admin/api/kampanjkoder");
-  return body.kampanjkoder;
+export interface CampaignList {
+  campaigns: Campaign[];
+  configErrors: string[];
+}
+
+export async function getCampaigns(): Promise<CampaignList> {
+  const body = await api<{ kampanjkoder: Campaign[]; configErrors?: string[] }>("/admin/api/kampanjkoder");
+  return { campaigns: body.kampanjkoder, configErrors: body.configErrors ?? [] };
 }
 
 export const campaignsQueryOptions = () => queryOptions({ queryKey: ["admin", "kampanjkoder"], queryFn: getCampaigns });

@@ -15,7 +15,10 @@ export function useSetCampaignEnabled() {
   return useMutation({
     mutationFn: setCampaignEnabled,
     onSuccess: (updated) =>
-      queryClient.setQueryData(queryKey, (list) => list?.map((c) => (c.code === updated.code ? updated : c))),
+      queryClient.setQueryData(
+        queryKey,
+        (list) => list && { ...list, campaigns: list.campaigns.map((c) => (c.code === updated.code ? updated : c)) },
+      ),
     onSettled: () => queryClient.invalidateQueries({ queryKey }),
   });
 }

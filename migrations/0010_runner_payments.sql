@@ -50,4 +50,27 @@ BEGIN
 			(SELECT `value` FROM json_each(NEW.`runner_prices`) WHERE `key` = `participants`.`id`),
 			CASE WHEN NEW.`amount` = 0 THEN 0 WHEN json_array_length(NEW.`participant_ids`) = 1 THEN NEW.`amount` END)
 	WHERE `id` IN (SELECT `value` FROM json_each(NEW.`participant_ids`)) AND `paid_by` IS NULL;
+END;--> statement-breakpoint
+-- A campaign code's use belongs to the runners an order pays for (src/worker/campaigns/campaigns-db.ts holdsUse):
+-- orders of a registration that cover some of the same runners (booking again, a payment for runners paid a moment
+-- ago) share one use, while a late sibling's order is for other runners and claims one of its own even though the
+-- first payment, PAID, keeps its use. So a failed order gives its use back unless another open or paid order of the
+-- registration with the code covers one of its runners; 0008's trigger kept it whenever any open or paid order of
+-- the registration had the code, which would never give back a failed late sibling's use.
+DROP TRIGGER IF EXISTS `campaign_release_on_failed_order`;--> statement-breakpoint
+CREATE TRIGGER `campaign_release_on_failed_order`
+AFTER UPDATE OF `status` ON `payments`
+WHEN OLD.`status` = 'CREATED' AND NEW.`status` IN ('DECLINED', 'ERROR', 'CANCELLED') AND NEW.`kampanj` IS NOT NULL
+BEGIN
+	UPDATE `campaign_codes` SET `uses` = `uses` - 1
+	WHERE `code` = NEW.`kampanj` AND `uses` > 0
+		AND NOT EXISTS (
+			SELECT 1 FROM `payments` AS `held`
+			WHERE `held`.`registration_id` = NEW.`registration_id` AND `held`.`kampanj` = NEW.`kampanj`
+				AND `held`.`status` IN ('CREATED', 'PAID') AND `held`.`id` <> NEW.`id`
+				AND EXISTS (
+					SELECT 1 FROM json_each(`held`.`participant_ids`) AS `covered`
+					WHERE `covered`.`value` IN (SELECT `value` FROM json_each(NEW.`participant_ids`))
+				)
+		);
 END;

@@ -1,9 +1,10 @@
 import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { RaceDO } from "../../src/durable/race";
-import { raceId } from "../../src/shared/race-id";
-import type { RunnerRecord } from "../../src/shared/race-protocol";
+import type { RaceDO } from "../../../src/durable/race/race-do";
+import { raceId } from "../../../src/shared/race-id";
+import type { RunnerRecord } from "../../../src/shared/race-protocol";
+import { raceClient } from "../../../src/worker/race-day/race-runners";
 
 // Each test gets its own race id (a distinct date), so runners linked in D1 by one test never join another's race.
 let raceCounter = 0;
@@ -16,7 +17,7 @@ function uniqueRace(meters = 5600) {
 async function newRace(meters = 5600) {
   const race = uniqueRace(meters);
   const stub = env.RACE.getByName(crypto.randomUUID());
-  await stub.init(race);
+  await raceClient(stub).init(race);
   return { stub, race };
 }
 
@@ -61,10 +62,10 @@ describe("RaceDO init", () => {
   it("answers the race record, idempotently, and nothing before init", async () => {
     const race = uniqueRace(800);
     const stub = env.RACE.getByName(crypto.randomUUID());
-    expect(await stub.getRace()).toBeNull();
-    expect(await stub.snapshot()).toBeNull();
+    expect(await raceClient(stub).getRace()).toBeNull();
+    expect(await raceClient(stub).snapshot()).toBeNull();
 
-    const first = await stub.init({ ...race, openForReg: true });
+    const first = await raceClient(stub).init({ ...race, openForReg: true });
     expect(first).toEqual({
       type: "race",
       part: race.part,
@@ -75,30 +76,30 @@ describe("RaceDO init", () => {
       distance: 800,
       openForReg: true,
     });
-    expect(await stub.init({ ...race, openForReg: true })).toEqual(first);
-    expect(await stub.snapshot()).toEqual([first]);
-    const created = (await stub.events()).filter((e) => e.type === "race-created");
+    expect(await raceClient(stub).init({ ...race, openForReg: true })).toEqual(first);
+    expect(await raceClient(stub).snapshot()).toEqual([first]);
+    const created = (await raceClient(stub).events()).filter((e) => e.type === "race-created");
     expect(created).toHaveLength(1);
   });
 
   it("refuses a malformed race and a second identity", async () => {
     const stub = env.RACE.getByName(crypto.randomUUID());
-    const bad = await rejection(stub.init({ part: "race-250913-56", date: "2025-09-13", distance: 2800 }));
-    expect(bad).toMatchObject({ name: "RaceError", status: 400, message: "Ogiltigt lopp." });
-    expect(await stub.getRace()).toBeNull();
+    const bad = await rejection(raceClient(stub).init({ part: "race-250913-56", date: "2025-09-13", distance: 2800 }));
+    expect(bad).toMatchObject({ status: 400, message: "Ogiltigt lopp." });
+    expect(await raceClient(stub).getRace()).toBeNull();
 
     const race = uniqueRace();
-    await stub.init(race);
+    await raceClient(stub).init(race);
     const other = uniqueRace();
-    const clash = await rejection(stub.init(other));
+    const clash = await rejection(raceClient(stub).init(other));
     expect(clash).toMatchObject({ status: 409 });
-    expect((await stub.getRace())?.part).toBe(race.part);
+    expect((await raceClient(stub).getRace())?.part).toBe(race.part);
   });
 
   it("refuses runner calls before init", async () => {
     const stub = env.RACE.getByName(crypto.randomUUID());
-    const err = await rejection(stub.addRunner(runner()));
-    expect(err).toMatchObject({ name: "RaceError", status: 404, message: "Loppet finns inte" });
+    const err = await rejection(raceClient(stub).addRunner(runner()));
+    expect(err).toMatchObject({ status: 404, message: "Loppet finns inte" });
   });
 
   it("takes in the runners D1 already links to the race", async () => {
@@ -107,8 +108,8 @@ describe("RaceDO init", () => {
     await insertParticipant(a, { raceId: race.part, bib: 7 });
     await insertParticipant(b, { raceId: race.part });
     const stub = env.RACE.getByName(crypto.randomUUID());
-    await stub.init(race);
-    const runners = await stub.listRunners();
+    await raceClient(stub).init(race);
+    const runners = await raceClient(stub).listRunners();
     expect(runners.map((r) => [r.id, r.bib, r.firstname, r.group, r.distance])).toEqual([
       [b, null, "Per", "Herr", "5.6"],
       [a, 7, "Per", "Herr", "5.6"],
@@ -120,7 +121,7 @@ describe("RaceDO runners", () => {
   it("adds a runner and answers the spec's runner record", async () => {
     const { stub, race } = await newRace();
     const input = runner({ bib: 612 });
-    const { runner: added, added: wasAdded } = await stub.addRunner(input, {
+    const { runner: added, added: wasAdded } = await raceClient(stub).addRunner(input, {
       actor: "kassa@example.se",
       device: "ipad",
     });
@@ -138,10 +139,11 @@ describe("RaceDO runners", () => {
       group: "Dam",
       finished: null,
       distance: "5.6",
+      seq: expect.any(Number),
     });
-    expect(await stub.listRunners()).toEqual([added]);
-    expect(await stub.getRunner(input.id)).toEqual(added);
-    const [, event] = await stub.events();
+    expect(await raceClient(stub).listRunners()).toEqual([added]);
+    expect(await raceClient(stub).getRunner(input.id)).toEqual(added);
+    const [, event] = await raceClient(stub).events();
     expect(event).toMatchObject({ type: "runner-added", actor: "kassa@example.se", device: "ipad" });
     expect(JSON.parse(event!.payload)).toMatchObject({ id: input.id, bib: 612 });
   });
@@ -149,12 +151,12 @@ describe("RaceDO runners", () => {
   it("adds the same participant only once", async () => {
     const { stub } = await newRace();
     const input = runner({ bib: 3 });
-    await stub.addRunner(input);
-    const again = await stub.addRunner({ ...input, firstname: "Annika", bib: 4 });
+    await raceClient(stub).addRunner(input);
+    const again = await raceClient(stub).addRunner({ ...input, firstname: "Annika", bib: 4 });
     expect(again.added).toBe(false);
     expect(again.runner).toMatchObject({ firstname: "Anna", bib: 3 });
-    expect(await stub.listRunners()).toHaveLength(1);
-    expect((await stub.events()).filter((e) => e.type === "runner-added")).toHaveLength(1);
+    expect(await raceClient(stub).listRunners()).toHaveLength(1);
+    expect((await raceClient(stub).events()).filter((e) => e.type === "runner-added")).toHaveLength(1);
   });
 
   it("refuses bad input with a Swedish message and stores nothing", async () => {
@@ -169,51 +171,54 @@ describe("RaceDO runners", () => {
       [{ ...runner(), id: "" }, "Ogiltigt deltagar-id."],
     ];
     for (const [input, message] of cases) {
-      expect(await rejection(stub.addRunner(input))).toMatchObject({ name: "RaceError", status: 400, message });
+      expect(await rejection(raceClient(stub).addRunner(input))).toMatchObject({
+        status: 400,
+        message,
+      });
     }
-    expect(await stub.listRunners()).toEqual([]);
-    expect((await stub.events()).map((e) => e.type)).toEqual(["race-created"]);
+    expect(await raceClient(stub).listRunners()).toEqual([]);
+    expect((await raceClient(stub).events()).map((e) => e.type)).toEqual(["race-created"]);
   });
 
   it("changes a bib and refuses one another runner uses", async () => {
     const { stub } = await newRace();
     const anna = runner({ bib: 12 });
     const per = runner({ firstname: "Per", lastname: "Holm" });
-    await stub.addRunner(anna);
-    await stub.addRunner(per);
+    await raceClient(stub).addRunner(anna);
+    await raceClient(stub).addRunner(per);
 
-    const taken = await rejection(stub.updateRunner(per.id, { bib: 12 }));
+    const taken = await rejection(raceClient(stub).updateRunner(per.id, { bib: 12 }));
     expect(taken).toMatchObject({ status: 409, message: "Startnummer 12 används redan av Anna Berg." });
-    expect((await stub.getRunner(per.id))?.bib).toBeNull();
+    expect((await raceClient(stub).getRunner(per.id))?.bib).toBeNull();
 
-    expect(await stub.updateRunner(per.id, { bib: 13, company: "OK Ravinen" })).toMatchObject({
+    expect(await raceClient(stub).updateRunner(per.id, { bib: 13, company: "OK Ravinen" })).toMatchObject({
       bib: 13,
       company: "OK Ravinen",
     });
     // Keeping one's own bib is no clash.
-    expect((await stub.updateRunner(anna.id, { bib: 12, firstname: "Annika" })).firstname).toBe("Annika");
+    expect((await raceClient(stub).updateRunner(anna.id, { bib: 12, firstname: "Annika" })).firstname).toBe("Annika");
     for (const bib of [-1, 1.5, "14" as unknown as number, 100_000]) {
-      expect(await rejection(stub.updateRunner(per.id, { bib }))).toMatchObject({ status: 400 });
+      expect(await rejection(raceClient(stub).updateRunner(per.id, { bib }))).toMatchObject({ status: 400 });
     }
     // Spec: 0 or missing means no number.
-    expect((await stub.updateRunner(per.id, { bib: 0 })).bib).toBeNull();
-    expect((await stub.updateRunner(anna.id, { bib: null })).bib).toBeNull();
-    expect((await stub.updateRunner(per.id, { bib: 12 })).bib).toBe(12);
+    expect((await raceClient(stub).updateRunner(per.id, { bib: 0 })).bib).toBeNull();
+    expect((await raceClient(stub).updateRunner(anna.id, { bib: null })).bib).toBeNull();
+    expect((await raceClient(stub).updateRunner(per.id, { bib: 12 })).bib).toBe(12);
 
-    const updates = (await stub.events()).filter((e) => e.type === "runner-updated");
+    const updates = (await raceClient(stub).events()).filter((e) => e.type === "runner-updated");
     expect(JSON.parse(updates[0]!.payload)).toEqual({
       id: per.id,
       changes: { bib: [null, 13], company: ["IK Ymer", "OK Ravinen"] },
     });
-    expect(await rejection(stub.updateRunner("finns-inte", { bib: 1 }))).toMatchObject({ status: 404 });
+    expect(await rejection(raceClient(stub).updateRunner("finns-inte", { bib: 1 }))).toMatchObject({ status: 404 });
   });
 
   it("adds without the bib when asked to, if the bib is taken", async () => {
     const { stub } = await newRace();
-    await stub.addRunner(runner({ bib: 5 }));
+    await raceClient(stub).addRunner(runner({ bib: 5 }));
     const second = runner({ bib: 5, firstname: "Per" });
-    expect(await rejection(stub.addRunner(second))).toMatchObject({ status: 409 });
-    const result = await stub.addRunner(second, {}, { dropTakenBib: true });
+    expect(await rejection(raceClient(stub).addRunner(second))).toMatchObject({ status: 409 });
+    const result = await raceClient(stub).addRunner(second, {}, { dropTakenBib: true });
     expect(result).toMatchObject({ added: true, droppedBib: 5, runner: { bib: null, firstname: "Per" } });
   });
 
@@ -221,14 +226,14 @@ describe("RaceDO runners", () => {
     const { stub } = await newRace();
     const a = runner({ bib: 1 });
     const b = runner({ bib: 2 });
-    await stub.addRunner(a);
-    await stub.addRunner(b);
-    expect((await stub.removeRunner(a.id))?.id).toBe(a.id);
-    expect(await stub.removeRunner(a.id)).toBeNull();
-    expect((await stub.listRunners()).map((r) => r.id)).toEqual([b.id]);
-    expect((await stub.events()).filter((e) => e.type === "runner-removed")).toHaveLength(1);
+    await raceClient(stub).addRunner(a);
+    await raceClient(stub).addRunner(b);
+    expect((await raceClient(stub).removeRunner(a.id))?.id).toBe(a.id);
+    expect(await raceClient(stub).removeRunner(a.id)).toBeNull();
+    expect((await raceClient(stub).listRunners()).map((r) => r.id)).toEqual([b.id]);
+    expect((await raceClient(stub).events()).filter((e) => e.type === "runner-removed")).toHaveLength(1);
     // The bib is free again.
-    expect((await stub.addRunner(runner({ bib: 1 }))).runner.bib).toBe(1);
+    expect((await raceClient(stub).addRunner(runner({ bib: 1 }))).runner.bib).toBe(1);
   });
 
   it("lists waiting runners by bib, unset bibs first, then finishers in finish order with their time", async () => {
@@ -241,7 +246,7 @@ describe("RaceDO runners", () => {
       done1: runner({ bib: 2 }),
       done2: runner({ bib: 1 }),
     };
-    for (const r of Object.values(ids)) await stub.addRunner(r);
+    for (const r of Object.values(ids)) await raceClient(stub).addRunner(r);
     const started = Date.UTC(2025, 8, 13, 9, 45);
     // Timing arrives with the race-day issue; here the stored state is set directly.
     await runInDurableObject(stub, (_instance: RaceDO, state) => {
@@ -250,7 +255,7 @@ describe("RaceDO runners", () => {
       state.storage.sql.exec("UPDATE runners SET finished = ? WHERE id = ?", started + 1_234_567, ids.done2.id);
     });
     await evictDurableObject(stub);
-    const list = await stub.listRunners();
+    const list = await raceClient(stub).listRunners();
     expect(list.map((r) => r.id)).toEqual([
       ids.none2.id,
       ids.none1.id,
@@ -267,7 +272,7 @@ describe("RaceDO runners", () => {
       "01:05.432",
       "20:34.567",
     ]);
-    const snapshot = await stub.snapshot();
+    const snapshot = await raceClient(stub).snapshot();
     expect(snapshot?.[0]).toMatchObject({ sort: "race", state: "started", started });
     expect(snapshot?.slice(1)).toEqual(list);
   });
@@ -275,20 +280,20 @@ describe("RaceDO runners", () => {
   it("keeps everything across eviction and migrates the schema once", async () => {
     const { stub, race } = await newRace();
     const a = runner({ bib: 9 });
-    await stub.addRunner(a);
-    await stub.updateRunner(a.id, { lastname: "Lind" });
-    const before = await stub.snapshot();
+    await raceClient(stub).addRunner(a);
+    await raceClient(stub).updateRunner(a.id, { lastname: "Lind" });
+    const before = await raceClient(stub).snapshot();
 
     await evictDurableObject(stub);
-    expect(await stub.snapshot()).toEqual(before);
-    expect(await stub.getRace()).toMatchObject({ part: race.part });
+    expect(await raceClient(stub).snapshot()).toEqual(before);
+    expect(await raceClient(stub).getRace()).toMatchObject({ part: race.part });
     // After waking, the cache is rebuilt from storage: a bib clash is still seen.
-    expect(await rejection(stub.addRunner(runner({ bib: 9 })))).toMatchObject({ status: 409 });
+    expect(await rejection(raceClient(stub).addRunner(runner({ bib: 9 })))).toMatchObject({ status: 409 });
 
     const versions = await runInDurableObject(stub, (_instance: RaceDO, state) =>
       state.storage.sql.exec<{ version: number }>("SELECT version FROM _sql_schema_migrations").toArray(),
     );
-    expect(versions.map((v) => v.version)).toEqual([1, 2]);
+    expect(versions.map((v) => v.version)).toEqual([1, 2, 3]);
   });
 });
 
@@ -298,33 +303,33 @@ describe("RaceDO mirrors to D1", () => {
     const id = crypto.randomUUID();
     await insertParticipant(id);
 
-    await stub.addRunner({ ...runner({ id, bib: 401 }), distance: undefined });
+    await raceClient(stub).addRunner({ ...runner({ id, bib: 401 }), distance: undefined });
     expect(await participantRow(id)).toEqual({ bib: 401, race_id: race.part, distance: "2.8" });
 
-    await stub.updateRunner(id, { bib: 455 });
+    await raceClient(stub).updateRunner(id, { bib: 455 });
     expect(await participantRow(id)).toEqual({ bib: 455, race_id: race.part, distance: "2.8" });
 
-    await stub.removeRunner(id);
+    await raceClient(stub).removeRunner(id);
     expect(await participantRow(id)).toEqual({ bib: null, race_id: null, distance: "2.8" });
   });
 
   it("heals the index on a repeated add", async () => {
     const { stub, race } = await newRace();
     const id = crypto.randomUUID();
-    await stub.addRunner(runner({ id, bib: 77 }));
+    await raceClient(stub).addRunner(runner({ id, bib: 77 }));
     // The participant row arrives (or was reset) after the runner was added: the retry links it.
     await insertParticipant(id);
     expect(await participantRow(id)).toMatchObject({ race_id: null, bib: null });
-    await stub.addRunner(runner({ id, bib: 77 }));
+    await raceClient(stub).addRunner(runner({ id, bib: 77 }));
     expect(await participantRow(id)).toMatchObject({ race_id: race.part, bib: 77 });
   });
 
   it("leaves a participant that D1 links to another race alone on removal", async () => {
     const { stub } = await newRace();
     const id = crypto.randomUUID();
-    await stub.addRunner(runner({ id }));
+    await raceClient(stub).addRunner(runner({ id }));
     await insertParticipant(id, { raceId: "race-250913-28", bib: 400 });
-    await stub.removeRunner(id);
+    await raceClient(stub).removeRunner(id);
     expect(await participantRow(id)).toMatchObject({ race_id: "race-250913-28", bib: 400 });
   });
 });

@@ -6,102 +6,27 @@
 import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { RaceDO } from "../../src/durable/race";
-import { raceId, raceIdForSeason } from "../../src/shared/race-id";
-import { runnerSort, type RaceEvent, type RaceRecord, type RunnerRecord } from "../../src/shared/race-protocol";
-import { payOnPhone, seedFamily, startPayment } from "../worker/swish-helpers";
-import { call, get, loginAdmin, openSocket, post, waitFor, type CookieJar, type TestSocket } from "../worker/helpers";
-
-let dayCounter = 0;
-/** A race of its own (a distinct far-future date) in D1's index, made through the admin API. */
-async function newRace(jar: CookieJar, meters = 5600): Promise<string> {
-  dayCounter += 1;
-  const date = `2070-${String(1 + Math.floor(dayCounter / 28)).padStart(2, "0")}-${String((dayCounter % 28) + 1).padStart(2, "0")}`;
-  const part = raceId(date, meters);
-  const res = await post(
-    `/admin/api/races/create-race/${part}`,
-    { date, distance: meters, openForReg: false },
-    { jar },
-  );
-  expect(res.status, await res.clone().text()).toBe(200);
-  return part;
-}
-
-async function addRunner(jar: CookieJar, part: string, fields: Record<string, unknown> = {}): Promise<RunnerRecord> {
-  const res = await post(
-    `/admin/api/races/add-runner/${part}`,
-    { firstname: "Ella", lastname: "Ek", age: 12, bib: null, group: "Dam", company: "", ...fields },
-    { jar },
-  );
-  expect(res.status, await res.clone().text()).toBe(200);
-  return (await res.json()) as RunnerRecord;
-}
-
-async function json<T = Record<string, unknown>>(res: Response, status = 200): Promise<T> {
-  const body = await res.text();
-  expect(res.status, body).toBe(status);
-  return JSON.parse(body) as T;
-}
-
-const TEN_MINUTES = 600_000;
-
-/** Starts the race ten minutes ago (a start tap replayed late), so taps at start + n s lie in the past. */
-function startEarlier(jar: CookieJar, part: string) {
-  return get(`/admin/api/races/start/${part}?tap=${tapId()}&at=${Date.now() - TEN_MINUTES}`, { jar });
-}
-
-function tapId(): string {
-  return crypto.randomUUID().replaceAll("-", "");
-}
-
-function finish(jar: CookieJar, part: string, sort: string, query: Record<string, string | number> = {}) {
-  const qs = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString();
-  return get(`/admin/api/races/finish/${part}/${sort}${qs ? `?${qs}` : ""}`, { jar });
-}
-
-/** A subscribed race socket: its hello and first (snapshot or replay) frame already read. */
-async function subscribe(jar: CookieJar, part: string, since?: number) {
-  const socket = await openSocket(`/ws/race/${part}`, { jar });
-  socket.send(since === undefined ? { action: "subscribe-to-race" } : { action: "subscribe-to-race", since });
-  const hello = (await socket.next()) as { type: string; seq: number; snapshot: boolean };
-  expect(hello.type).toBe("hello");
-  const first = (await socket.next()) as RaceEvent[];
-  return { socket, hello, first };
-}
-
-/** Applies event frames as a phone does: by sort, a removal deletes, an older seq never overwrites a newer. */
-function applyFrames(frames: unknown[]): Map<string, RaceEvent> {
-  const state = new Map<string, RaceEvent>();
-  for (const frame of frames) {
-    if (!Array.isArray(frame)) continue;
-    for (const event of frame as RaceEvent[]) {
-      const known = state.get(event.sort);
-      if (known && known.seq > event.seq) continue;
-      state.set(event.sort, event);
-    }
-  }
-  for (const [sort, e] of state) if ("removed" in e) state.delete(sort);
-  return state;
-}
-
-function raceState(seen: Map<string, RaceEvent>): string | undefined {
-  return (seen.get("race") as RaceRecord | undefined)?.state;
-}
-
-async function snapshot(jar: CookieJar, part: string) {
-  const [race, ...runners] = await json<[RaceRecord, ...RunnerRecord[]]>(
-    await get(`/admin/api/races/get/${part}`, { jar }),
-  );
-  return { race, runners };
-}
-
-async function auditTypes(part: string): Promise<string[]> {
-  return (await env.RACE.getByName(part).events()).map((e) => e.type);
-}
-
-function dataFrames(socket: TestSocket): RaceEvent[][] {
-  return socket.messages.filter((m): m is RaceEvent[] => Array.isArray(m));
-}
+import type { RaceDO } from "../../../src/durable/race/race-do";
+import { raceId, raceIdForSeason } from "../../../src/shared/race-id";
+import { runnerSort, type RaceRecord, type RunnerRecord } from "../../../src/shared/race-protocol";
+import { payOnPhone, seedFamily, startPayment } from "../../worker/swish-helpers";
+import {
+  addRunner,
+  applyFrames,
+  auditTypes,
+  dataFrames,
+  finish,
+  json,
+  newRace,
+  raceState,
+  snapshot,
+  startEarlier,
+  subscribe,
+  tapId,
+  TEN_MINUTES,
+} from "./race-helpers";
+import { call, get, loginAdmin, openSocket, post, waitFor } from "../../worker/helpers";
+import { raceClient } from "../../../src/worker/race-day/race-runners";
 
 describe("a whole race from three sockets", () => {
   it("start, 30 finishes from three devices, bibs, undo and end reach every socket in seq order", async () => {
@@ -157,7 +82,7 @@ describe("a whole race from three sockets", () => {
       socket.ws.close();
     }
     // The audit trail names who and which device for each tap.
-    const finishes = (await env.RACE.getByName(part).events()).filter((e) => e.type === "finish");
+    const finishes = (await raceClient(env.RACE.getByName(part)).events()).filter((e) => e.type === "finish");
     expect(finishes).toHaveLength(31);
     expect(new Set(finishes.map((e) => e.device))).toEqual(new Set(["phone-a", "phone-b", "phone-c"]));
     expect(new Set(finishes.map((e) => e.actor))).toEqual(new Set(["arrangor@example.se"]));
@@ -212,7 +137,7 @@ describe("taps", () => {
     const bare = await json<{ outcome: string; finished: number }>(await finish(jar, part, b.sort));
     expect(bare.outcome).toBe("rerecorded");
     expect(bare.finished).toBeGreaterThan(started + 1000);
-    const finishes = (await env.RACE.getByName(part).events()).filter((e) => e.type === "finish");
+    const finishes = (await raceClient(env.RACE.getByName(part)).events()).filter((e) => e.type === "finish");
     expect(finishes.map((e) => JSON.parse(e.payload).outcome)).toEqual([
       "recorded",
       "same-finish",
@@ -223,23 +148,31 @@ describe("taps", () => {
     ]);
   });
 
-  it("refuses a tap in the future, before the start, in a race not started or ended, with the race unchanged", async () => {
+  it("a tap the race cannot take goes to 'Att granska' (202); without a tap id it is refused; runners unchanged", async () => {
     const jar = await loginAdmin();
     const part = await newRace(jar);
     const a = await addRunner(jar, part, { bib: 601 });
     const notStarted = await finish(jar, part, a.sort, { tap: tapId() });
-    expect(notStarted.status).toBe(409);
-    expect(await notStarted.json()).toEqual({ error: "Loppet har inte startat." });
+    expect(notStarted.status).toBe(202);
+    expect(await notStarted.json()).toMatchObject({
+      outcome: "review",
+      review: { kind: "tap", status: "open", reason: "Loppet har inte startat.", runnerId: a.id, bib: 601 },
+    });
+    const bare = await finish(jar, part, a.sort);
+    expect(bare.status).toBe(409);
+    expect(await bare.json()).toEqual({ error: "Loppet har inte startat." });
     const { started } = await json<{ started: number }>(await get(`/admin/api/races/start/${part}`, { jar }));
     const before = await snapshot(jar, part);
     const eventsBefore = await auditTypes(part);
 
     const future = await finish(jar, part, a.sort, { tap: tapId(), at: Date.now() + 60_000 });
-    expect(future.status).toBe(422);
-    expect(((await future.json()) as { error: string }).error).toMatch(/framtiden/);
+    expect(future.status).toBe(202);
+    expect(((await future.json()) as { review: { reason: string } }).review.reason).toMatch(/framtiden/);
     const early = await finish(jar, part, a.sort, { tap: tapId(), at: started - 1 });
-    expect(early.status).toBe(422);
-    expect(((await early.json()) as { error: string }).error).toMatch(/före starten/);
+    expect(early.status).toBe(202);
+    expect(((await early.json()) as { review: { reason: string } }).review.reason).toMatch(/före starten/);
+    const bareEarly = await finish(jar, part, a.sort, { at: started - 1 });
+    expect(bareEarly.status).toBe(422);
     for (const [query, message] of [
       [{ tap: "kort" }, "Ogiltigt tryck-id."],
       [{ tap: tapId(), at: "igår" }, "Ogiltig tidpunkt."],
@@ -250,12 +183,13 @@ describe("taps", () => {
       expect(((await res.json()) as { error: string }).error).toBe(message);
     }
     const unknownRunner = await finish(jar, part, "runner-finns-inte", { tap: tapId() });
-    expect(unknownRunner.status).toBe(404);
+    expect(unknownRunner.status).toBe(202);
+    expect(await finish(jar, part, "runner-finns-inte")).toHaveProperty("status", 404);
     const unknownRace = await finish(jar, raceId("2071-01-01", 5600), a.sort, { tap: tapId() });
     expect(unknownRace.status).toBe(404);
     expect((await get(`/admin/api/races/start/${part}`, { jar })).status).toBe(409);
-    expect(await snapshot(jar, part)).toEqual(before);
-    expect(await auditTypes(part)).toEqual(eventsBefore);
+    expect((await snapshot(jar, part)).runners).toEqual(before.runners);
+    expect(await auditTypes(part)).toEqual([...eventsBefore, "review-added", "review-added", "review-added"]);
 
     // Undo in an ended race.
     await json(await get(`/admin/api/races/dns/${part}/${a.sort}/on`, { jar }));
@@ -263,6 +197,8 @@ describe("taps", () => {
     const undo = await get(`/admin/api/races/restore/${part}/${a.sort}`, { jar });
     expect(undo.status).toBe(409);
     expect(await undo.json()).toEqual({ error: "Loppet är avslutat." });
+    // The review list kept every tap the race could not take: four, still open.
+    expect(await json<unknown[]>(await get(`/admin/api/races/review/${part}`, { jar }))).toHaveLength(4);
   });
 });
 
@@ -371,7 +307,9 @@ describe("reset", () => {
     await json(await get(`/admin/api/races/dns/${part}/${b.sort}/on`, { jar }));
     await json(await get(`/admin/api/races/end/${part}`, { jar }));
 
-    const reset = await json<{ race: RaceRecord }>(await get(`/admin/api/races/reset/${part}`, { jar }));
+    const reset = await json<{ race: RaceRecord }>(
+      await get(`/admin/api/races/reset/${part}?confirm=APRAKET`, { jar }),
+    );
     expect(reset.race).toMatchObject({ state: "", started: null });
     const after = await snapshot(jar, part);
     expect(after.runners.map((r) => [r.bib, r.finished, r.dns])).toEqual([
@@ -426,7 +364,13 @@ describe("change of distance", () => {
       state.storage.sql.exec("UPDATE runners SET moving_to = ? WHERE id IN (?, ?)", to, a.id, b.id);
       await state.storage.setAlarm(Date.now() + 60_000);
     });
-    await env.RACE.getByName(to).addRunner({ id: b.id, firstname: "Added", lastname: "Ek", age: 12, bib: 651 });
+    await raceClient(env.RACE.getByName(to)).addRunner({
+      id: b.id,
+      firstname: "Added",
+      lastname: "Ek",
+      age: 12,
+      bib: 651,
+    });
     // While moving, the runner is in neither list twice.
     expect((await snapshot(jar, from)).runners).toEqual([]);
     expect((await snapshot(jar, to)).runners.map((r) => r.id)).toEqual([b.id]);

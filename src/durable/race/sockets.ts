@@ -1,0 +1,113 @@
+/**
+ * The race's admin sockets: accept (hibernating), subscribe (a snapshot, or a replay of what changed after the
+ * seq the page already has), and broadcast a change's events to every subscribed socket.
+ *
+ * Identity (who opened the socket) and whether it subscribed live in the socket's attachment, so an evicted
+ * object wakes knowing its sockets and an idle race costs nothing.
+ */
+import { compareRunners, type RaceEvent } from "../../shared/race-protocol";
+import { sendFrame } from "../client-frames";
+import { closeForEndedSession, sessionExpired, type SocketSession } from "../socket-sessions";
+import { raceEvent, reviewEvents, reviewRecord, runnerEvent, runnerEvents } from "./records";
+import type { RaceStore } from "./storage";
+
+const RACE_TAG = "race";
+
+interface SocketState extends SocketSession {
+  actor: string;
+  subscribed: boolean;
+  /** When this socket last got a hello (server clock, ms). */
+  subscribedAt?: number;
+}
+
+/**
+ * A socket asks again (a page that lost track) at most this often; more often it gets one error frame instead of
+ * another snapshot, so a socket that sends 100 subscribe frames cannot make the object send 100 snapshots.
+ */
+const RESUBSCRIBE_MS = 5_000;
+
+/** Accepts an upgrade for `actor` and its session (the Worker checked the admin and the origin). */
+export function acceptRaceSocket(ctx: DurableObjectState, actor: string, session: SocketSession): Response {
+  const { 0: client, 1: server } = new WebSocketPair();
+  ctx.acceptWebSocket(server, [RACE_TAG]);
+  server.serializeAttachment({
+    ...session,
+    actor: actor.slice(0, 200) || "okänd",
+    subscribed: false,
+  } satisfies SocketState);
+  return new Response(null, { status: 101, webSocket: client });
+}
+
+/** The sessions of the subscribed sockets (for the re-check against D1). */
+export function subscribedSessions(ctx: DurableObjectState): SocketSession[] {
+  return ctx.getWebSockets(RACE_TAG).flatMap((ws) => {
+    const state = socketState(ws);
+    return state?.subscribed ? [state] : [];
+  });
+}
+
+/** Closes every socket of these sessions; how many were closed. */
+export function closeSessions(ctx: DurableObjectState, sessions: ReadonlySet<string>): number {
+  let closed = 0;
+  for (const ws of ctx.getWebSockets(RACE_TAG)) {
+    const session = socketState(ws)?.session;
+    if (session && sessions.has(session)) {
+      closeForEndedSession(ws);
+      closed += 1;
+    }
+  }
+  return closed;
+}
+
+/**
+ * `subscribe-to-race`: a page that is new, or ahead of the race (the object was reset by hand, or a bad number),
+ * gets the whole race; otherwise only the records changed after `since`, in seq order.
+ */
+export function subscribe(store: RaceStore, ws: WebSocket, since: number, now: number): void {
+  const socket = socketState(ws);
+  if (!socket) return;
+  if (socket.subscribed && socket.subscribedAt !== undefined && now - socket.subscribedAt < RESUBSCRIBE_MS) {
+    sendFrame(ws, { type: "error", error: "Redan ansluten till loppet. Vänta en stund innan du ansluter igen." });
+    return;
+  }
+  ws.serializeAttachment({ ...socket, subscribed: true, subscribedAt: now } satisfies SocketState);
+  const meta = store.requireMeta();
+  const latest = store.latestSeq();
+  if (since <= 0 || since > latest) {
+    sendFrame(ws, { type: "hello", part: meta.part, seq: latest, snapshot: true });
+    const runners = store.liveRunnerRows().map((row) => runnerEvent(row, meta));
+    const reviews = store.openReviews().map((row) => reviewRecord(row, meta));
+    sendFrame(ws, [raceEvent(meta), ...runners.sort(compareRunners), ...reviews]);
+    return;
+  }
+  const events: RaceEvent[] = [];
+  if (meta.seq > since) events.push(raceEvent(meta));
+  events.push(...runnerEvents(store, store.changedSince(since)));
+  events.push(...reviewEvents(store, store.reviewsChangedSince(since)));
+  events.sort((a, b) => a.seq - b.seq);
+  sendFrame(ws, { type: "hello", part: meta.part, seq: latest, snapshot: false });
+  sendFrame(ws, events);
+}
+
+/** Sends one array of events to every subscribed socket whose session is still live (socket-sessions.ts). */
+export function broadcast(ctx: DurableObjectState, events: RaceEvent[], now: number): void {
+  if (events.length === 0) return;
+  const text = JSON.stringify(events);
+  for (const ws of ctx.getWebSockets(RACE_TAG)) {
+    const state = socketState(ws);
+    if (!state?.subscribed) continue;
+    if (sessionExpired(state, now)) {
+      closeForEndedSession(ws);
+      continue;
+    }
+    try {
+      ws.send(text);
+    } catch {
+      // A socket closing under us: the phone reconnects and gets what it missed by seq.
+    }
+  }
+}
+
+function socketState(ws: WebSocket): SocketState | null {
+  return (ws.deserializeAttachment() as SocketState | null) ?? null;
+}

@@ -1,0 +1,353 @@
+/**
+ * The race object's storage: its SQLite schema and migrations, the row shapes, and the one way a change is
+ * written (`write`: the audit row whose seq numbers the change, and the change itself, in one transaction).
+ *
+ * Every change appends a row to `events` (what, who, which device, when); that row's `seq` is the change's
+ * sequence number. The race row and each runner row keep the seq of their last change, and a removed runner
+ * leaves a tombstone with its seq (`removed`), so a socket that reconnects with the last seq it applied gets
+ * exactly the records changed since. Each tap is stored by its tap id (`taps`), so a replay can answer what the
+ * first one answered.
+ *
+ * Memory holds nothing but a cache of the race row, dropped on every write.
+ */
+import type { Clock } from "../../shared/clock";
+import { RaceError, type RaceAuditEvent } from "../../shared/race-protocol";
+import type { ChangeAuthor, FinishOutcome, StartOutcome } from "./types";
+
+export type MetaRow = {
+  part: string;
+  date: string;
+  distance: number;
+  open_for_reg: number;
+  state: string;
+  started: number | null;
+  seq: number;
+  epoch: number;
+  mirror_pending: number;
+};
+
+export type RunnerRow = {
+  id: string;
+  participant_id: string;
+  bib: number | null;
+  firstname: string;
+  lastname: string;
+  age: number;
+  company: string;
+  grp: string;
+  distance: string;
+  finished: number | null;
+  added_at: number;
+  updated_at: number;
+  dns: number;
+  seq: number;
+  moving_to: string | null;
+  mirror_pending: number;
+};
+
+export type ReviewRow = {
+  id: string;
+  kind: string;
+  status: string;
+  reason: string;
+  at: number;
+  runner_id: string | null;
+  bib: number | null;
+  name: string | null;
+  started: number | null;
+  actor: string;
+  device: string | null;
+  created_at: number;
+  decided_by: string | null;
+  decided_at: number | null;
+  seq: number;
+};
+
+export type TapRow = {
+  tap_id: string;
+  kind: string;
+  runner_id: string | null;
+  at: number;
+  outcome: string;
+  result: number;
+};
+
+/** Ordered, append-only: a released version is never edited, only followed by a new one. */
+const SCHEMA_MIGRATIONS: readonly string[] = [
+  `CREATE TABLE meta (
+     id INTEGER PRIMARY KEY CHECK (id = 1),
+     part TEXT NOT NULL,
+     date TEXT NOT NULL,
+     distance INTEGER NOT NULL,
+     open_for_reg INTEGER NOT NULL DEFAULT 0,
+     state TEXT NOT NULL DEFAULT '',
+     started INTEGER
+   );
+   CREATE TABLE runners (
+     id TEXT PRIMARY KEY,
+     participant_id TEXT NOT NULL,
+     bib INTEGER UNIQUE CHECK (bib IS NULL OR bib > 0),
+     firstname TEXT NOT NULL,
+     lastname TEXT NOT NULL,
+     age INTEGER NOT NULL,
+     company TEXT NOT NULL DEFAULT '',
+     grp TEXT NOT NULL DEFAULT 'Ingen',
+     distance TEXT NOT NULL,
+     finished INTEGER,
+     added_at INTEGER NOT NULL,
+     updated_at INTEGER NOT NULL
+   );
+   CREATE TABLE events (
+     seq INTEGER PRIMARY KEY AUTOINCREMENT,
+     type TEXT NOT NULL,
+     payload TEXT NOT NULL,
+     actor TEXT NOT NULL,
+     device TEXT,
+     at INTEGER NOT NULL
+   );`,
+  // Race day: sequence numbers for replay, DNS, distance moves, idempotent taps, reset epochs.
+  `ALTER TABLE meta ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE meta ADD COLUMN epoch INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE meta ADD COLUMN mirror_pending INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE runners ADD COLUMN dns INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE runners ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE runners ADD COLUMN moving_to TEXT;
+   CREATE INDEX runners_seq ON runners (seq);
+   CREATE TABLE removed (id TEXT PRIMARY KEY, seq INTEGER NOT NULL);
+   CREATE TABLE taps (
+     tap_id TEXT PRIMARY KEY,
+     kind TEXT NOT NULL,
+     runner_id TEXT,
+     at INTEGER NOT NULL,
+     received INTEGER NOT NULL,
+     device TEXT,
+     actor TEXT NOT NULL,
+     epoch INTEGER NOT NULL,
+     outcome TEXT NOT NULL,
+     result INTEGER NOT NULL
+   );`,
+  // The review list ('Att granska'), and D1 mirrors owed per runner (a removed runner's too), retried by the alarm.
+  `CREATE TABLE review (
+     id TEXT PRIMARY KEY,
+     kind TEXT NOT NULL,
+     status TEXT NOT NULL DEFAULT 'open',
+     reason TEXT NOT NULL,
+     at INTEGER NOT NULL,
+     runner_id TEXT,
+     bib INTEGER,
+     name TEXT,
+     started INTEGER,
+     actor TEXT NOT NULL,
+     device TEXT,
+     created_at INTEGER NOT NULL,
+     decided_by TEXT,
+     decided_at INTEGER,
+     seq INTEGER NOT NULL
+   );
+   CREATE INDEX review_seq ON review (seq);
+   CREATE INDEX review_open ON review (status, created_at);
+   ALTER TABLE runners ADD COLUMN mirror_pending INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE removed ADD COLUMN mirror_pending INTEGER NOT NULL DEFAULT 0;`,
+];
+
+export class RaceStore {
+  /** The race row as last read; every write to `meta` must reset it to undefined (`write` does). */
+  private metaCache: MetaRow | null | undefined;
+
+  constructor(
+    private readonly storage: DurableObjectStorage,
+    readonly clock: Clock,
+  ) {}
+
+  migrate(): void {
+    this.sql(
+      "CREATE TABLE IF NOT EXISTS _sql_schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)",
+    );
+    const applied = this.sql<{ v: number | null }>("SELECT MAX(version) AS v FROM _sql_schema_migrations")[0]?.v ?? 0;
+    SCHEMA_MIGRATIONS.forEach((statements, index) => {
+      const version = index + 1;
+      if (version <= applied) return;
+      this.storage.transactionSync(() => {
+        this.storage.sql.exec(statements);
+        this.sql("INSERT INTO _sql_schema_migrations (version, applied_at) VALUES (?, ?)", version, this.clock.now());
+      });
+    });
+  }
+
+  sql<T extends Record<string, SqlStorageValue>>(query: string, ...bindings: unknown[]): T[] {
+    return this.storage.sql.exec<T>(query, ...bindings).toArray();
+  }
+
+  /** Several writes as one transaction (the race row cache is dropped afterwards). */
+  transaction<T>(apply: () => T): T {
+    try {
+      return this.storage.transactionSync(apply);
+    } finally {
+      this.metaCache = undefined;
+    }
+  }
+
+  /** One change: the audit row (whose seq numbers the change) and the writes, in one transaction. */
+  write(type: string, payload: unknown, by: ChangeAuthor, apply: (seq: number) => void): number {
+    return this.transaction(() => {
+      const seq = this.appendEvent(type, payload, by);
+      apply(seq);
+      return seq;
+    });
+  }
+
+  /** An audit row inside a transaction the caller holds; its seq. */
+  appendEvent(type: string, payload: unknown, by: ChangeAuthor): number {
+    return this.sql<{ seq: number }>(
+      "INSERT INTO events (type, payload, actor, device, at) VALUES (?, ?, ?, ?, ?) RETURNING seq",
+      type,
+      JSON.stringify(payload),
+      actorOf(by),
+      deviceOf(by),
+      this.clock.now(),
+    )[0]!.seq;
+  }
+
+  /** Drops the race row cache after a write made outside `write`/`transaction`. */
+  forgetMeta(): void {
+    this.metaCache = undefined;
+  }
+
+  meta(): MetaRow | null {
+    if (this.metaCache === undefined) this.metaCache = this.sql<MetaRow>("SELECT * FROM meta WHERE id = 1")[0] ?? null;
+    return this.metaCache;
+  }
+
+  requireMeta(): MetaRow {
+    const meta = this.meta();
+    if (!meta) throw new RaceError(404, "Loppet finns inte");
+    return meta;
+  }
+
+  latestSeq(): number {
+    return this.sql<{ s: number | null }>("SELECT MAX(seq) AS s FROM events")[0]?.s ?? 0;
+  }
+
+  runnerRow(id: string): RunnerRow | null {
+    return this.sql<RunnerRow>("SELECT * FROM runners WHERE id = ?", id)[0] ?? null;
+  }
+
+  runnerWithBib(bib: number): RunnerRow | null {
+    return this.sql<RunnerRow>("SELECT * FROM runners WHERE bib = ?", bib)[0] ?? null;
+  }
+
+  /** The runners in this race now (not those on their way to another). */
+  liveRunnerRows(): RunnerRow[] {
+    return this.sql<RunnerRow>("SELECT * FROM runners WHERE moving_to IS NULL");
+  }
+
+  /** The seq of a removed runner's tombstone, or undefined. */
+  removedSeq(id: string): number | undefined {
+    return this.sql<{ seq: number }>("SELECT seq FROM removed WHERE id = ?", id)[0]?.seq;
+  }
+
+  /** Ids of runners changed (or removed) after `since`. */
+  changedSince(since: number): string[] {
+    const changed = this.sql<{ id: string }>("SELECT id FROM runners WHERE seq > ?", since).map((r) => r.id);
+    const gone = this.sql<{ id: string }>("SELECT id FROM removed WHERE seq > ?", since).map((r) => r.id);
+    return [...changed, ...gone];
+  }
+
+  /** A removed runner leaves a tombstone (its seq, for replays) and owes D1 an unlink (the alarm retries it). */
+  tombstone(id: string, seq: number): void {
+    this.sql("DELETE FROM runners WHERE id = ?", id);
+    this.sql(
+      `INSERT INTO removed (id, seq, mirror_pending) VALUES (?, ?, 1)
+       ON CONFLICT (id) DO UPDATE SET seq = excluded.seq, mirror_pending = 1`,
+      id,
+      seq,
+    );
+  }
+
+  /** The runner (or its tombstone) owes D1 a mirror of its race, bib and distance. */
+  owesMirror(id: string): void {
+    this.sql("UPDATE runners SET mirror_pending = 1 WHERE id = ?", id);
+    this.sql("UPDATE removed SET mirror_pending = 1 WHERE id = ?", id);
+  }
+
+  /** The mirror of `id` as it was at `seq` reached D1: clear the debt unless a later change owes another. */
+  mirrored(id: string, seq: number): void {
+    this.sql("UPDATE runners SET mirror_pending = 0 WHERE id = ? AND seq = ?", id, seq);
+    this.sql("UPDATE removed SET mirror_pending = 0 WHERE id = ? AND seq = ?", id, seq);
+  }
+
+  /** Runners (and tombstones) whose D1 mirror is still owed. */
+  pendingMirrors(): string[] {
+    return [
+      ...this.sql<{ id: string }>("SELECT id FROM runners WHERE mirror_pending = 1"),
+      ...this.sql<{ id: string }>("SELECT id FROM removed WHERE mirror_pending = 1"),
+    ].map((r) => r.id);
+  }
+
+  review(id: string): ReviewRow | null {
+    return this.sql<ReviewRow>("SELECT * FROM review WHERE id = ?", id)[0] ?? null;
+  }
+
+  openReviews(): ReviewRow[] {
+    return this.sql<ReviewRow>("SELECT * FROM review WHERE status = 'open' ORDER BY created_at, id");
+  }
+
+  /** Ids of review items changed after `since`. */
+  reviewsChangedSince(since: number): string[] {
+    return this.sql<{ id: string }>("SELECT id FROM review WHERE seq > ?", since).map((r) => r.id);
+  }
+
+  tap(tapId: string): TapRow | null {
+    return this.sql<TapRow>("SELECT * FROM taps WHERE tap_id = ?", tapId)[0] ?? null;
+  }
+
+  storeTap(
+    tapId: string | undefined,
+    kind: "start" | "finish",
+    runnerId: string | null,
+    at: number,
+    received: number,
+    by: ChangeAuthor,
+    outcome: FinishOutcome | StartOutcome,
+    result: number,
+  ): void {
+    if (tapId === undefined) return;
+    this.sql(
+      `INSERT INTO taps (tap_id, kind, runner_id, at, received, device, actor, epoch, outcome, result)
+       VALUES (?, ?, ?, ?, ?, ?, ?, (SELECT epoch FROM meta WHERE id = 1), ?, ?)`,
+      tapId,
+      kind,
+      runnerId,
+      at,
+      received,
+      deviceOf(by),
+      actorOf(by),
+      outcome,
+      result,
+    );
+  }
+
+  /** The audit trail after `sinceSeq`, oldest first. */
+  events(sinceSeq = 0): RaceAuditEvent[] {
+    return this.sql<RaceAuditEvent>(
+      "SELECT seq, type, payload, actor, device, at FROM events WHERE seq > ? ORDER BY seq",
+      sinceSeq,
+    );
+  }
+
+  /** The newest `limit` audit rows, newest first. */
+  recentEvents(limit = 500): RaceAuditEvent[] {
+    return this.sql<RaceAuditEvent>(
+      "SELECT seq, type, payload, actor, device, at FROM events ORDER BY seq DESC LIMIT ?",
+      Math.max(1, Math.min(limit, 5_000)),
+    );
+  }
+}
+
+function actorOf(by: ChangeAuthor | undefined): string {
+  return typeof by?.actor === "string" && by.actor ? by.actor.slice(0, 200) : "system";
+}
+
+function deviceOf(by: ChangeAuthor | undefined): string | null {
+  return typeof by?.device === "string" && by.device ? by.device.slice(0, 200) : null;
+}

@@ -1,0 +1,113 @@
+/**
+ * What the race object's RPC methods take and answer (the Worker calls them through `env.RACE.getByName(part)`),
+ * and the two names the Worker and the object share.
+ */
+import type { RaceErrorStatus, RaceRecord, ReviewRecord, RunnerRecord } from "../../shared/race-protocol";
+
+/** Who made a change (the admin's e-mail, 'betalning', 'kassa' …) and from which device; kept in the audit trail. */
+export interface ChangeAuthor {
+  actor?: string;
+  device?: string;
+}
+
+export interface RaceInit {
+  part: string;
+  /** 'YYYY-MM-DD' */
+  date: string;
+  /** Metres. */
+  distance: number;
+  openForReg?: boolean;
+}
+
+export interface RunnerInput {
+  /** The participant id (D1 participants.id). */
+  id: string;
+  firstname: string;
+  lastname: string;
+  age: number;
+  company?: string;
+  group?: string;
+  /** km ('5.6'); when given it must be this race's distance. */
+  distance?: string;
+  /** Null, 0 or missing: no number yet. */
+  bib?: number | null;
+}
+
+export type RunnerPatch = Partial<{
+  bib: number | null;
+  firstname: string;
+  lastname: string;
+  age: number;
+  company: string;
+  group: string;
+}>;
+
+export interface AddRunnerOptions {
+  /**
+   * A paid runner must get into the race even when the bib they asked for was taken meanwhile: add them without
+   * a number (and report it) instead of refusing.
+   */
+  dropTakenBib?: boolean;
+  /** The runner comes from another race ("Byt distans"): an ended race refuses them for good. */
+  move?: boolean;
+}
+
+export interface AddRunnerResult {
+  runner: RunnerRecord;
+  /** False when the runner was already in the race (the call changed nothing). */
+  added: boolean;
+  /** The bib asked for, when it was taken and dropped (AddRunnerOptions.dropTakenBib). */
+  droppedBib?: number;
+}
+
+/** A start or finish tap. `at` is the tap's moment on the server's clock; without it the server's now is used. */
+export interface TapInput {
+  tapId?: string;
+  at?: number;
+}
+
+/** 'applied': an admin applied a tap from the review list. */
+export type FinishOutcome = "recorded" | "same-finish" | "rerecorded" | "conflict" | "replayed" | "applied";
+
+export interface FinishResult {
+  finished: number;
+  runner: RunnerRecord;
+  outcome: FinishOutcome;
+}
+
+/** The answer of a tap that went to the review list ('Att granska') instead of being taken as it was. */
+export interface SentToReview {
+  outcome: "review";
+  review: ReviewRecord;
+}
+
+export type StartOutcome = "started" | "same-start" | "replayed";
+
+export interface StartResult {
+  race: RaceRecord;
+  outcome: StartOutcome;
+}
+
+/** An admin applied or discarded an item: the item, and the runner or race the apply changed. */
+export interface ReviewDecision {
+  review: ReviewRecord;
+  runner?: RunnerRecord;
+  race?: RaceRecord;
+}
+
+export interface MoveResult {
+  runner: RunnerRecord;
+  droppedBib?: number;
+}
+
+/**
+ * What every RPC method of the race object answers: its value, or the race's refusal (a 4xx with a Swedish
+ * message; `final`: a distance move that no retry can complete). Real errors are thrown.
+ */
+export type RaceAnswer<T> =
+  { ok: true; value: T } | { ok: false; status: RaceErrorStatus; error: string; final?: true };
+
+/** The header through which the Worker tells the race object who opened a socket (the admin's e-mail). */
+export const RACE_ACTOR_HEADER = "x-race-actor";
+/** The one hub object's name in the RACE_HUB namespace. */
+export const RACE_HUB_NAME = "hub";

@@ -1,0 +1,108 @@
+/** Race-day test helpers: races of their own in D1's index, runners, taps, sockets, and applying frames. */
+import { env } from "cloudflare:workers";
+import { expect } from "vitest";
+import { raceId } from "../../../src/shared/race-id";
+import type { RaceEvent, RaceRecord, RunnerRecord } from "../../../src/shared/race-protocol";
+import { get, openSocket, post, type CookieJar, type TestSocket } from "../../worker/helpers";
+import { raceClient } from "../../../src/worker/race-day/race-runners";
+
+let dayCounter = 0;
+/** Each test file picks its own year (storage is shared within a file), so races never collide. */
+let raceYear = 2070;
+export function useRaceYear(year: number): void {
+  raceYear = year;
+}
+
+/** A race of its own (a distinct far-future date) in D1's index, made through the admin API. */
+export async function newRace(jar: CookieJar, meters = 5600): Promise<string> {
+  dayCounter += 1;
+  const date = `${raceYear}-${String(1 + Math.floor(dayCounter / 28)).padStart(2, "0")}-${String((dayCounter % 28) + 1).padStart(2, "0")}`;
+  const part = raceId(date, meters);
+  const res = await post(
+    `/admin/api/races/create-race/${part}`,
+    { date, distance: meters, openForReg: false },
+    { jar },
+  );
+  expect(res.status, await res.clone().text()).toBe(200);
+  return part;
+}
+
+export async function addRunner(
+  jar: CookieJar,
+  part: string,
+  fields: Record<string, unknown> = {},
+): Promise<RunnerRecord> {
+  const res = await post(
+    `/admin/api/races/add-runner/${part}`,
+    { firstname: "Ella", lastname: "Ek", age: 12, bib: null, group: "Dam", company: "", ...fields },
+    { jar },
+  );
+  expect(res.status, await res.clone().text()).toBe(200);
+  return (await res.json()) as RunnerRecord;
+}
+
+export async function json<T = Record<string, unknown>>(res: Response, status = 200): Promise<T> {
+  const body = await res.text();
+  expect(res.status, body).toBe(status);
+  return JSON.parse(body) as T;
+}
+
+export const TEN_MINUTES = 600_000;
+
+/** Starts the race ten minutes ago (a start tap replayed late), so taps at start + n s lie in the past. */
+export function startEarlier(jar: CookieJar, part: string) {
+  return get(`/admin/api/races/start/${part}?tap=${tapId()}&at=${Date.now() - TEN_MINUTES}`, { jar });
+}
+
+export function tapId(): string {
+  return crypto.randomUUID().replaceAll("-", "");
+}
+
+export function finish(jar: CookieJar, part: string, sort: string, query: Record<string, string | number> = {}) {
+  const qs = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString();
+  return get(`/admin/api/races/finish/${part}/${sort}${qs ? `?${qs}` : ""}`, { jar });
+}
+
+/** A subscribed race socket: its hello and first (snapshot or replay) frame already read. */
+export async function subscribe(jar: CookieJar, part: string, since?: number) {
+  const socket = await openSocket(`/ws/race/${part}`, { jar });
+  socket.send(since === undefined ? { action: "subscribe-to-race" } : { action: "subscribe-to-race", since });
+  const hello = (await socket.next()) as { type: string; seq: number; snapshot: boolean };
+  expect(hello.type).toBe("hello");
+  const first = (await socket.next()) as RaceEvent[];
+  return { socket, hello, first };
+}
+
+/** Applies event frames as a phone does: by sort, a removal deletes, an older seq never overwrites a newer. */
+export function applyFrames(frames: unknown[]): Map<string, RaceEvent> {
+  const state = new Map<string, RaceEvent>();
+  for (const frame of frames) {
+    if (!Array.isArray(frame)) continue;
+    for (const event of frame as RaceEvent[]) {
+      const known = state.get(event.sort);
+      if (known && known.seq > event.seq) continue;
+      state.set(event.sort, event);
+    }
+  }
+  for (const [sort, e] of state) if ("removed" in e) state.delete(sort);
+  return state;
+}
+
+export function raceState(seen: Map<string, RaceEvent>): string | undefined {
+  return (seen.get("race") as RaceRecord | undefined)?.state;
+}
+
+export async function snapshot(jar: CookieJar, part: string) {
+  const [race, ...runners] = await json<[RaceRecord, ...RunnerRecord[]]>(
+    await get(`/admin/api/races/get/${part}`, { jar }),
+  );
+  return { race, runners };
+}
+
+export async function auditTypes(part: string): Promise<string[]> {
+  return (await raceClient(env.RACE.getByName(part)).events()).map((e) => e.type);
+}
+
+export function dataFrames(socket: TestSocket): RaceEvent[][] {
+  return socket.messages.filter((m): m is RaceEvent[] => Array.isArray(m));
+}

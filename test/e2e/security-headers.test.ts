@@ -1,0 +1,195 @@
+/**
+ * The browser's own defences, read from `npm start`'s server (the production bundle on workerd): the Worker's
+ * answers (its middleware) and the static assets served without it (the built `_headers` file) carry the same
+ * security headers; every inline script of a served page is one the policy allows by hash (or a JSON data
+ * block); and in Chromium every public page and the main admin screens still work under the policy, with no
+ * Content Security Policy violation and no rejected Permissions-Policy feature reported. A deliberate inline
+ * script shows the detector itself reports one.
+ */
+import { createHash } from "node:crypto";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
+import { raceIdForSeason } from "../../src/shared/race-id";
+import { contextsStayOnSite, launchBrowser, NAVIGATION_HEADERS, phoneContext, signInAsDevAdmin } from "./browser";
+
+const baseURL = inject("baseURL");
+
+const SECURITY_HEADERS = [
+  "content-security-policy",
+  "x-content-type-options",
+  "referrer-policy",
+  "permissions-policy",
+] as const;
+
+async function head(path: string, headers: Record<string, string> = {}) {
+  const res = await fetch(new URL(path, baseURL), { headers, redirect: "manual" });
+  const body = await res.text();
+  return { res, body };
+}
+
+/** The pages the Worker answers itself, and the SPA shell the assets serve for any other address. */
+const WORKER_PAGES = ["/", "/banor", "/resultat", "/startlistor", "/galleri", "/galleri/2019", "/tidtagning"];
+const SHELL_PAGES = ["/anmalan", "/admin/race", "/kvitto/0123456789ABCDEF0123456789ABCDEF"];
+
+describe("security headers from npm start", () => {
+  test("the Worker's answers and the static assets carry the same headers; no HSTS over http", async () => {
+    const shell = await head("/anmalan/2", NAVIGATION_HEADERS);
+    const entry = /<script type="module" crossorigin src="([^"]+)"/.exec(shell.body)?.[1];
+    expect(entry).toBeTruthy();
+    const answers = {
+      "landing page (Worker)": await head("/", NAVIGATION_HEADERS),
+      "pre-rendered page (Worker)": await head("/banor", NAVIGATION_HEADERS),
+      "config (Worker)": await head("/api/config"),
+      "unknown API path (Worker)": await head("/api/nothing-here"),
+      "SPA shell for a deep link (assets)": shell,
+      "admin deep link (assets)": await head("/admin/race/race-250913-56", NAVIGATION_HEADERS),
+      "entry script (assets)": await head(entry!),
+      "icon (assets)": await head("/favicon.svg"),
+    };
+    const policies = new Set<string>();
+    for (const [what, { res }] of Object.entries(answers)) {
+      for (const name of SECURITY_HEADERS) expect(res.headers.get(name), `${what}: ${name}`).toBeTruthy();
+      expect(res.headers.get("x-content-type-options"), what).toBe("nosniff");
+      expect(res.headers.get("strict-transport-security"), what).toBeNull();
+      policies.add(res.headers.get("content-security-policy")!);
+      policies.add(res.headers.get("permissions-policy")!);
+    }
+    // One policy, whichever of the two served the answer.
+    expect(policies.size).toBe(2);
+    const csp = answers["SPA shell for a deep link (assets)"].res.headers.get("content-security-policy")!;
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain(`connect-src 'self' ws://localhost:* `);
+    expect(csp).not.toMatch(/script-src[^;]*'unsafe-inline'/);
+  });
+
+  test("every inline script of a served page is allowed by its hash, or is a JSON data block", async () => {
+    const { res } = await head("/", NAVIGATION_HEADERS);
+    const scriptSrc = /script-src ([^;]*)/.exec(res.headers.get("content-security-policy")!)![1]!.split(" ");
+    let inline = 0;
+    for (const path of [...WORKER_PAGES, ...SHELL_PAGES, "/allmanna-villkor"]) {
+      const { body } = await head(path, NAVIGATION_HEADERS);
+      for (const [, attributes = "", text = ""] of body.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)) {
+        if (/\ssrc=/.test(attributes) || /type="application\/json"/.test(attributes)) continue;
+        inline++;
+        const hash = `'sha256-${createHash("sha256").update(text).digest("base64")}'`;
+        expect(scriptSrc, `${path}: <script${attributes}>${text.slice(0, 60)}…`).toContain(hash);
+      }
+    }
+    // The pre-rendered pages each have their loader: the check above saw real scripts.
+    expect(inline).toBeGreaterThanOrEqual(WORKER_PAGES.length);
+  });
+});
+
+declare global {
+  interface Window {
+    __cspViolations: string[];
+  }
+}
+
+let browser: Browser;
+const onSite = contextsStayOnSite();
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** A phone context that records policy violations (event and console) and rejected permission features. */
+async function watchedContext(): Promise<{ context: BrowserContext; page: Page; reported: string[] }> {
+  const context = onSite(await phoneContext(browser, baseURL), baseURL);
+  // An init script is the browser's own, not the page's: the policy does not apply to it.
+  await context.addInitScript(() => {
+    window.__cspViolations = [];
+    document.addEventListener("securitypolicyviolation", (e) => {
+      window.__cspViolations.push(`${e.violatedDirective} ${e.blockedURI} (${e.sourceFile}:${e.lineNumber})`);
+    });
+  });
+  const page = await context.newPage();
+  const reported: string[] = [];
+  page.on("console", (message) => {
+    if (/Content Security Policy|Permissions-Policy|Permissions Policy/i.test(message.text())) {
+      reported.push(`${page.url()}: ${message.text()}`);
+    }
+  });
+  page.on("pageerror", (err) => reported.push(`${page.url()}: ${err.message}`));
+  return { context, page, reported };
+}
+
+/** Opens `path` as a new document, waits until it has settled, and answers what was reported on it. */
+async function visit(page: Page, path: string, ready?: (page: Page) => Promise<unknown>): Promise<string[]> {
+  const response = await page.goto(path, { waitUntil: "networkidle" });
+  expect(response?.headers()["content-security-policy"], path).toBeTruthy();
+  if (ready) await ready(page);
+  expect((await page.locator("#root").innerText()).trim(), path).not.toBe("");
+  return page.evaluate(() => window.__cspViolations.map((v) => `${location.pathname}: ${v}`));
+}
+
+const PUBLIC_PAGES: [string, ((page: Page) => Promise<unknown>)?][] = [
+  ["/"],
+  ["/anmalan", (p) => p.getByLabel("E-postadress").waitFor()],
+  ["/startlistor"],
+  ["/resultat"],
+  ["/resultat/2019"],
+  ["/galleri"],
+  ["/galleri/2019", (p) => p.locator(".gallery-grid-area img").first().waitFor()],
+  ["/banor", (p) => p.locator(".leaflet-container").waitFor()],
+  ["/allmanna-villkor"],
+  ["/tidtagning"],
+  ["/kvitto/0123456789ABCDEF0123456789ABCDEF"],
+  // The development stand-in for Google's script renders its button.
+  ["/admin/login", (p) => p.locator("[data-gsi-stand-in]").waitFor()],
+];
+
+const RACE = raceIdForSeason("5.6");
+
+const ADMIN_SCREENS: [string, ((page: Page) => Promise<unknown>)?][] = [
+  ["/admin/list-by-race"],
+  ["/admin/race"],
+  // The race screen's socket: connect-src must let it through.
+  [`/admin/race/${RACE}`, (p) => p.getByText("socket ansluten").waitFor()],
+  ["/admin/edit-races"],
+  ["/admin/epassi"],
+  ["/admin/analytics", (p) => p.locator("canvas").first().waitFor()],
+  ["/admin/email-previous-runners"],
+  ["/admin/email-runners"],
+  ["/admin/kampanjkoder"],
+  ["/admin/goodiebags"],
+  ["/admin/personuppgifter"],
+  ["/admin/kassa"],
+  ["/admin/resultat"],
+];
+
+describe("every page works under the policy (Chromium)", () => {
+  test("the detector reports an inline script the policy refuses", async () => {
+    const { page, reported } = await watchedContext();
+    await visit(page, "/allmanna-villkor");
+    await page.evaluate(() => {
+      const script = document.createElement("script");
+      script.textContent = "window.__ranInline = true";
+      document.body.append(script);
+    });
+    await expect.poll(() => page.evaluate(() => window.__cspViolations.length)).toBe(1);
+    expect(await page.evaluate(() => (window as unknown as { __ranInline?: boolean }).__ranInline)).toBeUndefined();
+    await expect.poll(() => reported.some((r) => /Content Security Policy/.test(r))).toBe(true);
+  });
+
+  test("every public page: no violation, nothing refused", async () => {
+    const { page, reported } = await watchedContext();
+    const violations: string[] = [];
+    for (const [path, ready] of PUBLIC_PAGES) violations.push(...(await visit(page, path, ready)));
+    expect(violations).toEqual([]);
+    expect(reported).toEqual([]);
+  });
+
+  test("the main admin screens, signed in: no violation, nothing refused", async () => {
+    const { page, reported } = await watchedContext();
+    await signInAsDevAdmin(page);
+    const violations: string[] = [];
+    for (const [path, ready] of ADMIN_SCREENS) violations.push(...(await visit(page, path, ready)));
+    expect(violations).toEqual([]);
+    expect(reported).toEqual([]);
+  });
+});
