@@ -44,6 +44,8 @@ export default defineConfig(async () => {
           test: {
             name: "worker",
             include: ["test/worker/**/*.test.ts", "test/durable/**/*.test.ts"],
+            // Whole races and 20-payment histories take seconds on a busy 2-core machine: a timeout is not a verdict.
+            testTimeout: 20_000,
             setupFiles: ["./test/worker/apply-migrations.ts"],
           },
         },

@@ -20,6 +20,7 @@ const BENCHMARKS = {
   "payment-flow": () => import("./payment-flow.mjs"),
   "race-sockets": () => import("./race-sockets.mjs"),
   "results-table": () => import("./results-table.mjs"),
+  "runner-search": () => import("./runner-search.mjs"),
   "box-office": () => import("./box-office.mjs"),
   "swish-callback": () => import("./swish-callback.mjs"),
 };

@@ -25,7 +25,8 @@ const EXEMPT = [/^\/swish\/callback(\/refund)?$/, /^\/unsubscribe\//, /^\/dev\/s
  * an Origin equal to ours, or the SPA's custom header (which a cross-site form or image cannot send).
  */
 export const sameOrigin = createMiddleware<AppEnv>(async (c, next) => {
-  const { method } = c.req;
+  // HEAD runs the GET handler (Hono), so it must pass exactly the guard GET does.
+  const method = c.req.method === "HEAD" ? "GET" : c.req.method;
   const path = c.req.path;
   const changesState =
     STATE_CHANGING_METHODS.has(method) || (method === "GET" && STATE_CHANGING_GET.some((re) => re.test(path)));

@@ -60,6 +60,8 @@ export interface PageHead {
   append: string;
   /** Replaces the shell's title and description (a page the build did not render). */
   meta?: PageMeta;
+  /** Set on <html>, like the flags (outside React's root, so hydration is untouched). */
+  htmlAttributes?: Readonly<Record<string, string>>;
 }
 
 /** The page with the flags on its <html> element, under the ETag `flagEtag` made for them. */
@@ -82,6 +84,7 @@ export function withSeasonFlags(
       element(el) {
         el.setAttribute("data-registration-button", flags.registrationButton);
         el.setAttribute("data-bib-banner", flags.bibBanner);
+        for (const [name, value] of Object.entries(head.htmlAttributes ?? {})) el.setAttribute(name, value);
       },
     })
     .on("head", {
@@ -184,6 +187,9 @@ pagesRoutes.get("/resultat/:year{[0-9]{4}}", async (c) => {
  * - "/galleri/2019/" redirects (301) to "/galleri/2019";
  * - anything else (an unknown year, a year with an empty list, "/galleri/abc", "/galleri/2019/x"): 404 with the
  *   shell, whose page then says in Swedish that the gallery does not exist (never a blank page).
+ * A year with photos also gets its photo count on <html> (`data-gallery-year`, `--gallery-photos`): the page
+ * reserves exactly the grid's height for the photos that are still on their way (theme.css), so neither does the
+ * footer jump when they come nor is an empty band left under a short gallery.
  */
 pagesRoutes.get("/galleri/*", async (c) => {
   // Everything after /galleri/: one segment of four digits is a year; "/galleri/2019/x" is no gallery.
@@ -194,9 +200,11 @@ pagesRoutes.get("/galleri/*", async (c) => {
   const flags = seasonFlags(c.var.clock.now());
   const ogUrl = ogUrlTag(c.env.PUBLIC_ORIGIN, c.req.path);
 
+  const htmlAttributes = gallery ? galleryHtmlAttributes(gallery.year, gallery.count) : undefined;
+
   if (gallery && galleryYears(SEASON.year).includes(gallery.year)) {
     const page = await fetchAsset(c.env.ASSETS, c.req.raw, `/galleri/${gallery.year}`);
-    if (isHtml(page)) return withSeasonFlags(page, flags, null, { append: ogUrl });
+    if (isHtml(page)) return withSeasonFlags(page, flags, null, { append: ogUrl, htmlAttributes });
     await page.body?.cancel();
   }
 
@@ -212,5 +220,10 @@ pagesRoutes.get("/galleri/*", async (c) => {
   const page = await fetchAsset(c.env.ASSETS, c.req.raw, SHELL_PATH);
   if (!isHtml(page)) return page;
   const head = socialMetaTags(meta, SEASON.siteName) + ogUrl;
-  return withSeasonFlags(page, flags, null, { append: head, meta }, gallery ? 200 : 404);
+  return withSeasonFlags(page, flags, null, { append: head, meta, htmlAttributes }, gallery ? 200 : 404);
 });
+
+/** The year page's photo count, for its reserved grid (gallery-year-page.tsx keeps it current in the browser). */
+export function galleryHtmlAttributes(year: number, count: number): Record<string, string> {
+  return { "data-gallery-year": String(year), style: `--gallery-photos: ${Math.trunc(count)}` };
+}

@@ -126,6 +126,24 @@ describe("an ended race stays ended", () => {
     expect(listed.find((r) => r.part === part)?.state).toBe("ended");
   });
 
+  it("an ended race takes an admin's corrections (a confirmed re-record, DNS, a bib) and no plain tap", async () => {
+    const jar = await loginAdmin();
+    const part = await newRace(jar);
+    const [ella, olle] = [await addRunner(jar, part, { bib: 670 }), await addRunner(jar, part, { bib: 671 })];
+    expect((await startEarlier(jar, part)).status).toBe(200);
+    expect((await finish(jar, part, ella.sort, { tap: tapId(), at: Date.now() - 60_000 })).status).toBe(200);
+    expect((await get(`/admin/api/races/dns/${part}/${olle.sort}/on`, { jar })).status).toBe(200);
+    expect((await get(`/admin/api/races/end/${part}`, { jar })).status).toBe(200);
+
+    const corrected = await finish(jar, part, ella.sort, { tap: tapId(), at: Date.now() - 30_000, rerecord: 1 });
+    expect(corrected.status).toBe(200);
+    expect(((await corrected.json()) as { outcome: string }).outcome).toBe("rerecorded");
+    expect((await get(`/admin/api/races/register-bib/${part}/${olle.sort}/672`, { jar })).status).toBe(200);
+    expect((await get(`/admin/api/races/dns/${part}/${olle.sort}/off`, { jar })).status).toBe(200);
+    expect((await finish(jar, part, olle.sort, { tap: tapId(), at: Date.now() - 20_000 })).status).toBe(202);
+    expect((await snapshot(jar, part)).race.state).toBe("ended");
+  });
+
   it("a race D1's index does not have is a 404 and makes no object", async () => {
     const jar = await loginAdmin();
     const part = raceId("2071-12-31", 800);

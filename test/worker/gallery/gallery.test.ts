@@ -151,6 +151,21 @@ describe("GET /galleri/{year}", () => {
     expect(requests).toEqual(["/"]);
   });
 
+  it("puts the year's photo count on <html>, so the page reserves the grid's height before the photos come", async () => {
+    const htmlTag = async (path: string) => /<html[^>]*>/.exec(await (await open(path)).res.text())![0];
+    const built = await htmlTag("/galleri/2019");
+    expect(built).toContain('data-gallery-year="2019"');
+    expect(built).toContain('style="--gallery-photos: 12"');
+    const shell = await htmlTag("/galleri/2031");
+    expect(shell).toContain('data-gallery-year="2031"');
+    expect(shell).toContain('style="--gallery-photos: 3"');
+    for (const path of ["/galleri/1999", "/galleri/2017", "/galleri/abc"]) {
+      const missing = await htmlTag(path);
+      expect(missing, path).not.toContain("data-gallery-year");
+      expect(missing, path).not.toContain("--gallery-photos");
+    }
+  });
+
   it("redirects the address with a trailing slash to the year's page", async () => {
     const { res, requests } = await open("/galleri/2019/");
     expect(res.status).toBe(301);

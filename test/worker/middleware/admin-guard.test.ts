@@ -7,7 +7,8 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../../src/worker/app";
-import { call, CLIENT_HEADERS, CookieJar, loginAdmin, visitorJar } from "../helpers";
+import { concretePath, mountedRoutes, type MountedRoute } from "../app-routes";
+import { call, CLIENT_HEADERS, CookieJar, loginAdmin, storedState, visitorJar } from "../helpers";
 
 const RACE = "race-250913-08";
 /** A runner of RACE, added once through the admin API before the calls run (see beforeAll). */
@@ -166,5 +167,84 @@ describe("admin guard", () => {
     const res = await call("/admin/api/finns-inte", { jar: await loginAdmin(), headers: CLIENT_HEADERS });
     expect(res.status).toBe(404);
     expect(await res.json()).toEqual({ error: "Hittades inte" });
+  });
+});
+
+/** Sign-in itself is open (it is how an admin gets the cookie). */
+const SIGN_IN = new Set(["/admin/api/authenticate", "/admin/api/dev-login"]);
+/** Every route the app mounts under /admin/ (test/worker/app-routes.ts): a new admin call can never be missing. */
+const MOUNTED_ADMIN = mountedRoutes().filter((r) => r.path.startsWith("/admin/") && !SIGN_IN.has(r.path));
+const MOUNTED_WRITES = MOUNTED_ADMIN.filter((r) => ["POST", "PUT", "PATCH", "DELETE"].includes(r.method));
+
+function mountedRequest(route: MountedRoute, jar: CookieJar, body?: string, contentType = "application/json") {
+  return call(concretePath(route.path, { raceId: RACE, sort: runnerSort || "runner-x" }), {
+    method: route.method,
+    jar,
+    headers: body === undefined ? CLIENT_HEADERS : { ...CLIENT_HEADERS, "content-type": contentType },
+    body,
+  });
+}
+
+describe("admin guard over the app's own route list", () => {
+  it("finds the admin calls (the enumeration sees the app)", () => {
+    expect(MOUNTED_ADMIN.length).toBeGreaterThan(40);
+    expect(MOUNTED_ADMIN.map((r) => r.path)).toEqual(
+      expect.arrayContaining([
+        "/admin/api/refunds/:id/check",
+        "/admin/api/races/dns/:raceId/:sort/:mark",
+        "/admin/api/races/update-runner/:raceId/:sort",
+        "/admin/api/races/audit/:raceId",
+        "/admin/api/quickreg/:payid/cancel",
+        "/admin/api/quickreg/:payid",
+      ]),
+    );
+  });
+
+  it.each(MOUNTED_ADMIN)("$method $path: 401 for an anonymous browser and for a signed-in visitor", async (route) => {
+    for (const jar of [new CookieJar(), await visitorJar("besokare@example.se")]) {
+      const res = await mountedRequest(route, jar, route.method === "GET" ? undefined : "{}");
+      expect(res.status).toBe(401);
+      expect(await res.json()).toEqual({ error: "Inte inloggad som admin" });
+    }
+  });
+});
+
+/** The admin spec quotes these messages in English; they stay English. */
+const SPEC_ENGLISH = new Set([
+  "Name is required",
+  "E-mail is required",
+  "E-mail must be valid",
+  "Please fill in both subject and message",
+]);
+
+describe("every admin write refuses a malformed body with a Swedish 4xx and stores nothing", () => {
+  const MALFORMED: [string, string, string][] = [
+    ["not JSON", "namn=Olle", "text/plain"],
+    ["broken JSON", '{"firstname": ', "application/json"],
+    [
+      "wrong types",
+      JSON.stringify({ firstname: 12, lastname: [], age: "gammal", subject: {}, email: 5, id: true }),
+      "application/json",
+    ],
+    ["an array", "[1, 2, 3]", "application/json"],
+    ["100 kB", JSON.stringify({ text: "x".repeat(100 * 1024) }), "application/json"],
+  ];
+
+  it.each(MOUNTED_WRITES)("$method $path", async (route) => {
+    const jar = await loginAdmin();
+    const before = await storedState();
+    for (const [what, body, type] of MALFORMED) {
+      const res = await mountedRequest(route, jar, body, type);
+      const text = await res.text();
+      expect(res.status, `${what}: ${text.slice(0, 200)}`).toBeGreaterThanOrEqual(400);
+      expect(res.status, `${what}: ${text.slice(0, 200)}`).toBeLessThan(500);
+      const error = (JSON.parse(text) as { error?: unknown }).error;
+      expect(typeof error, what).toBe("string");
+      // Swedish (å, ä, ö or the words these messages are built from), or one of the spec's English messages.
+      if (!SPEC_ENGLISH.has(error as string)) {
+        expect(error as string, what).toMatch(/[åäöÅÄÖ]|ogiltig|ange|fel|saknas|inte|ska|obligatorisk|finns/i);
+      }
+    }
+    expect(await storedState()).toEqual(before);
   });
 });

@@ -1,4 +1,18 @@
-/** The end: started → ended, only when nobody is waiting (everyone has finished or is marked DNS). */
+/**
+ * The end: started → ended, only when nobody is waiting (everyone has finished or is marked DNS).
+ *
+ * An ended race stays ended (only a reset changes its state). What it takes and what it refuses:
+ * - it takes an admin's corrections: a re-record confirmed on a phone (finish.ts), a time restored from the
+ *   audit trail (finish.ts restoreTime), DNS and bib changes (dns.ts, bib.ts, runners.ts updateRunner), and the
+ *   decisions on its review list (review.ts);
+ * - it takes a reset (reset.ts), and a runner leaving: a refund that deregisters (runners.ts removeRunner) or an
+ *   erasure, which anonymises an ended race's runners as any other's (runners.ts anonymiseRunner);
+ * - a runner arrives in it only marked DNS, with `lateForEndedRace` in the audit line: a late payment, an admin's
+ *   add (runners.ts addRunner);
+ * - it refuses a start (start.ts: a start tap goes to the review list) and a change of distance into it (move.ts,
+ *   runners.ts addRunner with `move`); undoing a finish (finish.ts restore) is offered only while the race runs;
+ * - a queued tap arriving after the end goes to the review list (finish.ts).
+ */
 import { RaceError, type RaceRecord } from "../../../shared/race-protocol";
 import { raceRecord } from "../records";
 import { decided, type Decision, type RuleContext } from "./decision";

@@ -11,7 +11,8 @@
  * a moment out of range, or a finish undone (on any phone) after the tap was made. A tap whose moment lies ahead
  * of the server's clock by less than the device's clock-sync error is clamped to now and recorded.
  *
- * An ended race takes no tap; the spec's bare call (no tap id) on it is an admin's correction and is recorded.
+ * An ended race takes no plain tap (it goes to the review list); a re-record confirmed on the phone, or the spec's
+ * bare call (no tap id), is an admin's correction and is recorded (rules/end.ts lists what an ended race takes).
  * Undoing a finish (restore) is offered only while the race runs.
  */
 import { RaceError, SAME_FINISH_WINDOW_MS, type RunnerRecord } from "../../../shared/race-protocol";
@@ -46,7 +47,7 @@ export function finish(context: RuleContext, id: string, tap: FinishTap): Decisi
   let row: RunnerRow;
   try {
     at = tapMoment(tap.at, now, tap.err);
-    row = acceptedRunner(store, meta, runnerId, at, tap.tapId !== undefined);
+    row = acceptedRunner(store, meta, runnerId, at, tap.tapId !== undefined, tap.rerecord === true);
   } catch (refusal) {
     if (tap.tapId === undefined || !(refusal instanceof RaceError)) throw refusal;
     // The race cannot take it as it is: a person decides (nothing a volunteer tapped disappears).
@@ -207,9 +208,17 @@ function reusedTapId(): RaceError {
  * (`fromQueue`: it has a tap id) is also refused for a runner marked DNS (that mark is someone's decision) and for
  * a runner whose finish was undone after the tap was made.
  */
-function acceptedRunner(store: RaceStore, meta: MetaRow, id: string, at: number, fromQueue: boolean): RunnerRow {
+function acceptedRunner(
+  store: RaceStore,
+  meta: MetaRow,
+  id: string,
+  at: number,
+  fromQueue: boolean,
+  rerecord: boolean,
+): RunnerRow {
   if (meta.state === "") throw new RaceError(409, "Loppet har inte startat.");
-  if (meta.state === "ended" && fromQueue) throw new RaceError(409, "Loppet är avslutat.");
+  // An ended race takes an admin's correction (a re-record confirmed on the phone), not a plain queued tap.
+  if (meta.state === "ended" && fromQueue && !rerecord) throw new RaceError(409, "Loppet är avslutat.");
   const row = liveRunner(store, id);
   if (meta.started !== null && at < meta.started) throw new RaceError(422, "Tidpunkten ligger före starten.");
   if (fromQueue && row.dns === 1) throw new RaceError(409, "Löparen är markerad som ej startande (DNS).");

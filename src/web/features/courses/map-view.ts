@@ -12,6 +12,7 @@
 import * as L from "leaflet/dist/leaflet-src.esm.js";
 import "leaflet/dist/leaflet.css";
 import { CASING_COLOR, routeKey, routeStyle, type Courses } from "../../../shared/geo";
+import { startLabelOffset } from "./start-label";
 
 /** A tile URL template ('https://tile.openstreetmap.org/{z}/{x}/{y}.png'), or empty for no tiles. */
 const TILE_URL: string = import.meta.env.VITE_MAP_TILE_URL ?? "";
@@ -21,6 +22,8 @@ const TILE_ATTRIBUTION: string =
   import.meta.env.VITE_MAP_TILE_ATTRIBUTION || (/openstreetmap\.org/.test(TILE_URL) ? OSM_ATTRIBUTION : "");
 
 const LINE_WEIGHT = 5;
+/** The start and finish dot's size (courses.css `.course-start-dot`). */
+const DOT_PX = 18;
 const CASING_WEIGHT = LINE_WEIGHT + 3;
 /** Room around the fitted routes, more at the top left where the zoom buttons are. */
 const FIT_PADDING = { paddingTopLeft: L.point(52, 36), paddingBottomRight: L.point(28, 28) };
@@ -92,17 +95,33 @@ export function createCourseMap(element: HTMLElement, courses: Courses): CourseM
     return { key: routeKey(route.name), group: L.featureGroup([casing, line]) };
   });
   const { label, position } = courses.startFinish;
+  // The icon is the dot alone (its centre on the point); the label is placed beside it by placeStartLabel.
   const start = L.marker([position.lat, position.lng], {
     icon: L.divIcon({
       className: "course-start",
       html: `<span class="course-start-dot"></span><span class="course-start-label">${escapeHtml(label)}</span>`,
-      iconSize: undefined,
-      iconAnchor: [9, 9],
+      iconSize: [DOT_PX, DOT_PX],
+      iconAnchor: [DOT_PX / 2, DOT_PX / 2],
     }),
     interactive: false,
     keyboard: false,
     zIndexOffset: 1000,
   });
+  /** Beside the dot on the side where the whole label is inside the map (start-label.ts), after every move. */
+  const placeStartLabel = () => {
+    const el = start.getElement()?.querySelector<HTMLElement>(".course-start-label");
+    if (!el) return;
+    const dot = map.latLngToContainerPoint(start.getLatLng());
+    const size = map.getSize();
+    const offset = startLabelOffset(
+      { x: dot.x, y: dot.y },
+      { width: size.x, height: size.y },
+      { width: el.offsetWidth, height: el.offsetHeight },
+    );
+    el.style.left = `${DOT_PX / 2 + offset.left}px`;
+    el.style.top = `${DOT_PX / 2 + offset.top}px`;
+  };
+  map.on("moveend zoomend resize", placeStartLabel);
 
   const fit = (shown: typeof layers, animate: boolean) => {
     const bounds = L.latLngBounds([]);
@@ -126,6 +145,7 @@ export function createCourseMap(element: HTMLElement, courses: Courses): CourseM
     drawn = true;
     start.addTo(map);
     draw(wanted, false);
+    placeStartLabel();
   }, 0);
 
   return {

@@ -8,6 +8,8 @@
  * - Swipe: a horizontal pointer move of at least SWIPE_PX that is more sideways than up or down steps; a
  *   vertical move is left to the browser (touch-action: pan-y).
  * - Ladda ner: a link with `download` to the photo's largest size.
+ * - The three buttons stay on one line: on a phone the steps show their arrows only (their names stay for screen
+ *   readers), so the row never wraps 'Nästa →' onto a line of its own.
  */
 import { useEffect, useRef } from "react";
 import { carouselSource, downloadName, type GalleryPhoto } from "../../../shared/gallery";
@@ -91,8 +93,8 @@ export default function GalleryCarousel({ year, photos, index, onIndexChange, on
           />
         </div>
         <div className="carousel-controls">
-          <Button onClick={() => step(-1)} disabled={count < 2} aria-label="Föregående bild">
-            <span aria-hidden="true">←</span> Föregående
+          <Button onClick={() => step(-1)} disabled={count < 2} aria-label="Föregående bild" className="carousel-step">
+            <span aria-hidden="true">←</span> <span className="carousel-step-word">Föregående</span>
           </Button>
           <a
             className={buttonClass({ variant: "primary" })}
@@ -101,8 +103,8 @@ export default function GalleryCarousel({ year, photos, index, onIndexChange, on
           >
             Ladda ner
           </a>
-          <Button onClick={() => step(1)} disabled={count < 2} aria-label="Nästa bild">
-            Nästa <span aria-hidden="true">→</span>
+          <Button onClick={() => step(1)} disabled={count < 2} aria-label="Nästa bild" className="carousel-step">
+            <span className="carousel-step-word">Nästa</span> <span aria-hidden="true">→</span>
           </Button>
         </div>
       </DialogContent>

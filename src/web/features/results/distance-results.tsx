@@ -1,6 +1,7 @@
 /**
  * One season's results in tabs per distance (spec: 0.8K … 5.6K, 5.6K first). Only the open tab's results are
- * fetched: an imported results file, or a finished race of the current season read from the race itself.
+ * fetched: an imported results file, or a finished race of the current season read from the race itself. The
+ * page's 'Sök löpare' filters the open tab's list, and the next tab's when the visitor switches.
  */
 import { useDeferredValue, useMemo } from "react";
 import { distanceTabLabel, type DistanceKm } from "../../../shared/distances";
@@ -8,9 +9,17 @@ import type { ResultRow } from "../../../shared/results-file";
 import { LoadState } from "../../components/ui/load-state";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "../../components/ui/tabs";
 import { kmText } from "../landing/season-text";
+import { useRunnerFilter } from "../runner-search/runner-search";
 import { usePublicRace } from "../start-lists/api/get-public-race";
 import { useResultsFile } from "./api/get-results-file";
-import { defaultDistance, resultLines, rowsFromRace, type ResultSource, type SeasonResults } from "./result-rows";
+import {
+  defaultDistance,
+  resultLines,
+  rowsFromRace,
+  type ResultLine,
+  type ResultSource,
+  type SeasonResults,
+} from "./result-rows";
 import { ResultTable } from "./result-table";
 
 interface DistanceResultsProps {
@@ -83,13 +92,20 @@ function Results({
 }) {
   // As a transition: see results-page.tsx.
   const shownRows = useDeferredValue(rows);
-  const lines = useMemo(() => (shownRows ? resultLines(shownRows) : []), [shownRows]);
+  const lines = useMemo(() => (shownRows ? resultLines(shownRows) : NO_LINES), [shownRows]);
+  const search = useRunnerFilter(lines, lineKey, lineFields, "löpare i mål");
   if (!shownRows) return <LoadState query={query} loading="Hämtar resultat …" />;
   if (lines.length === 0) return <p className="results-empty">Ingen har gått i mål på distansen.</p>;
   return (
     <>
-      <p className="results-count muted">{lines.length} löpare i mål</p>
-      <ResultTable lines={lines} caption={caption} />
+      <p className={search.summary ? "results-count search-status" : "results-count muted"} role="status">
+        {search.summary ?? `${lines.length} löpare i mål`}
+      </p>
+      <ResultTable lines={lines} caption={caption} visibleKeys={search.visibleKeys} />
     </>
   );
 }
+
+const NO_LINES: ResultLine[] = [];
+const lineKey = (l: ResultLine) => l.key;
+const lineFields = (l: ResultLine) => ({ name: l.name, club: l.club, bib: l.bib });

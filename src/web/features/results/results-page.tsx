@@ -1,9 +1,10 @@
 /**
  * /resultat (spec, public site "Results"): the course records, the latest season's results in tabs per distance
- * (5.6K first) and links to every older year. Pre-rendered at build (entry-prerender.tsx) with everything that
- * does not depend on the organiser's data: headings, the records table's rows per distance, the tabs. The
- * records, the results and the years come from the Worker (they are imported data, DESIGN.md §10) into places
- * whose size is already reserved, so nothing shifts when they arrive.
+ * (5.6K first) with 'Sök löpare' over them, and links to every older year. Pre-rendered at build
+ * (entry-prerender.tsx) with everything that does not depend on the organiser's data: headings, the records
+ * table's rows per distance, the search field, the tabs. The records, the results and the years come from the
+ * Worker (they are imported data, DESIGN.md §10) into places whose size is already reserved, so nothing shifts
+ * when they arrive.
  */
 import { useDeferredValue } from "react";
 import { Link } from "react-router";
@@ -11,6 +12,7 @@ import { DISTANCES } from "../../../shared/distances";
 import { SEASON } from "../../../shared/season";
 import { LoadState } from "../../components/ui/load-state";
 import { useDocumentTitle } from "../../lib/use-document-title";
+import { RunnerSearch, RunnerSearchField } from "../runner-search/runner-search";
 import { usePublicRaces } from "../start-lists/api/get-public-races";
 import { useResultSets } from "./api/get-result-sets";
 import { DistanceResults } from "./distance-results";
@@ -46,13 +48,17 @@ export default function ResultsPage() {
 
       <section className="results-section" aria-labelledby="senaste-resultat">
         <h2 id="senaste-resultat">{season ? `Resultat ${season.year}` : "Senaste resultaten"}</h2>
-        {sets.isError ? (
-          <LoadState query={sets} loading="" />
-        ) : season === null ? (
-          <p className="results-empty">Det finns inga resultat ännu.</p>
-        ) : (
-          <DistanceResults distances={DISTANCES} season={season ?? null} label="Distanser" />
-        )}
+        {/* In the pre-rendered HTML (before the tabs), so it takes its place before any data arrives. */}
+        <RunnerSearch>
+          <RunnerSearchField />
+          {sets.isError ? (
+            <LoadState query={sets} loading="" />
+          ) : season === null ? (
+            <p className="results-empty">Det finns inga resultat ännu.</p>
+          ) : (
+            <DistanceResults distances={DISTANCES} season={season ?? null} label="Distanser" />
+          )}
+        </RunnerSearch>
       </section>
 
       <section className="results-section" aria-labelledby="tidigare-ar">

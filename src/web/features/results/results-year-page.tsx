@@ -1,11 +1,13 @@
 /**
- * /resultat/{year}: one earlier year's results in tabs per distance, read from that year's results files
- * (`/resultat/{csvfile}`). Not pre-rendered: the Worker answers the SPA shell with this page's title and sharing
- * tags, and 404 for a year without results (src/worker/site/pages-routes.ts); the page then says so in Swedish.
+ * /resultat/{year}: one earlier year's results in tabs per distance with 'Sök löpare' over them, read from that
+ * year's results files (`/resultat/{csvfile}`); the search stays when the visitor goes on to another year. Not
+ * pre-rendered: the Worker answers the SPA shell with this page's title and sharing tags, and 404 for a year
+ * without results (src/worker/site/pages-routes.ts); the page then says so in Swedish.
  */
 import { Link, useParams } from "react-router";
 import { LoadState } from "../../components/ui/load-state";
 import { useDocumentTitle } from "../../lib/use-document-title";
+import { RunnerSearch, RunnerSearchField } from "../runner-search/runner-search";
 import { useResultSets } from "./api/get-result-sets";
 import { DistanceResults } from "./distance-results";
 import { fileSources, otherYears, yearDistances } from "./result-rows";
@@ -33,15 +35,20 @@ export default function ResultsYearPage() {
               : `Det finns inga resultat från ${year}. Välj ett annat år nedan.`}
           </p>
         </div>
-      ) : sets.data && year !== null ? (
-        <DistanceResults
-          key={year}
-          distances={distances}
-          season={{ year, sources: fileSources(sets.data, year) }}
-          label={`Distanser ${year}`}
-        />
       ) : (
-        <LoadState query={sets} loading="Hämtar resultat …" className="results-panel" />
+        <RunnerSearch>
+          <RunnerSearchField />
+          {sets.data && year !== null ? (
+            <DistanceResults
+              key={year}
+              distances={distances}
+              season={{ year, sources: fileSources(sets.data, year) }}
+              label={`Distanser ${year}`}
+            />
+          ) : (
+            <LoadState query={sets} loading="Hämtar resultat …" className="results-panel" />
+          )}
+        </RunnerSearch>
       )}
 
       <section className="results-section" aria-labelledby="andra-ar">

@@ -1,10 +1,12 @@
 /**
  * One race's start list (spec: BIB, Namn, Klass, Förening, plus Resultat once the race is started or ended).
- * While the race runs the list refreshes itself (api/get-public-race.ts) and says when it last did.
+ * While the race runs the list refreshes itself (api/get-public-race.ts) and says when it last did. The page's
+ * 'Sök löpare' filters it. On a phone each runner is two lines: number, name (and result), then class and club.
  */
 import { useDeferredValue, useMemo } from "react";
 import { DataGrid, type GridColumn } from "../../components/ui/data-grid";
 import { LoadState } from "../../components/ui/load-state";
+import { useRunnerFilter } from "../runner-search/runner-search";
 import { usePublicRace } from "./api/get-public-race";
 import { clockText, raceTabLabel, startListView, type StartListRow } from "./start-list";
 
@@ -13,6 +15,7 @@ export function StartList({ part }: { part: string }) {
   // Every refresh renders as a transition (short tasks): a long live list never blocks the phone.
   const data = useDeferredValue(query.data);
   const view = useMemo(() => (data ? startListView(data) : undefined), [data]);
+  const search = useRunnerFilter(view?.rows ?? NO_ROWS, rowKey, rowFields);
   if (!view) return <LoadState query={query} loading="Hämtar startlistan …" />;
 
   const { race, rows, withResults } = view;
@@ -37,17 +40,29 @@ export function StartList({ part }: { part: string }) {
       {rows.length === 0 ? (
         <p className="start-list-empty">Inga löpare anmälda på distansen</p>
       ) : (
-        <StartListTable rows={rows} withResults={withResults} caption={caption} resetKey={part} />
+        <>
+          {/* Always there (empty without a search), so a screen reader hears each new count. */}
+          <p className="search-status" role="status">
+            {search.summary}
+          </p>
+          <StartListTable
+            rows={rows}
+            withResults={withResults}
+            caption={caption}
+            resetKey={part}
+            visibleKeys={search.visibleKeys}
+          />
+        </>
       )}
     </div>
   );
 }
 
 const COLUMNS: readonly GridColumn<StartListRow>[] = [
-  { key: "bib", header: "BIB", cell: (r) => r.bib, numeric: true },
-  { key: "name", header: "Namn", cell: (r) => r.name, rowHeader: true, className: "name" },
-  { key: "klass", header: "Klass", cell: (r) => r.klass, className: "klass" },
-  { key: "club", header: "Förening", cell: (r) => r.club, className: "club" },
+  { key: "bib", header: "BIB", cell: (r) => r.bib, numeric: true, className: "bib", stack: "lead" },
+  { key: "name", header: "Namn", cell: (r) => r.name, rowHeader: true, className: "name", stack: "main" },
+  { key: "klass", header: "Klass", cell: (r) => r.klass, className: "klass", stack: "detail" },
+  { key: "club", header: "Förening", cell: (r) => r.club, className: "club", stack: "detail" },
 ];
 const RESULT: GridColumn<StartListRow> = {
   key: "result",
@@ -55,14 +70,16 @@ const RESULT: GridColumn<StartListRow> = {
   cell: (r) => r.result,
   numeric: true,
   className: "result",
+  stack: "end",
 };
 const COLUMNS_WITH_RESULT = [...COLUMNS, RESULT];
 
-/** On a phone, Förening moves under the name (theme.css), so BIB, name, class and result fit without scrolling. */
 const TEMPLATE = "4.2em minmax(8em, 2fr) 4.6em minmax(6em, 1.5fr)";
 const TEMPLATE_WITH_RESULT = `${TEMPLATE} 6.8em`;
 
+const NO_ROWS: StartListRow[] = [];
 const rowKey = (r: StartListRow) => r.key;
+const rowFields = (r: StartListRow) => ({ name: r.name, club: r.club, bib: r.bib });
 const rowClassName = (r: StartListRow) => (r.dns ? "is-dns" : r.finished ? "is-finished" : undefined);
 
 function StartListTable({
@@ -70,11 +87,13 @@ function StartListTable({
   withResults,
   caption,
   resetKey,
+  visibleKeys,
 }: {
   rows: readonly StartListRow[];
   withResults: boolean;
   caption: string;
   resetKey: string;
+  visibleKeys: ReadonlySet<string> | null;
 }) {
   return (
     <DataGrid
@@ -85,6 +104,7 @@ function StartListTable({
       rowClassName={rowClassName}
       template={withResults ? TEMPLATE_WITH_RESULT : TEMPLATE}
       resetKey={resetKey}
+      visibleKeys={visibleKeys}
       className={withResults ? "start-list-table with-results" : "start-list-table"}
     />
   );

@@ -1,7 +1,8 @@
 /**
  * /startlistor (spec, public site "Start lists"): one heading per year, newest first; tabs per distance; nothing
- * is fetched until a distance is picked. Pre-rendered at build with its heading and text; the years come from
- * `/api/races` into the place of the loading line, below everything already on screen. (Pre-rendering the current
+ * is fetched until a distance is picked; 'Sök löpare' filters every list that is open. Pre-rendered at build with
+ * its heading, text and search field; the years come from `/api/races` into the place of the loading line, below
+ * everything already on screen. (Pre-rendering the current
  * season's tabs was tried: a year after it, e.g. a race an organiser adds for next year, then lands above them and
  * pushes the page down, and a tab tapped before the script has started does nothing anyway.)
  */
@@ -9,6 +10,7 @@ import { useDeferredValue, useState } from "react";
 import { LoadState } from "../../components/ui/load-state";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "../../components/ui/tabs";
 import { useDocumentTitle } from "../../lib/use-document-title";
+import { RunnerSearch, RunnerSearchField } from "../runner-search/runner-search";
 import { usePublicRaces } from "./api/get-public-races";
 import { groupRacesByYear, raceTabLabels, type RaceYear } from "./start-list";
 import { StartList } from "./start-list-table";
@@ -27,9 +29,12 @@ export default function StartListsPage() {
         Alla anmälda löpare per lopp och distans. När ett lopp har startat visas tiderna här efter hand som löparna går
         i mål.
       </p>
-      {years.map((group) => (
-        <YearStartLists key={group.year} group={group} />
-      ))}
+      <RunnerSearch>
+        <RunnerSearchField hint="Söker i de startlistor som är öppna." />
+        {years.map((group) => (
+          <YearStartLists key={group.year} group={group} />
+        ))}
+      </RunnerSearch>
       {data === undefined && <LoadState query={races} loading="Hämtar loppen …" className="start-lists-loading" />}
       {data?.length === 0 && <p className="start-lists-loading">Det finns inga lopp ännu.</p>}
     </section>
