@@ -154,7 +154,6 @@ function moment(ms: number | null): string {
 
 function registrationCells(season: number, r: RegistrationExportRow): CsvValue[] {
   const first = r.position === 1;
-  const paid = r.status === "PAID";
   return [
     season,
     moment(r.registeredAt),
@@ -166,7 +165,7 @@ function registrationCells(season: number, r: RegistrationExportRow): CsvValue[]
     r.group,
     r.company,
     r.bib,
-    paid ? "Betald" : "Ej betald",
+    r.deregisteredAt !== null ? "Avregistrerad" : r.paid ? "Betald" : "Ej betald",
     r.status ?? "",
     first && r.amount !== null ? r.amount : "",
     first && r.refunded > 0 ? r.refunded : "",
