@@ -501,6 +501,8 @@ function buildResults(random, households, seasonRunners, names) {
           klass: klassOf(r.member.group),
           bib: r.bib,
           club: r.member.company,
+          // The age that year (an import stores it for child-safe publishing; the site never shows it).
+          age: r.age,
         });
       });
     }
@@ -660,7 +662,7 @@ export const DEMO_TABLES = [
     "campaignCodes",
     ["code", "rule", "valid_until", "max_uses", "uses", "disabled", "builtin", "note", "created_at", "created_by"],
   ],
-  ["results", "results", ["year", "distance", "place", "name", "time_ms", "klass", "bib", "club"]],
+  ["results", "results", ["year", "distance", "place", "name", "time_ms", "klass", "bib", "club", "age"]],
   ["course_records", "courseRecords", ["distance", "name", "time_ms", "year"]],
   ["gallery_images", "galleryImages", ["year", "position", "url"]],
   ["unsubscribes", "unsubscribes", ["email", "at", "mailing_id"]],

@@ -239,3 +239,16 @@ describe("rowsFromRace and resultLines", () => {
     ]);
   });
 });
+
+describe("resultLines of a published file (child-safe publishing)", () => {
+  it("shows a withheld runner as 'Fullföljt' without placing or ±, the ± counted from the published best", () => {
+    const lines = resultLines([
+      { place: 1, name: "Ada Berg", timeMs: 190_000, klass: "Dam", bib: 4, club: "" },
+      { place: null, name: "Alva Ek", timeMs: null, klass: "F10", bib: 3, club: "", withheld: true },
+    ]);
+    expect(lines.map((l) => [l.place, l.name, l.time, l.diff])).toEqual([
+      ["1", "Ada Berg", "03:10.000", "+00:00.000"],
+      ["", "Alva Ek", "Fullföljt", ""],
+    ]);
+  });
+});

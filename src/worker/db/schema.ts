@@ -329,6 +329,11 @@ export const results = sqliteTable(
     klass: text("klass").notNull().default(""),
     bib: integer("bib"),
     club: text("club").notNull().default(""),
+    /**
+     * The runner's age that year, for child-safe publishing (shared/child-safe.ts): the file's `Ålder` column, or
+     * the oldest age of the line's age class ('P10' → 10); null when the file says neither. Never published.
+     */
+    age: integer("age"),
   },
   (t) => [
     index("results_year_distance").on(t.year, t.distance, t.place),

@@ -5,7 +5,7 @@
  */
 import { useDeferredValue, useMemo, useState } from "react";
 import { distanceTabLabel, type DistanceKm } from "../../../shared/distances";
-import type { ResultRow } from "../../../shared/results-file";
+import type { PublishedRow } from "../../../shared/results-file";
 import { LoadState } from "../../components/ui/load-state";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "../../components/ui/tabs";
 import { kmText } from "../landing/season-text";
@@ -94,7 +94,7 @@ function Results({
   query,
   caption,
 }: {
-  rows: ResultRow[] | undefined;
+  rows: readonly PublishedRow[] | undefined;
   query: Parameters<typeof LoadState>[0]["query"];
   caption: string;
 }) {

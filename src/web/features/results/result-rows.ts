@@ -6,7 +6,8 @@
 import { DISTANCES, distanceFromMeters, type DistanceKm } from "../../../shared/distances";
 import { partYear } from "../../../shared/race-id";
 import type { PublicRaceSnapshot, RaceRecord } from "../../../shared/race-protocol";
-import type { ResultRow } from "../../../shared/results-file";
+import { WITHHELD_TEXT } from "../../../shared/child-safe";
+import type { PublishedRow, ResultRow } from "../../../shared/results-file";
 import type { Season } from "../../../shared/season";
 import { formatDiff, formatResult, parseResult } from "../../../shared/time-format";
 
@@ -188,15 +189,18 @@ export interface ResultLine {
   club: string;
 }
 
-/** The table's lines, in the given order, with ± to the fastest time. */
-export function resultLines(rows: readonly ResultRow[]): ResultLine[] {
-  const best = rows.reduce((min, r) => Math.min(min, r.timeMs), Infinity);
+/**
+ * The table's lines, in the given order, with ± to the fastest time. A withheld line (child-safe publishing) has
+ * no placing, 'Fullföljt' for its time and no ±.
+ */
+export function resultLines(rows: readonly PublishedRow[]): ResultLine[] {
+  const best = rows.reduce((min, r) => (r.timeMs === null ? min : Math.min(min, r.timeMs)), Infinity);
   return rows.map((r, i) => ({
     key: String(i),
-    place: String(r.place),
+    place: r.place === null ? "" : String(r.place),
     name: r.name,
-    time: formatResult(r.timeMs),
-    diff: formatDiff(r.timeMs - best),
+    time: r.timeMs === null ? WITHHELD_TEXT : formatResult(r.timeMs),
+    diff: r.timeMs === null ? "" : formatDiff(r.timeMs - best),
     klass: r.klass,
     bib: r.bib === null ? "" : String(r.bib),
     club: r.club,
