@@ -21,9 +21,10 @@
  *    GET must show the 50 finished, and every tap id sent again must answer 'replayed' with the same moment and
  *    bring no new socket event. Ratio: the race's time / the echo's for each pair, and the ratio of the medians.
  *
- * The echo's runners are made-up sorts; the get and replay checks do not apply to it. Each round records how busy
- * the shared machine was meanwhile (bench/lib/machine.mjs): load average, CPU pressure, and the time the
- * servers' and the client's threads waited for a core. `RACE_BENCH_SECONDS` changes the round length,
+ * The echo's runners are made-up sorts; the get and replay checks do not apply to it. Both servers run on wrangler
+ * dev without its local observability (bench/lib/server-env.mjs). Each round records how busy the shared machine
+ * was meanwhile (bench/lib/machine.mjs): load average, CPU pressure, the time the servers' and the client's
+ * threads waited for a core, and the client's event-loop delay and garbage collections. `RACE_BENCH_SECONDS` changes the round length,
  * `RACE_BENCH_ROUNDS` the number of sustained pairs, `RACE_BENCH_BURSTS` the number of burst pairs. The whole
  * benchmark keeps to BUDGET_MS: a round that would overrun it stops sending early, and the figures say so.
  */
@@ -35,7 +36,8 @@ import { performance } from "node:perf_hooks";
 import WebSocket from "ws";
 import { bin, NODE, ROOT, toolEnv } from "../scripts/lib/proc.mjs";
 import { freePort } from "../scripts/lib/server.mjs";
-import { machineLoad } from "./lib/machine.mjs";
+import { clientDelays, machineLoad } from "./lib/machine.mjs";
+import { BENCH_SERVER_ENV } from "./lib/server-env.mjs";
 
 const ROUND_SECONDS = positiveNumber(process.env.RACE_BENCH_SECONDS) ?? 10;
 const ROUND_PAIRS = positiveInteger(process.env.RACE_BENCH_ROUNDS) ?? 3;
@@ -126,7 +128,9 @@ export async function run({ baseURL }) {
 
     const figures = {
       method: {
-        transport: "loopback, wrangler dev (lokal workerd) för både sajten och eko-Workern",
+        transport:
+          "loopback, wrangler dev (lokal workerd) för både sajten och eko-Workern, utan wranglers lokala " +
+          "observability (bench/lib/server-env.mjs)",
         timer: "performance.now() i Node-klienten; alla sockets och HTTP-anrop i samma process",
         latencyDefinition: LATENCY_DEFINITION,
         order: "växelvis: loppets omgång, sedan ekots, i varje par; en oräknad omgång på vardera först",
@@ -210,6 +214,7 @@ async function sustainedRound(phase, { taps, label, deadline }) {
   listen(sockets, tracker);
   const offset = await target.clockOffset(sockets[0]);
   const load = machineLoad();
+  const client = clientDelays();
   const requests = [];
   const interval = 1_000 / TAPS_PER_SECOND;
   const t0 = performance.now();
@@ -227,7 +232,7 @@ async function sustainedRound(phase, { taps, label, deadline }) {
   await Promise.all(requests);
   const last = tracker.taps.at(-1);
   await waitFor(() => tracker.delivered === tracker.expected, (last?.sentAt ?? 0) + LOST_AFTER_MS);
-  const machine = load.end();
+  const machine = { ...load.end(), client: client.end() };
   listen(sockets, null);
   return {
     target: target.name,
@@ -262,11 +267,12 @@ async function burstRound(phase, label) {
       takeTap(phase, tracker, `bench-burst-${Math.floor(i / BURST_TAPS_PER_DEVICE)}`),
     );
     const load = machineLoad();
+    const client = clientDelays();
     const t0 = performance.now();
     await Promise.all(taps.map((tap) => fire(target, prepared.room, tap, offset)));
     const allAnsweredMs = Math.max(...taps.map((tap) => tap.httpAt)) - t0;
     await waitFor(() => tracker.delivered === tracker.expected, t0 + LOST_AFTER_MS);
-    const machine = load.end();
+    const machine = { ...load.end(), client: client.end() };
     const complete = tracker.delivered === tracker.expected;
     const allArrived = Math.max(...taps.flatMap((tap) => tap.arrivals.filter((a) => a !== null)));
     const figures = {
@@ -400,7 +406,8 @@ function percentiles(s) {
 function machineLine(m) {
   return (
     `belastning ${m.load1mStart}→${m.load1mEnd}, CPU-tryck ${m.cpuPressurePct ?? "–"} %, ` +
-    `våra trådar väntade ${m.oursWaitMs ?? "–"} ms på kärna (CPU ${m.oursCpuMs ?? "–"} ms)`
+    `våra trådar väntade ${m.oursWaitMs ?? "–"} ms på kärna (CPU ${m.oursCpuMs ?? "–"} ms), ` +
+    `klientens event-loop max ${m.client.eventLoopDelayMaxMs} ms`
   );
 }
 
@@ -848,7 +855,7 @@ async function startEcho() {
       stateDir,
       "--show-interactive-dev-session=false",
     ],
-    { cwd: ROOT, env: toolEnv(), detached: true, stdio: ["ignore", "pipe", "pipe"] },
+    { cwd: ROOT, env: toolEnv(BENCH_SERVER_ENV), detached: true, stdio: ["ignore", "pipe", "pipe"] },
   );
   let output = "";
   const collect = (chunk) => (output = (output + chunk.toString()).slice(-8_000));

@@ -8,15 +8,46 @@
  * - `oursCpuMs` / `oursWaitMs`: the CPU time of this process and everything it started (the servers under test,
  *   the client), and how long their threads sat runnable but waiting for a core (/proc/<pid>/task/<tid>/schedstat).
  *   `oursWaitMs` is time the measured path may have spent doing nothing because other work held the cores.
+ *
+ * `clientDelays()` watches this process itself over a stretch: how late its event loop ran (p99 and max of
+ * perf_hooks' event-loop delay, which also counts the time the process waited for a core) and its garbage
+ * collections (count and summed pause).
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { loadavg } from "node:os";
-import { performance } from "node:perf_hooks";
+import { monitorEventLoopDelay, performance, PerformanceObserver } from "node:perf_hooks";
 
 /** Starts measuring; `end()` answers the figures above for the time since. */
 export function machineLoad() {
   const began = snapshot();
   return { end: () => difference(began, snapshot()) };
+}
+
+/** Starts watching this process; `end()` answers `{eventLoopDelayP99Ms, eventLoopDelayMaxMs, gcCount, gcMs}`. */
+export function clientDelays() {
+  const delay = monitorEventLoopDelay({ resolution: 10 });
+  delay.enable();
+  let gcCount = 0;
+  let gcMs = 0;
+  const gc = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      gcCount += 1;
+      gcMs += entry.duration;
+    }
+  });
+  gc.observe({ entryTypes: ["gc"] });
+  return {
+    end() {
+      delay.disable();
+      gc.disconnect();
+      return {
+        eventLoopDelayP99Ms: round(delay.percentile(99) / 1e6),
+        eventLoopDelayMaxMs: round(delay.max / 1e6),
+        gcCount,
+        gcMs: round(gcMs),
+      };
+    },
+  };
 }
 
 function snapshot() {
