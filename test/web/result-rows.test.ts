@@ -252,3 +252,26 @@ describe("resultLines of a published file (child-safe publishing)", () => {
     ]);
   });
 });
+
+describe("rowsFromRace with withheld results (issue 28, item 5)", () => {
+  it("places the timed finishers among themselves and lists the withheld ones after them as 'Fullföljt'", () => {
+    const base = { type: "runner" as const, part: "p", group: "Ingen", company: "", finished: null, bib: null };
+    const rows = rowsFromRace([
+      race("race-250913-08", 800, "started"),
+      { ...base, sort: "runner-b", firstname: "Bo", lastname: "Ek", resultWithheld: true },
+      { ...base, sort: "runner-a", firstname: "Al", lastname: "Ek", resultWithheld: true },
+      { ...base, sort: "runner-c", firstname: "Cia", lastname: "Ek", finished: 5, time: "05:00.000" },
+      { ...base, sort: "runner-d", firstname: "Dan", lastname: "Ek" },
+    ]);
+    expect(rows.map((r) => [r.place, r.name, r.timeMs])).toEqual([
+      [1, "Cia Ek", 300_000],
+      [null, "Al Ek", null],
+      [null, "Bo Ek", null],
+    ]);
+    expect(resultLines(rows).map((l) => [l.place, l.time, l.diff])).toEqual([
+      ["1", "05:00.000", "+00:00.000"],
+      ["", "Fullföljt", ""],
+      ["", "Fullföljt", ""],
+    ]);
+  });
+});

@@ -7,7 +7,7 @@ import { DISTANCES, distanceFromMeters, type DistanceKm } from "../../../shared/
 import { partYear } from "../../../shared/race-id";
 import type { PublicRaceSnapshot, RaceRecord } from "../../../shared/race-protocol";
 import { WITHHELD_TEXT } from "../../../shared/child-safe";
-import type { PublishedRow, ResultRow } from "../../../shared/results-file";
+import type { PublishedRow, ResultRow, WithheldRow } from "../../../shared/results-file";
 import type { Season } from "../../../shared/season";
 import { formatDiff, formatResult, parseResult } from "../../../shared/time-format";
 
@@ -72,8 +72,7 @@ export type FinisherCounts = ReadonlyMap<string, number>;
 /** How many runners of a public view have finished (a time shown or, for a withheld result, only the fact). */
 export function finishersOf(view: PublicRaceSnapshot): number {
   const [, ...runners] = view;
-  return runners.filter((r) => r.finished !== null || (r as { resultWithheld?: boolean }).resultWithheld === true)
-    .length;
+  return runners.filter((r) => r.finished !== null || r.resultWithheld === true).length;
 }
 
 /**
@@ -154,17 +153,18 @@ export function otherYears(
 }
 
 /**
- * A race's results as result rows: its finishers in order of time, places 1, 2, 3 … (equal times share a place).
- * Runners without a time (still out, did not start) are not results.
+ * A race's results as result rows: its finishers in order of time, places 1, 2, 3 … (equal times share a place),
+ * then the finishers whose result is withheld (child-safe publishing: 'Fullföljt', not placed), by name. Runners
+ * without a time (still out, did not start) are not results.
  */
-export function rowsFromRace(snapshot: PublicRaceSnapshot): ResultRow[] {
+export function rowsFromRace(snapshot: PublicRaceSnapshot): PublishedRow[] {
   const [, ...runners] = snapshot;
   const timed = runners
     .map((r) => ({ r, ms: r.time === undefined ? null : parseResult(r.time) }))
     .filter((x): x is { r: (typeof runners)[number]; ms: number } => x.ms !== null)
     .sort((a, b) => a.ms - b.ms || (a.r.bib ?? Infinity) - (b.r.bib ?? Infinity));
   let place = 0;
-  return timed.map(({ r, ms }, i) => {
+  const ranked = timed.map(({ r, ms }, i): ResultRow => {
     if (i === 0 || ms !== timed[i - 1]!.ms) place = i + 1;
     return {
       place,
@@ -175,6 +175,19 @@ export function rowsFromRace(snapshot: PublicRaceSnapshot): ResultRow[] {
       club: r.company,
     };
   });
+  const withheld = runners
+    .filter((r) => r.resultWithheld === true)
+    .map((r): WithheldRow => ({
+      place: null,
+      name: `${r.firstname} ${r.lastname}`.trim(),
+      timeMs: null,
+      klass: r.group === "Ingen" ? "" : r.group,
+      bib: r.bib !== null && r.bib > 0 ? r.bib : null,
+      club: r.company,
+      withheld: true,
+    }))
+    .sort((a, b) => a.name.localeCompare(b.name, "sv"));
+  return [...ranked, ...withheld];
 }
 
 export interface ResultLine {
