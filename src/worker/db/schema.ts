@@ -504,3 +504,23 @@ export const auditLog = sqliteTable(
     index("audit_log_action_subject").on(t.action, t.subject),
   ],
 );
+
+/**
+ * What a family was last told by e-mail about a race's results (issue 28, item 3; registration/results-mails.ts):
+ * one row per registration and race, claimed by the mail when the race's results turn official (so each family
+ * gets that mail once per race, however often it is asked for), and moved on by a correction's mail only when
+ * one of the family's own runners got another time or status. `results` is that summary as JSON, the claim's
+ * compare value.
+ */
+export const resultsMails = sqliteTable(
+  "results_mails",
+  {
+    registrationId: text("registration_id")
+      .notNull()
+      .references(() => registrations.id, { onDelete: "cascade" }),
+    raceId: text("race_id").notNull(),
+    results: text("results").notNull(),
+    mailedAt: integer("mailed_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.registrationId, t.raceId] })],
+);
