@@ -1,6 +1,7 @@
 /** The family's page on race day (issue 28, item 3): what it says about each runner. */
 import { describe, expect, it } from "vitest";
 import type { FamilyRace, FamilyRunnerResult } from "../../src/shared/family-results";
+import { familyRefreshInterval } from "../../src/web/features/registration/api/get-family-results";
 import { familyResultLine, showsFamilyResults } from "../../src/web/features/registration/family-results-text";
 
 const race = (over: Partial<FamilyRace> = {}): FamilyRace => ({
@@ -62,5 +63,15 @@ describe("familyResultLine", () => {
     expect(familyResultLine(result({ ...none, state: "dns" }), race()).result).toBe("Startade inte");
     expect(showsFamilyResults([race({ state: "" })])).toBe(false);
     expect(showsFamilyResults([race({ state: "" }), race({ state: "ended" })])).toBe(true);
+  });
+});
+
+describe("familyRefreshInterval", () => {
+  it("asks every 15 s while a race runs, every 30 s on race day before the start, otherwise not", () => {
+    expect(familyRefreshInterval([race({ state: "started" })], "2025-09-13")).toBe(15_000);
+    expect(familyRefreshInterval([race({ state: "" })], "2025-09-13")).toBe(30_000);
+    expect(familyRefreshInterval([race({ state: "" })], "2025-08-25")).toBe(false);
+    expect(familyRefreshInterval([race({ state: "ended" })], "2025-09-13")).toBe(false);
+    expect(familyRefreshInterval(undefined, "2025-09-13")).toBe(false);
   });
 });
