@@ -240,10 +240,18 @@ export async function erasePersonalData(
       `INSERT OR IGNORE INTO unsubscribes (email, at) SELECT ${placeholder}, ?2 FROM registrations WHERE email = ?1`,
       by.now,
     ),
+    // What the family's results mails said (runners' names and times: registration/results-mails.ts).
+    q(`DELETE FROM results_mails WHERE registration_id IN (${OWN_REGISTRATIONS})`),
     q(`UPDATE registrations SET email = ${placeholder}, updated_at = ?2 WHERE email = ?1`, by.now),
     d1
       .prepare("INSERT INTO audit_log (at, actor, device, action, subject, detail) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
       .bind(by.now, by.actor, by.device, "personal-data.erase", by.hash, JSON.stringify(by.detail)),
+    // A results mail is a mailing of its own to one family, its text naming their runners: with its only
+    // recipient gone above, the mailing goes too.
+    d1.prepare(
+      `DELETE FROM mailings WHERE audience = 'results'
+         AND NOT EXISTS (SELECT 1 FROM mailing_recipients WHERE mailing_recipients.mailing_id = mailings.id)`,
+    ),
   ];
   let results: D1Result[];
   try {
@@ -270,7 +278,7 @@ export async function erasePersonalData(
     epassiInvitations: changes(9),
     campaignCodes: results.slice(10, 10 + notes).reduce((n, r) => n + r.meta.changes, 0),
     auditRows: changes(10 + notes),
-    registrations: changes(12 + notes),
+    registrations: changes(13 + notes),
   };
   return { status: "erased", counts };
 }
