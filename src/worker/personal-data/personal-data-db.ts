@@ -66,6 +66,8 @@ export interface StoredPersonalData {
   campaignCodes: Row[];
   admins: Row[];
   audit: Row[];
+  /** What the family's results mails said about their runners (registration/results-mails.ts). */
+  resultsMails: Row[];
 }
 
 const OWN_REGISTRATIONS = "SELECT id FROM registrations WHERE email = ?1";
@@ -108,6 +110,7 @@ export async function storedPersonalData(db: Db, email: string): Promise<StoredP
           OR subject IN (${OWN_PAYMENTS}) OR instr(detail, ?1) > 0
         ORDER BY id`,
     ),
+    q(`SELECT * FROM results_mails WHERE registration_id IN (${OWN_REGISTRATIONS}) ORDER BY race_id`),
     ...(withRefunds ? [q(`SELECT * FROM refunds WHERE payid IN (${OWN_PAYMENTS}) ORDER BY created_at, id`)] : []),
   ];
   const results = (await d1.batch<Row>(reads)).map((r) => r.results);
@@ -125,6 +128,7 @@ export async function storedPersonalData(db: Db, email: string): Promise<StoredP
     campaignCodes = [],
     admins = [],
     audit = [],
+    resultsMails = [],
     refunds = [],
   ] = results;
   return {
@@ -142,6 +146,7 @@ export async function storedPersonalData(db: Db, email: string): Promise<StoredP
     campaignCodes,
     admins,
     audit,
+    resultsMails,
   };
 }
 

@@ -69,6 +69,7 @@ function adminEmail(c: Context<AppEnv>): string {
 /** Columns holding epoch ms; the export writes them as ISO 8601 (UTC). */
 const TIME_COLUMNS = new Set([
   "created_at",
+  "mailed_at",
   "updated_at",
   "date_created",
   "date_paid",
@@ -174,6 +175,9 @@ personalDataRoutes.get("/admin/api/personal-data/export", validate("query", emai
       payments: data.payments
         .filter((p) => p.registration_id === r.id)
         .map((p) => ({ ...exported(p), refunds: refundsOf(p.id) })),
+      resultsMails: data.resultsMails
+        .filter((m) => m.registration_id === r.id)
+        .map((m) => ({ ...exported(m), results: parseJson(String(m.results)) })),
     })),
     emails: data.emails.map(exported),
     loginCodes: data.loginCodes.map(exported),

@@ -353,6 +353,14 @@ describe("personal data: find and export", () => {
       expect.objectContaining({ firstname: "Greta", company: "IK Ek", phone: "0701112233", distance: "2.8" }),
     ]);
     expect(r2025.deltagare.map((p: { firstname: string }) => p.firstname)).toEqual(["Greta", "Olle"]);
+    // What the results mail told the family about their runners.
+    expect(r2024.resultsMails).toEqual([]);
+    expect(r2025.resultsMails).toEqual([
+      expect.objectContaining({
+        raceId: "race-250913-08",
+        results: [expect.objectContaining({ name: "Olle Ek-anna" })],
+      }),
+    ]);
     expect(r2024.payments).toEqual([
       expect.objectContaining({
         id: anna.pay2024,
