@@ -16,10 +16,13 @@
  * yet: that event is meant to call these two functions; until then only the tests call them.
  *
  * A family that unsubscribed from mailings gets no results mail (their row is still claimed, so a later
- * correction compares with what the race said at the time). The mail is at most once: a crash after the claim and
- * before the mailing is written leaves that family without it, never with two.
+ * correction compares with what the race said at the time; the queue's consumer checks the list again before
+ * sending). Each family's mail is written as a mailing of its own while the families are gone through, and all of
+ * them go onto the queue at the end, 100 per call. The mail is at most once: a crash after the claim and before
+ * the mailing is written leaves that family without it, and one before the queue call leaves the mailings queued
+ * in D1 (`POST /admin/api/mailings/{id}/resume` sends them), never two.
  */
-import { and, eq, isNotNull, isNull } from "drizzle-orm";
+import { and, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import { distanceFromMeters, distanceLabel } from "../../shared/distances";
 import { publishingRules } from "../../shared/child-safe";
 import { familyRunnerResults, type FamilyRunnerResult } from "../../shared/family-results";
@@ -27,9 +30,9 @@ import { partYear } from "../../shared/race-id";
 import type { RaceRecord, RunnerRecord } from "../../shared/race-protocol";
 import { SEASON } from "../../shared/season";
 import { database, type Db } from "../db/client";
-import { participants, registrations, resultsMails } from "../db/schema";
-import { enqueueRecipients, type MailMessage } from "../mass-email/mailings";
-import { createMailing, isUnsubscribed } from "../mass-email/mailings-db";
+import { participants, registrations, resultsMails, unsubscribes } from "../db/schema";
+import { ENQUEUE_CHUNK, type MailMessage } from "../mass-email/mailings";
+import { createMailing } from "../mass-email/mailings-db";
 import { raceSnapshot } from "../race-day/race-runners";
 
 /** What a mail tells about one runner, and what a correction is compared on: time and status, not placing. */
@@ -159,15 +162,26 @@ async function familiesInRace(db: Db, part: string): Promise<Family[]> {
   return [...byRegistration.values()];
 }
 
-async function send(
-  env: Env,
+/** The families' addresses on the unsubscribe list, in one read. */
+async function unsubscribed(db: Db, families: readonly Family[]): Promise<Set<string>> {
+  if (families.length === 0) return new Set();
+  const rows = await db
+    .select({ email: unsubscribes.email })
+    .from(unsubscribes)
+    .where(sql`${unsubscribes.email} IN (SELECT value FROM json_each(${JSON.stringify(families.map((f) => f.email))}))`)
+    .all();
+  return new Set(rows.map((r) => r.email));
+}
+
+/** One family's mail as a mailing of its own (its recipient queued); null when it was not written. */
+function writeMailing(
   db: Db,
   family: Family,
   mail: { subject: string; message: string },
   race: RaceRecord,
   now: number,
-) {
-  const id = await createMailing(
+): Promise<number | null> {
+  return createMailing(
     db,
     {
       audience: "results",
@@ -180,7 +194,14 @@ async function send(
     now,
     0,
   );
-  if (id !== null) await enqueueRecipients(env.MAIL_QUEUE as Queue<MailMessage>, id, [family.email]);
+}
+
+/** The written mailings onto the mail queue, ENQUEUE_CHUNK messages per call (the consumer claims each). */
+async function enqueue(env: Env, messages: readonly MailMessage[]): Promise<void> {
+  const queue = env.MAIL_QUEUE as Queue<MailMessage>;
+  for (let i = 0; i < messages.length; i += ENQUEUE_CHUNK) {
+    await queue.sendBatch(messages.slice(i, i + ENQUEUE_CHUNK).map((body) => ({ body })));
+  }
 }
 
 /** The race's results were marked official: each family with a runner in it is mailed once per race. */
@@ -189,7 +210,10 @@ export async function mailOfficialResults(env: Env, part: string, now = Date.now
   const [race, ...runners] = await raceSnapshot(env, db, part);
   const rules = publishingRules(SEASON);
   const report: ResultsMailReport = { mailed: 0, unchanged: 0, unsubscribed: 0 };
-  for (const family of await familiesInRace(db, part)) {
+  const families = await familiesInRace(db, part);
+  const off = await unsubscribed(db, families);
+  const messages: MailMessage[] = [];
+  for (const family of families) {
     const own = runners.filter((r) => family.ids.has(r.id));
     if (own.length === 0) continue;
     const summary = mailedRunners(own);
@@ -202,14 +226,16 @@ export async function mailOfficialResults(env: Env, part: string, now = Date.now
       report.unchanged++;
       continue;
     }
-    if (await isUnsubscribed(db, family.email)) {
+    if (off.has(family.email)) {
       report.unsubscribed++;
       continue;
     }
     const results = familyRunnerResults(race, runners, family.ids, rules);
-    await send(env, db, family, officialMailText(race, summary, results, env.PUBLIC_ORIGIN), race, now);
+    const id = await writeMailing(db, family, officialMailText(race, summary, results, env.PUBLIC_ORIGIN), race, now);
+    if (id !== null) messages.push({ mailingId: id, email: family.email });
     report.mailed++;
   }
+  await enqueue(env, messages);
   return report;
 }
 
@@ -222,7 +248,10 @@ export async function mailCorrectedResults(env: Env, part: string, now = Date.no
   const db = database(env.DB);
   const [race, ...runners] = await raceSnapshot(env, db, part);
   const report: ResultsMailReport = { mailed: 0, unchanged: 0, unsubscribed: 0 };
-  for (const family of await familiesInRace(db, part)) {
+  const families = await familiesInRace(db, part);
+  const off = await unsubscribed(db, families);
+  const messages: MailMessage[] = [];
+  for (const family of families) {
     const row = await db
       .select({ results: resultsMails.results })
       .from(resultsMails)
@@ -252,12 +281,14 @@ export async function mailCorrectedResults(env: Env, part: string, now = Date.no
       report.unchanged++;
       continue;
     }
-    if (await isUnsubscribed(db, family.email)) {
+    if (off.has(family.email)) {
       report.unsubscribed++;
       continue;
     }
-    await send(env, db, family, mail, race, now);
+    const id = await writeMailing(db, family, mail, race, now);
+    if (id !== null) messages.push({ mailingId: id, email: family.email });
     report.mailed++;
   }
+  await enqueue(env, messages);
   return report;
 }

@@ -5,7 +5,10 @@
  * nobody); an unsubscribed family gets neither. The mails go through the mail queue as one-recipient mailings.
  * The times-first event that marks results official is not on this branch: these call its functions directly.
  */
+import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import worker from "../../../src/worker/index";
+import { outboxTo } from "../mass-email/mailing-fixtures";
 import { afterEach, describe, expect, it } from "vitest";
 import { raceIdForSeason } from "../../../src/shared/race-id";
 import { SEASON } from "../../../src/shared/season";
@@ -86,6 +89,21 @@ describe("results mail to families", () => {
     expect(toAlva!.message).toContain("/anmalan");
     const [toBo] = await messagesTo(q.sent, bo.email);
     expect(toBo!.message).toContain("Bo Al: startade inte");
+
+    // The Worker's own queue consumer sends it, with the unsubscribe link, once however often it is delivered.
+    const delivery = q.sent.find((m) => m.email === alva.email)!;
+    for (let i = 0; i < 2; i++) {
+      const batch = createMessageBatch("loppet-mail", [
+        { id: `m-${i}-${delivery.mailingId}`, timestamp: new Date(), attempts: 1, body: delivery },
+      ]);
+      const ctx = createExecutionContext();
+      await (worker as ExportedHandler<Env>).queue!(batch as MessageBatch<unknown>, env, ctx);
+      await getQueueResult(batch, ctx);
+    }
+    const inbox = (await outboxTo(alva.email)).filter((m) => m.mailing_id === delivery.mailingId);
+    expect(inbox.map((m) => m.subject)).toEqual(["Officiella resultat: Byloppet 2025, 0,8km"]);
+    expect(inbox[0]!.text).toContain("Alva Ek: 05:00,0");
+    expect(inbox[0]!.text).toContain("/unsubscribe/");
 
     // Again later: nobody.
     const again = withQueue();
