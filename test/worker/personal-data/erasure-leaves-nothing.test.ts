@@ -237,8 +237,8 @@ async function family(admin: CookieJar): Promise<Person & { v: Visitor; mother: 
   };
 }
 
-/** A box-office sign-up (no address): name and phone, paid in cash, runs the 5.6 km race. */
-async function boxOfficeRunner(admin: CookieJar): Promise<Person & { id: string; phone: string }> {
+/** A box-office sign-up (no address): name and phone, paid in cash, runs the race of `distance`. */
+async function boxOfficeRunner(admin: CookieJar, distance = "5.6"): Promise<Person & { id: string; phone: string }> {
   const tag = letters(6);
   const digits = `0709${String(Math.floor(Math.random() * 1e6)).padStart(6, "0")}`;
   const phone = `${digits.slice(0, 3)}-${digits.slice(3, 6)} ${digits.slice(6)}`;
@@ -251,7 +251,7 @@ async function boxOfficeRunner(admin: CookieJar): Promise<Person & { id: string;
         firstname: first,
         lastname: last,
         age: "52",
-        distance: "5.6",
+        distance,
         group: "Herr",
         phone,
         bib: String(8000 + Math.floor(Math.random() * 900)),
@@ -404,5 +404,101 @@ describe("an erasure leaves nothing behind (issue 29 item 4)", () => {
       (await post("/admin/api/personal-data/erase", { phone: kassa.phone, confirm: kassa.phone }, { jar: admin }))
         .status,
     ).toBe(404);
+  });
+});
+
+describe("the export of a person's data includes race day (issue 29 item 4)", () => {
+  it("a family's export: each runner's bib, finish and the race's log lines about it, names as they were then", async () => {
+    const admin = await loginAdmin();
+    const tag = letters(6);
+    const v = await login(`${tag}.export@example.se`, OPEN_AT);
+    const id = `barn-${tag}`;
+    const child = runner({ firstname: `Lilly${tag}`, lastname: `Export${tag}`, age: 7, distance: "0.8", group: "Dam" });
+    expect((await update(v, { runners: { [id]: child }, version: 0 })).res.status).toBe(200);
+    const booked = await json<{ token: string; payref: string }>(
+      await post("/book-v2", { barn: 1, vuxna: 0, kampanj: "" }, { env: at(OPEN_AT), jar: v.jar, headers: v.headers }),
+    );
+    await payOnPhone(booked.token, "PAID");
+    const version = (await getRegistration(v)).body.version;
+    const renamed = await update(v, { runners: { [id]: { ...child, firstname: `Lisa${tag}` } }, version });
+    expect(renamed.res.status, JSON.stringify(renamed.body)).toBe(200);
+    const p08 = RACE["0.8"];
+    const { runner: withBib } = await json<{ runner: { bib: number } }>(
+      await get(`/admin/api/races/register-bib/${p08}/${runnerSort(id)}/next`, { jar: admin }),
+    );
+    await json(await get(`/admin/api/races/start/${p08}?tap=${tap()}&at=${Date.now() - 10 * 60_000}`, { jar: admin }));
+    const finishedAt = Date.now() - 2000;
+    await json(
+      await get(`/admin/api/races/finish/${p08}/${runnerSort(id)}?tap=${tap()}&at=${finishedAt}`, { jar: admin }),
+    );
+
+    const file = await json<{
+      raceDay: {
+        runnerId: string;
+        race: string;
+        runner: { bib: number; finished: number; firstname: string } | null;
+        log: { type: string; detail: Record<string, unknown> }[];
+      }[];
+    }>(await get(`/admin/api/personal-data/export?email=${encodeURIComponent(v.email)}`, { jar: admin }));
+    const here = file.raceDay.filter((h) => h.race === p08);
+    expect(here).toHaveLength(1);
+    expect(here[0]).toMatchObject({
+      runnerId: id,
+      runner: { bib: withBib.bib, finished: finishedAt, firstname: `Lisa${tag}` },
+    });
+    const types = here[0]!.log.map((l) => l.type);
+    expect(types).toEqual(expect.arrayContaining(["runner-added", "runner-updated", "finish"]));
+    expect(here[0]!.log.find((l) => l.type === "runner-added")!.detail).toMatchObject({ firstname: `Lilly${tag}` });
+    expect(here[0]!.log.find((l) => l.type === "runner-updated")!.detail).toMatchObject({
+      changes: { firstname: [`Lilly${tag}`, `Lisa${tag}`] },
+    });
+    expect(here[0]!.log.find((l) => l.type === "finish")!.detail).toMatchObject({ at: finishedAt });
+  });
+
+  it("box-office runners: found by phone (any way it is typed) or by name, summed up and exported with race day", async () => {
+    const admin = await loginAdmin();
+    const kassa = await boxOfficeRunner(admin, "2.8");
+    const [first, last, phone, digits] = kassa.needles as [string, string, string, string];
+    const search = async (q: string) =>
+      (
+        await json<{ runners: { id: string; phone: string | null }[] }>(
+          await get(`/admin/api/personal-data/box-office?q=${encodeURIComponent(q)}`, { jar: admin }),
+        )
+      ).runners.map((r) => r.id);
+    expect(await search(`+46 ${digits.slice(1)}`)).toEqual([kassa.id]);
+    expect(await search(digits)).toEqual([kassa.id]);
+    expect(await search(`${last.toUpperCase()} ${first.slice(0, 6)}`)).toEqual([kassa.id]);
+    expect((await get("/admin/api/personal-data/box-office?q=x", { jar: admin })).status).toBe(400);
+
+    const summary = await json<{ phone: string; boxOffice: { id: string; firstname: string; phone: string }[] }>(
+      await get(`/admin/api/personal-data?phone=${encodeURIComponent(digits)}`, { jar: admin }),
+    );
+    expect(summary.boxOffice).toEqual([expect.objectContaining({ id: kassa.id, firstname: first, phone })]);
+    const file = await json<{
+      boxOffice: { runners: { id: string; phone: string }[]; payments: { id: string }[] };
+      raceDay: { runnerId: string; race: string; runner: { bib: number } | null; log: unknown[] }[];
+    }>(await get(`/admin/api/personal-data/export?runner=${encodeURIComponent(kassa.id)}`, { jar: admin }));
+    expect(file.boxOffice.runners).toEqual([expect.objectContaining({ id: kassa.id, phone })]);
+    expect(file.boxOffice.payments.map((p) => p.id)).toEqual(kassa.payids);
+    expect(file.raceDay).toEqual([
+      expect.objectContaining({
+        runnerId: kassa.id,
+        race: RACE["2.8"],
+        runner: expect.objectContaining({ firstname: first }),
+      }),
+    ]);
+
+    // A number nobody has, a bad one, and two keys at once.
+    expect((await get("/admin/api/personal-data?phone=0700000001", { jar: admin })).status).toBe(404);
+    const bad = await get("/admin/api/personal-data?phone=12", { jar: admin });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: string }).error).toBe("Ange ett telefonnummer med minst 7 siffror.");
+    const both = await get(`/admin/api/personal-data?phone=${digits}&email=a@example.se`, { jar: admin });
+    expect(both.status).toBe(400);
+    const wrongConfirm = await post("/admin/api/personal-data/erase", { phone, confirm: "0700000001" }, { jar: admin });
+    expect(wrongConfirm.status).toBe(400);
+    expect(((await wrongConfirm.json()) as { error: string }).error).toBe(
+      "Skriv telefonnumret en gång till för att bekräfta raderingen.",
+    );
   });
 });
