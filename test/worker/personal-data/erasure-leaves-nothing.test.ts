@@ -502,3 +502,43 @@ describe("the export of a person's data includes race day (issue 29 item 4)", ()
     );
   });
 });
+
+describe("two erasures at once (two admins, a retried request)", () => {
+  it("both answer (200 or 404, never 5xx), the person is erased once in D1 and in the race, nothing is left", async () => {
+    const admin = await loginAdmin();
+    const other = await loginAdmin();
+    const tag = letters(6);
+    const v = await login(`${tag}.tva@example.se`, OPEN_AT);
+    const id = `tva-${tag}`;
+    const one = runner({ firstname: `Tove${tag}`, lastname: `Samtidig${tag}`, age: 30, distance: "1.6", group: "Dam" });
+    expect((await update(v, { runners: { [id]: one }, version: 0 })).res.status).toBe(200);
+    const booked = await json<{ token: string; payref: string }>(
+      await post("/book-v2", { barn: 0, vuxna: 1, kampanj: "" }, { env: at(OPEN_AT), jar: v.jar, headers: v.headers }),
+    );
+    await payOnPhone(booked.token, "PAID");
+    expect(await raceClient(env.RACE.getByName(RACE["1.6"])).getRunner(id)).toMatchObject({ firstname: `Tove${tag}` });
+
+    const body = { email: v.email, confirm: v.email };
+    const answers = await Promise.all([
+      post("/admin/api/personal-data/erase", body, { jar: admin }),
+      post("/admin/api/personal-data/erase", body, { jar: other }),
+    ]);
+    const statuses = answers.map((r) => r.status).sort();
+    expect(statuses[0]).toBe(200);
+    expect([200, 404]).toContain(statuses[1]);
+
+    const after = { ...(await everyD1Row()), ...(await everyDurableRow([booked.payref])) };
+    expect(findings(after, [`Tove${tag}`, `Samtidig${tag}`, v.email])).toEqual([]);
+    expect(await raceClient(env.RACE.getByName(RACE["1.6"])).getRunner(id)).toMatchObject({
+      firstname: "Anonym",
+      lastname: "Löpare",
+    });
+    // The family's rows were anonymised once: one registration under its placeholder.
+    const { results } = await env.DB.prepare(
+      "SELECT email FROM registrations WHERE id IN (SELECT registration_id FROM participants WHERE id = ?)",
+    )
+      .bind(id)
+      .all<{ email: string }>();
+    expect(results.map((r) => r.email)).toEqual([expect.stringMatching(/^raderad-.*@raderad\.invalid$/)]);
+  });
+});
