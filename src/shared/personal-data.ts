@@ -65,7 +65,7 @@ export interface PersonalDataSummary {
 /** The rows one erasure changed in D1 (refunds hold nothing about the payer and are kept as they are). */
 export type ErasureCounts = Omit<PersonalDataCounts, "refunds">;
 
-/** `POST /admin/api/personal-data/erase`: the D1 counts, and how many (race, runner) pairs the races anonymised. */
+/** `POST /admin/api/personal-data/erase`: the D1 counts, and in how many (race, runner) pairs a race had the runner. */
 export interface ErasedCounts extends ErasureCounts {
   raceRunners: number;
 }

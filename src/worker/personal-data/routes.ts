@@ -15,7 +15,8 @@
  *    `anonymiseRunner` RPC, which also rewrites the race-day log and the review items. A failure stops here with
  *    502 and D1 untouched; repeating is harmless;
  * 3. one D1 batch anonymises/deletes everything else and writes the audit line; it aborts whole (409) if a
- *    payment was started meanwhile.
+ *    payment was started meanwhile;
+ * 4. the races once more (a runner moved between races during step 2 is caught; a failure is only logged).
  * Two admins erasing the same person at once: both rename in the races (the same names, harmless); in D1 the
  * second batch finds nothing left by the address and changes nothing but its own audit line. A family saving in
  * another tab while it is erased: a runner it adds after step 2 is in D1 under the address, so the D1 batch
@@ -356,6 +357,14 @@ personalDataRoutes.post("/admin/api/personal-data/erase", validate("json", erase
     detail: { ...counts(data), raceRunners },
   });
   if (result.status === "open-payment") throw conflict(MSG.openPayment);
+  // Once more in the races, now that D1 names nobody and the family is signed out: a change of distance (the
+  // family's, an admin's, the alarm finishing one) that carried the runner into a race the first pass had already
+  // asked is caught here. A failure now is only logged: D1 is erased and the address no longer finds the runners.
+  try {
+    await eraseFromRaces(c.env, db, storedRunners(data), ANONYMOUS_RUNNER, { actor });
+  } catch (err) {
+    console.error("personal data: second race pass failed", err);
+  }
   const erased: ErasedCounts = { ...result.counts, raceRunners };
   return c.json({ erased });
 });

@@ -533,6 +533,10 @@ describe("two erasures at once (two admins, a retried request)", () => {
       firstname: "Anonym",
       lastname: "Löpare",
     });
+    // The race wrote the erasure once: the other erasure's passes (and each one's second pass) found the runner
+    // anonymous already and wrote nothing.
+    const events = await raceClient(env.RACE.getByName(RACE["1.6"])).events();
+    expect(events.filter((e) => e.type === "runner-anonymised" && JSON.parse(e.payload).id === id)).toHaveLength(1);
     // The family's rows were anonymised once: one registration under its placeholder.
     const { results } = await env.DB.prepare(
       "SELECT email FROM registrations WHERE id IN (SELECT registration_id FROM participants WHERE id = ?)",

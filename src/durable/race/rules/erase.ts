@@ -10,8 +10,10 @@
  * (club emptied), every event about the runner (its payload holds the runner's id) has every name and club value
  * it carries replaced, whatever the value was at the time, and each review item of the runner is renamed. The
  * erasure is logged by id only. Times, bib, age and group stay: the race's results still need them and they name
- * nobody. A race with nothing about the runner writes nothing (so an erasure asks every race of the season, and
- * a repeated one changes nothing). An ended race is treated like any other.
+ * nobody. A race with nothing about the runner, or where it is anonymous already, writes nothing (so an erasure
+ * asks every race of the season, twice, and a repeated one changes nothing). An ended race is treated like any
+ * other. The rule reads and writes in one synchronous step: a tap or an edit lands before or after it, never
+ * between (an edit after it is a new name, which only a new erasure removes).
  */
 import type { RaceAuditEvent, ReviewRecord, RunnerRecord } from "../../../shared/race-protocol";
 import { reviewRecord, runnerRecord } from "../records";
@@ -113,16 +115,21 @@ export function anonymiseRunner(
   const reviews = reviewsAbout(store, runnerId);
   if (!row && events.length === 0 && reviews.length === 0) return decided(null);
   const fullName = `${names.firstname} ${names.lastname}`;
+  const rewritten = events
+    .map((event) => ({ seq: event.seq, payload: JSON.stringify(scrubbed(JSON.parse(event.payload), names)) }))
+    .filter((event, i) => event.payload !== events[i]!.payload);
+  const renamedReviews = reviews.filter((r) => r.name !== null && r.name !== fullName);
+  const renameRow =
+    row !== null && (row.firstname !== names.firstname || row.lastname !== names.lastname || row.company !== "");
+  const live = (r: typeof row) => r !== null && r.moving_to === null;
+  // Already anonymous here (a repeated erasure, the route's second pass): nothing is written.
+  if (rewritten.length === 0 && renamedReviews.length === 0 && !renameRow) {
+    return decided({ runner: live(row) ? runnerRecord(row!, meta) : null });
+  }
   store.write("runner-anonymised", { id: runnerId }, by, (seq) => {
-    for (const event of events) {
-      const payload = JSON.stringify(scrubbed(JSON.parse(event.payload), names));
-      if (payload !== event.payload) store.sql("UPDATE events SET payload = ? WHERE seq = ?", payload, event.seq);
-    }
-    for (const item of reviews) {
-      if (item.name !== null && item.name !== fullName) {
-        store.sql("UPDATE review SET name = ?, seq = ? WHERE id = ?", fullName, seq, item.id);
-      }
-    }
+    for (const event of rewritten) store.sql("UPDATE events SET payload = ? WHERE seq = ?", event.payload, event.seq);
+    for (const item of renamedReviews)
+      store.sql("UPDATE review SET name = ?, seq = ? WHERE id = ?", fullName, seq, item.id);
     if (row) {
       store.sql(
         "UPDATE runners SET firstname = ?, lastname = ?, company = '', updated_at = ?, seq = ? WHERE id = ?",
@@ -135,13 +142,12 @@ export function anonymiseRunner(
     }
   });
   const after = store.runnerRow(runnerId);
-  const live = after !== null && after.moving_to === null;
   return decided(
-    { runner: live ? runnerRecord(after, meta) : null },
+    { runner: live(after) ? runnerRecord(after!, meta) : null },
     {
       runners: after ? [runnerId] : [],
-      reviews: reviews.filter((r) => r.name !== null && r.name !== fullName).map((r) => r.id),
-      mirror: live ? [runnerId] : [],
+      reviews: renamedReviews.map((r) => r.id),
+      mirror: live(after) ? [runnerId] : [],
     },
   );
 }
