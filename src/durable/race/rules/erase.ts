@@ -7,7 +7,7 @@
  * the review items made from its taps (with its name as it was then); its taps (ids and moments only).
  *
  * Erasure (`anonymiseRunner`) works on whatever of that the race has, in one transaction: the row is renamed
- * (club emptied), every event about the runner (its payload holds the runner's id) has every name and club value
+ * (club emptied), every event about the runner (its payload's `id` is the runner's) has every name and club value
  * it carries replaced, whatever the value was at the time, and each review item of the runner is renamed. The
  * erasure is logged by id only. Times, bib, age and group stay: the race's results still need them and they name
  * nobody. A race with nothing about the runner, or where it is anonymous already, writes nothing (so an erasure
@@ -115,9 +115,17 @@ export function anonymiseRunner(
   const reviews = reviewsAbout(store, runnerId);
   if (!row && events.length === 0 && reviews.length === 0) return decided(null);
   const fullName = `${names.firstname} ${names.lastname}`;
+  // An event is about the runner when its payload's `id` (or `runnerId`) is the runner's; only those are rewritten,
+  // so a line that merely mentions the id elsewhere keeps any other runner's name.
   const rewritten = events
-    .map((event) => ({ seq: event.seq, payload: JSON.stringify(scrubbed(JSON.parse(event.payload), names)) }))
-    .filter((event, i) => event.payload !== events[i]!.payload);
+    .map((event) => ({ event, payload: JSON.parse(event.payload) as Record<string, unknown> }))
+    .filter(({ payload }) => payload?.id === runnerId || payload?.runnerId === runnerId)
+    .map(({ event, payload }) => ({
+      seq: event.seq,
+      before: event.payload,
+      after: JSON.stringify(scrubbed(payload, names)),
+    }))
+    .filter((event) => event.after !== event.before);
   const renamedReviews = reviews.filter((r) => r.name !== null && r.name !== fullName);
   const renameRow =
     row !== null && (row.firstname !== names.firstname || row.lastname !== names.lastname || row.company !== "");
@@ -127,7 +135,7 @@ export function anonymiseRunner(
     return decided({ runner: live(row) ? runnerRecord(row!, meta) : null });
   }
   store.write("runner-anonymised", { id: runnerId }, by, (seq) => {
-    for (const event of rewritten) store.sql("UPDATE events SET payload = ? WHERE seq = ?", event.payload, event.seq);
+    for (const event of rewritten) store.sql("UPDATE events SET payload = ? WHERE seq = ?", event.after, event.seq);
     for (const item of renamedReviews)
       store.sql("UPDATE review SET name = ?, seq = ? WHERE id = ?", fullName, seq, item.id);
     if (row) {
