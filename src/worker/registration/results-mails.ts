@@ -30,6 +30,7 @@ import { partYear } from "../../shared/race-id";
 import type { RaceRecord, RunnerRecord } from "../../shared/race-protocol";
 import { SEASON } from "../../shared/season";
 import { database, type Db } from "../db/client";
+import { scoped, type ErasureScope, type ErasureStatement } from "../db/erasure";
 import { participants, registrations, resultsMails, unsubscribes } from "../db/schema";
 import { ENQUEUE_CHUNK, type MailMessage } from "../mass-email/mailings";
 import { createMailing } from "../mass-email/mailings-db";
@@ -291,4 +292,21 @@ export async function mailCorrectedResults(env: Env, part: string, now = Date.no
   }
   await enqueue(env, messages);
   return report;
+}
+
+/**
+ * Erasure (db/erasure.ts): what the family's results mails said (`results_mails`, runners' names and times), and
+ * the mails themselves: each is a mailing of its own whose text names the runners, so once its one recipient row
+ * is gone (mailingErasure runs before this) the mailing goes too.
+ */
+export function resultsMailErasure(d1: D1Database, scope: ErasureScope): ErasureStatement[] {
+  return [
+    { statement: scoped(d1, scope, `DELETE FROM results_mails WHERE registration_id IN (${scope.registrations})`) },
+    {
+      statement: d1.prepare(
+        `DELETE FROM mailings WHERE audience = 'results'
+           AND NOT EXISTS (SELECT 1 FROM mailing_recipients WHERE mailing_recipients.mailing_id = mailings.id)`,
+      ),
+    },
+  ];
 }
