@@ -29,7 +29,6 @@ export const DIPLOMA_TEXT = {
   heading: "Diplom",
   ran: "har sprungit",
   time: "på tiden",
-  print: "Skriv ut",
   noneFamily: "Ingen av dina löpare har gått i mål ännu. Diplomet finns här när loppet har en tid.",
 } as const;
 
