@@ -10,6 +10,7 @@
 import { distanceFromMeters, distanceLabel } from "../../shared/distances";
 import { partYear } from "../../shared/race-id";
 import type { Season } from "../../shared/season";
+import { parseResult } from "../../shared/time-format";
 import { escapeHtml } from "../lib/html";
 
 export interface Diploma {
@@ -66,10 +67,17 @@ function distanceText(meters: number): string {
   return d ? distanceLabel(d).replace("km", " km") : `${Math.round(meters / 100) / 10} km`.replace(".", ",");
 }
 
-/** The time as a family reads it: '05:10,1' (tenths; the results lists keep thousandths). */
-function timeText(time: string): string {
-  const m = /^(\d+):(\d{2})\.(\d)/.exec(time);
-  return m ? `${m[1]}:${m[2]},${m[3]}` : time;
+/**
+ * The time as a family reads it, in tenths rounded up as athletics rounds a time (never faster than it was):
+ * '05:10.123' → '05:10,2', '05:10.100' → '05:10,1'. Text that is not a time is given back as it is.
+ */
+export function familyTimeText(time: string): string {
+  const ms = parseResult(time);
+  if (ms === null) return time;
+  const tenths = Math.ceil(ms / 100);
+  const minutes = Math.floor(tenths / 600);
+  const seconds = Math.floor((tenths % 600) / 10);
+  return `${String(minutes).padStart(2, "0")}:${String(seconds).padStart(2, "0")},${tenths % 10}`;
 }
 
 function page(d: Diploma, season: Pick<Season, "siteName">): string {
@@ -79,7 +87,7 @@ function page(d: Diploma, season: Pick<Season, "siteName">): string {
 <h1>${DIPLOMA_TEXT.heading}</h1>
 <p class="name">${escapeHtml(d.name)}</p>
 <p>${DIPLOMA_TEXT.ran} <strong>${escapeHtml(distanceText(d.distance))}</strong></p>
-<p>${DIPLOMA_TEXT.time} <strong class="time">${escapeHtml(timeText(d.time))}</strong></p>
+<p>${DIPLOMA_TEXT.time} <strong class="time">${escapeHtml(familyTimeText(d.time))}</strong></p>
 <p class="date">${escapeHtml(swedishDate(d.date))}</p>
 </section>`;
 }

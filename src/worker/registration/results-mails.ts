@@ -35,6 +35,7 @@ import { participants, registrations, resultsMails, unsubscribes } from "../db/s
 import { ENQUEUE_CHUNK, type MailMessage } from "../mass-email/mailings";
 import { createMailing } from "../mass-email/mailings-db";
 import { raceSnapshot } from "../race-day/race-runners";
+import { familyTimeText } from "./diplomas";
 
 /** What a mail tells about one runner, and what a correction is compared on: time and status, not placing. */
 export interface MailedRunner {
@@ -53,14 +54,8 @@ export interface ResultsMailReport {
   unsubscribed: number;
 }
 
-/** A time as a family reads it: '05:10,1'. */
-function timeText(time: string): string {
-  const m = /^(\d+):(\d{2})\.(\d)/.exec(time);
-  return m ? `${m[1]}:${m[2]},${m[3]}` : time;
-}
-
 function statusText(r: Pick<MailedRunner, "status" | "time">): string {
-  if (r.status === "finished" && r.time) return timeText(r.time);
+  if (r.status === "finished" && r.time) return familyTimeText(r.time);
   return r.status === "dns" ? "startade inte" : "ingen tid";
 }
 
