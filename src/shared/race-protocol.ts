@@ -42,7 +42,7 @@ export interface RaceRecord {
   officialAt?: number;
   /**
    * Rapid timing: the device whose time a finish two phones timed takes (src/shared/timer-alignment.ts); absent
-   * when the organiser named none (the earliest device's is taken). Admin only: the public start list drops it.
+   * when the organiser named none (the earliest tap's is taken). Admin only: the public start list drops it.
    */
   mainTimer?: string;
 }

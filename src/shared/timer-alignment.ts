@@ -10,10 +10,11 @@
  * 2. With the shift applied, taps are paired in order: a pairing never crosses another (the k-th finisher of one
  *    device is never paired with a later finisher of the other than the (k+1)-th is), it pairs as many taps as
  *    any order-keeping pairing can, and among those the one with the smallest total difference.
- * 3. Whose time a paired finish takes: the organiser's main timer when it has taps, else the earliest device (the
- *    one whose taps come first, by the shifts found). That device is the reference; every other device's taps are
- *    put on its timeline (its moment minus the device's shift), so a finish only another device has is not moved
- *    by that device's lag.
+ * 3. A paired finish takes the organiser's main timer's tap when it has one, else the earliest of its taps (the
+ *    rule of finish taps: the earliest tap counts), so one more tap never moves a finish two devices timed. The
+ *    merge runs on the timeline of the reference (the main timer, else the device whose taps come first by the
+ *    shifts found); a finish only one device has is put on that timeline (its moment minus the device's shift, in
+ *    steps of SHIFT_STEP_MS), so it is not moved by that device's lag.
  * 4. A slot only one device has while another device timed past it (that device has a tap more than the tolerance
  *    later, so its tap for this finish is not merely still on its way) is `single`; once `settled` (the race has
  *    ended) every slot only one of several devices has is.
@@ -28,6 +29,11 @@
 export const PAIR_TOLERANCE_MS = 500;
 /** The largest shift searched between two devices' streams (their clock-sync errors plus reaction). */
 export const MAX_TIMER_SHIFT_MS = 3_000;
+/**
+ * Shifts are applied in steps of this many ms, so one more tap moves a single's time only when the measured shift
+ * crosses a step, not by a millisecond on every tap.
+ */
+export const SHIFT_STEP_MS = 10;
 
 export interface TimerTap {
   id: string;
@@ -50,7 +56,7 @@ export interface MergedSlot {
   key: string;
   /** 1-based position in the merged sequence. */
   number: number;
-  /** The finish moment: the reference device's tap, or another device's moment put on the reference's timeline. */
+  /** The finish moment: the main timer's or the earliest tap, or one device's moment put on the reference's timeline. */
   at: number;
   /** The slot's taps, the one it takes its time from first. */
   taps: SlotTap[];
@@ -62,7 +68,7 @@ export interface TimerAlignment {
   slots: MergedSlot[];
   /** Each device's shift from the reference device's timeline, ms (the reference's is 0; later devices positive). */
   offsets: Record<string, number>;
-  /** The device whose time a paired finish takes (null without taps). */
+  /** The device whose timeline the slots are on: the main timer, else the earliest device (null without taps). */
   reference: string | null;
 }
 
@@ -82,7 +88,7 @@ export function alignTimers(taps: readonly TimerTap[], options: AlignOptions = {
   const streams = deviceStreams(taps);
   if (streams.length === 0) return { slots: [], offsets: {}, reference: null };
 
-  // Provisional anchor: the main timer when it has taps, else the device with the most taps.
+  // Shifts are measured against the device with the most taps (the firmest ground), or the main timer.
   const mainStream = options.main ? streams.find((s) => s.device === options.main) : undefined;
   const anchor = mainStream ?? streams[0]!;
   const shifts = new Map<string, number>([[anchor.device, 0]]);
@@ -96,8 +102,12 @@ export function alignTimers(taps: readonly TimerTap[], options: AlignOptions = {
   }
   const base = shifts.get(reference.device)!;
   const offsets: Record<string, number> = {};
-  for (const stream of streams) offsets[stream.device] = shifts.get(stream.device)! - base;
+  for (const stream of streams) {
+    const offset = shifts.get(stream.device)! - base;
+    offsets[stream.device] = stream === reference ? 0 : Math.round(offset / SHIFT_STEP_MS) * SHIFT_STEP_MS;
+  }
 
+  // Merged on the reference's timeline: every other device's taps, shifted, paired in order with the slots so far.
   type Building = { at: number; taps: TimerTap[] };
   let slots: Building[] = reference.taps.map((tap) => ({ at: tap.at, taps: [tap] }));
   for (const stream of streams) {
@@ -120,6 +130,18 @@ export function alignTimers(taps: readonly TimerTap[], options: AlignOptions = {
     });
     slots = slots.sort((a, b) => a.at - b.at || compareIds(a.taps[0]!.id, b.taps[0]!.id));
   }
+
+  // Each slot's time: the main timer's tap; else, timed by several, the earliest tap (as for finish taps); else the
+  // one tap, on the reference's timeline. The tap it takes its time from comes first.
+  slots = slots
+    .map((slot) => {
+      if (slot.taps.length === 1) return slot;
+      const taken =
+        slot.taps.find((t) => t.device === options.main) ??
+        slot.taps.reduce((x, y) => (y.at < x.at || (y.at === x.at && compareIds(y.id, x.id) < 0) ? y : x));
+      return { at: taken.at, taps: [taken, ...slot.taps.filter((t) => t !== taken)] };
+    })
+    .sort((a, b) => a.at - b.at || compareIds(a.taps[0]!.id, b.taps[0]!.id));
 
   // The last moment (on the reference's timeline) each device timed: a device that timed past a slot it lacks
   // missed it.

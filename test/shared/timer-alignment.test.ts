@@ -109,7 +109,7 @@ describe("alignTimers", () => {
     const b = taps("b", timed(truth, -300, 60, random, missing));
     const { slots, offsets, reference } = alignTimers([...b, ...a]);
     expect(slots).toHaveLength(60);
-    // B is the earlier device: paired finishes take its times.
+    // B is the earlier device: paired finishes take its (earlier) taps, A's singles are put on B's timeline.
     expect(reference).toBe("b");
     expect(Math.abs(offsets.a! - 650)).toBeLessThan(80);
     slots.forEach((slot, i) => {
@@ -152,6 +152,35 @@ describe("alignTimers", () => {
     const live = alignTimers([...a, ...b]);
     expect(live.slots.map((s) => s.single)).toEqual([false, false, false]);
     expect(alignTimers([...a, ...b], { settled: true }).slots.map((s) => s.single)).toEqual([false, false, true]);
+  });
+
+  it("one more tap never moves a finish two devices timed, and moves a single only in steps", () => {
+    const random = seeded(5);
+    const truth = finishers(40, random);
+    // Two phones that agree on average: which is the reference flips with noise, which must move nothing paired.
+    const a = taps("a", timed(truth, 0, 60, random, new Set([25])));
+    const b = taps("b", timed(truth, 0, 60, random, new Set([20])));
+    const pairedAt = new Map<string, number>();
+    const shifts = new Set<number>();
+    for (let n = 1; n <= 40; n++) {
+      const upTo = a[Math.min(n, a.length) - 1]!.at + 1_000;
+      const { slots } = alignTimers([...a, ...b].filter((t) => t.at <= upTo));
+      for (const slot of slots) {
+        if (slot.taps.length === 1) {
+          shifts.add(slot.taps[0]!.at - slot.at);
+          continue;
+        }
+        const pair = slot.taps
+          .map((t) => t.id)
+          .sort()
+          .join("+");
+        expect(slot.at).toBe(Math.min(...slot.taps.map((t) => t.at)));
+        expect(pairedAt.get(pair) ?? slot.at).toBe(slot.at);
+        pairedAt.set(pair, slot.at);
+      }
+    }
+    expect(pairedAt.size).toBe(38);
+    expect([...shifts].every((shift) => shift % 10 === 0)).toBe(true);
   });
 
   it("never pairs taps pinned to different runners", () => {

@@ -344,7 +344,7 @@ for (const action of ["unassign", "discard", "restore"] as const) {
   );
 }
 
-/** The device whose time a finish two phones timed takes (null: the earliest device's). */
+/** The device whose time a finish two phones timed takes (null: the earliest tap's). */
 raceDayRoutes.post(
   "/admin/api/races/main-timer/:raceId",
   validate("param", raceParam),

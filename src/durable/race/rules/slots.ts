@@ -141,7 +141,7 @@ export function keepSlot(context: RuleContext, tapId: string): Decision<SlotResu
   return settle(context, tap.tap_id, ids, "kept");
 }
 
-/** The device whose time a finish two phones timed takes (null: the earliest device's). */
+/** The device whose time a finish two phones timed takes (null: the earliest tap's). */
 export function setMainTimer(context: RuleContext, device: string | null): Decision<RaceRecord> {
   const { store, by } = context;
   const meta = store.requireMeta();
