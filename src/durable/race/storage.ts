@@ -427,9 +427,9 @@ export class RaceStore {
     );
   }
 
-  /** Rapid timing's review items (kept from the race's state), open or not. */
-  derivedReviews(): ReviewRow[] {
-    return this.sql<ReviewRow>("SELECT * FROM review WHERE data IS NOT NULL");
+  /** Rapid timing's open review items (kept from the race's state). */
+  openDerivedReviews(): ReviewRow[] {
+    return this.sql<ReviewRow>("SELECT * FROM review WHERE status = 'open' AND data IS NOT NULL");
   }
 
   officialResult(id: string): OfficialResultRow | null {

@@ -146,17 +146,22 @@ function keepReviewItems(context: RuleContext, view: RapidView, runners: readonl
   const { store, now, by } = context;
   const meta = store.requireMeta();
   const desired = new Map(desiredItems(meta, view, runners).map((item) => [item.id, item]));
-  const existing = new Map(store.derivedReviews().map((row) => [row.id, row]));
+  const open = new Map(store.openDerivedReviews().map((row) => [row.id, row]));
 
   const opened: string[] = [];
   const changed: string[] = [];
   const resolved: string[] = [];
   for (const [id, item] of desired) {
-    const row = existing.get(id);
-    if (!row || row.status !== "open") opened.push(id);
-    else if (differs(row, item)) changed.push(id);
+    const row = open.get(id);
+    if (row) {
+      if (differs(row, item)) changed.push(id);
+      continue;
+    }
+    // An id some tap already took (tap ids are made on devices) is never written over.
+    const taken = store.review(id);
+    if (!taken || taken.data !== null) opened.push(id);
   }
-  for (const [id, row] of existing) if (row.status === "open" && !desired.has(id)) resolved.push(id);
+  for (const id of open.keys()) if (!desired.has(id)) resolved.push(id);
   if (opened.length + changed.length + resolved.length === 0) return [];
 
   const actor = (by.actor ?? "system").slice(0, 200);
@@ -165,7 +170,7 @@ function keepReviewItems(context: RuleContext, view: RapidView, runners: readonl
     for (const id of [...opened, ...changed]) {
       const item = desired.get(id)!;
       const fields = [item.kind, item.reason, item.at, item.runnerId, item.bib, item.name, item.data] as const;
-      if (!existing.has(id)) {
+      if (!open.has(id) && store.review(id) === null) {
         store.sql(
           `INSERT INTO review (id, kind, status, reason, at, runner_id, bib, name, data, actor, device, created_at, seq)
            VALUES (?, ?, 'open', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
