@@ -19,6 +19,7 @@ const BENCHMARKS = {
   lighthouse: () => import("./lighthouse.mjs"),
   "payment-flow": () => import("./payment-flow.mjs"),
   "race-sockets": () => import("./race-sockets.mjs"),
+  "rapid-timing": () => import("./rapid-timing.mjs"),
   "results-table": () => import("./results-table.mjs"),
   "runner-search": () => import("./runner-search.mjs"),
   "box-office": () => import("./box-office.mjs"),

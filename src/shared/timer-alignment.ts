@@ -201,7 +201,9 @@ function compareIds(a: string, b: string): number {
 }
 
 /** How many windows of candidate shifts are tried exactly. */
-const SHIFT_CANDIDATES = 12;
+const SHIFT_CANDIDATES = 6;
+/** Candidate shifts are counted in buckets this wide. */
+const BUCKET_MS = 10;
 
 export interface ShiftFound {
   /** `b` runs this many ms behind `a` (0 when no pair is found). */
@@ -214,52 +216,98 @@ export interface ShiftFound {
 
 /**
  * The shift of stream `b` against stream `a` (both in time order) that pairs the most taps in order within
- * `tolerance`, searched within ±`maxShift`. Candidates are the differences b[j] − a[i] within range; the densest
- * windows of them (2 × tolerance wide) are each tried at their median, and the best is refined to the median of
- * its own pairs' differences when that pairs no fewer.
+ * `tolerance`, searched within ±`maxShift`. The differences b[j] − a[i] within range are counted in BUCKET_MS
+ * buckets; the densest windows of them (2 × tolerance wide, each a local peak) are each tried at their median by a
+ * quick in-order walk, and the best is paired exactly and refined to the median of its own pairs' differences when
+ * that pairs no fewer. Linear in the number of differences, with two exact pairings.
  */
 export function bestShift(a: readonly number[], b: readonly number[], tolerance: number, maxShift: number): ShiftFound {
-  const differences: number[] = [];
+  const buckets = Math.floor((2 * maxShift) / BUCKET_MS) + 1;
+  const counts = new Int32Array(buckets);
+  let total = 0;
   let lo = 0;
   for (const x of a) {
     while (lo < b.length && b[lo]! < x - maxShift) lo += 1;
-    for (let j = lo; j < b.length && b[j]! <= x + maxShift; j += 1) differences.push(b[j]! - x);
+    for (let j = lo; j < b.length && b[j]! <= x + maxShift; j += 1) {
+      counts[Math.min(buckets - 1, Math.floor((b[j]! - x + maxShift) / BUCKET_MS))]! += 1;
+      total += 1;
+    }
   }
-  if (differences.length === 0) return { shift: 0, pairs: 0, cost: 0 };
-  differences.sort((x, y) => x - y);
+  if (total === 0) return { shift: 0, pairs: 0, cost: 0 };
 
-  const windows: { count: number; median: number }[] = [];
-  let end = 0;
-  for (let start = 0; start < differences.length; start += 1) {
-    if (start > 0 && differences[start] === differences[start - 1]) continue;
-    if (end < start) end = start;
-    while (end + 1 < differences.length && differences[end + 1]! <= differences[start]! + 2 * tolerance) end += 1;
-    windows.push({ count: end - start + 1, median: differences[Math.floor((start + end) / 2)]! });
+  // How many differences each window of `width` buckets starting at k holds, and which windows are local peaks.
+  const width = Math.max(1, Math.min(buckets, Math.round((2 * tolerance) / BUCKET_MS)));
+  const starts = buckets - width + 1;
+  const sums = new Int32Array(starts);
+  let running = 0;
+  for (let k = 0; k < width; k += 1) running += counts[k]!;
+  sums[0] = running;
+  for (let k = 1; k < starts; k += 1) {
+    running += counts[k + width - 1]! - counts[k - 1]!;
+    sums[k] = running;
   }
-  windows.sort((x, y) => y.count - x.count || Math.abs(x.median) - Math.abs(y.median) || x.median - y.median);
-
-  let best: ShiftFound | null = null;
-  const tried = new Set<number>();
-  const consider = (shift: number) => {
-    if (tried.has(shift)) return;
-    tried.add(shift);
-    const found = evaluate(a, b, shift, tolerance);
-    if (!best || better(found, best)) best = found;
+  const peaks: number[] = [];
+  for (let k = 0; k < starts; k += 1) {
+    if (sums[k] === 0) continue;
+    if (k > 0 && sums[k - 1]! > sums[k]!) continue;
+    if (k + 1 < starts && sums[k + 1]! >= sums[k]!) continue;
+    peaks.push(k);
+  }
+  const medianOf = (k: number) => {
+    let seen = 0;
+    for (let i = k; i < k + width; i += 1) {
+      seen += counts[i]!;
+      if (2 * seen >= sums[k]!) return -maxShift + i * BUCKET_MS + BUCKET_MS / 2;
+    }
+    return -maxShift + (k + width / 2) * BUCKET_MS;
   };
-  for (const window of windows.slice(0, SHIFT_CANDIDATES)) consider(window.median);
-  const chosen: ShiftFound = best ?? { shift: 0, pairs: 0, cost: 0 };
-  if (chosen.pairs > 0) {
-    const own = pairInOrder(a, b, chosen.shift, tolerance)
-      .map(([i, j]) => b[j]! - a[i]!)
-      .sort((x, y) => x - y);
-    consider(own[Math.floor((own.length - 1) / 2)]!);
+  const candidates = peaks
+    .map((k) => ({ count: sums[k]!, shift: Math.round(medianOf(k)) }))
+    .sort((x, y) => y.count - x.count || Math.abs(x.shift) - Math.abs(y.shift) || x.shift - y.shift);
+
+  // The candidates are ranked by a quick in-order walk; the best is then paired exactly and refined.
+  let quick: ShiftFound | null = null;
+  for (const candidate of candidates.slice(0, SHIFT_CANDIDATES)) {
+    const found = walk(a, b, candidate.shift, tolerance);
+    if (!quick || better(found, quick)) quick = found;
   }
-  const result = best ?? chosen;
-  return result.pairs === 0 ? { shift: 0, pairs: 0, cost: 0 } : result;
+  if (!quick || quick.pairs === 0) return { shift: 0, pairs: 0, cost: 0 };
+  const first = pairInOrder(a, b, quick.shift, tolerance);
+  const own = first.map(([i, j]) => b[j]! - a[i]!).sort((x, y) => x - y);
+  let best = measure(a, b, first, quick.shift);
+  const median = own[Math.floor((own.length - 1) / 2)]!;
+  if (median !== quick.shift) {
+    const refined = measure(a, b, pairInOrder(a, b, median, tolerance), median);
+    if (better(refined, best)) best = refined;
+  }
+  return best.pairs === 0 ? { shift: 0, pairs: 0, cost: 0 } : best;
 }
 
-function evaluate(a: readonly number[], b: readonly number[], shift: number, tolerance: number): ShiftFound {
-  const pairs = pairInOrder(a, b, shift, tolerance);
+/** Pairs and total difference of a greedy in-order walk at `shift` (a quick lower bound of pairInOrder's). */
+function walk(a: readonly number[], b: readonly number[], shift: number, tolerance: number): ShiftFound {
+  let i = 0;
+  let j = 0;
+  let pairs = 0;
+  let cost = 0;
+  while (i < a.length && j < b.length) {
+    const d = b[j]! - shift - a[i]!;
+    if (d >= -tolerance && d <= tolerance) {
+      pairs += 1;
+      cost += Math.abs(d);
+      i += 1;
+      j += 1;
+    } else if (d < 0) j += 1;
+    else i += 1;
+  }
+  return { shift, pairs, cost };
+}
+
+function measure(
+  a: readonly number[],
+  b: readonly number[],
+  pairs: Array<[number, number]>,
+  shift: number,
+): ShiftFound {
   let cost = 0;
   for (const [i, j] of pairs) cost += Math.abs(b[j]! - shift - a[i]!);
   return { shift, pairs: pairs.length, cost };

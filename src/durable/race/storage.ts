@@ -75,7 +75,7 @@ export type ReviewRow = {
   data: string | null;
 };
 
-/** Rapid timing: one 'Mål!' tap. */
+/** Rapid timing: one 'Mål!' tap. Every write to the row sets its `seq` to the change's (replays and the cache). */
 export type RapidTapRow = {
   tap_id: string;
   device: string;
@@ -243,6 +243,10 @@ const SCHEMA_MIGRATIONS: readonly string[] = [
 export class RaceStore {
   /** The race row as last read; every write to `meta` must reset it to undefined (`write` does). */
   private metaCache: MetaRow | null | undefined;
+  /** Rows rapid timing reads on every change, kept in memory and read again only where they changed (`incremental`). */
+  private cached = new Map<string, { version: number; rows: Map<string, unknown> }>();
+  /** One computed value kept with the key it was computed for (rules/reconcile.ts keeps the merged slots here). */
+  private memo: { key: string; value: unknown } | null = null;
 
   constructor(
     private readonly storage: DurableObjectStorage,
@@ -272,6 +276,11 @@ export class RaceStore {
   transaction<T>(apply: () => T): T {
     try {
       return this.storage.transactionSync(apply);
+    } catch (err) {
+      // A rolled-back write may have handed out a seq that the next one gets again: nothing read since is kept.
+      this.cached.clear();
+      this.memo = null;
+      throw err;
     } finally {
       this.metaCache = undefined;
     }
@@ -393,9 +402,93 @@ export class RaceStore {
     return this.sql<RapidTapRow>("SELECT * FROM rapid_taps WHERE tap_id = ?", tapId)[0] ?? null;
   }
 
-  /** The race's rapid taps (not cleared by a reset), discarded ones too. */
+  /** The race's rapid taps (not cleared by a reset), discarded ones too, in no particular order. */
   rapidTaps(): RapidTapRow[] {
-    return this.sql<RapidTapRow>("SELECT * FROM rapid_taps WHERE cleared = 0 ORDER BY at, tap_id");
+    return this.incremental(
+      "taps",
+      this.maxSeq("rapid_taps"),
+      (since) => this.sql<RapidTapRow>("SELECT * FROM rapid_taps WHERE seq > ?", since),
+      (row) => row.tap_id,
+      (row) => row.cleared === 1,
+    );
+  }
+
+  /** The bibs typed in finish order (not removed, not cleared by a reset), in that order. */
+  liveBibEntries(): BibEntryRow[] {
+    return this.incremental(
+      "entries",
+      this.maxSeq("bib_entries"),
+      (since) => this.sql<BibEntryRow>("SELECT * FROM bib_entries WHERE seq > ?", since),
+      (row) => row.id,
+      (row) => row.removed === 1 || row.cleared === 1,
+    ).sort((a, b) => a.pos - b.pos || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+
+  /**
+   * The runners in this race now, as rapid timing reads them on every change: read again only where they changed
+   * (every change of a runner sets its seq; a removed one leaves a tombstone with its seq). Every column is current
+   * but `mirror_pending`.
+   */
+  liveRunnersForTiming(): RunnerRow[] {
+    const version = Math.max(this.maxSeq("runners"), this.maxSeq("removed"));
+    const cached = this.cached.get("runners")?.version;
+    const gone = cached === undefined ? [] : this.sql<{ id: string }>("SELECT id FROM removed WHERE seq > ?", cached);
+    return this.incremental(
+      "runners",
+      version,
+      (since) => this.sql<RunnerRow>("SELECT * FROM runners WHERE seq > ?", since),
+      (row) => row.id,
+      (row) => row.moving_to !== null,
+      gone.map((r) => r.id),
+    );
+  }
+
+  /**
+   * Rows kept in memory under `name` with the table's highest seq when read (`version`): only rows changed since
+   * are read again. A row for which `drop` holds (or whose key is in `deleted`) leaves the set. Every write to these
+   * tables sets the row's seq to the change's, so a change always raises the version; a rolled-back write drops
+   * every set (`transaction`).
+   */
+  private incremental<T>(
+    name: string,
+    version: number,
+    since: (seq: number) => T[],
+    key: (row: T) => string,
+    drop: (row: T) => boolean,
+    deleted: readonly string[] = [],
+  ): T[] {
+    let entry = this.cached.get(name) as { version: number; rows: Map<string, T> } | undefined;
+    if (!entry || version < entry.version) {
+      entry = { version: -1, rows: new Map() };
+      this.cached.set(name, entry);
+    }
+    if (version !== entry.version) {
+      // Deletions first: a row deleted and added again since is in `since` and must stay.
+      for (const id of deleted) entry.rows.delete(id);
+      for (const row of since(entry.version < 0 ? -1 : entry.version)) {
+        if (drop(row)) entry.rows.delete(key(row));
+        else entry.rows.set(key(row), row);
+      }
+      entry.version = version;
+    }
+    return [...entry.rows.values()];
+  }
+
+  private maxSeq(table: "rapid_taps" | "bib_entries" | "runners" | "removed"): number {
+    return this.sql<{ s: number | null }>(`SELECT MAX(seq) AS s FROM ${table}`)[0]?.s ?? 0;
+  }
+
+  /** The version of the rapid taps: it rises with any change of any of them. */
+  rapidTapsVersion(): number {
+    return this.maxSeq("rapid_taps");
+  }
+
+  /** `compute()` for `key`, or the value kept from the last call with the same key. */
+  memoised<T>(key: string, compute: () => T): T {
+    if (this.memo?.key === key) return this.memo.value as T;
+    const value = compute();
+    this.memo = { key, value };
+    return value;
   }
 
   rapidTapsChangedSince(since: number): string[] {
@@ -404,11 +497,6 @@ export class RaceStore {
 
   bibEntry(id: string): BibEntryRow | null {
     return this.sql<BibEntryRow>("SELECT * FROM bib_entries WHERE id = ?", id)[0] ?? null;
-  }
-
-  /** The bibs typed in finish order (not removed, not cleared by a reset), in that order. */
-  liveBibEntries(): BibEntryRow[] {
-    return this.sql<BibEntryRow>("SELECT * FROM bib_entries WHERE removed = 0 AND cleared = 0 ORDER BY pos, id");
   }
 
   bibEntriesChangedSince(since: number): string[] {

@@ -40,16 +40,19 @@ export function rapidView(store: RaceStore): RapidView {
   const settled = meta.state === "ended";
   const taps = store.rapidTaps();
   const live = taps.filter((t) => !t.discarded);
-  const alignment = alignTimers(
-    live.map((t) => ({ id: t.tap_id, device: t.device, at: t.at, pin: t.pin })),
-    { main: meta.main_timer, settled },
+  // The merged slots change only with the taps (any change of one bumps the version), the main timer or the end.
+  const alignment = store.memoised(`align:${store.rapidTapsVersion()}:${meta.main_timer ?? ""}:${settled}`, () =>
+    alignTimers(
+      live.map((t) => ({ id: t.tap_id, device: t.device, at: t.at, pin: t.pin })),
+      { main: meta.main_timer, settled },
+    ),
   );
   const pins = live
     .filter((t) => t.pin !== null)
     .sort((a, b) => a.pin_seq! - b.pin_seq! || (a.tap_id < b.tap_id ? -1 : 1))
     .map((t) => ({ tapId: t.tap_id, runnerId: t.pin! }));
   const entries = store.liveBibEntries();
-  const runners = store.liveRunnerRows();
+  const runners = store.liveRunnersForTiming();
   const matching = matchBibs(
     alignment.slots,
     pins,
@@ -126,7 +129,7 @@ export function reconcile(context: RuleContext): Reconciled {
     }
   }
 
-  const reviews = keepReviewItems(context, view, runners.length > 0 ? store.liveRunnerRows() : view.runners);
+  const reviews = keepReviewItems(context, view, runners.length > 0 ? store.liveRunnersForTiming() : view.runners);
   return { effects: { runners, reviews, reconciled: true }, view };
 }
 

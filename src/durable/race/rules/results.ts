@@ -3,7 +3,9 @@
  * marks them 'official', which only an ended race takes, and which is refused while the review list has open
  * items unless the admin confirms. A second 'Officiella' is refused. That moment is one event: the RPC answer
  * `{outcome: 'official'}` (given once), the audit row 'results-official', and D1's `races.results_status`
- * ('official') with `results_official_at` (d1.ts), so the Worker can act on it (mail the families).
+ * ('official') with `results_official_at` (d1.ts), so the Worker can act on it (mail the families). Two admins
+ * pressing 'Officiella' at once: the rule decides and writes in one synchronous step, so the first is the event and
+ * the second is refused as a second 'Officiella'.
  *
  * The results as they were marked official are kept (`official_results`). A later change that alters one of
  * them (a time, a DNS mark, a bib; a finisher removed; a time given to someone who had none) is allowed and
