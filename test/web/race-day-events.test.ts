@@ -259,3 +259,51 @@ describe("parseServerFrame", () => {
     expect(event).toMatchObject({ sort: "runner-z", id: "z", bib: null, group: "Ingen", company: "" });
   });
 });
+
+describe("rapid timing's records (issue 26)", () => {
+  const slot = (id: string, over: object = {}) => ({
+    type: "slot",
+    part: PART,
+    sort: `slot-${id}`,
+    id,
+    device: "phone-a",
+    at: 1_000,
+    actor: "a@example.se",
+    createdAt: 1_000,
+    ...over,
+  });
+  const bib = (id: string, n: number, over: object = {}) => ({
+    type: "bib",
+    part: PART,
+    sort: `bib-${id}`,
+    id,
+    bib: n,
+    position: 1,
+    device: "phone-c",
+    actor: "a@example.se",
+    at: 2_000,
+    ...over,
+  });
+
+  it("a snapshot's taps and typed bibs are kept apart from the runners", () => {
+    const next = applyRaceEvents(
+      PART,
+      start,
+      [ev(race(), 1), ev(runner("a"), 2), ev(slot("t1"), 3), ev(bib("e1", 7), 4)],
+      { seq: 4, snapshot: true },
+    );
+    expect(next.snapshot!.map((r) => r.sort)).toEqual(["race", "runner-a"]);
+    expect(next.rapid!.slots.map((s) => s.sort)).toEqual(["slot-t1"]);
+    expect(next.rapid!.bibs.map((b) => b.bib)).toEqual([7]);
+  });
+
+  it("live taps and bibs update in place; a removed one is kept marked; none of them becomes a runner", () => {
+    let live = applyRaceEvents(PART, start, [ev(slot("t1"), 11), ev(bib("e1", 7), 12)]);
+    live = applyRaceEvents(PART, live, [ev(slot("t1", { discarded: true }), 13), ev(bib("e1", 8, { typed: 7 }), 14)]);
+    live = applyRaceEvents(PART, live, [ev(bib("e1", 8, { removed: true }), 12)]);
+    expect(live.snapshot!.map((r) => r.sort)).toEqual(["race", "runner-a", "runner-b"]);
+    expect(live.rapid!.slots).toEqual([{ ...slot("t1", { discarded: true }), seq: 13 }]);
+    // The replay (seq 12) changed nothing.
+    expect(live.rapid!.bibs).toEqual([{ ...bib("e1", 8, { typed: 7 }), seq: 14 }]);
+  });
+});
