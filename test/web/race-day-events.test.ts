@@ -307,3 +307,64 @@ describe("rapid timing's records (issue 26)", () => {
     expect(live.rapid!.bibs).toEqual([{ ...bib("e1", 8, { typed: 7 }), seq: 14 }]);
   });
 });
+
+describe("parseServerFrame: rapid timing's records and fields (issue 26)", () => {
+  it("keeps taps, typed bibs, a resolved item with its suggestions, the results status and a runner's slot", () => {
+    const frame = [
+      { ...race({ state: "ended", results: "official", officialAt: 9, mainTimer: "phone-a" }), seq: 1 },
+      { ...runner("a", { finished: 5, slot: "t1", corrected: true }), seq: 2 },
+      {
+        type: "slot",
+        part: PART,
+        sort: "slot-t1",
+        id: "t1",
+        device: "phone-a",
+        at: 5,
+        actor: "x",
+        createdAt: 6,
+        seq: 3,
+      },
+      {
+        type: "bib",
+        part: PART,
+        sort: "bib-e1",
+        id: "e1",
+        bib: 33,
+        typed: 3,
+        position: 1,
+        device: null,
+        actor: "x",
+        at: 7,
+        seq: 4,
+      },
+      {
+        type: "review",
+        part: PART,
+        sort: "review-bu-e1",
+        id: "bu-e1",
+        kind: "bib-unknown",
+        status: "resolved",
+        reason: "Nr 33 finns inte i loppet.",
+        at: 7,
+        actor: "x",
+        device: null,
+        createdAt: 7,
+        entry: "e1",
+        suggestions: [{ bib: 3, runnerId: "c", name: "C", reason: "doubled" }, { bib: "3" }],
+        seq: 5,
+      },
+    ];
+    const parsed = parseServerFrame(JSON.stringify(frame));
+    expect(parsed?.kind).toBe("events");
+    const events = (parsed as { events: RaceEvent[] }).events;
+    expect(events.map((e) => e.sort)).toEqual(["race", "runner-a", "slot-t1", "bib-e1", "review-bu-e1"]);
+    expect(events[0]).toMatchObject({ results: "official", officialAt: 9, mainTimer: "phone-a" });
+    expect(events[1]).toMatchObject({ slot: "t1", corrected: true });
+    expect(events[3]).toMatchObject({ bib: 33, typed: 3, position: 1 });
+    expect(events[4]).toMatchObject({
+      status: "resolved",
+      entry: "e1",
+      suggestions: [{ bib: 3, runnerId: "c", name: "C", reason: "doubled" }],
+    });
+  });
+});

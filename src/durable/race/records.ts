@@ -87,6 +87,9 @@ export function reviewRecord(row: ReviewRow, meta: MetaRow): ReviewRecord & { se
     record.runnerId = row.runner_id;
     record.bib = row.bib;
     record.name = row.name ?? "";
+  } else if (row.bib !== null) {
+    // A typed bib nobody has (rapid timing's 'bib-unknown'): the list names the number.
+    record.bib = row.bib;
   }
   if (row.kind === "start") record.started = row.started;
   if (row.data !== null) Object.assign(record, reviewData(row.data));
