@@ -28,16 +28,10 @@
  * `RACE_BENCH_ROUNDS` the number of sustained pairs, `RACE_BENCH_BURSTS` the number of burst pairs. The whole
  * benchmark keeps to BUDGET_MS: a round that would overrun it stops sending early, and the figures say so.
  */
-import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { performance } from "node:perf_hooks";
 import WebSocket from "ws";
-import { bin, NODE, ROOT, toolEnv } from "../scripts/lib/proc.mjs";
-import { freePort } from "../scripts/lib/server.mjs";
-import { clientDelays, machineLoad } from "./lib/machine.mjs";
-import { BENCH_SERVER_ENV } from "./lib/server-env.mjs";
+import { clientDelays, machineLine, machineLoad } from "./lib/machine.mjs";
+import { startEcho } from "./lib/echo-server.mjs";
 
 const ROUND_SECONDS = positiveNumber(process.env.RACE_BENCH_SECONDS) ?? 10;
 const ROUND_PAIRS = positiveInteger(process.env.RACE_BENCH_ROUNDS) ?? 3;
@@ -64,11 +58,9 @@ const TARGET_BURST_MS = 1_000;
 const BUDGET_MS = 6 * 60_000;
 /** One request, socket answer or echo server start taking longer than this is a failure, not a sample. */
 const STEP_TIMEOUT_MS = 20_000;
-const ECHO_START_TIMEOUT_MS = 60_000;
 /** Parallel add-runner calls while setting up (the race object serialises them anyway). */
 const SETUP_CONCURRENCY = 4;
 const ADMIN_EMAIL = "arrangor@example.se";
-const ECHO_DIR = path.join(ROOT, "bench", "echo");
 
 const LATENCY_DEFINITION =
   "Från starten av HTTP-anropet (performance.now() före fetch) till att sockeln fick löparens målgångshändelse " +
@@ -401,14 +393,6 @@ function burstLine(b) {
 
 function percentiles(s) {
   return `${s.p50}/${s.p95}/${s.p99}/${s.max}`;
-}
-
-function machineLine(m) {
-  return (
-    `belastning ${m.load1mStart}→${m.load1mEnd}, CPU-tryck ${m.cpuPressurePct ?? "–"} %, ` +
-    `våra trådar väntade ${m.oursWaitMs ?? "–"} ms på kärna (CPU ${m.oursCpuMs ?? "–"} ms), ` +
-    `klientens event-loop max ${m.client.eventLoopDelayMaxMs} ms`
-  );
 }
 
 function ratio(a, b) {
@@ -828,87 +812,6 @@ function socketErrors(sockets) {
 }
 
 // ——— the echo Worker ———
-
-/** Starts bench/echo on the project's wrangler, on free loopback ports with a temporary state directory. */
-async function startEcho() {
-  const began = performance.now();
-  const port = await freePort();
-  const inspectorPort = await freePort();
-  const stateDir = mkdtempSync(path.join(tmpdir(), "loppet-echo-"));
-  const tmpOfWrangler = path.join(ECHO_DIR, ".wrangler");
-  const madeTmp = !existsSync(tmpOfWrangler);
-  const baseURL = `http://127.0.0.1:${port}`;
-  const child = spawn(
-    NODE,
-    [
-      bin("wrangler"),
-      "dev",
-      "-c",
-      path.join(ECHO_DIR, "wrangler.toml"),
-      "--port",
-      String(port),
-      "--ip",
-      "127.0.0.1",
-      "--inspector-port",
-      String(inspectorPort),
-      "--persist-to",
-      stateDir,
-      "--show-interactive-dev-session=false",
-    ],
-    { cwd: ROOT, env: toolEnv(BENCH_SERVER_ENV), detached: true, stdio: ["ignore", "pipe", "pipe"] },
-  );
-  let output = "";
-  const collect = (chunk) => (output = (output + chunk.toString()).slice(-8_000));
-  child.stdout.on("data", collect);
-  child.stderr.on("data", collect);
-  let exited = null;
-  const exit = new Promise((resolve) => child.on("exit", (code, signal) => resolve((exited = signal ?? code))));
-  // A crash of this process must not leave wrangler running.
-  const onExit = () => killGroup(child.pid, "SIGKILL");
-  process.on("exit", onExit);
-
-  let stopped = false;
-  async function stop() {
-    if (stopped) return;
-    stopped = true;
-    if (exited === null) {
-      killGroup(child.pid, "SIGTERM");
-      const gone = await Promise.race([exit.then(() => true), sleep(5_000).then(() => false)]);
-      if (!gone) killGroup(child.pid, "SIGKILL");
-    }
-    killGroup(child.pid, "SIGKILL");
-    process.off("exit", onExit);
-    rmSync(stateDir, { recursive: true, force: true });
-    if (madeTmp) rmSync(tmpOfWrangler, { recursive: true, force: true });
-  }
-
-  const until = Date.now() + ECHO_START_TIMEOUT_MS;
-  while (Date.now() < until) {
-    if (exited !== null) {
-      await stop();
-      throw new Error(`Eko-Workern slutade (${exited}) innan den svarade:\n${output}`);
-    }
-    try {
-      const res = await fetch(`${baseURL}/health`, { signal: AbortSignal.timeout(2_000) });
-      if (res.status === 200) {
-        return { baseURL, stop, output: () => output, startMs: round(performance.now() - began) };
-      }
-    } catch {
-      // not listening yet
-    }
-    await sleep(300);
-  }
-  await stop();
-  throw new Error(`Eko-Workern svarade inte inom ${ECHO_START_TIMEOUT_MS / 1000} s:\n${output}`);
-}
-
-function killGroup(pid, signal) {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // the group is already gone
-  }
-}
 
 // ——— helpers ———
 

@@ -24,11 +24,11 @@
  * (default 6: 60 s of taps on each target), `RAPID_BENCH_BURSTS` the number of burst pairs (default 3). The whole
  * benchmark keeps to BUDGET_MS: a round that would overrun it stops sending early, and the figures say so.
  */
-import { loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
 import WebSocket from "ws";
 import { inParallel, sleep } from "./lib/async.mjs";
 import { startEcho } from "./lib/echo-server.mjs";
+import { clientDelays, machineLine, machineLoad } from "./lib/machine.mjs";
 
 const ROUND_SECONDS = positiveNumber(process.env.RAPID_BENCH_SECONDS) ?? 10;
 const ROUND_PAIRS = positiveInteger(process.env.RAPID_BENCH_ROUNDS) ?? 6;
@@ -334,7 +334,8 @@ async function sustainedRound(phase, { seconds, label, deadline }) {
   }
   for (let t = 100; t < seconds * 1_000; t += BIB_GAP_MS) schedule.push({ at: t, kind: "bib", device: "phone-c" });
   schedule.sort((a, b) => a.at - b.at);
-  const load = loadavg()[0];
+  const load = machineLoad();
+  const client = clientDelays();
   const t0 = performance.now();
   const changes = [];
   const requests = [];
@@ -357,14 +358,14 @@ async function sustainedRound(phase, { seconds, label, deadline }) {
     label,
     ...deliveryFigures(changes),
     cutShort,
-    load1mStart: round2(load),
-    load1mEnd: round2(loadavg()[0]),
+    machine: { ...load.end(), client: client.end() },
   };
 }
 
 /** BURST_TAPS rapid taps in 3 s from two phones, then (the race) the checks. */
 async function burstRound(phase, label) {
-  const load = loadavg()[0];
+  const load = machineLoad();
+  const client = clientDelays();
   const changes = [];
   const requests = [];
   const t0 = performance.now();
@@ -386,7 +387,7 @@ async function burstRound(phase, label) {
     ...deliveryFigures(changes),
     firstSendToAllDeliveredMs: complete ? round(lastArrival - t0) : null,
     lastSendToAllDeliveredMs: complete ? round(lastArrival - changes.at(-1).sentAt) : null,
-    load1mStart: round2(load),
+    machine: { ...load.end(), client: client.end() },
   };
   if (phase.target.checkBurst) figures.checks = await phase.target.checkBurst(phase, changes);
   return figures;
@@ -527,7 +528,7 @@ function roundLine(r) {
     `${r.target.padEnd(5)} omgång ${r.label}: p50 ${r.changeToSocketMs.p50} p95 ${r.changeToSocketMs.p95} ` +
     `p99 ${r.changeToSocketMs.p99} max ${r.changeToSocketMs.max} ms (måltider p95 ${r.tapToSocketP95Ms}, ` +
     `startnummer p95 ${r.bibToSocketP95Ms}), ${r.changes} ändringar, förlorade ${r.lost}, dubbla ${r.doubled}, ` +
-    `HTTP ej ok ${r.httpNotOk}, last ${r.load1mStart}${r.cutShort ? " – AVKORTAD" : ""}`
+    `HTTP ej ok ${r.httpNotOk}${r.cutShort ? " – AVKORTAD" : ""}; ${machineLine(r.machine)}`
   );
 }
 
@@ -539,7 +540,7 @@ function burstLine(b) {
   return (
     `${b.target.padEnd(5)} skur ${b.label}: alla har alla ${b.firstSendToAllDeliveredMs ?? "–"} ms efter första ` +
     `(${b.lastSendToAllDeliveredMs ?? "–"} ms efter sista), p95 ` +
-    `${b.changeToSocketMs.p95} ms, förlorade ${b.lost}, dubbla ${b.doubled}${checks}`
+    `${b.changeToSocketMs.p95} ms, förlorade ${b.lost}, dubbla ${b.doubled}${checks}; ${machineLine(b.machine)}`
   );
 }
 

@@ -1,6 +1,7 @@
 /**
- * The minimal echo Worker (bench/echo/) as a benchmark's baseline: started on the project's wrangler, on free
- * loopback ports with a temporary state directory, and stopped (its whole process group) at the end or when this
+ * The minimal echo Worker (bench/echo/) as a benchmark's baseline (race-sockets, rapid-timing): started on the
+ * project's wrangler without its local observability (server-env.mjs), on free loopback ports with a temporary
+ * state directory, and stopped (its whole process group) at the end or when this
  * process exits.
  */
 import { spawn } from "node:child_process";
@@ -11,6 +12,7 @@ import { performance } from "node:perf_hooks";
 import { bin, NODE, ROOT, toolEnv } from "../../scripts/lib/proc.mjs";
 import { freePort } from "../../scripts/lib/server.mjs";
 import { sleep } from "./async.mjs";
+import { BENCH_SERVER_ENV } from "./server-env.mjs";
 
 const ECHO_DIR = path.join(ROOT, "bench", "echo");
 const START_TIMEOUT_MS = 60_000;
@@ -41,7 +43,7 @@ export async function startEcho() {
       stateDir,
       "--show-interactive-dev-session=false",
     ],
-    { cwd: ROOT, env: toolEnv(), detached: true, stdio: ["ignore", "pipe", "pipe"] },
+    { cwd: ROOT, env: toolEnv(BENCH_SERVER_ENV), detached: true, stdio: ["ignore", "pipe", "pipe"] },
   );
   let output = "";
   const collect = (chunk) => (output = (output + chunk.toString()).slice(-8_000));
