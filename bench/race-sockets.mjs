@@ -29,7 +29,17 @@
  * benchmark keeps to BUDGET_MS: a round that would overrun it stops sending early, and the figures say so.
  */
 import { performance } from "node:perf_hooks";
-import WebSocket from "ws";
+import { sleep } from "./lib/async.mjs";
+import {
+  closeAll,
+  openBenchSocket,
+  parseJson,
+  positiveInteger,
+  positiveNumber,
+  round,
+  stats,
+  waitUntil as waitFor,
+} from "./lib/socket-bench.mjs";
 import { clientDelays, machineLine, machineLoad } from "./lib/machine.mjs";
 import { startEcho } from "./lib/echo-server.mjs";
 
@@ -734,74 +744,10 @@ function listen(sockets, tracker) {
   for (const socket of sockets) socket.tracker = tracker;
 }
 
-/**
- * Opens one socket and subscribes; resolves once it is subscribed (the race: hello and its snapshot frame have
- * arrived; the echo: hello). Every later array frame goes to the tracker.
- */
+/** One subscribed socket (lib/socket-bench.mjs); its later frames go to its tracker, if any. */
 function openSocket(target, room, index) {
-  const ws = new WebSocket(target.socketUrl(room), { headers: target.socketHeaders });
-  const socket = { index, ws, ready: false, tracker: null, errors: [], closed: null, syncs: new Map() };
-  socket.sync = (id, t0) =>
-    withTimeout(
-      new Promise((resolve) => {
-        socket.syncs.set(id, resolve);
-        ws.send(JSON.stringify({ action: "sync", id, t0 }));
-      }),
-      `sync på socket ${index}`,
-    );
-  const opened = new Promise((resolve, reject) => {
-    let hello = false;
-    const ready = () => {
-      socket.ready = true;
-      resolve(socket);
-    };
-    ws.on("open", () => ws.send(JSON.stringify({ action: "subscribe-to-race" })));
-    ws.on("message", (data) => {
-      const at = performance.now();
-      const frame = parseJson(String(data));
-      if (Array.isArray(frame)) {
-        if (socket.ready) {
-          if (socket.tracker) onEvents(socket.tracker, socket, frame, at);
-        } else if (hello) ready();
-      } else if (frame?.type === "hello") {
-        hello = true;
-        if (!target.snapshotAfterHello) ready();
-      } else if (frame?.type === "sync") {
-        const at2 = Date.now();
-        socket.syncs.get(frame.id)?.({ frame, at: at2 });
-        socket.syncs.delete(frame.id);
-      } else {
-        socket.errors.push(String(data).slice(0, 200));
-      }
-    });
-    ws.on("error", (err) => {
-      socket.errors.push(String(err.message ?? err));
-      reject(err);
-    });
-    ws.once("unexpected-response", (req, res) => {
-      reject(new Error(`Sockeln ${target.socketUrl(room)} svarade HTTP ${res.statusCode}`));
-      req.destroy();
-    });
-    ws.on("close", (code) => {
-      socket.closed = code;
-      if (!socket.ready) reject(new Error(`Sockeln stängdes (${code}) innan den prenumererade`));
-    });
-  });
-  return withTimeout(opened, `socket ${index} till ${room}`).catch((err) => {
-    ws.terminate();
-    throw err;
-  });
-}
-
-function closeAll(sockets) {
-  for (const socket of sockets) {
-    try {
-      socket.ws.close(1000, "bench done");
-    } catch {
-      // already closing
-    }
-    setTimeout(() => socket.ws.terminate(), 1_000).unref();
-  }
+  const onFrame = (socket, frame, at) => socket.tracker && onEvents(socket.tracker, socket, frame, at);
+  return openBenchSocket(target, room, index, onFrame, STEP_TIMEOUT_MS);
 }
 
 function socketErrors(sockets) {
@@ -811,68 +757,10 @@ function socketErrors(sockets) {
   };
 }
 
-// ——— the echo Worker ———
-
 // ——— helpers ———
-
-/** Waits until `done()` or the performance.now() moment `until`, checking every 20 ms. */
-async function waitFor(done, until) {
-  while (!done() && performance.now() < until) await sleep(Math.min(20, Math.max(0, until - performance.now())));
-}
-
-function withTimeout(promise, what) {
-  let timer;
-  const timeout = new Promise((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`Inget svar inom ${STEP_TIMEOUT_MS} ms: ${what}`)), STEP_TIMEOUT_MS);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
-function sleep(ms) {
-  return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
-}
-
-function parseJson(text) {
-  try {
-    return text ? JSON.parse(text) : null;
-  } catch {
-    return { body: String(text).slice(0, 200) };
-  }
-}
 
 function isoDate(ms) {
   return new Date(ms).toISOString().slice(0, 10);
-}
-
-function positiveNumber(value) {
-  const n = Number(value);
-  return value && Number.isFinite(n) && n > 0 ? n : null;
-}
-
-function positiveInteger(value) {
-  const n = positiveNumber(value);
-  return n !== null && Number.isInteger(n) ? n : null;
-}
-
-/** Nearest-rank percentiles, in ms to one decimal. */
-function stats(values) {
-  if (values.length === 0) return { n: 0, p50: null, p95: null, p99: null, max: null, min: null, mean: null };
-  const sorted = [...values].sort((a, b) => a - b);
-  const rank = (p) => sorted[Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length))) - 1];
-  const mean = sorted.reduce((a, b) => a + b, 0) / sorted.length;
-  return {
-    n: sorted.length,
-    p50: round(rank(50)),
-    p95: round(rank(95)),
-    p99: round(rank(99)),
-    max: round(sorted.at(-1)),
-    min: round(sorted[0]),
-    mean: round(mean),
-  };
-}
-
-function round(ms) {
-  return Math.round(ms * 10) / 10;
 }
 
 function countBy(values) {

@@ -25,7 +25,16 @@
  * benchmark keeps to BUDGET_MS: a round that would overrun it stops sending early, and the figures say so.
  */
 import { performance } from "node:perf_hooks";
-import WebSocket from "ws";
+import {
+  closeAll,
+  openBenchSocket,
+  parseJson,
+  positiveInteger,
+  positiveNumber,
+  round,
+  stats,
+  waitUntil,
+} from "./lib/socket-bench.mjs";
 import { inParallel, sleep } from "./lib/async.mjs";
 import { startEcho } from "./lib/echo-server.mjs";
 import { clientDelays, machineLine, machineLoad } from "./lib/machine.mjs";
@@ -397,10 +406,6 @@ function waitDelivered(changes, until) {
   return waitUntil(() => changes.every((c) => c.arrivals.every((a) => a !== null)), until);
 }
 
-async function waitUntil(done, until) {
-  while (!done() && performance.now() < until) await sleep(Math.min(20, Math.max(0, until - performance.now())));
-}
-
 function deliveryFigures(changes) {
   const all = changes.flatMap((c) => c.arrivals.filter((a) => a !== null));
   const taps = changes.filter((c) => c.kind === "tap").flatMap((c) => c.arrivals.filter((a) => a !== null));
@@ -446,57 +451,10 @@ function sustainedRatios(rounds) {
 
 // ——— sockets ———
 
+/** One subscribed socket (lib/socket-bench.mjs); its later frames go to the tracker. */
 function openSocket(target, room, index, tracker) {
-  const ws = new WebSocket(target.socketUrl(room), { headers: target.socketHeaders });
-  const socket = { index, ws, ready: false, errors: [], closed: null, syncs: new Map() };
-  socket.sync = (id, t0) =>
-    withTimeout(
-      new Promise((resolve) => {
-        socket.syncs.set(id, resolve);
-        ws.send(JSON.stringify({ action: "sync", id, t0 }));
-      }),
-      `sync på socket ${index}`,
-    );
-  const opened = new Promise((resolve, reject) => {
-    let hello = false;
-    const ready = () => {
-      socket.ready = true;
-      resolve(socket);
-    };
-    ws.on("open", () => ws.send(JSON.stringify({ action: "subscribe-to-race" })));
-    ws.on("message", (data) => {
-      const at = performance.now();
-      const frame = parseJson(String(data));
-      if (Array.isArray(frame)) {
-        if (socket.ready) onRecords(tracker, index, frame, at);
-        else if (hello) ready();
-      } else if (frame?.type === "hello") {
-        hello = true;
-        if (!target.snapshotAfterHello) ready();
-      } else if (frame?.type === "sync") {
-        socket.syncs.get(frame.id)?.({ frame, at: Date.now() });
-        socket.syncs.delete(frame.id);
-      } else {
-        socket.errors.push(String(data).slice(0, 200));
-      }
-    });
-    ws.on("error", (err) => {
-      socket.errors.push(String(err.message ?? err));
-      reject(err);
-    });
-    ws.once("unexpected-response", (req, res) => {
-      reject(new Error(`Sockeln ${target.socketUrl(room)} svarade HTTP ${res.statusCode}`));
-      req.destroy();
-    });
-    ws.on("close", (code) => {
-      socket.closed = code;
-      if (!socket.ready) reject(new Error(`Sockeln stängdes (${code}) innan den prenumererade`));
-    });
-  });
-  return withTimeout(opened, `socket ${index} till ${room}`).catch((err) => {
-    ws.terminate();
-    throw err;
-  });
+  const onFrame = (socket, frame, at) => onRecords(tracker, socket.index, frame, at);
+  return openBenchSocket(target, room, index, onFrame, STEP_TIMEOUT_MS);
 }
 
 function onRecords(tracker, index, frame, at) {
@@ -507,17 +465,6 @@ function onRecords(tracker, index, frame, at) {
     if (change.seqs[index].has(record.seq)) change.doubled += 1;
     change.seqs[index].add(record.seq);
     if (change.arrivals[index] === null && change.sentAt !== null) change.arrivals[index] = at - change.sentAt;
-  }
-}
-
-function closeAll(sockets) {
-  for (const socket of sockets ?? []) {
-    try {
-      socket.ws.close(1000, "bench done");
-    } catch {
-      // already closing
-    }
-    setTimeout(() => socket.ws.terminate(), 1_000).unref();
   }
 }
 
@@ -571,50 +518,6 @@ function summarize(figures) {
 }
 
 // ——— helpers ———
-
-function withTimeout(promise, what) {
-  let timer;
-  const timeout = new Promise((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`Inget svar inom ${STEP_TIMEOUT_MS} ms: ${what}`)), STEP_TIMEOUT_MS);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
-function parseJson(text) {
-  try {
-    return text ? JSON.parse(text) : null;
-  } catch {
-    return { body: String(text).slice(0, 200) };
-  }
-}
-
-function positiveNumber(value) {
-  const n = Number(value);
-  return value && Number.isFinite(n) && n > 0 ? n : null;
-}
-
-function positiveInteger(value) {
-  const n = positiveNumber(value);
-  return n !== null && Number.isInteger(n) ? n : null;
-}
-
-/** Nearest-rank percentiles, in ms to one decimal. */
-function stats(values) {
-  if (values.length === 0) return { n: 0, p50: null, p95: null, p99: null, max: null };
-  const sorted = [...values].sort((a, b) => a - b);
-  const rank = (p) => sorted[Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length))) - 1];
-  return {
-    n: sorted.length,
-    p50: round(rank(50)),
-    p95: round(rank(95)),
-    p99: round(rank(99)),
-    max: round(sorted.at(-1)),
-  };
-}
-
-function round(ms) {
-  return Math.round(ms * 10) / 10;
-}
 
 function round2(x) {
   return Math.round(x * 100) / 100;
