@@ -156,3 +156,21 @@ describe("the slots on every phone", () => {
     ]);
   });
 });
+
+describe("a call's answer and the socket, in either order", () => {
+  it("an answer older than what the socket brought is not written over it; a newer one is", async () => {
+    const { QueryClient } = await import("@tanstack/react-query");
+    const { cacheRapidRecord, rapidQueryOptions } = await import("../../src/web/features/race-day/api/rapid-timing");
+    const { noteLiveSeq } = await import("../../src/web/features/race-day/race-cache");
+    const client = new QueryClient();
+    const key = rapidQueryOptions(PART).queryKey;
+    // The socket brought tap 1 discarded (seq 20) before this phone's answer for it (seq 3) arrived.
+    client.setQueryData(key, { slots: [slot(1, START, "phone-a", { discarded: true, seq: 20 } as object)], bibs: [] });
+    noteLiveSeq(client, PART, 20);
+    cacheRapidRecord(client, PART, slot(1, START, "phone-a", { seq: 3 } as object));
+    expect(client.getQueryData(key)!.slots).toEqual([{ ...slot(1, START, "phone-a"), discarded: true, seq: 20 }]);
+    // An answer the socket has not brought yet (seq 21) is shown at once.
+    cacheRapidRecord(client, PART, slot(2, START + 1_000, "phone-a", { seq: 21 } as object));
+    expect(client.getQueryData(key)!.slots.map((s) => s.id)).toEqual([TAP(1), TAP(2)]);
+  });
+});

@@ -7,7 +7,10 @@
  * - 'Startnummer i målordning': a numeric keypad; each bib sent is matched by the race with the next slot. A bib
  *   the server has not answered stays on the keypad's line, sent again with the same entry id on the next 'OK'.
  * A slot tapped opens a dialog to give it a runner (a bib typed, or a waiting runner's tile) or to drop it as a
- * stray tap. Two phones assigning one slot at once: the race takes the first, the second gets its Swedish 409.
+ * stray tap. Two phones assigning one slot at once: the race takes the first, the second gets its Swedish 409. A
+ * slot whose key changes while its dialog is open (another phone's tap merged into it) closes the dialog.
+ * Two phones typing bibs at once: the race takes them in the order they arrive (finish order is one phone's job);
+ * a bib sent twice (a retry after a lost answer) is one entry. Two tabs pressing 'Mål!': the tap queue's own rules.
  */
 import { useState, type FormEvent } from "react";
 import type { RaceRecord } from "../../../shared/race-protocol";
