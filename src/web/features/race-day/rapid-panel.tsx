@@ -105,11 +105,9 @@ export function FinishButton({ count, onPress }: { count: number; onPress: () =>
           e.preventDefault();
           onPress();
         }}
-        onKeyDown={(e) => {
-          if (e.key === "Enter" || e.key === " ") {
-            e.preventDefault();
-            onPress();
-          }
+        // A click without a pointer press before it (the keyboard, a screen reader's activation) is a press too.
+        onClick={(e) => {
+          if (e.detail === 0) onPress();
         }}
         aria-label={`Mål! (${count} tider)`}
       >

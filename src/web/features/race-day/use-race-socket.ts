@@ -212,7 +212,10 @@ export function useRaceSocket(raceId: string): LiveSocket {
         void queryClient.cancelQueries({ queryKey: reviewsKey });
         queryClient.setQueryData(reviewsKey, [...next.reviews]);
       }
-      if (next.rapid !== rapid && next.rapid) queryClient.setQueryData(rapidKey, next.rapid);
+      if (next.rapid !== rapid && next.rapid) {
+        void queryClient.cancelQueries({ queryKey: rapidKey });
+        queryClient.setQueryData(rapidKey, next.rapid);
+      }
     },
   });
 }
