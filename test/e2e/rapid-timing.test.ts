@@ -2,15 +2,25 @@
  * Times first, bibs later (issue 26) on two phones at 390 px, each its own Chromium behind its own proxy
  * (phone-proxy.ts: cut off for real, as out of coverage). Phone A taps 'Mål!' for 10 runners while cut off;
  * back online its slots reach phone B, which types the 10 bibs in finish order, one mistyped and fixed from the
- * review list's suggestion; both phones end with the same 10 results, each time the slot's. E2E_SCREENSHOTS=<dir>
- * saves both screens.
+ * review list's suggestion; both phones end with the same 10 results, each time the slot's. A phone reloaded
+ * without a connection keeps its slots' numbers (the saved race has the taps), and its next 'Mål!' is the next
+ * number. E2E_SCREENSHOTS=<dir> saves the screens.
  */
 import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, expect, inject, test } from "vitest";
 import type { RaceAuditEvent, RaceRecord, RunnerRecord } from "../../src/shared/race-protocol";
 import { contextsStayOnSite, launchBrowser } from "./browser";
 import { startPhoneProxy, type PhoneProxy } from "./phone-proxy";
-import { addRunner, adminPhone, createRace, getRace, openRace, resultBibs, serverToday } from "./race-day-support";
+import {
+  addRunner,
+  adminPhone,
+  createRace,
+  getRace,
+  HEADERS,
+  openRace,
+  resultBibs,
+  serverToday,
+} from "./race-day-support";
 
 const baseURL = inject("baseURL");
 const SCREENSHOTS = process.env.E2E_SCREENSHOTS;
@@ -117,4 +127,40 @@ test("A taps 'Mål!' for 10 while cut off, B types the 10 bibs (one mistyped, fi
   const res = await a.page.request.get(`/admin/api/races/audit/${race.part}?limit=5000`);
   const events = (await res.json()) as RaceAuditEvent[];
   expect(events.filter((e) => e.type === "rapid-tap")).toHaveLength(10);
+});
+
+test("reloaded without a connection, the slots keep their numbers and the next 'Mål!' is the next one", async (ctx) => {
+  const p = await phone(0);
+  const race = await createRace(p.page);
+  await addRunner(p.page, race.part, "Alfa", 1);
+  expect((await p.page.request.get(`/admin/api/races/start/${race.part}`, { headers: HEADERS })).status()).toBe(200);
+  await openRace(p.page, race.part);
+  const hasServiceWorker = await p.page.evaluate(async () => {
+    const ready = navigator.serviceWorker?.ready.then(() => true);
+    return ready ? Promise.race([ready, new Promise<boolean>((r) => setTimeout(() => r(false), 5_000))]) : false;
+  });
+  ctx.skip(!hasServiceWorker, "needs the service worker that serves the race screen offline");
+
+  await p.page.getByRole("button", { name: "Mål!", exact: true }).click();
+  const finish = p.page.getByRole("button", { name: /^Mål! \(\d+ tider\)$/ });
+  for (let i = 0; i < 2; i++) await finish.click();
+  await expect.poll(() => slotTexts(p.page)).toHaveLength(2);
+  await p.page.getByText(/Ej skickade/).waitFor({ state: "detached", timeout: 15_000 });
+  // The screen saves what it shows at most every 2 s.
+  await p.page.waitForTimeout(2_500);
+
+  await p.proxy.cut();
+  await p.page.reload();
+  await p.page.getByText("Offline.", { exact: false }).waitFor({ timeout: 15_000 });
+  await expect
+    .poll(() => slotTexts(p.page))
+    .toEqual([expect.stringMatching(/^#2 /) as unknown as string, expect.stringMatching(/^#1 /) as unknown as string]);
+  await finish.click();
+  await p.page.getByText("Ej skickade måltider: 1").waitFor();
+  expect((await slotTexts(p.page))[0]).toMatch(/^#3 \d\d:\d\d\.\d – \?$/);
+
+  await p.proxy.restore();
+  await p.page.getByText("socket ansluten").waitFor({ timeout: 20_000 });
+  await p.page.getByText(/Ej skickade/).waitFor({ state: "detached", timeout: 20_000 });
+  await expect.poll(() => slotTexts(p.page)).toHaveLength(3);
 });
