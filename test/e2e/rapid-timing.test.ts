@@ -2,7 +2,8 @@
  * Times first, bibs later (issue 26) on two phones at 390 px, each its own Chromium behind its own proxy
  * (phone-proxy.ts: cut off for real, as out of coverage). Phone A taps 'Mål!' for 10 runners while cut off;
  * back online its slots reach phone B, which types the 10 bibs in finish order, one mistyped and fixed from the
- * review list's suggestion; both phones end with the same 10 results, each time the slot's. A phone reloaded
+ * review list's suggestion; both phones end with the same 10 results, each time the slot's, 'Preliminära' until
+ * the race is ended and marked 'Officiella'. A phone reloaded
  * without a connection keeps its slots' numbers (the saved race has the taps), and its next 'Mål!' is the next
  * number. E2E_SCREENSHOTS=<dir> saves the screens.
  */
@@ -127,6 +128,17 @@ test("A taps 'Mål!' for 10 while cut off, B types the 10 bibs (one mistyped, fi
   const res = await a.page.request.get(`/admin/api/races/audit/${race.part}?limit=5000`);
   const events = (await res.json()) as RaceAuditEvent[];
   expect(events.filter((e) => e.type === "rapid-tap")).toHaveLength(10);
+
+  // 'Preliminära' until the race has ended and an admin marks the results 'Officiella', on every phone and in public.
+  for (const { page } of [a, b]) await page.getByText("Resultat: Preliminära").waitFor();
+  await a.page.getByRole("button", { name: "Avsluta lopp" }).click();
+  await a.page.getByRole("button", { name: "Markera som officiella" }).click();
+  for (const { page } of [a, b]) await page.getByText("Resultat: Officiella").waitFor({ timeout: 15_000 });
+  expect(await a.page.getByRole("button", { name: "Markera som officiella" }).count()).toBe(0);
+  const pub = await a.page.request.get(`/api/races/get/${race.part}`);
+  const [publicRace] = (await pub.json()) as [RaceRecord];
+  expect(publicRace.results).toBe("official");
+  expect(publicRace.mainTimer).toBeUndefined();
 });
 
 test("reloaded without a connection, the slots keep their numbers and the next 'Mål!' is the next one", async (ctx) => {
