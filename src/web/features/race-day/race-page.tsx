@@ -2,8 +2,9 @@
  * /admin/race/{id}: timing one race on a phone held in one hand (admin spec, "Race screen"). The controls for
  * the race's state, the results' status ('Preliminära'/'Officiella'), the review list, three modes (the runner
  * tiles: a bib before the start, a finish after it; rapid timing's 'Mål!'; 'Startnummer i målordning', both
- * rapid-panel.tsx), the results and the log. Presses never wait for the network: 'Starta' and each finish are shown at once and sent by
- * the tap queue (tap-queue-provider.tsx), which keeps them on the phone until the server has them. A lazy chunk.
+ * rapid-panel.tsx), the results and the log. Presses never wait for the network: 'Starta', each finish and each
+ * 'Mål!' are shown at once and sent by the tap queue (tap-queue-provider.tsx), which keeps them on the phone until
+ * the server has them. A lazy chunk.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Link, useParams } from "react-router";
@@ -171,6 +172,13 @@ function RaceScreen({ raceId }: { raceId: string }) {
     return { runners: named, reviews: new Map(reviews.map((r) => [r.id, r])), devices, thisDevice };
   }, [audit.data, runners, reviews, devices, thisDevice]);
 
+  // The merged slots, as the race object numbers them (a pending 'Starta' changes nothing they depend on).
+  const raceRecord = snapshot?.[0];
+  const slots = useMemo(
+    () => (raceRecord ? slotRows(raceRecord, rapid, runners, items, thisDevice) : []),
+    [raceRecord, rapid, runners, items, thisDevice],
+  );
+
   const known = knownItems(queue.queue);
   const labelOfSort = (sort: string) => {
     const r = runners.find((x) => x.sort === sort);
@@ -218,7 +226,6 @@ function RaceScreen({ raceId }: { raceId: string }) {
   }
 
   const raceView = raceWithQueue(snapshot[0], items);
-  const slots = slotRows(raceView, rapid, runners, items, thisDevice);
   const slotByKey = (key: string | null): SlotRow | null => slots.find((r) => r.key === key) ?? null;
   const labelOfDevice = (device: string) => deviceLabel(device, { devices, thisDevice });
   const rows = resultRows(raceView.started, view);
