@@ -617,3 +617,31 @@ describe("interleavings", () => {
 async function raceClientEvents(part: string) {
   return json<{ seq: number }[]>(await get(`/admin/api/races/audit/${part}?limit=5000`, { jar: await loginAdmin() }));
 }
+
+describe("erasure (personal data) and rapid timing's review items", () => {
+  it("no item keeps an erased runner's name: not in its sentence, not as a suggestion, open or resolved", async () => {
+    const jar = await loginAdmin();
+    const { part, runners, started } = await startedRace(jar, [801, 802]);
+    for (const s of [1, 2, 3]) await json(await rapid(jar, part, { tap: tapId(), at: started + s * 10_000 }));
+    await json(await typeBib(jar, part, tapId(), 802));
+    const twice = tapId();
+    await json(await typeBib(jar, part, twice, 802));
+    await json(await typeBib(jar, part, tapId(), 8011));
+    const open = await reviews(jar, part);
+    expect(open.map((r) => r.kind).sort()).toEqual(["bib-twice", "bib-unknown"]);
+    expect(JSON.stringify(open)).toContain("Löpare801 Ek");
+    expect(JSON.stringify(open)).toContain("Löpare802 Ek");
+    // The bib typed twice is removed: its item is resolved, and kept with its sentence.
+    await json(await post(`/admin/api/races/bibs/${part}/${twice}/remove`, {}, { jar }));
+
+    const stored = await runInDurableObject(env.RACE.getByName(part), async (race: RaceDO, state) => {
+      for (const r of runners) await race.anonymiseRunner(r.id, { firstname: "Anonym", lastname: "Löpare" });
+      return state.storage.sql.exec("SELECT kind, status, reason, data, name FROM review").toArray();
+    });
+    expect(stored.some((r) => r.status === "resolved")).toBe(true);
+    const text = JSON.stringify(stored);
+    expect(text).not.toContain("Löpare801");
+    expect(text).not.toContain("Löpare802");
+    expect(text).toContain("Anonym Löpare");
+  });
+});
