@@ -8,7 +8,7 @@ import { z } from "zod";
 import { SEASON } from "../../shared/season";
 import { raceIdForSeason } from "../../shared/race-id";
 import { publishesResult, publishingRules } from "../../shared/child-safe";
-import { publicRunners, type PublicRaceSnapshot, type RaceRecord } from "../../shared/race-protocol";
+import { publicRunners, toPublicRace, type PublicRaceSnapshot, type RaceRecord } from "../../shared/race-protocol";
 import { database, type Db } from "../db/client";
 import { ensureSeasonRaces, listRaces, raceRecordFromRow } from "./races-db";
 import type { AppEnv } from "../env";
@@ -52,7 +52,7 @@ function publicRace(env: Env, part: string, now: number): Promise<PublicRaceSnap
   // a time, a finish moment or a placing.
   const rules = publishingRules(SEASON);
   const body = raceSnapshot(env, database(env.DB), part).then(([race, ...runners]): PublicRaceSnapshot => [
-    race,
+    toPublicRace(race),
     ...publicRunners(runners, (age) => publishesResult(age, rules)),
   ]);
   publicRaceCache.set(part, { at: now, body });

@@ -12,8 +12,9 @@
  *   conditional UPDATE on the summary the mail was built from, so of two corrections read at the same moment
  *   only one mails each change.
  *
- * Marking results official is one event of the race object (the times-first work, issue 26), not on this branch
- * yet: that event is meant to call these two functions; until then only the tests call them.
+ * Who calls them: the race-day routes (race-day/routes.ts): 'Officiella' (`POST /admin/api/races/official/{race}`)
+ * calls `mailOfficialResults` after its answer, and every race call that can change a time or a status calls
+ * `mailCorrectedResults` after its answer while the race's results are official (or corrected).
  *
  * A family that unsubscribed from mailings gets no results mail (their row is still claimed, so a later
  * correction compares with what the race said at the time; the queue's consumer checks the list again before

@@ -3,7 +3,7 @@
  * in it gets one mail (once per race, also when asked twice at once); a correction afterwards mails only the
  * families whose own runner's time or status changed (a placing moved by another runner's correction mails
  * nobody); an unsubscribed family gets neither. The mails go through the mail queue as one-recipient mailings.
- * The times-first event that marks results official is not on this branch: these call its functions directly.
+ * The functions are called directly, then through the race-day routes that call them (official, a correction).
  */
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
@@ -15,7 +15,7 @@ import { SEASON } from "../../../src/shared/season";
 import { raceStub } from "../../../src/worker/race-day/race-runners";
 import type { MailMessage } from "../../../src/worker/mass-email/mailings";
 import { mailCorrectedResults, mailOfficialResults } from "../../../src/worker/registration/results-mails";
-import { post } from "../helpers";
+import { get, loginAdmin, post, waitFor } from "../helpers";
 import { at, login, OPEN_AT, runner, update } from "../registration-helpers";
 import { payOnPhone, setCallbacks } from "../swish-helpers";
 
@@ -126,5 +126,49 @@ describe("results mail to families", () => {
     const none = withQueue();
     expect((await mailCorrectedResults(none.env, PART)).mailed).toBe(0);
     expect(none.sent).toEqual([]);
+  });
+});
+
+describe("marking a race's results official (POST /admin/api/races/official/{race})", () => {
+  it("mails each family of the race once, after the answer", async () => {
+    const race = raceStub(env, PART);
+    await race.reset().catch(() => undefined);
+    const dana = await family("Dana", "Berg");
+    const now = Date.now();
+    await race.start({ tapId: crypto.randomUUID(), at: now - 600_000 });
+    for (const r of await race.listRunners()) {
+      if (r.id === dana.id) await race.finish(r.id, { tapId: crypto.randomUUID(), at: now - 250_000 });
+      else await race.setDns(r.id, true);
+    }
+    await race.end();
+    const admin = await loginAdmin();
+    const res = await post(`/admin/api/races/official/${PART}`, {}, { jar: admin });
+    expect(res.status).toBe(200);
+    const mailed = () =>
+      env.DB.prepare(
+        `SELECT m.subject, m.message FROM mailings m JOIN mailing_recipients r ON r.mailing_id = m.id
+          WHERE m.audience = 'results' AND r.email = ?`,
+      )
+        .bind(dana.email)
+        .all<{ subject: string; message: string }>();
+    await waitFor(async () => (await mailed()).results.length > 0, 5000, "the results mail");
+    const [mail] = (await mailed()).results;
+    expect(mail!.subject).toBe("Officiella resultat: Byloppet 2025, 0,8km");
+    expect(mail!.message).toContain("Dana Berg: 05:50,0 – plats 1 av 1");
+    // A second call is the race's 409, and nobody is mailed again.
+    expect((await post(`/admin/api/races/official/${PART}`, {}, { jar: admin })).status).toBe(409);
+    expect((await mailed()).results).toHaveLength(1);
+
+    // A correction after that (the admin re-records Dana's finish): Dana's family gets one more mail.
+    const fix = await get(`/admin/api/races/finish/${PART}/runner-${dana.id}?rerecord=1`, { jar: admin });
+    expect(fix.status).toBe(200);
+    await waitFor(async () => (await mailed()).results.length === 2, 5000, "the correction mail");
+    const correction = (await mailed()).results[1]!;
+    expect(correction.subject).toBe("Rättade resultat: Byloppet 2025, 0,8km");
+    expect(correction.message).toMatch(/Dana Berg: 05:50,0 → \d\d:\d\d,\d/);
+    // A read of the race mails nobody.
+    expect((await get(`/admin/api/races/get/${PART}`, { jar: admin })).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await mailed()).results).toHaveLength(2);
   });
 });

@@ -6,3 +6,5 @@ CREATE TABLE `results_mails` (
 	PRIMARY KEY(`registration_id`, `race_id`),
 	FOREIGN KEY (`registration_id`) REFERENCES `registrations`(`id`) ON UPDATE no action ON DELETE cascade
 );
+--> statement-breakpoint
+ALTER TABLE `results` ADD `age` integer;
