@@ -46,7 +46,9 @@ const NOT_THE_SITES = [/^sqlite_/, /^_cf_/, /^d1_migrations$/, /^dev_swish_/, /^
  *   distance, group); the registration's placeholder address `raderad-<id>@raderad.invalid` holds its id, and is
  *   on the unsubscribe list so no mailing picks it;
  * - a race keeps its anonymised runner (bib, time, age, group: the race's results) and its race-day log by id;
- *   the taps and review items are by runner id;
+ *   the taps and review items are by runner id (rapid timing's items also name a runner they suggest for a
+ *   mistyped bib by id, beside the name the erasure replaced); the results as they were marked official
+ *   ('Officiella') are kept by runner id with bib and time only;
  * - a payment's Durable Object (the payment page's socket and the polling of Swish) is named by its payid and
  *   keeps it with the payment's state.
  */
@@ -73,6 +75,8 @@ const ID_PLACES = new Set([
   "race:events.payload",
   "race:taps.runner_id",
   "race:review.runner_id",
+  "race:review.data",
+  "race:official_results.id",
   "payment:meta.payid",
 ]);
 
@@ -238,12 +242,16 @@ async function family(admin: CookieJar): Promise<Person & { v: Visitor; mother: 
 }
 
 /** A box-office sign-up (no address): name and phone, paid in cash, runs the race of `distance`. */
-async function boxOfficeRunner(admin: CookieJar, distance = "5.6"): Promise<Person & { id: string; phone: string }> {
+async function boxOfficeRunner(
+  admin: CookieJar,
+  distance = "5.6",
+): Promise<Person & { id: string; phone: string; bib: number }> {
   const tag = letters(6);
   const digits = `0709${String(Math.floor(Math.random() * 1e6)).padStart(6, "0")}`;
   const phone = `${digits.slice(0, 3)}-${digits.slice(3, 6)} ${digits.slice(6)}`;
   const first = `Birger${tag}`;
   const last = `Kassqvist${tag}`;
+  const bib = 8000 + Math.floor(Math.random() * 900);
   const sale = await json<{ payid: string }>(
     await post(
       "/admin/api/quickreg",
@@ -254,7 +262,7 @@ async function boxOfficeRunner(admin: CookieJar, distance = "5.6"): Promise<Pers
         distance,
         group: "Herr",
         phone,
-        bib: String(8000 + Math.floor(Math.random() * 900)),
+        bib: String(bib),
         method: "kontant",
       },
       { jar: admin },
@@ -267,7 +275,7 @@ async function boxOfficeRunner(admin: CookieJar, distance = "5.6"): Promise<Pers
     .bind(sale.payid)
     .first<{ id: string }>();
   const id = row!.id;
-  return { id, phone, needles: [first, last, phone, digits], ids: [id, sale.payid], payids: [sale.payid] };
+  return { id, phone, bib, needles: [first, last, phone, digits], ids: [id, sale.payid], payids: [sale.payid] };
 }
 
 describe("an erasure leaves nothing behind (issue 29 item 4)", () => {
@@ -281,30 +289,64 @@ describe("an erasure leaves nothing behind (issue 29 item 4)", () => {
     const kassa = await boxOfficeRunner(admin);
     const device = "phone-erase";
 
-    // Race day on 5.6: bibs, the start, both runners finish; everyone else is marked DNS; the race ends.
+    // Race day on 5.6 with rapid timing (issue 26): bibs, the start, two 'Mål!' slots from a timing phone, the bibs
+    // typed in finish order on another: the first one mistyped (a doubled digit, a bib not in the race), so the
+    // review list suggests the mother; the suggestion taken pairs her with the first slot, the box-office runner's
+    // bib the second. Everyone else is marked DNS; the race ends and its results are made official ('Officiella'),
+    // which mails the family their results (issue 28).
     const p56 = RACE["5.6"];
-    await json(
+    const { runner: withBib } = await json<{ runner: { bib: number } }>(
       await get(`/admin/api/races/register-bib/${p56}/${runnerSort(fam.mother)}/next?device=${device}`, { jar: admin }),
     );
-    await json(
-      await get(`/admin/api/races/start/${p56}?tap=${tap()}&at=${Date.now() - 20 * 60_000}&device=${device}`, {
-        jar: admin,
-      }),
-    );
-    for (const id of [fam.mother, kassa.id]) {
-      await json(
-        await get(
-          `/admin/api/races/finish/${p56}/${runnerSort(id)}?tap=${tap()}&at=${Date.now() - 1000}&device=${device}`,
-          {
-            jar: admin,
-          },
+    const started = Date.now() - 20 * 60_000;
+    await json(await get(`/admin/api/races/start/${p56}?tap=${tap()}&at=${started}&device=${device}`, { jar: admin }));
+    for (const ago of [60_000, 30_000]) {
+      const slot = await json<{ outcome: string }>(
+        await post(
+          `/admin/api/races/rapid/${p56}?tap=${tap()}&at=${Date.now() - ago}&device=phone-mal`,
+          {},
+          { jar: admin },
         ),
       );
+      expect(slot.outcome).toBe("recorded");
     }
-    for (const r of await raceClient(env.RACE.getByName(p56)).listRunners()) {
+    const typed = (entry: string, bib: number) =>
+      post(`/admin/api/races/bibs/${p56}?device=phone-nr`, { entry, bib }, { jar: admin });
+    const mistyped = { entry: tap(), bib: Number(`${withBib.bib}${String(withBib.bib).at(-1)}`) };
+    await json(await typed(mistyped.entry, mistyped.bib));
+    const open = await json<{ kind: string; entry?: string; suggestions?: { runnerId: string }[] }[]>(
+      await get(`/admin/api/races/review/${p56}`, { jar: admin }),
+    );
+    const suggesting = open.find((r) => r.entry === mistyped.entry);
+    expect(suggesting).toMatchObject({ kind: "bib-unknown" });
+    expect(suggesting!.suggestions!.map((s) => s.runnerId)).toContain(fam.mother);
+    await json(
+      await post(
+        `/admin/api/races/bibs/${p56}/${mistyped.entry}/change?device=phone-nr`,
+        { bib: withBib.bib },
+        { jar: admin },
+      ),
+    );
+    await json(await typed(tap(), kassa.bib));
+    const race56 = raceClient(env.RACE.getByName(p56));
+    expect(await race56.getRunner(fam.mother)).toMatchObject({ slot: expect.any(String) });
+    expect(await race56.getRunner(kassa.id)).toMatchObject({ slot: expect.any(String) });
+    for (const r of await race56.listRunners()) {
       if (!r.finished && !r.dns) await json(await get(`/admin/api/races/dns/${p56}/${r.sort}/on`, { jar: admin }));
     }
     await json(await get(`/admin/api/races/end/${p56}?device=${device}`, { jar: admin }));
+    await json(await post(`/admin/api/races/official/${p56}?device=${device}`, { confirm: true }, { jar: admin }));
+    // The results mail goes through the mail queue (the Worker's own consumer): wait until it is sent.
+    const resultsMailSent = async () =>
+      (
+        await env.DB.prepare(
+          `SELECT r.status FROM mailing_recipients r JOIN mailings m ON m.id = r.mailing_id
+            WHERE m.audience = 'results' AND r.email = ?`,
+        )
+          .bind(fam.v.email)
+          .all<{ status: string }>()
+      ).results.some((r) => r.status === "sent");
+    await waitFor(resultsMailSent, 10_000, "the results mail");
 
     // A tap on the son in 2.8, which has not started: it goes to the review list with his name.
     await json(
@@ -362,7 +404,23 @@ describe("an erasure leaves nothing behind (issue 29 item 4)", () => {
     );
     expect(places(son)).toContain("race:review.name");
     expect(places(last)).toContain("mailing_recipients.name");
+    // Rapid timing's review item suggests the mother by name; the results mail and its log name her.
+    expect([...places(renamed)]).toEqual(
+      expect.arrayContaining(["race:review.data", "results_mails.results", "mailings.message"]),
+    );
     expect(places(kassa.needles[2]!)).toEqual(new Set(["participants.phone"]));
+
+    // The family's export has what race day added: the mother's pairing with a slot (the log's 'slot-paired'),
+    // the rapid item that suggested her for the mistyped bib (its own runner is none: it names her only as a
+    // suggestion), and the results mail's log.
+    const exported = await json<{
+      registrations: { resultsMails: { raceId: string }[] }[];
+      raceDay: { runnerId: string; race: string; log: { type: string }[]; review: { entry?: string }[] }[];
+    }>(await get(`/admin/api/personal-data/export?email=${encodeURIComponent(fam.v.email)}`, { jar: admin }));
+    const motherOn56 = exported.raceDay.find((h) => h.runnerId === fam.mother && h.race === p56)!;
+    expect(motherOn56.log.map((l) => l.type)).toContain("slot-paired");
+    expect(motherOn56.review).toEqual([expect.objectContaining({ entry: mistyped.entry, kind: "bib-unknown" })]);
+    expect(exported.registrations.flatMap((r) => r.resultsMails.map((m) => m.raceId))).toEqual([p56]);
 
     // The erasure, through the admin's calls: the family by its address, the box-office runner by phone.
     const erased = await post(

@@ -4,7 +4,9 @@
  * What the race holds about a runner: its row (name, club, age, group, bib, finish), or only a tombstone when it
  * left (a change of distance, a refund, an admin's removal); the events of its race-day log that name it (an add
  * records the whole runner, an edit the old and the new values, so a name from before an edit is in the log);
- * the review items made from its taps (with its name as it was then); its taps (ids and moments only).
+ * the review items made from its taps (with its name as it was then), and rapid timing's items that name it in
+ * their sentence or suggest it for a mistyped bib; its taps (ids and moments only); the results as marked official
+ * (id, bib, time: no name).
  *
  * Erasure (`anonymiseRunner`) works on whatever of that the race has, in one transaction: the row is renamed
  * (club emptied), every event about the runner (its payload's `id` is the runner's) has every name and club value
@@ -43,7 +45,10 @@ export interface RunnerHistory {
   runner: RunnerRecord | null;
   /** The race-day log lines about the runner, oldest first. */
   events: RaceAuditEvent[];
-  /** Review items ('Att granska') made from taps on the runner. */
+  /**
+   * Review items ('Att granska') made from taps on the runner, then rapid timing's items that suggest it for a
+   * mistyped bib.
+   */
   reviews: ReviewRecord[];
 }
 
@@ -58,14 +63,42 @@ function reviewsAbout(store: RaceStore, id: string): ReviewRow[] {
   return store.sql<ReviewRow>("SELECT * FROM review WHERE runner_id = ? ORDER BY created_at, id", id);
 }
 
-/** Everything about `id` in this race; null when the race has nothing about it. */
+/** Whether a rapid timing item's data offers the runner as a likely meant runner for a mistyped bib. */
+function suggests(data: string | null, runnerId: string): boolean {
+  if (data === null) return false;
+  const parsed = JSON.parse(data) as { suggestions?: { runnerId: string }[] };
+  return parsed.suggestions?.some((s) => s.runnerId === runnerId) ?? false;
+}
+
+/**
+ * Rapid timing's items (issue 26) about another claim that offer the runner as a suggestion (open or decided):
+ * they show the runner's name and bib, so a person's export includes them. Erasure renames them through
+ * `rapidItemsNaming`.
+ */
+function reviewsSuggesting(store: RaceStore, id: string): ReviewRow[] {
+  const kinds = DERIVED_REVIEW_KINDS.map(() => "?").join(", ");
+  return store
+    .sql<ReviewRow>(
+      `SELECT * FROM review WHERE kind IN (${kinds}) AND (runner_id IS NULL OR runner_id <> ?) AND instr(data, ?) > 0
+        ORDER BY created_at, id`,
+      ...DERIVED_REVIEW_KINDS,
+      id,
+      JSON.stringify(id),
+    )
+    .filter((row) => suggests(row.data, id));
+}
+
+/**
+ * Everything about `id` in this race; null when the race has nothing about it. Its review items are those made
+ * from taps or bibs on it, then those that only suggest it.
+ */
 export function runnerHistory(store: RaceStore, id: string): RunnerHistory | null {
   const meta = store.meta();
   if (!meta) return null;
   const runnerId = checkId(id);
   const row = store.runnerRow(runnerId);
   const events = eventsAbout(store, runnerId);
-  const reviews = reviewsAbout(store, runnerId);
+  const reviews = [...reviewsAbout(store, runnerId), ...reviewsSuggesting(store, runnerId)];
   if (!row && events.length === 0 && reviews.length === 0) return null;
   return {
     part: meta.part,
@@ -108,12 +141,12 @@ function rapidItemsNaming(
   for (const row of rows) {
     const data =
       row.data === null ? null : (JSON.parse(row.data) as { suggestions?: { runnerId: string; name: string }[] });
-    const suggests = data?.suggestions?.some((s) => s.runnerId === runnerId) ?? false;
-    if (row.runner_id !== runnerId && !suggests) continue;
+    const suggested = suggests(row.data, runnerId);
+    if (row.runner_id !== runnerId && !suggested) continue;
     let reason = row.reason;
     if (row.runner_id === runnerId) for (const name of oldNames) reason = reason.split(name).join(fullName);
     let text = row.data;
-    if (data && suggests) {
+    if (data && suggested) {
       data.suggestions = data.suggestions!.map((s) => (s.runnerId === runnerId ? { ...s, name: fullName } : s));
       text = JSON.stringify(data);
     }
