@@ -1,13 +1,13 @@
 /**
  * Issue 29 item 4: an erasure leaves nothing behind. The data is made through the real calls (an Epassi invitation,
  * login, registration, a Swish payment with the Epassi code, a rename and a change of distance of paid runners,
- * race day: bib, start, finish taps, a tap for the review list, the end; a mass mailing; the exports; a box-office
- * sign-up), then the person is erased through the admin's call, and EVERY table is read back: every D1 table found
- * in sqlite_master, and every table (and the key-value store) of every race object, the race hub and the payments'
- * objects. No row may hold the person's names (before and after the edit), e-mail address or phone number; their
+ * race day: bib, start, rapid timing's 'Mål!' slots paired by bibs typed in finish order, with a mistyped bib whose
+ * review item suggests a runner, a tap for the review list, the end, 'Officiella' and the results mail it sends; a
+ * mass mailing; the exports; a box-office sign-up), then the person is erased through the admin's call, and EVERY
+ * table is read back: every D1 table found in sqlite_master, and every table (and the key-value store) of every
+ * race object, the race hub and the payments' objects. No row may hold the person's names (before and after the edit), e-mail address or phone number; their
  * ids (pseudonyms: registration, runner and payment ids) may stay only where the bookkeeping or a race's results
- * need them (ID_PLACES, each with its reason). A table added later (another branch's check-in tokens, rapid
- * pairings, results e-mail log) is read by this test without anyone listing it.
+ * need them (ID_PLACES, each with its reason). A table added later is read by this test without anyone listing it.
  */
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
