@@ -16,6 +16,9 @@
  * calls `mailOfficialResults` after its answer, and every race call that can change a time or a status calls
  * `mailCorrectedResults` after its answer while the race's results are official (or corrected).
  *
+ * An erased family (personal-data) is not among the families; one erased while a call goes through them is found
+ * by the read after its writes and gets nothing, with nothing of it left (`takenBackIfErased`).
+ *
  * A family that unsubscribed from mailings gets no results mail (their row is still claimed, so a later
  * correction compares with what the race said at the time; the queue's consumer checks the list again before
  * sending). Each family's mail is written as a mailing of its own while the families are gone through, and all of
@@ -23,7 +26,7 @@
  * the mailing is written leaves that family without it, and one before the queue call leaves the mailings queued
  * in D1 (`POST /admin/api/mailings/{id}/resume` sends them), never two.
  */
-import { and, eq, isNotNull, isNull, sql } from "drizzle-orm";
+import { and, eq, isNotNull, isNull, notLike, sql } from "drizzle-orm";
 import { distanceFromMeters, distanceLabel } from "../../shared/distances";
 import { publishingRules } from "../../shared/child-safe";
 import { familyRunnerResults, type FamilyRunnerResult } from "../../shared/family-results";
@@ -31,7 +34,7 @@ import { partYear } from "../../shared/race-id";
 import type { RaceRecord, RunnerRecord } from "../../shared/race-protocol";
 import { SEASON } from "../../shared/season";
 import { database, type Db } from "../db/client";
-import { scoped, type ErasureScope, type ErasureStatement } from "../db/erasure";
+import { ERASED_DOMAIN, scoped, type ErasureScope, type ErasureStatement } from "../db/erasure";
 import { participants, registrations, resultsMails, unsubscribes } from "../db/schema";
 import { ENQUEUE_CHUNK, type MailMessage } from "../mass-email/mailings";
 import { createMailing } from "../mass-email/mailings-db";
@@ -53,6 +56,8 @@ export interface ResultsMailReport {
   unchanged: number;
   /** Families on the unsubscribe list: claimed, not mailed. */
   unsubscribed: number;
+  /** Families erased (personal-data) while this call went through them: what it wrote for them taken back. */
+  erased: number;
 }
 
 function statusText(r: Pick<MailedRunner, "status" | "time">): string {
@@ -139,13 +144,20 @@ interface Family {
   ids: Set<string>;
 }
 
-/** The paid runners of the race (not taken out by a refund), by family. */
+/** The paid runners of the race (not taken out by a refund), by family; an erased family (its placeholder) is none. */
 async function familiesInRace(db: Db, part: string): Promise<Family[]> {
   const rows = await db
     .select({ registrationId: registrations.id, email: registrations.email, id: participants.id })
     .from(participants)
     .innerJoin(registrations, eq(participants.registrationId, registrations.id))
-    .where(and(eq(participants.raceId, part), isNotNull(participants.paidBy), isNull(participants.deregisteredAt)))
+    .where(
+      and(
+        eq(participants.raceId, part),
+        isNotNull(participants.paidBy),
+        isNull(participants.deregisteredAt),
+        notLike(registrations.email, `%@${ERASED_DOMAIN}`),
+      ),
+    )
     .all();
   const byRegistration = new Map<string, Family>();
   for (const row of rows) {
@@ -193,6 +205,34 @@ function writeMailing(
   );
 }
 
+/**
+ * An erasure of the family (personal-data) at the same moment as this mail: the families and the race were read
+ * before anything is written, so an erasure can land between the read and the family's row (`results_mails`, with
+ * the runners' names) or its mailing (the address and the names). Read after writing them: when the registration
+ * is erased by then (its placeholder address) or gone, the family's row and mailing are deleted here and it is not
+ * mailed (true). An erasure after this read finds them written and removes them itself (resultsMailErasure,
+ * mailingErasure). Each D1 statement is one step, so every order of the two ends with nothing of the family.
+ */
+async function takenBackIfErased(db: Db, family: Family, part: string, mailingId: number | null): Promise<boolean> {
+  const now = await db
+    .select({ email: registrations.email })
+    .from(registrations)
+    .where(eq(registrations.id, family.registrationId))
+    .get();
+  if (now && now.email === family.email && !now.email.endsWith(`@${ERASED_DOMAIN}`)) return false;
+  const d1 = db.$client;
+  await d1.batch([
+    d1.prepare("DELETE FROM results_mails WHERE registration_id = ? AND race_id = ?").bind(family.registrationId, part),
+    ...(mailingId === null
+      ? []
+      : [
+          d1.prepare("DELETE FROM mailing_recipients WHERE mailing_id = ?").bind(mailingId),
+          d1.prepare("DELETE FROM mailings WHERE id = ?").bind(mailingId),
+        ]),
+  ]);
+  return true;
+}
+
 /** The written mailings onto the mail queue, ENQUEUE_CHUNK messages per call (the consumer claims each). */
 async function enqueue(env: Env, messages: readonly MailMessage[]): Promise<void> {
   const queue = env.MAIL_QUEUE as Queue<MailMessage>;
@@ -206,7 +246,7 @@ export async function mailOfficialResults(env: Env, part: string, now = Date.now
   const db = database(env.DB);
   const [race, ...runners] = await raceSnapshot(env, db, part);
   const rules = publishingRules(SEASON);
-  const report: ResultsMailReport = { mailed: 0, unchanged: 0, unsubscribed: 0 };
+  const report: ResultsMailReport = { mailed: 0, unchanged: 0, unsubscribed: 0, erased: 0 };
   const families = await familiesInRace(db, part);
   const off = await unsubscribed(db, families);
   const messages: MailMessage[] = [];
@@ -223,12 +263,19 @@ export async function mailOfficialResults(env: Env, part: string, now = Date.now
       report.unchanged++;
       continue;
     }
+    let id: number | null = null;
+    if (!off.has(family.email)) {
+      const results = familyRunnerResults(race, runners, family.ids, rules);
+      id = await writeMailing(db, family, officialMailText(race, summary, results, env.PUBLIC_ORIGIN), race, now);
+    }
+    if (await takenBackIfErased(db, family, part, id)) {
+      report.erased++;
+      continue;
+    }
     if (off.has(family.email)) {
       report.unsubscribed++;
       continue;
     }
-    const results = familyRunnerResults(race, runners, family.ids, rules);
-    const id = await writeMailing(db, family, officialMailText(race, summary, results, env.PUBLIC_ORIGIN), race, now);
     if (id !== null) messages.push({ mailingId: id, email: family.email });
     report.mailed++;
   }
@@ -244,7 +291,7 @@ export async function mailOfficialResults(env: Env, part: string, now = Date.now
 export async function mailCorrectedResults(env: Env, part: string, now = Date.now()): Promise<ResultsMailReport> {
   const db = database(env.DB);
   const [race, ...runners] = await raceSnapshot(env, db, part);
-  const report: ResultsMailReport = { mailed: 0, unchanged: 0, unsubscribed: 0 };
+  const report: ResultsMailReport = { mailed: 0, unchanged: 0, unsubscribed: 0, erased: 0 };
   const families = await familiesInRace(db, part);
   const off = await unsubscribed(db, families);
   const messages: MailMessage[] = [];
@@ -278,11 +325,15 @@ export async function mailCorrectedResults(env: Env, part: string, now = Date.no
       report.unchanged++;
       continue;
     }
+    const id = off.has(family.email) ? null : await writeMailing(db, family, mail, race, now);
+    if (await takenBackIfErased(db, family, part, id)) {
+      report.erased++;
+      continue;
+    }
     if (off.has(family.email)) {
       report.unsubscribed++;
       continue;
     }
-    const id = await writeMailing(db, family, mail, race, now);
     if (id !== null) messages.push({ mailingId: id, email: family.email });
     report.mailed++;
   }

@@ -4,6 +4,8 @@
  * families whose own runner's time or status changed (a placing moved by another runner's correction mails
  * nobody); an unsubscribed family gets neither. The mails go through the mail queue as one-recipient mailings.
  * The functions are called directly, then through the race-day routes that call them (official, a correction).
+ * An erasure of the family landing between a call's steps (a D1 wrapper runs it at a chosen statement) leaves
+ * nothing of the family: no results row, no mailing naming it, no recipient row, nothing queued.
  */
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
@@ -25,11 +27,11 @@ afterEach(async () => {
   await setCallbacks("normal");
 });
 
-/** A paid family with one child on 0.8. */
-async function family(firstname: string, lastname: string) {
+/** A paid family with one child on 0.8 (or `distance`). */
+async function family(firstname: string, lastname: string, distance = "0.8") {
   const v = await login();
   const id = `kid-${crypto.randomUUID().slice(0, 8)}`;
-  const runners = { [id]: runner({ firstname, lastname, age: 7, distance: "0.8", group: "Ingen" }) };
+  const runners = { [id]: runner({ firstname, lastname, age: 7, distance, group: "Ingen" }) };
   expect((await update(v, { runners, version: 0 })).res.status).toBe(200);
   const res = await post(
     "/book-v2",
@@ -170,5 +172,124 @@ describe("marking a race's results official (POST /admin/api/races/official/{rac
     expect((await get(`/admin/api/races/get/${PART}`, { jar: admin })).status).toBe(200);
     await new Promise((r) => setTimeout(r, 300));
     expect((await mailed()).results).toHaveLength(2);
+  });
+});
+
+/**
+ * The Worker's env whose D1 runs `hook` once, just before the first statement whose SQL matches `at` (or, for
+ * "batch", the first batch): an erasure landing at that moment of a results mail.
+ */
+function withHookedDb(at: RegExp | "batch", hook: () => Promise<void>) {
+  const q = withQueue();
+  let fired = false;
+  const fire = async () => {
+    if (fired) return;
+    fired = true;
+    await hook();
+  };
+  const wrap = (stmt: D1PreparedStatement): D1PreparedStatement =>
+    new Proxy(stmt, {
+      get(target, prop) {
+        if (prop === "bind") return (...values: unknown[]) => wrap(target.bind(...values));
+        if (prop === "run" || prop === "all" || prop === "raw" || prop === "first") {
+          return async (...args: unknown[]) => {
+            await fire();
+            return (target[prop] as (...a: unknown[]) => unknown).apply(target, args);
+          };
+        }
+        const value = Reflect.get(target, prop, target) as unknown;
+        return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+  const db = new Proxy(env.DB, {
+    get(target, prop) {
+      if (prop === "prepare") {
+        return (sql: string) => (at !== "batch" && at.test(sql) ? wrap(target.prepare(sql)) : target.prepare(sql));
+      }
+      if (prop === "batch" && at === "batch") {
+        return async (statements: D1PreparedStatement[]) => {
+          await fire();
+          return target.batch(statements);
+        };
+      }
+      const value = Reflect.get(target, prop, target) as unknown;
+      return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  return { env: { ...q.env, DB: db } as unknown as Env, sent: q.sent };
+}
+
+describe("a results mail and the family's erasure at the same moment", () => {
+  // mailOfficialResults reads the race and the families, then per family claims its row and writes its mailing.
+  // An erasure (personal-data) can land between any two of those steps; whatever the order, nothing of the family
+  // is left: written before the erasure, the erasure removes it; written after, the mail finds the family erased
+  // and takes back what it wrote.
+  for (const [when, at] of [
+    ["before the family's row is claimed", /insert into "results_mails"/i],
+    ["after the claim, before the mailing is written", "batch"],
+  ] as const) {
+    it(`erased ${when}: no results row, mailing or recipient of the family, nothing queued to it`, async () => {
+      const race = raceStub(env, PART);
+      await race.reset().catch(() => undefined);
+      const tag = crypto.randomUUID().slice(0, 6);
+      const fam = await family(`Erika${tag}`, `Samtidig${tag}`);
+      const now = Date.now();
+      await race.start({ tapId: crypto.randomUUID(), at: now - 600_000 });
+      await race.finish(fam.id, { tapId: crypto.randomUUID(), at: now - 300_000 });
+      const admin = await loginAdmin();
+      const hooked = withHookedDb(at, async () => {
+        const res = await post(
+          "/admin/api/personal-data/erase",
+          { email: fam.email, confirm: fam.email },
+          { jar: admin },
+        );
+        expect(res.status, await res.clone().text()).toBe(200);
+      });
+      const report = await mailOfficialResults(hooked.env, PART);
+      const left = await env.DB.prepare(
+        `SELECT (SELECT count(*) FROM results_mails WHERE registration_id IN
+                   (SELECT registration_id FROM participants WHERE id = ?1)) AS rows,
+                (SELECT count(*) FROM mailing_recipients WHERE email = ?2) AS recipients,
+                (SELECT count(*) FROM mailings WHERE instr(message, ?3) > 0) AS mailings`,
+      )
+        .bind(fam.id, fam.email, `Erika${tag}`)
+        .first<{ rows: number; recipients: number; mailings: number }>();
+      expect(left).toEqual({ rows: 0, recipients: 0, mailings: 0 });
+      expect(report).toMatchObject({ mailed: 0, erased: 1 });
+      expect(hooked.sent.filter((m) => m.email === fam.email)).toEqual([]);
+    });
+  }
+
+  it("erased while a correction is mailed (after its row moved on, before its mailing): nothing of the family is left", async () => {
+    // A race of its own: the hook's batch is this family's mailing.
+    const part = raceIdForSeason("1.6", SEASON);
+    const race = raceStub(env, part);
+    await race.reset().catch(() => undefined);
+    const tag = crypto.randomUUID().slice(0, 6);
+    const fam = await family(`Rut${tag}`, `Rattad${tag}`, "1.6");
+    const now = Date.now();
+    await race.start({ tapId: crypto.randomUUID(), at: now - 600_000 });
+    await race.finish(fam.id, { tapId: crypto.randomUUID(), at: now - 300_000 });
+    expect((await mailOfficialResults(withQueue().env, part)).mailed).toBe(1);
+    await race.finish(fam.id, { tapId: crypto.randomUUID(), at: now - 280_000, rerecord: true });
+    const admin = await loginAdmin();
+    const hooked = withHookedDb("batch", async () => {
+      const res = await post(
+        "/admin/api/personal-data/erase",
+        { email: fam.email, confirm: fam.email },
+        { jar: admin },
+      );
+      expect(res.status, await res.clone().text()).toBe(200);
+    });
+    const report = await mailCorrectedResults(hooked.env, part);
+    const left = await env.DB.prepare(
+      `SELECT (SELECT count(*) FROM mailing_recipients WHERE email = ?1) AS recipients,
+              (SELECT count(*) FROM mailings WHERE instr(message, ?2) > 0) AS mailings`,
+    )
+      .bind(fam.email, `Rut${tag}`)
+      .first<{ recipients: number; mailings: number }>();
+    expect(left).toEqual({ recipients: 0, mailings: 0 });
+    expect(report).toMatchObject({ mailed: 0, erased: 1 });
+    expect(hooked.sent.filter((m) => m.email === fam.email)).toEqual([]);
   });
 });
