@@ -125,7 +125,9 @@ const KEYS = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "⌫", "0", "OK"] as 
 /**
  * 'Startnummer i målordning': a keypad, the bibs typed so far and the slot each one reached. 'OK' hands the bib
  * to the tap queue (`onEnter`) and clears the display at once; the bibs not yet sent follow the server's in the
- * list, in the order typed, as 'ej skickad' (with the server's words when it refused one).
+ * list, in the order typed, as 'ej skickad' (with the server's words when it refused one). 'Ta bort' on one takes
+ * it out of the queue; if its send was already on the way, the race has it and it comes back as the server's,
+ * where 'Ta bort' takes it out of the finish order.
  */
 export function BibKeypad({
   raceId,
