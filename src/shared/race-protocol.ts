@@ -71,11 +71,17 @@ export interface RunnerRecord {
   seq?: number;
 }
 
-/** The start list a visitor sees: no age, no participant id (admin spec's start-list columns). */
+/**
+ * The start list a visitor sees: no age, no participant id (admin spec's start-list columns). Made by
+ * shared/public-view.ts, the one place that decides what the public sees.
+ */
 export type PublicRunnerRecord = Pick<
   RunnerRecord,
   "type" | "part" | "sort" | "bib" | "firstname" | "lastname" | "group" | "company" | "finished" | "time" | "dns"
->;
+> & {
+  /** Finished, but the time, finish moment and placing are not published (public-view.ts `publishing`). */
+  resultWithheld?: true;
+};
 
 /** `GET /api/races/get/{part}`: the race record, then its runner records. */
 export type RaceSnapshot = [RaceRecord, ...RunnerRecord[]];
@@ -94,23 +100,6 @@ export function metersToKm(meters: number): RunnerDistance {
 export function runnerTime(started: number | null, finished: number | null): string | undefined {
   const ms = resultMs(started, finished);
   return ms === null ? undefined : formatResult(ms);
-}
-
-export function toPublicRunner(r: RunnerRecord): PublicRunnerRecord {
-  const pub: PublicRunnerRecord = {
-    type: r.type,
-    part: r.part,
-    sort: r.sort,
-    bib: r.bib,
-    firstname: r.firstname,
-    lastname: r.lastname,
-    group: r.group,
-    company: r.company,
-    finished: r.finished,
-  };
-  if (r.time !== undefined) pub.time = r.time;
-  if (r.dns) pub.dns = true;
-  return pub;
 }
 
 /**

@@ -36,6 +36,7 @@ const RACE_METHODS = [
   "listRunners",
   "getRunner",
   "snapshot",
+  "publicSince",
   "addRunner",
   "updateRunner",
   "anonymiseRunner",

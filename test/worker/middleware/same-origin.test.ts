@@ -34,6 +34,7 @@ const READ_ONLY_GETS = new Set([
   "/admin/api/races/audit/:raceId",
   "/admin/api/races/get/:raceId",
   "/admin/api/races/review/:raceId",
+  "/admin/api/races/spectators/:raceId",
   "/admin/api/registration-analytics",
   "/admin/api/box-office-sales",
   "/admin/registrations",
@@ -64,6 +65,7 @@ const READ_ONLY_GETS = new Set([
   "/ws/pay/:payid",
   "/ws/race/:raceId",
   "/ws/races",
+  "/ws/spectate/:raceId",
 ]);
 
 const stateChangingGets = mountedRoutes()
