@@ -1,12 +1,12 @@
 /** The results page's rules: the latest season and its sources, older years, a race's results, ± to the winner. */
 import { describe, expect, it } from "vitest";
+import { resultRows } from "../../src/shared/public-view";
 import type { PublicRaceSnapshot, RaceRecord, RaceState } from "../../src/shared/race-protocol";
 import {
   defaultDistance,
   latestSeason,
   otherYears,
   resultLines,
-  rowsFromRace,
   yearDistances,
   type ResultSet,
 } from "../../src/web/features/results/result-rows";
@@ -78,7 +78,7 @@ describe("years and distances", () => {
   });
 });
 
-describe("rowsFromRace and resultLines", () => {
+describe("a race's rows (shared resultRows) and resultLines", () => {
   const snapshot = [
     race("race-250913-56", 5600, "ended"),
     {
@@ -132,7 +132,7 @@ describe("rowsFromRace and resultLines", () => {
   ] as PublicRaceSnapshot;
 
   it("lists the finishers in order of time, equal times sharing a place, without the runners who have no time", () => {
-    expect(rowsFromRace(snapshot)).toEqual([
+    expect(resultRows(snapshot)).toEqual([
       { place: 1, name: "Bo Berg", timeMs: 1_198_001, klass: "", bib: 601, club: "" },
       { place: 2, name: "Anna Ek", timeMs: 1_200_500, klass: "Dam", bib: 603, club: "IK Ek" },
       { place: 2, name: "Dan Ek", timeMs: 1_200_500, klass: "Herr", bib: null, club: "" },
@@ -140,7 +140,7 @@ describe("rowsFromRace and resultLines", () => {
   });
 
   it("gives each line its time and ± to the winner", () => {
-    expect(resultLines(rowsFromRace(snapshot)).map((l) => [l.place, l.name, l.time, l.diff, l.bib])).toEqual([
+    expect(resultLines(resultRows(snapshot)).map((l) => [l.place, l.name, l.time, l.diff, l.bib])).toEqual([
       ["1", "Bo Berg", "19:58.001", "+00:00.000", "601"],
       ["2", "Anna Ek", "20:00.500", "+00:02.499", "603"],
       ["2", "Dan Ek", "20:00.500", "+00:02.499", ""],

@@ -1,13 +1,15 @@
 /**
  * The results page's rules, as plain functions (spec, public site "Results"): which season is the latest and
  * where each of its distances comes from (an imported results file, or for a race of the current season that has
- * ended, the race itself), the older years to link, and the table's lines with ± to the winner.
+ * ended, the race itself), the older years to link, and the table's lines with ± to the winner. A race's own
+ * rows (placings from its public view) come from shared/public-view.ts `resultRows`, the one place that decides
+ * what the public sees.
  */
 import { DISTANCES, distanceFromMeters, type DistanceKm } from "../../../shared/distances";
 import { partYear } from "../../../shared/race-id";
-import type { PublicRaceSnapshot, RaceRecord } from "../../../shared/race-protocol";
+import type { RaceRecord } from "../../../shared/race-protocol";
 import type { ResultRow } from "../../../shared/results-file";
-import { formatDiff, formatResult, parseResult } from "../../../shared/time-format";
+import { formatDiff, formatResult } from "../../../shared/time-format";
 
 /** `GET /api/results`: which years and distances have an imported results file. */
 export interface ResultSet {
@@ -73,30 +75,6 @@ export function otherYears(sets: readonly ResultSet[], shown: number | null): nu
 /** The distances a year has results on, shortest first. */
 export function yearDistances(sets: readonly ResultSet[], year: number): DistanceKm[] {
   return DISTANCES.filter((d) => sets.some((s) => s.year === year && s.distance === d));
-}
-
-/**
- * A race's results as result rows: its finishers in order of time, places 1, 2, 3 … (equal times share a place).
- * Runners without a time (still out, did not start) are not results.
- */
-export function rowsFromRace(snapshot: PublicRaceSnapshot): ResultRow[] {
-  const [, ...runners] = snapshot;
-  const timed = runners
-    .map((r) => ({ r, ms: r.time === undefined ? null : parseResult(r.time) }))
-    .filter((x): x is { r: (typeof runners)[number]; ms: number } => x.ms !== null)
-    .sort((a, b) => a.ms - b.ms || (a.r.bib ?? Infinity) - (b.r.bib ?? Infinity));
-  let place = 0;
-  return timed.map(({ r, ms }, i) => {
-    if (i === 0 || ms !== timed[i - 1]!.ms) place = i + 1;
-    return {
-      place,
-      name: `${r.firstname} ${r.lastname}`.trim(),
-      timeMs: ms,
-      klass: r.group === "Ingen" ? "" : r.group,
-      bib: r.bib !== null && r.bib > 0 ? r.bib : null,
-      club: r.company,
-    };
-  });
 }
 
 export interface ResultLine {
