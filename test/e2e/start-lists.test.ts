@@ -102,17 +102,28 @@ const raceTab = (scope: Locator, part: string) => scope.locator(`[role="tab"][ar
 
 const headers = (page: Page) => page.locator("main").getByRole("columnheader").allTextContents();
 
-test("the first HTML has the page's heading and text, a head for sharing, and room for the years", async () => {
+test("the first HTML has the page's heading and text, a head for sharing, and the years with their distances", async () => {
   const page = await open("phone", { javaScriptEnabled: false });
   const res = await page.goto("/startlistor");
   expect(res?.status()).toBe(200);
   await expectShareableHead(page, TITLE);
   expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Startlistor");
   expect(await page.locator(".page-lead").textContent()).toMatch(/^Alla anmälda löpare/);
-  expect(await page.locator("main").getByRole("status").textContent()).toBe("Hämtar loppen …");
-  // The footer waits below the first screen, so the years arriving move nothing in sight.
-  const footerTop = await page.locator("footer").evaluate((el) => el.getBoundingClientRect().top);
-  expect(footerTop).toBeGreaterThanOrEqual(740);
+  // The Worker rendered the years and their distances into the HTML (no loading line, nothing to arrive).
+  expect(await page.getByText("Hämtar loppen …").count()).toBe(0);
+  const years = (await page.locator("main h2").allTextContents()).map(Number);
+  expect(years).toEqual(expect.arrayContaining([2025, 2024, 2023, 2022]));
+  expect(years).toEqual([...years].sort((a, b) => b - a));
+  const season = page.locator("section.year-section").filter({ has: page.getByRole("heading", { name: "2025" }) });
+  expect(await season.getByRole("tab").allTextContents()).toEqual(expect.arrayContaining(["0.8K", "1.6K", "2.8K", "5.6K"]));
+  expect(await season.getByText("Klicka på en distans för att hämta startlistan.").count()).toBe(1);
+  // The same races as data for the first render (not run: a JSON script, which the CSP allows).
+  const data = JSON.parse((await page.locator("script#page-data").textContent()) ?? "{}") as {
+    queries: { key: string[]; data: RaceRecord[] }[];
+  };
+  expect(data.queries.map((q) => q.key)).toEqual([["public", "races"]]);
+  expect(data.queries[0]!.data.map((r) => r.part)).toContain("race-250913-56");
+  expect(await page.locator("script#page-data").getAttribute("type")).toBe("application/json");
 });
 
 for (const kind of ["phone", "desktop"] as const) {

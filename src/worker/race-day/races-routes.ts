@@ -6,11 +6,8 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
-import { SEASON } from "../../shared/season";
-import { raceIdForSeason } from "../../shared/race-id";
-import type { RaceRecord } from "../../shared/race-protocol";
-import { database, type Db } from "../db/client";
-import { ensureSeasonRaces, listRaces, raceRecordFromRow } from "./races-db";
+import { database } from "../db/client";
+import { listRaceRecords } from "./races-db";
 import type { AppEnv } from "../env";
 import { notFound } from "../lib/errors";
 import { isSiteOrigin } from "../middleware/same-origin";
@@ -20,21 +17,7 @@ import { raceSnapshot } from "./race-runners";
 
 export const raceRoutes = new Hono<AppEnv>();
 
-/**
- * Every race of every season, by part. The current season's races are written from the config the first time
- * they are missing, so a fresh deployment lists them without a manual seeding step.
- */
-async function allRaces(db: Db): Promise<RaceRecord[]> {
-  let rows = await listRaces(db);
-  const seasonParts = SEASON.races.map((r) => raceIdForSeason(r.distance, SEASON));
-  if (!seasonParts.every((part) => rows.some((row) => row.part === part))) {
-    await ensureSeasonRaces(db, SEASON);
-    rows = await listRaces(db);
-  }
-  return rows.map(raceRecordFromRow);
-}
-
-raceRoutes.get("/api/races", async (c) => c.json(await allRaces(database(c.env.DB))));
+raceRoutes.get("/api/races", async (c) => c.json(await listRaceRecords(database(c.env.DB))));
 
 /** Malformed or unknown ids are answered 404 (the shared race-id rules, then the race index); this bounds input. */
 const partParam = z.object({ part: z.string().min(1).max(64) });
@@ -103,7 +86,7 @@ raceRoutes.get("/admin/api/races/spectators/:raceId", validate("param", raceIdPa
   return c.json(await c.env.SPECTATORS.getByName(part).stats());
 });
 
-raceRoutes.get("/admin/api/races", async (c) => c.json(await allRaces(database(c.env.DB))));
+raceRoutes.get("/admin/api/races", async (c) => c.json(await listRaceRecords(database(c.env.DB))));
 
 raceRoutes.get("/admin/api/races/get/:raceId", validate("param", raceIdParam), async (c) =>
   c.json(await raceSnapshot(c.env, database(c.env.DB), c.req.valid("param").raceId)),
