@@ -30,6 +30,8 @@ export interface ReceiptInput {
   kampanj: string | null;
   /** Where the family finds its registration (the site's origin). */
   siteUrl: string;
+  /** The registration was paid before: this payment is for runners added since (a second payment). */
+  additional?: boolean;
 }
 
 export interface ReceiptEmail {
@@ -70,9 +72,13 @@ export function receiptEmail(input: ReceiptInput, season: Season = SEASON): Rece
     `Nummerlappshämtning sker från ${BIB_PICKUP_FROM}.`,
   ];
 
+  const thanks = input.additional
+    ? `Tack! Betalningen för löparna ni har lagt till i er anmälan till ${site} ${season.year} är klar.`
+    : `Tack för er anmälan till ${site} ${season.year}! Betalningen är klar.`;
+  const runnersTitle = input.additional ? "Betalningen gäller" : "Anmälda löpare";
   const text = [
-    `Tack för er anmälan till ${site} ${season.year}! Betalningen är klar.`,
-    `Anmälda löpare:\n${runnerLines.map((l) => `- ${l}`).join("\n")}`,
+    thanks,
+    `${runnersTitle}:\n${runnerLines.map((l) => `- ${l}`).join("\n")}`,
     payment.join("\n"),
     `Loppdagen:\n${raceDayLines.join("\n")}`,
     `Er anmälan finns på ${input.siteUrl}/anmalan. Frågor? Skriv till ${season.contactEmail}.`,
@@ -83,8 +89,8 @@ export function receiptEmail(input: ReceiptInput, season: Season = SEASON): Rece
   const html = `<!doctype html>
 <html lang="sv"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
 <body style="font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:#1f2937;line-height:1.5">
-<p>Tack för er anmälan till ${escapeHtml(site)} ${season.year}! <strong>Betalningen är klar.</strong></p>
-<h3 style="margin-bottom:4px">Anmälda löpare</h3>
+<p>${escapeHtml(thanks)}</p>
+<h3 style="margin-bottom:4px">${runnersTitle}</h3>
 ${list(runnerLines)}
 <h3 style="margin-bottom:4px">Betalning</h3>
 ${list(payment)}
