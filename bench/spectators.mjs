@@ -56,9 +56,7 @@ export async function run({ baseURL }) {
   console.log(`  loppet förbereds: ${RUNNERS} löpare …`);
   const race = await prepareRace(site, runId);
   const socketBase = `${site.wsUrl}/spectate/${encodeURIComponent(race.id)}`;
-  const admins = await Promise.all(
-    Array.from({ length: ADMIN_SOCKETS }, (_, i) => openAdminSocket(site, race.id, i)),
-  );
+  const admins = await Promise.all(Array.from({ length: ADMIN_SOCKETS }, (_, i) => openAdminSocket(site, race.id, i)));
   const offset = await clockOffset(admins[0]);
   for (const a of admins) a.offset = offset;
   const statsBefore = await site.json("GET", `/admin/api/races/spectators/${race.id}`);
@@ -139,7 +137,9 @@ export async function run({ baseURL }) {
       figures.spectators.lostDeliveries === 0,
     everyP95Met: every.p95 !== null && every.p95 <= TARGET_EVERY_P95_MS,
     adminRatioMet: figures.admin.p95Ratio !== null && figures.admin.p95Ratio <= TARGET_ADMIN_RATIO,
-    churnLeftRaceAlone: churn ? churn.raceReads === 0 && churn.adminSocketsOpen === ADMIN_SOCKETS && churn.adminGotTap : null,
+    churnLeftRaceAlone: churn
+      ? churn.raceReads === 0 && churn.adminSocketsOpen === ADMIN_SOCKETS && churn.adminGotTap
+      : null,
   };
   writeFileSync(
     path.join(import.meta.dirname, "results", `spectators-n${N}.json`),
@@ -297,10 +297,13 @@ async function arrive(site, race, socketBase) {
       }
     };
     // Spread over the 5 s, as phones that opened the page at different moments.
-    const start = setTimeout(() => {
-      void poll();
-      state.timers.push(setInterval(() => void poll(), POLL_EVERY_MS));
-    }, (i * POLL_EVERY_MS) / pollers);
+    const start = setTimeout(
+      () => {
+        void poll();
+        state.timers.push(setInterval(() => void poll(), POLL_EVERY_MS));
+      },
+      (i * POLL_EVERY_MS) / pollers,
+    );
     state.timers.push(start);
   }
   state.stopPolling = () => {
@@ -637,7 +640,13 @@ function stats(values) {
   if (values.length === 0) return { n: 0, p50: null, p95: null, p99: null, max: null };
   const sorted = [...values].sort((a, b) => a - b);
   const rank = (p) => sorted[Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length))) - 1];
-  return { n: sorted.length, p50: round(rank(50)), p95: round(rank(95)), p99: round(rank(99)), max: round(sorted.at(-1)) };
+  return {
+    n: sorted.length,
+    p50: round(rank(50)),
+    p95: round(rank(95)),
+    p99: round(rank(99)),
+    max: round(sorted.at(-1)),
+  };
 }
 
 function round(ms) {

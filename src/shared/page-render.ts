@@ -80,6 +80,9 @@ export type RenderDataPage = (path: DataPagePath, loader: PageDataLoader) => Pro
  * runner named `</script>`) can end the element; JSON.parse reads it back unchanged.
  */
 export function pageDataScript(data: PageData): string {
-  const json = JSON.stringify(data).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+  const json = JSON.stringify(data)
+    .replace(/</g, "\\u003c")
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
   return `<script type="application/json" id="${PAGE_DATA_ID}">${json}</script>`;
 }
