@@ -170,6 +170,30 @@ describe("the spectator socket", () => {
   });
 });
 
+describe("a fan-out that cannot be reached", () => {
+  it("the socket and the public JSON answer 503 with when to try again, never a 500; the page polls meanwhile", async () => {
+    const jar = await loginAdmin();
+    const { part } = await runningRace(jar, 1);
+    // As workerd answers when it is out of connections: the stub's calls throw.
+    const broken = () => {
+      throw new Error("overloaded: Too many open files");
+    };
+    const SPECTATORS = { getByName: () => ({ fetch: broken, view: broken }) } as unknown as Env["SPECTATORS"];
+    const socket = await call(`/ws/spectate/${part}`, { headers: { upgrade: "websocket" }, env: { SPECTATORS } });
+    expect(socket.status).toBe(503);
+    expect(socket.headers.get("retry-after")).toBe("5");
+    expect(await socket.json()).toEqual({
+      error: "Liveuppdateringen kan inte öppnas just nu. Försök igen om en stund.",
+    });
+    // A race this isolate has no copy of yet.
+    const fresh = await runningRace(jar, 1);
+    const view = await call(`/api/races/get/${fresh.part}`, { env: { SPECTATORS } });
+    expect(view.status).toBe(503);
+    expect(view.headers.get("retry-after")).toBe("5");
+    expect(await view.json()).toEqual({ error: "Startlistan kan inte hämtas just nu. Försök igen om en stund." });
+  });
+});
+
 describe("the public JSON", () => {
   it("carries an ETag: the same one answers 304, a change makes a new one", async () => {
     const jar = await loginAdmin();

@@ -75,8 +75,18 @@ raceRoutes.get("/ws/spectate/:raceId", validate("param", raceIdParam), async (c)
   if (!(await isKnownRace(database(c.env.DB), part))) return c.json({ error: NOT_FOUND }, 404);
   const headers = new Headers(req.headers);
   headers.delete("cookie");
-  // Returned as is: the 101 response's headers are immutable, so no middleware may touch it.
-  return c.env.SPECTATORS.getByName(part).fetch(new Request(req.url, { headers }));
+  try {
+    // Returned as is: the 101 response's headers are immutable, so no middleware may touch it.
+    return await c.env.SPECTATORS.getByName(part).fetch(new Request(req.url, { headers }));
+  } catch (err) {
+    // The fan-out cannot be reached (overloaded, restarting): the page polls the cached view meanwhile and tries
+    // the socket again later; a spectator is never answered 500.
+    console.error("spectator socket not opened", part, err);
+    return c.json({ error: "Liveuppdateringen kan inte öppnas just nu. Försök igen om en stund." }, 503, {
+      "retry-after": "5",
+      "cache-control": "no-store",
+    });
+  }
 });
 
 /** How many follow a race live and how often spectators reached the race object (the organisers' view, the bench). */
