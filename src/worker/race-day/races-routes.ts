@@ -72,14 +72,14 @@ raceRoutes.get("/ws/spectate/:raceId", validate("param", raceIdParam), async (c)
     return c.json({ error: "Anslutningen kom inte från sajten." }, 403);
   }
   const part = c.req.valid("param").raceId;
-  if (!(await isKnownRace(database(c.env.DB), part))) return c.json({ error: NOT_FOUND }, 404);
   const headers = new Headers(req.headers);
   headers.delete("cookie");
   try {
+    if (!(await isKnownRace(database(c.env.DB), part))) return c.json({ error: NOT_FOUND }, 404);
     // Returned as is: the 101 response's headers are immutable, so no middleware may touch it.
     return await c.env.SPECTATORS.getByName(part).fetch(new Request(req.url, { headers }));
   } catch (err) {
-    // The fan-out cannot be reached (overloaded, restarting): the page polls the cached view meanwhile and tries
+    // The race index or the fan-out cannot be reached (overloaded, restarting): the page polls the cached view meanwhile and tries
     // the socket again later; a spectator is never answered 500.
     console.error("spectator socket not opened", part, err);
     return c.json({ error: "Liveuppdateringen kan inte öppnas just nu. Försök igen om en stund." }, 503, {
