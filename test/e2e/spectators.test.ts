@@ -2,9 +2,9 @@
  * Spectators over real HTTP against `npm start`'s server (separate incoming requests, which the Worker test
  * project cannot make: there every fetch is a sub-request of the test). A running race's public view is read by
  * 50 phones at once just after the Worker's per-isolate copy has expired (each asking again as soon as it has its
- * answer, for 1.5 s), round after round, with a finish between rounds: every read is a 200 with the race (workerd answers 500 "Cannot perform I/O on behalf of a
- * different request" when one request awaits a promise another request made), and the newest finish is in the
- * view within 2 s. Races of this file are made on days in 2039 (other files keep to 2040–2099).
+ * answer, for 1.5 s), round after round, with a finish between rounds: every read is a 200 with the race (workerd
+ * answers 500 "Cannot perform I/O on behalf of a different request" when one request awaits a promise another
+ * request made), and the newest finish is in the view within 2 s. Races of this file are made on days in 2039 (other files keep to 2040–2099).
  */
 import { expect, inject, test } from "vitest";
 import { raceId } from "../../src/shared/race-id";
