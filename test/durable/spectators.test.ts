@@ -170,6 +170,35 @@ describe("the spectator socket", () => {
   });
 });
 
+describe("erasure (personal data)", () => {
+  it("an erased runner's name leaves the spectators' view: a delta to open sockets, and the public JSON", async () => {
+    const jar = await loginAdmin();
+    const part = await newRace(jar);
+    const erased = await addRunner(jar, part, { firstname: "Greta", lastname: "Raderasdotter", company: "IK Spår" });
+    await addRunner(jar, part, { firstname: "Kvar", lastname: "Kvarsson" });
+    const socket = await spectate(part);
+    const first = (await socket.next()) as SpectatorFrame;
+    expect(JSON.stringify(first)).toContain("Raderasdotter");
+    expect(JSON.stringify(await publicJson(part))).toContain("Raderasdotter");
+
+    const stub = env.RACE.getByName(part);
+    const answer = await stub.anonymiseRunner(erased.id, { firstname: "Anonym", lastname: "Löpare" });
+    expect(answer.ok).toBe(true);
+    const delta = (await socket.next()) as SpectatorFrame;
+    expect(delta.type).toBe("delta");
+    expect(JSON.stringify(delta)).not.toMatch(/Greta|Raderasdotter|IK Spår/);
+    expect(pageView(socket).view.find((r) => r.sort === erased.sort)).toMatchObject({
+      firstname: "Anonym",
+      lastname: "Löpare",
+      company: "",
+    });
+    // This isolate's copy is at most a second old.
+    await new Promise((r) => setTimeout(r, 1_100));
+    expect(JSON.stringify(await publicJson(part))).not.toMatch(/Greta|Raderasdotter|IK Spår/);
+    socket.ws.close();
+  });
+});
+
 describe("a fan-out that cannot be reached", () => {
   it("the socket and the public JSON answer 503 with when to try again, never a 500; the page polls meanwhile", async () => {
     const jar = await loginAdmin();
