@@ -22,6 +22,7 @@ const BENCHMARKS = {
   "race-screen-load": () => import("./race-screen-load.mjs"),
   "race-sockets": () => import("./race-sockets.mjs"),
   spectators: () => import("./spectators.mjs"),
+  "rapid-timing": () => import("./rapid-timing.mjs"),
   "results-table": () => import("./results-table.mjs"),
   "runner-search": () => import("./runner-search.mjs"),
   "box-office": () => import("./box-office.mjs"),

@@ -7,13 +7,14 @@
  * runner's public fields. Never an age or a participant id: a runner is known by `sort` alone.
  *
  * Two inputs are the place for rules to come, so they land here and nowhere else:
- * - `resultsStatus`: whether the race's results are preliminary, official or a corrected result (the race object
- *   will keep it). Null until the race has a finish, whatever was given; today nothing sets it (null).
+ * - `resultsStatus`: whether the race's results are preliminary, official or a corrected result: the race object's
+ *   (`results`, issue 26, also passed on as it is), else the context's. Null until the race has a finish.
  * - `publishing`: which runners' time and placing are published (child-safe publishing, a season setting).
  *   A runner whose result is not published is still listed, as in the finish (`resultWithheld`), without its
  *   time, its finish moment or a placing. Today everything is published.
  */
 import {
+  type ResultsStatus,
   type PublicRaceSnapshot,
   type PublicRunnerRecord,
   type RaceRecord,
@@ -23,7 +24,7 @@ import {
 import type { ResultRow } from "./results-file";
 import { parseResult } from "./time-format";
 
-export type ResultsStatus = "preliminary" | "official" | "corrected";
+export type { ResultsStatus };
 
 export interface PublishingRules {
   /** Runners younger than this have their time and placing withheld; null publishes every result. */
@@ -78,6 +79,7 @@ export function publicRunner(
     finished: runner.finished,
   };
   if (runner.dns) pub.dns = true;
+  if (runner.corrected) pub.corrected = true;
   if (runner.finished !== null && !publishesResult(runner, context.publishing)) {
     pub.finished = null;
     pub.resultWithheld = true;
@@ -102,7 +104,9 @@ export function publicRace(
     date: race.date,
     distance: race.distance,
     openForReg: race.openForReg,
-    resultsStatus: anyFinished ? context.resultsStatus : null,
+    // The race object's status (issue 26: preliminary from the first finish, official, corrected) wins.
+    ...(race.results ? { results: race.results } : {}),
+    resultsStatus: anyFinished ? (race.results ?? context.resultsStatus) : null,
   };
 }
 
@@ -162,7 +166,8 @@ export function resultRows(view: PublicRaceSnapshot | PublicRaceView): ResultRow
     if (i === 0 || ms !== timed[i - 1]!.ms) place = i + 1;
     return {
       place,
-      name: `${r.firstname} ${r.lastname}`.trim(),
+      // A result changed after the results were official says so (issue 26).
+      name: `${r.firstname} ${r.lastname}`.trim() + (r.corrected ? " (korrigerad)" : ""),
       timeMs: ms,
       klass: r.group === "Ingen" ? "" : r.group,
       bib: r.bib !== null && r.bib > 0 ? r.bib : null,

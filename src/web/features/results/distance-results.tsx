@@ -11,6 +11,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from "../../components/ui/ta
 import { kmText } from "../landing/season-text";
 import { useRunnerFilter } from "../runner-search/runner-search";
 import { usePublicRace } from "../start-lists/api/get-public-race";
+import { resultsStatusText } from "../start-lists/start-list";
 import { useResultsFile } from "./api/get-results-file";
 import { resultRows } from "../../../shared/public-view";
 import { defaultDistance, resultLines, type ResultLine, type ResultSource, type SeasonResults } from "./result-rows";
@@ -72,17 +73,21 @@ function RaceResults({ part, caption }: { part: string; caption: string }) {
   // An ended race changes only by an organiser's correction: followed live on its race day, read once after.
   const query = usePublicRace(part, { live: "race-day" });
   const rows = useMemo(() => (query.data ? resultRows(query.data) : undefined), [query.data]);
-  return <Results rows={rows} query={query} caption={caption} />;
+  const status = query.data ? resultsStatusText(query.data[0]) : null;
+  return <Results rows={rows} query={query} caption={caption} status={status} />;
 }
 
 function Results({
   rows,
   query,
   caption,
+  status = null,
 }: {
   rows: ResultRow[] | undefined;
   query: Parameters<typeof LoadState>[0]["query"];
   caption: string;
+  /** A race's results status ('Resultaten är preliminära.'); null for a results file. */
+  status?: string | null;
 }) {
   // As a transition: see results-page.tsx.
   const shownRows = useDeferredValue(rows);
@@ -95,6 +100,7 @@ function Results({
       <p className={search.summary ? "results-count search-status" : "results-count muted"} role="status">
         {search.summary ?? `${lines.length} löpare i mål`}
       </p>
+      {status && <p className="results-status-text">{status}</p>}
       <ResultTable lines={lines} caption={caption} visibleKeys={search.visibleKeys} />
     </>
   );
