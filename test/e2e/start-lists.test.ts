@@ -115,9 +115,10 @@ test("the first HTML has the page's heading and text, a head for sharing, and th
   expect(years).toEqual(expect.arrayContaining([2025, 2024, 2023, 2022]));
   expect(years).toEqual([...years].sort((a, b) => b - a));
   const season = page.locator("section.year-section").filter({ has: page.getByRole("heading", { name: "2025" }) });
-  expect(await season.getByRole("tab").allTextContents()).toEqual(
-    expect.arrayContaining(["0.8K", "1.6K", "2.8K", "5.6K"]),
-  );
+  // Other test files on the same server may add races to this season ('5.6K (13/9)'): the four distances are there.
+  const tabs = await season.getByRole("tab").allTextContents();
+  expect(tabs).toEqual(expect.arrayContaining(["0.8K", "1.6K", "2.8K"]));
+  expect(tabs.some((t) => t.startsWith("5.6K"))).toBe(true);
   expect(await season.getByText("Klicka på en distans för att hämta startlistan.").count()).toBe(1);
   // The same races as data for the first render (not run: a JSON script, which the CSP allows).
   const data = JSON.parse((await page.locator("script#page-data").textContent()) ?? "{}") as {
