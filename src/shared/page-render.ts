@@ -12,7 +12,7 @@
 import type { DistanceKm } from "./distances";
 import type { PublicRaceView } from "./public-view";
 import type { RaceRecord } from "./race-protocol";
-import type { ResultRow } from "./results-file";
+import type { PublishedRow } from "./results-file";
 
 export const PAGE_DATA_ID = "page-data";
 
@@ -47,7 +47,7 @@ export interface PageDataLoader {
   records(): Promise<PublicCourseRecord[]>;
   resultSets(): Promise<PublicResultSet[]>;
   /** One results file's rows as a browser reads them from `/resultat/{file}`; null when there is none. */
-  resultsFile(file: string): Promise<ResultRow[] | null>;
+  resultsFile(file: string): Promise<PublishedRow[] | null>;
   /** One race's public view; null for an unknown race. */
   race(part: string): Promise<PublicRaceView | null>;
 }

@@ -10,8 +10,8 @@
  * - `resultsStatus`: whether the race's results are preliminary, official or a corrected result: the race object's
  *   (`results`, issue 26, also passed on as it is), else the context's. Null until the race has a finish.
  * - `publishing`: which runners' time and placing are published (child-safe publishing, a season setting).
- *   A runner whose result is not published is still listed, as in the finish (`resultWithheld`), without its
- *   time, its finish moment or a placing. Today everything is published.
+ *   A runner whose result is not published is still listed (`resultWithheld`), after the finishers, without its
+ *   time, its finish moment or a placing. The rules are child-safe.ts's; the default context is the season's.
  */
 import {
   type ResultsStatus,
@@ -21,26 +21,26 @@ import {
   type RemovedRunnerRecord,
   type RunnerRecord,
 } from "./race-protocol";
-import type { ResultRow } from "./results-file";
+import { publishesResult, publishingRules, type PublishingRules } from "./child-safe";
+import type { PublishedRow, ResultRow, WithheldRow } from "./results-file";
+import { SEASON } from "./season";
 import { parseResult } from "./time-format";
 
 export type { ResultsStatus };
-
-export interface PublishingRules {
-  /** Runners younger than this have their time and placing withheld; null publishes every result. */
-  resultsHiddenBelowAge: number | null;
-}
 
 export interface PublicViewContext {
   resultsStatus: ResultsStatus | null;
   publishing: PublishingRules;
 }
 
-/** Today's inputs: no status is known yet, and every result is published. */
-export const DEFAULT_PUBLIC_CONTEXT: PublicViewContext = {
-  resultsStatus: null,
-  publishing: { resultsHiddenBelowAge: null },
-};
+/**
+ * The season's inputs: no status known beyond the race's own, and the season's publishing rules (child-safe
+ * publishing when the season turns it on), read at each call. Every public reader (the routes, the pages, the race
+ * object's feed to the spectators) uses this unless a test passes its own.
+ */
+export function seasonPublicContext(): PublicViewContext {
+  return { resultsStatus: null, publishing: publishingRules(SEASON) };
+}
 
 /** The race as the public sees it: the spec's race record and the results status. */
 export interface PublicRaceRecord extends RaceRecord {
@@ -57,15 +57,10 @@ export function isRemoved(change: PublicRunnerChange): change is RemovedRunnerRe
   return "removed" in change && change.removed === true;
 }
 
-/** Whether this runner's time and placing may be published. */
-export function publishesResult(runner: Pick<RunnerRecord, "age">, rules: PublishingRules): boolean {
-  return rules.resultsHiddenBelowAge === null || runner.age >= rules.resultsHiddenBelowAge;
-}
-
 /** One runner's public record: no age, no participant id; a withheld result has no time and no finish moment. */
 export function publicRunner(
   runner: RunnerRecord,
-  context: PublicViewContext = DEFAULT_PUBLIC_CONTEXT,
+  context: PublicViewContext = seasonPublicContext(),
 ): PublicRunnerRecord {
   const pub: PublicRunnerRecord = {
     type: "runner",
@@ -80,7 +75,7 @@ export function publicRunner(
   };
   if (runner.dns) pub.dns = true;
   if (runner.corrected) pub.corrected = true;
-  if (runner.finished !== null && !publishesResult(runner, context.publishing)) {
+  if (runner.finished !== null && !publishesResult(runner.age, context.publishing)) {
     pub.finished = null;
     pub.resultWithheld = true;
     return pub;
@@ -93,7 +88,7 @@ export function publicRunner(
 export function publicRace(
   race: RaceRecord,
   anyFinished: boolean,
-  context: PublicViewContext = DEFAULT_PUBLIC_CONTEXT,
+  context: PublicViewContext = seasonPublicContext(),
 ): PublicRaceRecord {
   return {
     type: "race",
@@ -114,7 +109,7 @@ export function publicRace(
 export function publicView(
   race: RaceRecord,
   runners: readonly RunnerRecord[],
-  context: PublicViewContext = DEFAULT_PUBLIC_CONTEXT,
+  context: PublicViewContext = seasonPublicContext(),
 ): PublicRaceView {
   const anyFinished = runners.some((r) => r.finished !== null);
   return assembleView(
@@ -141,6 +136,11 @@ export function comparePublicRunners(a: PublicRunnerRecord, b: PublicRunnerRecor
   const af = a.finished !== null || a.resultWithheld === true;
   const bf = b.finished !== null || b.resultWithheld === true;
   if (af !== bf) return af ? 1 : -1;
+  // A withheld result comes after every published finisher, by number then name: where it stood among the
+  // finishers would give its placing away.
+  const aw = a.resultWithheld === true;
+  const bw = b.resultWithheld === true;
+  if (aw !== bw) return aw ? 1 : -1;
   if (a.finished !== null && b.finished !== null && a.finished !== b.finished) return a.finished - b.finished;
   if ((a.bib === null) !== (b.bib === null)) return a.bib === null ? -1 : 1;
   if (a.bib !== null && b.bib !== null && a.bib !== b.bib) return a.bib - b.bib;
@@ -153,16 +153,17 @@ export function comparePublicRunners(a: PublicRunnerRecord, b: PublicRunnerRecor
 
 /**
  * A race's results as result rows: its finishers with a published time, by time, places 1, 2, 3 … (equal times
- * share a place). Runners without a time (still out, did not start, or withheld) are not results.
+ * share a place), then the finishers whose result is withheld (child-safe publishing: 'Fullföljt', not placed), by
+ * name. Runners without a time (still out, did not start) are not results.
  */
-export function resultRows(view: PublicRaceSnapshot | PublicRaceView): ResultRow[] {
+export function resultRows(view: PublicRaceSnapshot | PublicRaceView): PublishedRow[] {
   const [, ...runners] = view;
   const timed = runners
     .map((r) => ({ r, ms: r.time === undefined ? null : parseResult(r.time) }))
     .filter((x): x is { r: PublicRunnerRecord; ms: number } => x.ms !== null)
     .sort((a, b) => a.ms - b.ms || (a.r.bib ?? Infinity) - (b.r.bib ?? Infinity));
   let place = 0;
-  return timed.map(({ r, ms }, i) => {
+  const ranked = timed.map(({ r, ms }, i): ResultRow => {
     if (i === 0 || ms !== timed[i - 1]!.ms) place = i + 1;
     return {
       place,
@@ -174,4 +175,17 @@ export function resultRows(view: PublicRaceSnapshot | PublicRaceView): ResultRow
       club: r.company,
     };
   });
+  const withheld = runners
+    .filter((r) => r.resultWithheld === true)
+    .map((r): WithheldRow => ({
+      place: null,
+      name: `${r.firstname} ${r.lastname}`.trim(),
+      timeMs: null,
+      klass: r.group === "Ingen" ? "" : r.group,
+      bib: r.bib !== null && r.bib > 0 ? r.bib : null,
+      club: r.company,
+      withheld: true,
+    }))
+    .sort((a, b) => a.name.localeCompare(b.name, "sv"));
+  return [...ranked, ...withheld];
 }

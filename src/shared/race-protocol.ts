@@ -118,7 +118,11 @@ export type PublicRunnerRecord = Pick<
   | "dns"
   | "corrected"
 > & {
-  /** Finished, but the time, finish moment and placing are not published (public-view.ts `publishing`). */
+  /**
+   * Finished, but the time, the finish moment and a placing are not published (child-safe publishing: the season
+   * setting withholds them for runners 11 and under; public-view.ts). Such a record has `finished: null` and no
+   * `time`.
+   */
   resultWithheld?: true;
 };
 

@@ -19,7 +19,7 @@ import { recordsQueryOptions } from "./features/results/api/get-records";
 import { resultSetsQueryOptions } from "./features/results/api/get-result-sets";
 import { resultsFileQueryOptions } from "./features/results/api/get-results-file";
 import { defaultDistance, latestSeason } from "./features/results/result-rows";
-import { publicRaceQueryOptions } from "./features/start-lists/api/get-public-race";
+import { publicRaceQueryOptions } from "./features/start-lists/api/public-race-query";
 import { publicRacesQueryOptions } from "./features/start-lists/api/get-public-races";
 
 export const renderDataPage: RenderDataPage = async (path, loader) => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   assembleView,
-  DEFAULT_PUBLIC_CONTEXT,
+  seasonPublicContext,
   publicRunner,
   publicView,
   resultRows,
@@ -79,7 +79,7 @@ describe("publicView", () => {
   });
 
   it("says no results status before the first finish, whatever it is given", () => {
-    const official: PublicViewContext = { ...DEFAULT_PUBLIC_CONTEXT, resultsStatus: "official" };
+    const official: PublicViewContext = { ...seasonPublicContext(), resultsStatus: "official" };
     expect(publicView(race, [cia, dan], official)[0].resultsStatus).toBeNull();
     expect(publicView(race, [anna, cia], official)[0].resultsStatus).toBe("official");
     expect(publicView(race, [anna, cia])[0].resultsStatus).toBeNull();
@@ -92,7 +92,11 @@ describe("publicView", () => {
     expect(shownAnna).toMatchObject({ finished: null, resultWithheld: true });
     expect(shownAnna).not.toHaveProperty("time");
     expect(view.find((r) => r.sort === "runner-bo")).toMatchObject({ time: "06:20.000", finished: bo.finished });
-    expect(resultRows(view).map((r) => [r.place, r.name])).toEqual([[1, "bo Ek"]]);
+    // Withheld finishers are listed after the placed ones, without a place (child-safe publishing).
+    expect(resultRows(view).map((r) => [r.place, r.name])).toEqual([
+      [1, "bo Ek"],
+      [null, "anna Ek"],
+    ]);
     // Everything is published by default.
     expect(publicRunner(anna)).toMatchObject({ time: "06:40.000", finished: anna.finished });
   });

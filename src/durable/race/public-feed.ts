@@ -6,7 +6,7 @@
  * sent again, with everything since, at the next change (the fan-out also re-reads by itself when its copy is
  * old, or when a notice does not follow on from what it has).
  */
-import { DEFAULT_PUBLIC_CONTEXT, publicRace, publicRunner, type PublicRunnerChange } from "../../shared/public-view";
+import { seasonPublicContext, publicRace, publicRunner, type PublicRunnerChange } from "../../shared/public-view";
 import { isRemovedRunner, type RunnerRecord } from "../../shared/race-protocol";
 import type { PublicUpdate } from "../../shared/spectator-protocol";
 import { raceRecord, runnerEvents, runnerRecord } from "./records";
@@ -22,7 +22,7 @@ export function publicUpdate(store: RaceStore, since: number): PublicUpdate {
   const meta = store.requireMeta();
   const seq = store.latestSeq();
   const whole = since <= 0 || since > seq;
-  const context = DEFAULT_PUBLIC_CONTEXT;
+  const context = seasonPublicContext();
   const anyFinished =
     store.sql<{ one: number }>("SELECT 1 AS one FROM runners WHERE finished IS NOT NULL AND moving_to IS NULL LIMIT 1")
       .length > 0;

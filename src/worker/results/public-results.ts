@@ -3,15 +3,24 @@
  * course records, which years and distances have a results file, and one file as its text and as the rows a
  * browser reads from that text (the same rows either way: they are read back from the text with the shared rules).
  */
+import { publishingRules } from "../../shared/child-safe";
 import type { DistanceKm } from "../../shared/distances";
-import { parseResults, resultsFileName, serializeResults, type ResultRow } from "../../shared/results-file";
+import {
+  parsePublishedResults,
+  publishedResults,
+  resultsFileName,
+  serializeResults,
+  type PublishedRow,
+} from "../../shared/results-file";
+import { SEASON } from "../../shared/season";
 import { formatResult } from "../../shared/time-format";
 import type { Db } from "../db/client";
 import { listCourseRecords, listResults, listResultSets } from "./results-db";
 
 /** `GET /api/records`: [{distance, name, time (mm:ss.fff), timeMs, year}]. */
 export async function publicCourseRecords(db: Db) {
-  const records = await listCourseRecords(db);
+  // Child-safe publishing (the season's setting): a withheld result never holds a record.
+  const records = await listCourseRecords(db, publishingRules(SEASON));
   return records.map((r) => ({
     distance: r.distance,
     name: r.name,
@@ -27,14 +36,17 @@ export async function publicResultSets(db: Db) {
   return sets.map((s) => ({ ...s, file: resultsFileName(s.year, s.distance) }));
 }
 
-/** One year's results on one distance as the file's text (without the byte order mark); null when there are none. */
+/**
+ * One year's results on one distance as the file's text (without the byte order mark); null when there are none.
+ * Child-safe publishing (the season's setting) decides whose time and placing are in it; no age leaves.
+ */
 export async function publicResultsText(db: Db, year: number, distance: DistanceKm): Promise<string | null> {
   const rows = await listResults(db, year, distance);
-  return rows.length === 0 ? null : serializeResults(rows);
+  return rows.length === 0 ? null : serializeResults(publishedResults(rows, publishingRules(SEASON)));
 }
 
 /** The rows a browser reads from that file (results page: api/get-results-file.ts); null when there are none. */
-export async function publicResultsRows(db: Db, year: number, distance: DistanceKm): Promise<ResultRow[] | null> {
+export async function publicResultsRows(db: Db, year: number, distance: DistanceKm): Promise<PublishedRow[] | null> {
   const text = await publicResultsText(db, year, distance);
-  return text === null ? null : parseResults(text).rows;
+  return text === null ? null : parsePublishedResults(text).rows;
 }

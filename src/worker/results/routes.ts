@@ -5,7 +5,9 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { DISTANCES, type DistanceKm } from "../../shared/distances";
-import { parseResultsFileName } from "../../shared/results-file";
+import { publishingRules, WITHHELD_TEXT } from "../../shared/child-safe";
+import { parseResultsFileName, publishedResults } from "../../shared/results-file";
+import { SEASON } from "../../shared/season";
 import { formatResult } from "../../shared/time-format";
 import { database } from "../db/client";
 import { listGallerySummaries, listGalleryUrls } from "../gallery/gallery-db";
@@ -71,8 +73,12 @@ dataRoutes.get("/api/results/:year/:distance", validate("param", resultsParams),
   const { year, distance } = c.req.valid("param");
   const rows = await listResults(database(c.env.DB), year, distance);
   if (rows.length === 0) throw notFound("Det finns inga resultat för det året och den distansen");
+  // A withheld line (child-safe publishing) has no place, no time: 'Fullföljt'.
   return c.json(
-    rows.map((r) => ({ ...r, time: formatResult(r.timeMs) })),
+    publishedResults(rows, publishingRules(SEASON)).map((r) => ({
+      ...r,
+      time: r.timeMs === null ? WITHHELD_TEXT : formatResult(r.timeMs),
+    })),
     200,
     { "cache-control": CACHE },
   );

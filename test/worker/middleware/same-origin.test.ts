@@ -16,6 +16,7 @@ useRaceYear(2073);
 const READ_ONLY_GETS = new Set([
   "/",
   "/:file{img_[0-9]{4}\\.txt}",
+  "/admin/api/diplomas/:race",
   "/admin/api/export/friidrott.csv",
   "/admin/api/export/registrations.csv",
   "/admin/api/export2racesplitter",
@@ -43,6 +44,8 @@ const READ_ONLY_GETS = new Set([
   "/admin/registrations",
   "/allmanna-villkor",
   "/api/config",
+  "/api/family/diplomas",
+  "/api/family/results",
   "/api/gallery",
   "/api/health",
   "/api/races",

@@ -1,6 +1,7 @@
 /**
  * /admin/edit-races: every race (admin spec, "Race list"), each leading to its runners, and 'Lägg till lopp'. An
- * ended race offers its results as the federation export (GET /admin/api/export/friidrott.csv).
+ * ended race offers its results as the federation export (GET /admin/api/export/friidrott.csv); a started or ended
+ * race its finishers' diplomas, one A4 page each, to print (GET /admin/api/diplomas/{race}).
  */
 import { useState } from "react";
 import { Link } from "react-router";
@@ -54,6 +55,12 @@ export default function RaceListPage() {
                     {r.state === "ended" && (
                       <a href={`/admin/api/export/friidrott.csv?race=${encodeURIComponent(r.part)}`} download>
                         Friidrottsexport
+                      </a>
+                    )}
+                    {r.state === "ended" && " · "}
+                    {r.state !== "" && (
+                      <a href={`/admin/api/diplomas/${encodeURIComponent(r.part)}`} target="_blank" rel="noopener">
+                        Diplom
                       </a>
                     )}
                   </td>

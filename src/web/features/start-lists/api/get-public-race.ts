@@ -6,21 +6,13 @@
  * Worker answers from the race's cached view (the edge, then its own copy), never from the race object, with an
  * ETag that makes an unchanged answer a 304.
  */
-import { queryOptions, useQuery } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import type { PublicRaceSnapshot } from "../../../../shared/race-protocol";
 import { stockholmDate } from "../../../../shared/stockholm";
-import { api } from "../../../lib/api";
 import { useServerClock } from "../../config/server-clock";
 import { refreshInterval } from "../start-list";
+import { publicRaceQueryOptions } from "./public-race-query";
 import { useSpectatorSocket } from "./spectate-race";
-
-export function getPublicRace(part: string): Promise<PublicRaceSnapshot> {
-  return api<PublicRaceSnapshot>(`/api/races/get/${encodeURIComponent(part)}`);
-}
-
-export const publicRaceQueryOptions = (part: string) =>
-  queryOptions({ queryKey: ["public", "race", part], queryFn: () => getPublicRace(part), staleTime: 1_000 });
 
 /**
  * `live`: true for a start list (follows its race while it runs, and on race day before the start: the socket,
