@@ -49,6 +49,8 @@ const NOT_THE_SITES = [/^sqlite_/, /^_cf_/, /^d1_migrations$/, /^dev_swish_/, /^
  *   the taps and review items are by runner id (rapid timing's items also name a runner they suggest for a
  *   mistyped bib by id, beside the name the erasure replaced); the results as they were marked official
  *   ('Officiella') are kept by runner id with bib and time only;
+ * - the race's spectators' fan-out object keeps the race's public copy (each runner's public record, renamed by
+ *   the erasure like the race's own row, under its sort key `runner-<id>`);
  * - a payment's Durable Object (the payment page's socket and the polling of Swish) is named by its payid and
  *   keeps it with the payment's state.
  */
@@ -77,6 +79,8 @@ const ID_PLACES = new Set([
   "race:review.runner_id",
   "race:review.data",
   "race:official_results.id",
+  "spectators:runners.sort",
+  "spectators:runners.record",
   "payment:meta.payid",
 ]);
 
@@ -118,12 +122,16 @@ async function everyObjectRow(stub: DurableObjectStub, prefix: string, name: str
   });
 }
 
-/** Every race object of every race in D1's index, the race hub, and the given payments' objects. */
+/**
+ * Every race object of every race in D1's index and its spectators' fan-out object (the public copy), the race
+ * hub, and the given payments' objects.
+ */
 async function everyDurableRow(payids: string[]): Promise<Rows> {
   const { results } = await env.DB.prepare("SELECT part FROM races ORDER BY part").all<{ part: string }>();
   let rows: Rows = {};
   for (const { part } of results) {
     rows = { ...rows, ...(await everyObjectRow(env.RACE.getByName(part), "race", part)) };
+    rows = { ...rows, ...(await everyObjectRow(env.SPECTATORS.getByName(part), "spectators", part)) };
   }
   rows = { ...rows, ...(await everyObjectRow(env.RACE_HUB.getByName("hub"), "hub", "hub")) };
   for (const payid of payids) {
@@ -400,7 +408,12 @@ describe("an erasure leaves nothing behind (issue 29 item 4)", () => {
       expect.arrayContaining(["campaign_codes.note", "epassi_invitations.name", "race:events.payload"]),
     );
     expect([...places(renamed)]).toEqual(
-      expect.arrayContaining(["participants.firstname", "race:events.payload", "race:runners.firstname"]),
+      expect.arrayContaining([
+        "participants.firstname",
+        "race:events.payload",
+        "race:runners.firstname",
+        "spectators:runners.record",
+      ]),
     );
     expect(places(son)).toContain("race:review.name");
     expect(places(last)).toContain("mailing_recipients.name");
@@ -438,6 +451,14 @@ describe("an erasure leaves nothing behind (issue 29 item 4)", () => {
     );
     expect(erasedKassa.status, await erasedKassa.clone().text()).toBe(200);
 
+    // The spectators' copy is told of the rename by the race object after its answer (fire-and-forget): given a
+    // moment to arrive, then everything is read.
+    const needles = people.flatMap((p) => p.needles);
+    await waitFor(
+      async () => findings(await everyDurableRow([]), needles).every((f) => !f.place.startsWith("spectators:")),
+      5000,
+      "the spectators' copy renamed",
+    ).catch(() => undefined);
     const after = { ...(await everyD1Row()), ...(await everyDurableRow(people.flatMap((p) => p.payids))) };
     // No name, address or phone anywhere.
     expect(
