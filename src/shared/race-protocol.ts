@@ -65,6 +65,11 @@ export interface RunnerRecord {
   /** Marked 'did not start' by an admin (so the race can end without them); absent when false. */
   dns?: boolean;
   /**
+   * When the runner picked up the bib at the desk (epoch ms); absent until then. Admins only: the public start
+   * list never carries it (toPublicRunner).
+   */
+  pickedUpAt?: number;
+  /**
    * The seq of the runner's last change, in the race object's answers and events: a phone never lets an older
    * answer overwrite a newer record it already has.
    */

@@ -43,6 +43,8 @@ export type RunnerRow = {
   seq: number;
   moving_to: string | null;
   mirror_pending: number;
+  /** When the runner's bib was picked up at the desk (rules/checkin.ts); null until then. */
+  picked_up_at: number | null;
 };
 
 export type ReviewRow = {
@@ -148,6 +150,16 @@ const SCHEMA_MIGRATIONS: readonly string[] = [
    CREATE INDEX review_open ON review (status, created_at);
    ALTER TABLE runners ADD COLUMN mirror_pending INTEGER NOT NULL DEFAULT 0;
    ALTER TABLE removed ADD COLUMN mirror_pending INTEGER NOT NULL DEFAULT 0;`,
+  // Bib pick-up at the desk (rules/checkin.ts): when a runner picked up, and the desk's actions by their id, so a
+  // queued action replayed answers what it answered the first time.
+  `ALTER TABLE runners ADD COLUMN picked_up_at INTEGER;
+   CREATE TABLE desk_actions (
+     action_id TEXT PRIMARY KEY,
+     kind TEXT NOT NULL,
+     runner_ids TEXT NOT NULL,
+     at INTEGER NOT NULL,
+     seq INTEGER NOT NULL
+   );`,
 ];
 
 export class RaceStore {

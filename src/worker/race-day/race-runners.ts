@@ -55,6 +55,10 @@ const RACE_METHODS = [
   "applyReview",
   "discardReview",
   "closeSessionSockets",
+  "runnersById",
+  "pickUp",
+  "bibAtPickup",
+  "dnsNotPickedUp",
 ] as const satisfies readonly (keyof RaceDO)[];
 type RaceMethod = (typeof RACE_METHODS)[number];
 /** Every RPC method of the race object that answers a RaceAnswer; the client must have each (checked below). */
