@@ -34,6 +34,7 @@ import { personalDataRoutes } from "./personal-data/routes";
 import { massEmailRoutes } from "./mass-email/routes";
 import { unsubscribeRoutes } from "./mass-email/unsubscribe-routes";
 import { boxOfficeRoutes } from "./box-office/routes";
+import { checkinRoutes } from "./checkin/routes";
 // Development only (DESIGN.md): every path these serve answers 404 unless DEV_MODE is "true".
 import { devOnly } from "./dev/dev-only";
 import { devRoutes } from "./dev/routes";
@@ -89,6 +90,7 @@ export function createApp() {
   app.route("/", massEmailRoutes);
   app.route("/", unsubscribeRoutes);
   app.route("/", boxOfficeRoutes);
+  app.route("/", checkinRoutes);
   app.route("/", devSwishRoutes);
 
   app.notFound((c) => c.json({ error: "Hittades inte" }, 404));

@@ -43,6 +43,7 @@ import { builtinCampaigns } from "../campaigns/builtin-campaigns";
 import { ensureCampaignRow } from "../campaigns/campaigns-db";
 import { findRegistrationById } from "../registration/registrations-db";
 import { receiptEmail } from "./receipt-email";
+import { ensureCheckinCode } from "../checkin/checkin-db";
 import { ApiError } from "../lib/errors";
 import { addParticipantsToRaces } from "../race-day/race-runners";
 
@@ -521,6 +522,7 @@ export async function afterPaid(env: Env, payid: string, clock: Clock = clockFro
     try {
       const registration = await findRegistrationById(db, row.registrationId);
       if (registration) {
+        const checkinCode = await ensureCheckinCode(db, registration.id);
         const mail = receiptEmail({
           payid,
           runners,
@@ -529,6 +531,7 @@ export async function afterPaid(env: Env, payid: string, clock: Clock = clockFro
           paymentReference: row.paymentReference,
           kampanj: row.kampanj,
           siteUrl: env.PUBLIC_ORIGIN,
+          checkinCode,
         });
         await emailSender(env, db, clock).send({ to: registration.email, ...mail, kind: "receipt" });
         await audit(

@@ -12,7 +12,8 @@
  * - registrations stay (their payments need them) but their address becomes `raderad-<id>@raderad.invalid`, a
  *   reserved domain that never receives mail, and that placeholder is put on the unsubscribe list so no mass
  *   mailing ever picks it; runners are anonymised ('Anonym Löpare', no club, no phone) keeping age, distance,
- *   group, bib and race, which the season's figures (analytics, goodie bags) need and which name nobody;
+ *   group, bib and race, which the season's figures (analytics, goodie bags) need and which name nobody; the
+ *   registration's check-in code for the bib desk is erased (its QR then finds nobody);
  * - payments keep what bookkeeping needs (amount, currency, dates, status, payment and payee reference, campaign,
  *   child/adult counts, which runners it covered); the payer's phone number (`payer_alias`), the message sent to
  *   Swish and the Swish token/callback identifier are removed. Refund rows hold nothing about the payer and stay;
@@ -240,7 +241,11 @@ export async function erasePersonalData(
       `INSERT OR IGNORE INTO unsubscribes (email, at) SELECT ${placeholder}, ?2 FROM registrations WHERE email = ?1`,
       by.now,
     ),
-    q(`UPDATE registrations SET email = ${placeholder}, updated_at = ?2 WHERE email = ?1`, by.now),
+    // The check-in code goes with the address: a QR kept from an old receipt then finds nobody at the bib desk.
+    q(
+      `UPDATE registrations SET email = ${placeholder}, checkin_token = NULL, updated_at = ?2 WHERE email = ?1`,
+      by.now,
+    ),
     d1
       .prepare("INSERT INTO audit_log (at, actor, device, action, subject, detail) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
       .bind(by.now, by.actor, by.device, "personal-data.erase", by.hash, JSON.stringify(by.detail)),

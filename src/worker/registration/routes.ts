@@ -42,6 +42,7 @@ import {
   useLoginCode,
 } from "../session/login-codes-db";
 import { swishtoryOf } from "../payments/payments-db";
+import { ensureCheckinCode } from "../checkin/checkin-db";
 import {
   ensureRegistration,
   findRegistration,
@@ -138,6 +139,8 @@ async function registrationView(db: Db, email: string, registration: Registratio
     barn: counts.barn,
     vuxna: counts.vuxna,
     listPrice: listTotal(counts, now),
+    // The QR for the bib desk, once there is something to pick up (made on first need: older registrations too).
+    checkinCode: locked && registration ? await ensureCheckinCode(db, registration.id) : null,
     // The "welcome back" offer only makes sense while the list can still be changed.
     previousRunners: open && !locked ? await previousRunners(db, email, SEASON.year, runners) : [],
   };
