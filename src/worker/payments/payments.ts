@@ -502,7 +502,9 @@ export async function afterPaid(env: Env, payid: string, clock: Clock = clockFro
 
   if (!(await hasAuditStep(db, RUNNERS_ADDED, payid))) {
     try {
-      const added = await addParticipantsToRaces(env, db, runners, SEASON, { actor: "betalning" });
+      // A box-office sale hands the bibs over at the table: its runners join their races checked in.
+      const pickedUpAt = row.origin === "kassa" ? (row.datePaid ?? clock.now()) : null;
+      const added = await addParticipantsToRaces(env, db, runners, SEASON, { actor: "betalning" }, pickedUpAt);
       await audit(
         db,
         {

@@ -58,7 +58,9 @@ export default function CheckInPage() {
       <h2>Nummerlappar</h2>
       <QrScanner
         onCode={(c) => void open(c, "scan")}
-        onOther={() => setMessage({ kind: "error", text: "Det är inte en incheckningskod. Visa QR-koden från kvittot." })}
+        onOther={() =>
+          setMessage({ kind: "error", text: "Det är inte en incheckningskod. Visa QR-koden från kvittot." })
+        }
       />
 
       <form

@@ -26,7 +26,10 @@ export function loadQueue(storage: Pick<Storage, "getItem"> | undefined = global
   }
 }
 
-export function saveQueue(queue: readonly PendingPickup[], storage: Pick<Storage, "setItem"> | undefined = globalThis.localStorage) {
+export function saveQueue(
+  queue: readonly PendingPickup[],
+  storage: Pick<Storage, "setItem"> | undefined = globalThis.localStorage,
+) {
   try {
     storage?.setItem(KEY, JSON.stringify(queue));
   } catch {

@@ -71,7 +71,9 @@ export function FamilyCard({ family, unsent, onAction }: FamilyCardProps) {
       )}
       {!family.paid && (
         <div className="alert alert-warning checkin-unpaid" role="status">
-          <p>Anmälan är inte betald{family.paymentStatus ? ` (${family.paymentStatus})` : ""}. Familjen betalar i kassan.</p>
+          <p>
+            Anmälan är inte betald{family.paymentStatus ? ` (${family.paymentStatus})` : ""}. Familjen betalar i kassan.
+          </p>
           {family.kind === "anmalan" && (
             <Link className="btn btn-primary" to={`/admin/kassa?fran=${encodeURIComponent(family.id)}`}>
               Till kassan

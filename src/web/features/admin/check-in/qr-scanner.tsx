@@ -25,7 +25,8 @@ const MAX_FRAME_WIDTH = 640;
 
 async function makeDecoder(): Promise<Decode> {
   const Native = (globalThis as { BarcodeDetector?: DetectorClass }).BarcodeDetector;
-  if (Native && (await Native.getSupportedFormats?.().catch(() => []))?.includes("qr_code")) {
+  const formats: string[] = Native ? ((await Native.getSupportedFormats?.().catch(() => [])) ?? []) : [];
+  if (Native && formats.includes("qr_code")) {
     const detector = new Native({ formats: ["qr_code"] });
     return async (video) => (await detector.detect(video))[0]?.rawValue ?? null;
   }
@@ -50,7 +51,8 @@ function cameraError(err: unknown): string {
   if (name === "NotAllowedError" || name === "SecurityError") {
     return "Kameran fick inte användas. Tillåt kameran för sidan i webbläsaren, eller skriv koden.";
   }
-  if (name === "NotFoundError" || name === "OverconstrainedError") return "Ingen kamera hittades. Skriv koden i stället.";
+  if (name === "NotFoundError" || name === "OverconstrainedError")
+    return "Ingen kamera hittades. Skriv koden i stället.";
   if (name === "NotReadableError") return "Kameran används av en annan app. Stäng den och försök igen.";
   return "Kameran kunde inte startas. Skriv koden i stället.";
 }
