@@ -51,6 +51,8 @@ export interface OverviewRunner {
   distance: DistanceKm;
   age: number;
   group: string;
+  /** When the bib was picked up at the desk (epoch ms); absent until then. */
+  pickedUpAt?: number;
 }
 
 /** One entry of `GET /admin/registrations` (spec: email, payid, swishtory, deltagare). */

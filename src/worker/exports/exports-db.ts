@@ -71,6 +71,8 @@ export interface RegistrationExportRow {
   refunded: number;
   /** 1-based position of the runner within its registration (the first row carries the registration's amount). */
   position: number;
+  /** When the runner picked up the bib at the desk (mirrored from the race object); null until then. */
+  pickedUpAt: number | null;
 }
 
 /**
@@ -82,6 +84,7 @@ export async function registrationExportRows(db: Db, season: number): Promise<Re
     .prepare(
       `SELECT r.id AS registrationId, r.email, r.created_at AS registeredAt,
               p.firstname, p.lastname, p.age, p.distance, p."group" AS "group", p.company, p.bib,
+              p.picked_up_at AS pickedUpAt,
               pay.id AS payid, pay.status, pay.amount, pay.kampanj,
               pay.date_created AS dateCreated, pay.date_paid AS datePaid,
               coalesce((SELECT sum(f.amount) FROM refunds f WHERE f.payid = pay.id AND f.status = 'PAID'), 0)

@@ -52,6 +52,7 @@ interface RunnerCols {
   distance: string;
   age: number;
   group: string;
+  picked_up_at: number | null;
 }
 interface RefundCols {
   id: string;
@@ -119,7 +120,8 @@ export async function seasonOverview(db: Db, season: number): Promise<OverviewRe
     d1.prepare(`SELECT id, email, payid, created_at FROM registrations WHERE season = ?1`).bind(season),
     d1
       .prepare(
-        `SELECT id, registration_id, firstname, lastname, bib, company, distance, age, "group" FROM participants
+        `SELECT id, registration_id, firstname, lastname, bib, company, distance, age, "group", picked_up_at
+         FROM participants
          WHERE season = ?1 AND registration_id IS NOT NULL ORDER BY created_at, id`,
       )
       .bind(season),
@@ -153,6 +155,7 @@ export async function seasonOverview(db: Db, season: number): Promise<OverviewRe
       distance: r.distance as DistanceKm,
       age: r.age,
       group: r.group,
+      ...(r.picked_up_at !== null ? { pickedUpAt: r.picked_up_at } : {}),
     };
   }
 

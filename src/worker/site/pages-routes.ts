@@ -14,7 +14,7 @@ import { Hono } from "hono";
 import { ogUrlTag, socialMetaTags, type PageMeta } from "../../shared/page-meta";
 import { galleryYearDescription, galleryYears } from "../../shared/gallery";
 import { SEASON } from "../../shared/season";
-import { showBibPickupBanner, showRegistrationButton } from "../../shared/season-rules";
+import { isOnSiteRegistrationDay, showBibPickupBanner, showRegistrationButton } from "../../shared/season-rules";
 import { database } from "../db/client";
 import { gallerySummary } from "../gallery/gallery-db";
 import { hasResultsForYear } from "../results/results-db";
@@ -46,12 +46,15 @@ const FORWARDED = ["accept", "accept-encoding", "accept-language", "user-agent",
 export interface SeasonFlags {
   registrationButton: "open" | "closed";
   bibBanner: "on" | "off";
+  /** Race morning, online registration closed: the closed call-to-action points to the box office. */
+  onSite: "on" | "off";
 }
 
 export function seasonFlags(now: number): SeasonFlags {
   return {
     registrationButton: showRegistrationButton(now) ? "open" : "closed",
     bibBanner: showBibPickupBanner(now) ? "on" : "off",
+    onSite: isOnSiteRegistrationDay(now) ? "on" : "off",
   };
 }
 
@@ -84,6 +87,7 @@ export function withSeasonFlags(
       element(el) {
         el.setAttribute("data-registration-button", flags.registrationButton);
         el.setAttribute("data-bib-banner", flags.bibBanner);
+        el.setAttribute("data-on-site", flags.onSite);
         for (const [name, value] of Object.entries(head.htmlAttributes ?? {})) el.setAttribute(name, value);
       },
     })

@@ -58,15 +58,13 @@ async function participantRows(payid: string) {
   ) as string[];
   const rows = await Promise.all(
     ids.map((id) =>
-      env.DB.prepare("SELECT id, bib, race_id, phone, picked_up_at FROM participants WHERE id = ?")
-        .bind(id)
-        .first<{
-          id: string;
-          bib: number | null;
-          race_id: string | null;
-          phone: string;
-          picked_up_at: number | null;
-        }>(),
+      env.DB.prepare("SELECT id, bib, race_id, phone, picked_up_at FROM participants WHERE id = ?").bind(id).first<{
+        id: string;
+        bib: number | null;
+        race_id: string | null;
+        phone: string;
+        picked_up_at: number | null;
+      }>(),
     ),
   );
   return rows.map((r) => r!);

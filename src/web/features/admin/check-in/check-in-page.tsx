@@ -104,6 +104,13 @@ export default function CheckInPage() {
         </p>
       )}
 
+      {selected && family.isPending && <p className="muted">Hämtar familjen…</p>}
+      {selected && family.isError && (
+        <p className="alert alert-error" role="alert">
+          {family.error.message}
+        </p>
+      )}
+      {family.data && selected && <FamilyCard family={family.data} unsent={unsent} onAction={queue.add} />}
       {!code && debounced.trim() && search.data && (
         <SearchHits
           hits={search.data}
@@ -119,14 +126,6 @@ export default function CheckInPage() {
           {search.error.message}
         </p>
       )}
-
-      {selected && family.isPending && <p className="muted">Hämtar familjen…</p>}
-      {selected && family.isError && (
-        <p className="alert alert-error" role="alert">
-          {family.error.message}
-        </p>
-      )}
-      {family.data && selected && <FamilyCard family={family.data} unsent={unsent} onAction={queue.add} />}
     </section>
   );
 }

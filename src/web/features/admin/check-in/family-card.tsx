@@ -114,7 +114,15 @@ interface RunnerRowProps {
 
 function RunnerRow({ family, runner: r, unsent, onPickUp, onUndo }: RunnerRowProps) {
   return (
-    <li className={r.pickedUpAt !== null ? "checkin-runner is-picked" : "checkin-runner"}>
+    <li
+      className={[
+        "checkin-runner",
+        r.pickedUpAt !== null ? "is-picked" : "",
+        r.raceId !== null && r.bib === null ? "needs-bib" : "",
+      ]
+        .filter(Boolean)
+        .join(" ")}
+    >
       <div className="checkin-runner-who">
         <strong>
           {r.firstname} {r.lastname}

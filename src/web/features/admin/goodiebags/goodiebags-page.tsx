@@ -39,7 +39,8 @@ function PackingList({ bags }: { bags: GoodieBags }) {
     <>
       <p className="goodiebags-lead">
         Packlista för loppdagen: betalda deltagare per distans, barn (under {adultAge} år) och vuxna ({adultAge} år och
-        äldre). Löpare som betalat i biljettkassan räknas med.
+        äldre). Löpare som betalat i biljettkassan räknas med. Utdelade: löparen har hämtat nummerlappen vid disken
+        (påsen följer med); kvar: ännu inte hämtade.
       </p>
       <div className="table-scroll">
         <table className="table goodiebags-table">
@@ -56,6 +57,12 @@ function PackingList({ bags }: { bags: GoodieBags }) {
               <th scope="col" className="num">
                 Totalt
               </th>
+              <th scope="col" className="num">
+                Utdelade
+              </th>
+              <th scope="col" className="num">
+                Kvar
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -65,6 +72,8 @@ function PackingList({ bags }: { bags: GoodieBags }) {
                 <td className="num">{d.barn}</td>
                 <td className="num">{d.vuxna}</td>
                 <td className="num total">{d.total}</td>
+                <td className="num">{d.handedOut}</td>
+                <td className="num">{d.total - d.handedOut}</td>
               </tr>
             ))}
           </tbody>
@@ -74,6 +83,8 @@ function PackingList({ bags }: { bags: GoodieBags }) {
               <td className="num">{totals.barn}</td>
               <td className="num">{totals.vuxna}</td>
               <td className="num total">{totals.total}</td>
+              <td className="num">{totals.handedOut}</td>
+              <td className="num">{totals.total - totals.handedOut}</td>
             </tr>
           </tfoot>
         </table>
