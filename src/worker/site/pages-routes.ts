@@ -120,7 +120,8 @@ export function withSeasonFlags(
 function flagEtag(assetEtag: string | null, flags: SeasonFlags): string | null {
   if (!assetEtag) return null;
   const tag = assetEtag.replace(/^W\//, "").replace(/"/g, "");
-  return `W/"${tag}-${flags.registrationButton}-${flags.bibBanner}"`;
+  // Race morning's on-site text changes the page too (its own tag, so a cached closed page is not reused).
+  return `W/"${tag}-${flags.registrationButton}-${flags.bibBanner}${flags.onSite === "on" ? "-onsite" : ""}"`;
 }
 
 async function fetchAsset(assets: Fetcher, incoming: Request, path: string): Promise<Response> {
