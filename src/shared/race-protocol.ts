@@ -185,6 +185,8 @@ export const RECONNECT_DELAY_MS = 5_000;
 export const CLOCK_TICK_MS = 500;
 /** Spec: reset is confirmed by typing this word. */
 export const RESET_WORD = "APRAKET";
+/** 'Markera ej hämtade som DNS' (every runner who never picked up the bib) is confirmed by typing this. */
+export const DNS_NOT_PICKED_UP_WORD = "DNS";
 /** Spec: a distance change is confirmed by typing this. */
 export const CHANGE_DISTANCE_WORD = "OK";
 /**
