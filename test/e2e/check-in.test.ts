@@ -108,6 +108,12 @@ test("the desk reads the receipt's QR with the camera and checks the family in; 
   const visitor = await desktopContext(plain, baseURL);
   const email = await paidFamily(visitor.request, lastname);
   const { png, code } = await receiptQr(visitor.request, email);
+  // The family's own page shows the same QR and code.
+  const familyPage = await visitor.newPage();
+  await familyPage.goto("/anmalan/3");
+  const qr = familyPage.getByRole("img", { name: `QR-kod för incheckning: ${code}` });
+  await qr.waitFor();
+  await expect.poll(() => qr.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
   await visitor.close();
 
   const camera = await chromium.launch({

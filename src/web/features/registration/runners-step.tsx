@@ -20,6 +20,7 @@ import { campaignQueryKeyRoot, useValidateKampanj } from "./api/validate-kampanj
 import { CampaignField } from "./campaign-field";
 import { ErrorAlert, messagesOf } from "./error-alert";
 import { PaymentStatus } from "./payment-status";
+import { CheckinQr } from "./checkin-qr";
 import type { PaymentStepState } from "./payment-step";
 import { PriceSummary } from "./price-summary";
 import { draftOf, EMPTY_DRAFT, RunnerDialog, type RunnerDraft } from "./runner-dialog";
@@ -143,6 +144,7 @@ export function RunnersStep({ registration }: { registration: Registration }) {
       </p>
 
       {registration.payid && payment && <PaymentStatus payid={registration.payid} payment={payment} />}
+      {registration.checkinCode && <CheckinQr code={registration.checkinCode} />}
 
       {!locked && !registration.registrationOpen && (
         <div className="alert alert-warning" role="status">
