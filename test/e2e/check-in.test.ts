@@ -147,6 +147,8 @@ test("the desk reads the receipt's QR with the camera and checks the family in; 
     await card.getByRole("button", { name: "Hämtat – hela familjen (2)" }).click();
     await expect.poll(() => card.locator(".checkin-picked").count()).toBe(2);
     await expect.poll(() => desk.getByText(/^Ej skickade/).count()).toBe(0);
+    // Sent and taken: no refusal on screen (a refused action leaves the queue with the server's message).
+    expect(await desk.locator(".alert-error").count()).toBe(0);
     await desk.screenshot({ path: join(tmpdir(), "checkin-desk-390.png"), fullPage: true });
     expect(await desk.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 

@@ -48,7 +48,8 @@ export function FamilyCard({ family, unsent, onAction }: FamilyCardProps) {
       runners: runners.map((r) => ({ id: r.id, raceId: r.raceId! })),
       pickedUp,
       actionId: makeActionId(),
-      at: clock.now(),
+      // Whole milliseconds: the server clock's offset is measured at a request's midpoint and may be fractional.
+      at: Math.round(clock.now()),
       device: deviceId(),
     });
 
