@@ -74,6 +74,9 @@ export default defineConfig({
   environments: {
     client: {
       build: {
+        // The import graph, for the service workers' precache lists and the admin start pages
+        // (scripts/service-workers.mjs moves it out of dist/client, so it is never served).
+        manifest: true,
         rollupOptions: {
           output: {
             // Code only organisers, the stopwatch, the map or the carousel need is built into its own folder

@@ -18,6 +18,7 @@ const BENCHMARKS = {
   mailing: () => import("./mailing.mjs"),
   lighthouse: () => import("./lighthouse.mjs"),
   "payment-flow": () => import("./payment-flow.mjs"),
+  "race-screen-load": () => import("./race-screen-load.mjs"),
   "race-sockets": () => import("./race-sockets.mjs"),
   "results-table": () => import("./results-table.mjs"),
   "runner-search": () => import("./runner-search.mjs"),

@@ -1,7 +1,8 @@
 /**
  * `npm start`: builds the production bundle and serves it on workerd with local D1 and Durable Objects,
  * migrated and seeded with demo data. `npm run dev` (`--dev`) serves the sources with Vite's hot reload instead.
- * `--no-build` serves the bundle already in dist/ (a second server in one test run, a quick restart).
+ * `--no-build` serves the bundle already in dist/ (a second server in one test run, a quick restart); with
+ * DIST_DIR, the bundle in that directory instead (the browser tests serve a second deploy from a copy).
  *
  * Environment: PORT (default 8787), STATE_DIR (local D1/DO state, default .wrangler/state), NOW (ISO time
  * where the server clock starts; it then advances normally; default: registration open, early prices), and any
@@ -117,7 +118,7 @@ function serve() {
   return wrangler([
     "dev",
     "-c",
-    path.join("dist", "loppet", "wrangler.json"),
+    path.join(process.env.DIST_DIR ? path.resolve(process.env.DIST_DIR) : "dist", "loppet", "wrangler.json"),
     "--port",
     String(port),
     "--persist-to",

@@ -29,22 +29,31 @@ const KEEP_OUTPUT = 12_000;
 /**
  * Starts the server and resolves once `readyPath` answers 200. `echo` streams the server's output to this
  * process's stderr (otherwise it is kept only for error messages). `build: false` serves the bundle already
- * in dist/, for a second server in a run that has built it once. `env` adds variables for the build and the
- * server (a local secret such as CAMPAIGN_CODES, lib/settings.mjs).
+ * in dist/, for a second server in a run that has built it once; `distDir` another built bundle (no build).
+ * `stateDir` reuses a state directory (an earlier server's, stopped: a deploy), which stop() then leaves in place.
+ * `env` adds variables for the build and the server (a local secret such as CAMPAIGN_CODES, lib/settings.mjs).
+ * @param {{ port?: number, now?: string, build?: boolean, distDir?: string, stateDir?: string, readyPath?: string,
+ *   timeoutMs?: number, echo?: boolean, env?: Record<string, string> }} [options]
  */
 export async function startLocalServer({
   port,
   now,
   build = true,
+  distDir,
+  stateDir: givenStateDir,
   readyPath = "/api/config",
   timeoutMs = 170_000,
   echo = false,
   env: extraEnv = {},
 } = {}) {
   port ??= await freePort();
-  const stateDir = mkdtempSync(path.join(tmpdir(), "loppet-state-"));
+  const stateDir = givenStateDir ?? mkdtempSync(path.join(tmpdir(), "loppet-state-"));
   const baseURL = `http://localhost:${port}`;
   const env = { ...withoutVarOverrides(), ...extraEnv, PORT: String(port), STATE_DIR: stateDir };
+  if (distDir) {
+    env.DIST_DIR = distDir;
+    build = false;
+  } else delete env.DIST_DIR;
   if (now) env.NOW = now;
   else delete env.NOW;
 
@@ -73,7 +82,7 @@ export async function startLocalServer({
     }
     // workerd may outlive start.mjs by a moment; give the group a last signal before removing its files.
     killGroup(child.pid, "SIGKILL");
-    rmSync(stateDir, { recursive: true, force: true });
+    if (!givenStateDir) rmSync(stateDir, { recursive: true, force: true });
   }
 
   const deadline = Date.now() + timeoutMs;

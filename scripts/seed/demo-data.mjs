@@ -213,11 +213,17 @@ function priceFor(season, now, ages, campaign) {
   const vuxna = ages.filter((a) => a >= ADULT_AGE).length;
   const barn = ages.length - vuxna;
   const rule = campaign ? CAMPAIGN_RULES[campaign] : null;
-  let amount = barn * tier.child + vuxna * tier.adult;
-  if (rule === "flat50") amount = (barn + vuxna) * 50;
-  if (rule === "free") amount = 0;
-  if (rule === "minus50") amount = barn * Math.max(0, tier.child - 50) + vuxna * Math.max(0, tier.adult - 50);
-  return { amount, barn, vuxna };
+  // Each runner's share of the order (src/shared/pricing.ts orderPrices), kept as the payment's runner_prices.
+  const share = (age) => {
+    const listed = age >= ADULT_AGE ? tier.adult : tier.child;
+    if (rule === "flat50") return 50;
+    if (rule === "free") return 0;
+    if (rule === "minus50") return Math.max(0, listed - 50);
+    return listed;
+  };
+  const shares = ages.map(share);
+  const amount = shares.reduce((sum, x) => sum + x, 0);
+  return { amount, barn, vuxna, shares };
 }
 
 function swishPayment(random, base) {
@@ -315,14 +321,18 @@ function buildSeason(random, season, households, previous) {
     const ages = rows.map((r) => r.age);
     const ids = JSON.stringify(rows.map((r) => r.id));
     let at = createdAt + random.int(2, 40) * 60_000;
-    const base = (campaign) => ({
-      registration_id: registration.id,
-      season,
-      ...priceFor(season, at, ages, campaign),
-      kampanj: campaign ?? null,
-      participant_ids: ids,
-      date_created: at,
-    });
+    const base = (campaign) => {
+      const { shares, ...price } = priceFor(season, at, ages, campaign);
+      return {
+        registration_id: registration.id,
+        season,
+        ...price,
+        runner_prices: JSON.stringify(Object.fromEntries(rows.map((r, i) => [r.id, shares[i]]))),
+        kampanj: campaign ?? null,
+        participant_ids: ids,
+        date_created: at,
+      };
+    };
 
     if (plan.kind === "failed" || plan.retried) {
       const failure = random.pick(FAILURES);
@@ -609,6 +619,7 @@ export const DEMO_TABLES = [
       "barn",
       "vuxna",
       "participant_ids",
+      "runner_prices",
       "settled_at",
     ],
   ],

@@ -5,11 +5,12 @@
  * What the figures count (the spec names the fields; these readings are ours):
  * - A registration counts once it has at least one runner (registrations without participants are dropped from
  *   every admin list, spec §4). It belongs to its season ("year").
- * - Paid (spec §4): the registration's selected payment (`payid`) has status PAID. A free campaign order is paid
- *   with amount 0. Everything else (no payment, CREATED, DECLINED, ERROR, CANCELLED) is unpaid.
- * - Revenue: the amounts of the paid registrations' payments minus what was refunded of them through Swish
+ * - Paid: the registration has a PAID payment (a family that added a runner after paying has two; a free campaign
+ *   order is paid with amount 0). One without (no payment, CREATED, DECLINED, ERROR, CANCELLED) is unpaid.
+ * - Revenue: the amounts of the registrations' PAID payments minus what was refunded of them through Swish
  *   (refunds with status PAID), whole kronor. Box-office sales are not registrations and are not counted here.
- * - Participants: the runners of the counted registrations, paid or not; `paid…` fields count the paid ones.
+ * - Participants: the runners of the counted registrations, paid or not; `paid…` fields count the runners paid by
+ *   their payment and not deregistered by a refund.
  * - Months are calendar months in Europe/Stockholm: a registration's month is when it was made, a payment's month
  *   when it was paid (its refunds are taken off in that same month, so months add up to the year).
  * - paymentRate and growth are percentages with one decimal; growth compares with the closest earlier season that

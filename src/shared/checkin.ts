@@ -68,6 +68,10 @@ export interface DeskRunner {
   bib: number | null;
   /** When the bib was picked up (epoch ms); null until then. */
   pickedUpAt: number | null;
+  /** Paid by a payment of its own (a runner added after the family paid may not be). */
+  paid: boolean;
+  /** A refund took the runner out: nothing to pick up. */
+  deregistered?: boolean;
   dns?: boolean;
 }
 
@@ -81,7 +85,7 @@ export interface DeskFamily {
   season: number;
   email: string | null;
   phone: string | null;
-  /** The registration's selected payment is PAID (a box-office runner: it is in a race). */
+  /** Every runner still registered is paid (each runner is paid by the payment that booked it). */
   paid: boolean;
   /** That payment's status, or null when none was ever started. */
   paymentStatus: string | null;
@@ -95,7 +99,7 @@ export interface DeskSearchHit {
   email: string | null;
   phone: string | null;
   paid: boolean;
-  runners: Pick<DeskRunner, "id" | "firstname" | "lastname" | "distance" | "bib" | "pickedUpAt">[];
+  runners: Pick<DeskRunner, "id" | "firstname" | "lastname" | "distance" | "bib" | "pickedUpAt" | "paid">[];
 }
 
 /** `POST /admin/api/checkin/pickup`: 'Hämtat' or 'Ångra' for runners of one family (any of their races). */

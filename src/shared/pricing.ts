@@ -82,3 +82,40 @@ export function onSitePrice(age: number, season: Season = SEASON): number {
 export function onSiteTotal(counts: AgeCounts, season: Season = SEASON): number {
   return tierTotal(season.onSitePrice, counts);
 }
+
+/**
+ * Each runner's share of an order's total (`listTotal`, or `campaignTotal` under `rule`), keyed by runner id, in
+ * the tier of `now`: what the family sees each runner was booked at. The shares add up to the total:
+ * - no campaign: the runner's adult or child price;
+ * - 'flat50': 50 each; 'free': 0 each; 'minus50': the runner's price less 50 (never below 0);
+ * - 'epassi': the runner's price, except the one whose fee Epassi covers, 0: the first adult in the order given,
+ *   or the first child when there is no adult (campaignTotal waives the most expensive fee).
+ */
+export function orderPrices(
+  runners: readonly { id: string; age: number }[],
+  rule: CampaignRule | null,
+  now: number,
+  season: Season = SEASON,
+): Record<string, number> {
+  const tier = priceTier(now, season);
+  const listed = (age: number) => (isAdult(age, season) ? tier.adult : tier.child);
+  const waived =
+    rule === "epassi"
+      ? (runners.find((r) => isAdult(r.age, season)) ?? runners.find((r) => !isAdult(r.age, season)))?.id
+      : undefined;
+  const share = (r: { id: string; age: number }): number => {
+    switch (rule) {
+      case null:
+        return listed(r.age);
+      case "flat50":
+        return CAMPAIGN_AMOUNT;
+      case "free":
+        return 0;
+      case "minus50":
+        return Math.max(0, listed(r.age) - CAMPAIGN_AMOUNT);
+      case "epassi":
+        return r.id === waived ? 0 : listed(r.age);
+    }
+  };
+  return Object.fromEntries(runners.map((r) => [r.id, share(r)]));
+}

@@ -4,11 +4,15 @@
  * drawn from: which registration counts as paid, the groups and their counts, the orderings, the heading's figures,
  * the badge texts and the search.
  *
- * - Paid: the registration's payid exists in its swishtory with status PAID; everything else goes to 'nok'.
+ * - Paid is each runner's (issue 24, replacing "the registration's payid is PAID"): a runner is paid by the payment
+ *   that booked it (`paidBy`), and a registration may have several payments (a runner added after the first is paid
+ *   by a second). A runner a refund deregistered is no longer paid. Unpaid runners go to 'nok'.
  * - Registrations without runners are dropped from every list.
  * - Groups 5.6, 2.8, 1.6, 0.8, then 'nok'; groups and counts are by runner, so a family with runners on two
- *   distances is listed under both (each time with the runners of that distance).
- * - Paid sum: the PAID amounts parsed as integers. Paid count: the runners of paid registrations.
+ *   distances is listed under both (each time with the runners of that distance), and a family with a paid runner
+ *   and an unpaid one under the paid runner's distance and under 'nok'. A deregistered runner stays on its
+ *   distance's row (marked), not counted.
+ * - Paid sum: the PAID amounts parsed as integers, each payment once. Paid count: the paid runners.
  * - Order: payment date descending within a group (variant 1), ascending in the paid-only list (variant 2); the
  *   runners of one registration by age.
  */
@@ -34,6 +38,8 @@ export interface RefundRecord {
 
 /** A swishtory entry as the admin sees it: the payment record plus its refunds. */
 export interface OverviewPayment extends PaymentRecord {
+  /** The campaign code the order used, if any. */
+  kampanj?: string | null;
   refunds: RefundRecord[];
   /** Kronor Swish has paid back (PAID refunds). */
   refunded: number;
@@ -51,8 +57,20 @@ export interface OverviewRunner {
   distance: DistanceKm;
   age: number;
   group: string;
+  /** The payid of the payment that booked the runner; null while unpaid. */
+  paidBy: string | null;
+  /** Whole kronor the runner was booked at; null while unpaid or unknown. */
+  price: number | null;
+  /** ISO moment a refund deregistered the runner; null while it runs. */
+  deregistered: string | null;
   /** When the bib was picked up at the desk (epoch ms); absent until then. */
   pickedUpAt?: number;
+}
+
+/** One entry of `GET /admin/api/box-office-sales`: a box-office payment and the runner it signed up. */
+export interface BoxOfficeSale {
+  payment: OverviewPayment & { method: "swish" | "kontant" | "kampanj" };
+  runner: OverviewRunner | null;
 }
 
 /** One entry of `GET /admin/registrations` (spec: email, payid, swishtory, deltagare). */
@@ -91,14 +109,31 @@ export function refundableAmount(
   return Math.max(0, p.amount - taken);
 }
 
-/** The payment the registration shows (its payid), if its swishtory has it. */
+/** The payment the registration shows (its payid: the latest one), if its swishtory has it. */
 export function selectedPayment(r: OverviewRegistration): OverviewPayment | null {
   return r.payid === null ? null : (r.swishtory[r.payid] ?? null);
 }
 
-/** Spec §4: only PAID is examined; a registration whose payid exists and is PAID counts as paid. */
+/** A runner paid by its payment and not deregistered since. */
+export function isPaidRunner(x: Pick<OverviewRunner, "paidBy" | "deregistered">): boolean {
+  return x.paidBy !== null && x.deregistered === null;
+}
+
+/** A registration with at least one paid runner (it shows under the distances; its unpaid runners under 'nok'). */
 export function isPaidRegistration(r: OverviewRegistration): boolean {
-  return selectedPayment(r)?.status === "PAID";
+  return runnersOf(r).some(isPaidRunner);
+}
+
+/** The registration's PAID payments, oldest first. */
+export function paidPayments(r: OverviewRegistration): OverviewPayment[] {
+  return Object.values(r.swishtory)
+    .filter((p) => p.status === "PAID")
+    .sort((a, b) => (a.datePaid ?? a.dateCreated).localeCompare(b.datePaid ?? b.dateCreated));
+}
+
+/** Kronor Swish has paid back of the registration's payments; > 0 shows the row as 'Återbetald'. */
+export function refundedOf(r: OverviewRegistration): number {
+  return Object.values(r.swishtory).reduce((sum, p) => sum + p.refunded, 0);
 }
 
 export function runnersOf(r: OverviewRegistration): OverviewRunner[] {
@@ -137,21 +172,31 @@ export function amountAsInteger(amount: unknown): number {
   return Number.isNaN(n) ? 0 : n;
 }
 
+/** Epoch ms of an ISO string; 0 when it cannot be read. */
+function ms(iso: string | null | undefined): number {
+  const t = iso ? Date.parse(iso) : Number.NaN;
+  return Number.isNaN(t) ? 0 : t;
+}
+
 /**
- * The moment a registration is ordered by: its payment's paid date, else when that payment was made, else when
- * the registration was. Epoch ms.
+ * The moment a registration is ordered by: its latest payment's paid date, else when that payment was made, else
+ * when the registration was. Epoch ms.
  */
 export function paymentMoment(r: OverviewRegistration): number {
   const p = selectedPayment(r);
-  const iso = p?.datePaid ?? p?.dateCreated ?? r.createdAt;
-  const ms = Date.parse(iso);
-  return Number.isNaN(ms) ? 0 : ms;
+  return ms(p?.datePaid ?? p?.dateCreated ?? r.createdAt);
+}
+
+/** When a runner's payment was paid (or made); the registration's moment for a runner without one. Epoch ms. */
+function runnerMoment(r: OverviewRegistration, x: OverviewRunner): number {
+  const p = x.paidBy ? r.swishtory[x.paidBy] : undefined;
+  return p ? ms(p.datePaid ?? p.dateCreated) : paymentMoment(r);
 }
 
 export interface OverviewTotals {
-  /** Runners of paid registrations. */
+  /** Paid runners (not deregistered). */
   paidParticipants: number;
-  /** Kronor: the paid registrations' PAID amounts as integers. */
+  /** Kronor: the PAID amounts as integers, each payment once. */
   paidSum: number;
   /** Kronor Swish has paid back on those payments. */
   refunded: number;
@@ -164,14 +209,14 @@ export function overviewTotals(list: readonly OverviewRegistration[]): OverviewT
   let refunded = 0;
   let registrations = 0;
   for (const r of list) {
-    const runners = runnersOf(r).length;
-    if (runners === 0) continue;
+    const runners = runnersOf(r);
+    if (runners.length === 0) continue;
     registrations++;
-    if (!isPaidRegistration(r)) continue;
-    const p = selectedPayment(r)!;
-    paidParticipants += runners;
-    paidSum += amountAsInteger(p.amount);
-    refunded += p.refunded;
+    paidParticipants += runners.filter(isPaidRunner).length;
+    for (const p of paidPayments(r)) {
+      paidSum += amountAsInteger(p.amount);
+      refunded += p.refunded;
+    }
   }
   return { paidParticipants, paidSum, refunded, registrations };
 }
@@ -190,23 +235,29 @@ export interface OverviewGroup {
   rows: GroupRow[];
 }
 
+/** The runners a group counts: every one under 'nok', the paid ones (not deregistered) under a distance. */
+function countedIn(key: GroupKey, runners: readonly OverviewRunner[]): number {
+  return key === "nok" ? runners.length : runners.filter(isPaidRunner).length;
+}
+
 /**
- * Variant 1: every registration with runners, paid ones under each distance they run, the rest under 'nok';
- * within a group by payment date, newest first. All five groups are returned, empty ones too.
+ * Variant 1: every registration with runners, its paid runners under each distance they run (with the runners a
+ * refund deregistered, marked and not counted), its unpaid runners under 'nok'; within a group by payment date,
+ * newest first. All five groups are returned, empty ones too.
  */
 export function groupByDistance(list: readonly OverviewRegistration[]): OverviewGroup[] {
   const rows = new Map<GroupKey, { row: GroupRow; at: number }[]>(GROUP_ORDER.map((k) => [k, []]));
   for (const registration of list) {
     const runners = runnersByAge(registration);
     if (runners.length === 0) continue;
-    const at = paymentMoment(registration);
-    if (!isPaidRegistration(registration)) {
-      rows.get("nok")!.push({ row: { registration, runners }, at });
-      continue;
-    }
+    const unpaid = runners.filter((x) => x.paidBy === null);
+    if (unpaid.length > 0)
+      rows.get("nok")!.push({ row: { registration, runners: unpaid }, at: paymentMoment(registration) });
     for (const d of DISTANCES_DESC) {
-      const onDistance = runners.filter((x) => x.distance === d);
-      if (onDistance.length > 0) rows.get(d)!.push({ row: { registration, runners: onDistance }, at });
+      const onDistance = runners.filter((x) => x.paidBy !== null && x.distance === d);
+      if (onDistance.length === 0) continue;
+      const at = Math.max(...onDistance.map((x) => runnerMoment(registration, x)));
+      rows.get(d)!.push({ row: { registration, runners: onDistance }, at });
     }
   }
   return GROUP_ORDER.map((key) => {
@@ -215,7 +266,7 @@ export function groupByDistance(list: readonly OverviewRegistration[]): Overview
     return {
       key,
       label: groupLabel(key),
-      count: entries.reduce((n, e) => n + e.row.runners.length, 0),
+      count: entries.reduce((n, e) => n + countedIn(key, e.row.runners), 0),
       rows: entries.map((e) => e.row),
     };
   });
@@ -227,35 +278,46 @@ export interface ParticipantRow {
 }
 
 /**
- * Variant 2: paid registrations only, one row per runner, by payment date, oldest first; the runners of one
- * registration together, by age.
+ * Variant 2: paid runners only, one row per runner, by the date their payment was paid, oldest first; the runners
+ * of one payment together, by age.
  */
 export function paidParticipantRows(list: readonly OverviewRegistration[]): ParticipantRow[] {
-  const paid = list
-    .filter((r) => isPaidRegistration(r) && runnersOf(r).length > 0)
-    .map((registration) => ({ registration, at: paymentMoment(registration) }));
-  paid.sort((a, b) => a.at - b.at || byEmail(a.registration, b.registration));
-  return paid.flatMap(({ registration }) => runnersByAge(registration).map((runner) => ({ registration, runner })));
+  const rows = list.flatMap((registration) =>
+    runnersByAge(registration)
+      .filter(isPaidRunner)
+      .map((runner) => ({ row: { registration, runner }, at: runnerMoment(registration, runner) })),
+  );
+  rows.sort(
+    (a, b) =>
+      a.at - b.at ||
+      byEmail(a.row.registration, b.row.registration) ||
+      (a.row.runner.paidBy ?? "").localeCompare(b.row.runner.paidBy ?? "") ||
+      byAge(a.row.runner, b.row.runner),
+  );
+  return rows.map((r) => r.row);
 }
 
 /**
- * Spec: unpaid registrations show 'Ej betald' or 'Ej betalt'. Read here as: 'Ej betald' when the registration has
- * a payment that is not (yet) PAID (the registration is unpaid), 'Ej betalt' when nothing has been paid or tried.
+ * Spec: unpaid registrations show 'Ej betald' or 'Ej betalt'. Read here as: 'Ej betald' when the registration's
+ * latest payment is not (yet) PAID (a payment was tried for its unpaid runners), 'Ej betalt' when none was tried.
  */
 export function unpaidText(r: OverviewRegistration): "Ej betald" | "Ej betalt" {
-  return r.payid !== null && selectedPayment(r) !== null ? "Ej betald" : "Ej betalt";
+  const p = selectedPayment(r);
+  return p !== null && p.status !== "PAID" ? "Ej betald" : "Ej betalt";
 }
 
 /**
- * The payment badge: for a paid registration its amount ('250 kr'), or the payid's label when the amount is 0
- * (spec: "A payid containing an underscore shows its second part as a label when the amount is 0", the campaign
- * code of a free order); for any other 'Ej betald' / 'Ej betalt'.
+ * The payment badge. For the paid runners (every group but 'nok'): what the registration has paid ('250 kr', the
+ * PAID amounts added up), or the payid's label when that is 0 (spec: "A payid containing an underscore shows its
+ * second part as a label when the amount is 0", the campaign code of a free order). For 'nok', and for a
+ * registration with nothing paid: 'Ej betald' / 'Ej betalt'.
  */
-export function paymentBadgeText(r: OverviewRegistration): string {
-  if (!isPaidRegistration(r)) return unpaidText(r);
-  const p = selectedPayment(r)!;
-  const amount = amountAsInteger(p.amount);
-  return payidLabel(r.payid, amount) ?? `${amount} kr`;
+export function paymentBadgeText(r: OverviewRegistration, group?: GroupKey): string {
+  const paid = paidPayments(r);
+  if (group === "nok" || paid.length === 0) return unpaidText(r);
+  const amount = paid.reduce((sum, p) => sum + amountAsInteger(p.amount), 0);
+  const latest = paid.at(-1)!;
+  return (amount === 0 ? payidLabel(latest.id, 0) : null) ?? `${amount} kr`;
 }
 
 /** The search words: lower-cased, split on white space. (Swedish has no casing rules of its own: å ä ö fold.) */
@@ -317,7 +379,7 @@ export function filterGroups(groups: readonly OverviewGroup[], query: string): O
   if (tokens.length === 0) return [...groups];
   return groups.map((g) => {
     const rows = g.rows.filter((row) => matchesGroupRow(row, tokens));
-    return { ...g, rows, count: rows.reduce((n, row) => n + row.runners.length, 0) };
+    return { ...g, rows, count: rows.reduce((n, row) => n + countedIn(g.key, row.runners), 0) };
   });
 }
 

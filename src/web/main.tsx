@@ -7,16 +7,25 @@ import { startTransition, StrictMode } from "react";
 import { createRoot, hydrateRoot } from "react-dom/client";
 import { BrowserRouter } from "react-router";
 import { App } from "./app/app";
+import { preloadScreens } from "./app/routes";
 import { createQueryClient } from "./app/query-client";
+import { reloadOnStaleChunks } from "./features/offline/chunk-reload";
 import "./styles/theme.css";
+
+// A deploy while the page is open: a lazy screen whose chunk is gone reloads the page once onto the new code.
+reloadOnStaleChunks();
+
+/** How long a deep link's first render waits for its screens' code (a slow connection renders "Laddar…" first). */
+const FIRST_SCREEN_WAIT_MS = 3_000;
 
 const root = document.getElementById("root");
 if (!root) throw new Error("#root saknas i index.html");
 
+const queryClient = createQueryClient();
 const app = (
   <StrictMode>
     <BrowserRouter>
-      <App queryClient={createQueryClient()} />
+      <App queryClient={queryClient} />
     </BrowserRouter>
   </StrictMode>
 );
@@ -31,9 +40,13 @@ if (prerenderedFor !== undefined && prerenderedFor === location.pathname && root
 } else {
   root.textContent = "";
   // The same for a page rendered here from scratch (a deep link such as /resultat/2019 with 500 rows): in steps
-  // that let the browser breathe, rather than as one long task.
+  // that let the browser breathe, rather than as one long task. The screens the address opens on first: their code
+  // is usually on its way already (routes.tsx, preloadScreens); never wait for it longer than FIRST_SCREEN_WAIT_MS.
   const reactRoot = createRoot(root);
-  startTransition(() => {
-    reactRoot.render(app);
-  });
+  const render = () =>
+    startTransition(() => {
+      reactRoot.render(app);
+    });
+  const waited = new Promise((resolve) => setTimeout(resolve, FIRST_SCREEN_WAIT_MS));
+  void Promise.race([preloadScreens(location.pathname, queryClient), waited]).then(render, render);
 }

@@ -26,6 +26,7 @@ import { adminExportRoutes } from "./exports/routes";
 import { adminAnalyticsRoutes } from "./analytics/routes";
 import { registrationRoutes } from "./registration/routes";
 import { pagesRoutes } from "./site/pages-routes";
+import { notFound } from "./site/spa-fallback";
 import { resultsImportRoutes } from "./results/import-routes";
 import { paymentRoutes } from "./payments/routes";
 import { adminRegistrationRoutes } from "./registrations/routes";
@@ -93,7 +94,8 @@ export function createApp() {
   app.route("/", checkinRoutes);
   app.route("/", devSwishRoutes);
 
-  app.notFound((c) => c.json({ error: "Hittades inte" }, 404));
+  // Also every address that matches no built file (wrangler.toml: not_found_handling "none"): site/spa-fallback.ts.
+  app.notFound(notFound);
 
   app.onError((err, c) => {
     if (err instanceof ApiError) {

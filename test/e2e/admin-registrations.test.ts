@@ -3,7 +3,8 @@
  * heading's paid runners and paid sum against the API's own data, the five groups in order with a family under both
  * its distances, the search as one types, the details dialog ('Close Dialog'), the payment dialog with a failed
  * payment's error code and message, a partial refund through the Swish simulator, the paid-only variant, the
- * RaceSplitter export and the registrations CSV download, /admin-old, axe-core and no sideways scrolling.
+ * RaceSplitter export and the registrations CSV download, /admin-old, axe-core and no sideways scrolling; a refund
+ * that deregisters a runner (issue 24) and a box-office sale refunded from its tab.
  * Families are registered and paid through the visitor API and the Swish simulator, each with a unique surname.
  */
 import type { APIRequestContext, Browser, Page } from "playwright-core";
@@ -238,4 +239,97 @@ test("a phone: readable, searchable, dialogs fit; /admin-old leads to the regist
   await page.goto("/admin-old");
   await page.waitForURL("**/admin/list-by-race");
   await page.getByRole("heading", { name: /^Anmälningar \d{4}$/ }).waitFor();
+});
+
+test("Återbetala och avregistrera: the child leaves, the row says 'Återbetald'; a box-office sale refunded from its tab", async () => {
+  const name = unique("Holmgren");
+  const family = await swishFamily(name, { status: "PAID" });
+  const page = await open("desktop");
+  await signInAsDevAdmin(page);
+  const group = (label: string) =>
+    page.locator(".reg-group").filter({ has: page.getByRole("heading", { name: label }) });
+  await page.getByLabel("Sök namn eller e-post").fill(family.email);
+  await expect.poll(() => page.locator(".reg-row").count()).toBe(2);
+  await group("1,6km")
+    .getByRole("button", { name: `Betalning för ${family.email}: 250 kr` })
+    .click();
+  const payment = page.getByRole("dialog", { name: "Betalning" });
+  // The runners the payment paid for, at the prices they were booked at.
+  await payment.getByText(`Greta ${name}, 5,6 km, 150 kr`).waitFor();
+  await payment.getByText(`Olle ${name}, 1,6 km, 100 kr`).waitFor();
+
+  await payment.getByRole("radio", { name: "Återbetala och avregistrera" }).check();
+  await payment.getByRole("checkbox", { name: new RegExp(`^Greta ${name}`) }).uncheck();
+  // Ticking the runners sets the amount to what they were booked at.
+  await expect.poll(() => payment.getByLabel("Belopp (kr)").inputValue()).toBe("100");
+  if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/refund-deregister-1280.png` });
+  await payment.getByRole("button", { name: "Återbetala och avregistrera", exact: true }).click();
+  await payment.getByText(`och avregistrera ${`Olle ${name}`}?`).waitFor();
+  await payment.getByRole("button", { name: "Ja, återbetala 100 kr" }).click();
+  await payment.getByText(`100 kr är återbetalt till betalaren. Olle ${name} är avregistrerad.`).waitFor();
+  await payment.getByRole("button", { name: "Stäng" }).click();
+
+  // The row: 'Återbetald', and the child struck through (not counted under 1,6km).
+  const row = group("1,6km").locator(".reg-row");
+  await row.getByText("Återbetald", { exact: true }).waitFor();
+  await row.locator(".reg-runner-deregistered").getByText("(avregistrerad)").waitFor();
+  expect(await group("1,6km").locator(".reg-group-count").textContent()).toBe("(0)");
+  if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/refund-deregister-row-1280.png` });
+  const stored = (await overview(page)).find((r) => r.email === family.email)!;
+  expect(Object.values(stored.deltagare).find((x) => x.firstname === "Olle")?.deregistered).not.toBeNull();
+
+  // A box-office Swish sale, refunded from the 'Biljettkassan' tab.
+  const kassaName = unique("Kassaström");
+  const sale = await page.request.post("/admin/api/quickreg", {
+    headers: CLIENT,
+    data: {
+      firstname: "Kim",
+      lastname: kassaName,
+      age: "40",
+      distance: "2.8",
+      group: "Dam",
+      phone: "070-123 45 67",
+      bib: String(20_000 + Math.floor(Math.random() * 70_000)),
+    },
+  });
+  expect(sale.status()).toBe(200);
+  const { token } = (await sale.json()) as { token: string };
+  expect((await page.request.post(`/dev/swish/pay/${token}`, { headers: CLIENT, data: { status: "PAID" } })).ok()).toBe(
+    true,
+  );
+  await page.getByRole("tab", { name: "Biljettkassan" }).click();
+  await page.waitForURL(/vy=kassa/);
+  const card = page.locator(".box-office-sales > li").filter({ hasText: `Kim ${kassaName}` });
+  await card.getByText("Kvar att återbetala: 300 kr").waitFor();
+  await card.getByRole("radio", { name: "Återbetala och avregistrera" }).check();
+  await card.getByRole("button", { name: "Återbetala och avregistrera", exact: true }).click();
+  await card.getByRole("button", { name: "Ja, återbetala 300 kr" }).click();
+  await card.getByText(`300 kr är återbetalt till betalaren. Kim ${kassaName} är avregistrerad.`).waitFor();
+  if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/box-office-sales-1280.png` });
+});
+
+test("the refund dialog's choice and the box office's sales fit a 390 px phone", async () => {
+  const name = unique("Sjöberg");
+  const family = await swishFamily(name, { status: "PAID" });
+  const page = await open("phone");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signInAsDevAdmin(page);
+  await page.getByLabel("Sök namn eller e-post").fill(`olle ${name.toLowerCase()}`);
+  await expect.poll(() => page.locator(".reg-row").count()).toBe(1);
+  await page.getByRole("button", { name: `Betalning för ${family.email}: 250 kr` }).click();
+  const payment = page.getByRole("dialog", { name: "Betalning" });
+  await payment.getByRole("radio", { name: "Återbetala och avregistrera" }).check();
+  await payment.getByRole("checkbox", { name: new RegExp(`^Olle ${name}`) }).waitFor();
+  await expectFitsPhone(page);
+  if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/refund-deregister-390.png`, fullPage: true });
+  await expectNoSeriousAxeViolations(page);
+  await page.keyboard.press("Escape");
+  await payment.waitFor({ state: "detached" });
+
+  // The box office's sales fit the phone too.
+  await page.getByRole("tab", { name: "Biljettkassan" }).click();
+  await page.waitForURL(/vy=kassa/);
+  await page.locator(".box-office-sales, .reg-empty").first().waitFor();
+  await expectFitsPhone(page);
+  if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/box-office-sales-390.png` });
 });

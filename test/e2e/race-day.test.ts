@@ -160,6 +160,17 @@ test("undo a finish, mark the rest as not started, end the race, then reset it w
   await page.getByRole("button", { name: "Ångra målgång för Alfa Testsson" }).click();
   await page.locator(".results-table").waitFor({ state: "detached" });
   await expect.poll(() => tile(page, "Alfa").getAttribute("class")).toContain("tile-waiting");
+  // The undo is sent when its undo bar runs out (race-day-screens.test.ts has the bar itself).
+  await page.locator(".undo-bar").waitFor({ state: "detached", timeout: 15_000 });
+  await expect
+    .poll(async () => {
+      const [, ...runners] = (await (await page.request.get(`/admin/api/races/get/${race.part}`)).json()) as [
+        RaceRecord,
+        ...RunnerRecord[],
+      ];
+      return runners.find((r) => r.firstname === "Alfa")?.finished;
+    })
+    .toBeNull();
 
   await tile(page, "Bravo").locator(".tile").click();
   for (const name of ["Alfa", "Charlie"]) {

@@ -1,8 +1,9 @@
 /**
  * The visitor's registration in real Chromium on a phone, against `npm start`'s server with the Swish simulator:
  * log in with the e-mailed code (development hands it to the page), add a family, pay, and see the page turn to
- * 'Klart och betalt!' by itself; a free campaign code; a declined payment and a retry; wrong code and e-mail
- * errors; two tabs that must not overwrite each other; the receipt page; the organisers' campaign-code screen.
+ * 'Klart och betalt!' by itself; a late sibling paid on a second payment (and one whose payment is declined, which
+ * keeps its campaign code); a free campaign code; a declined payment and a retry; wrong code and e-mail errors; two
+ * tabs that must not overwrite each other; the receipt page; the organisers' campaign-code screen.
  */
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, expect, inject, test } from "vitest";
@@ -11,6 +12,7 @@ import { desktopContext, launchBrowser, phoneContext, signInAsDevAdmin } from ".
 
 const baseURL = inject("baseURL");
 const origin = new URL(baseURL).origin;
+const SCREENSHOTS = process.env.E2E_SCREENSHOTS;
 
 let browser: Browser;
 let contexts: BrowserContext[] = [];
@@ -210,10 +212,17 @@ test("a parent registers two adults and a child on a phone, pays with Swish, and
   await paid.waitFor({ timeout: 20_000 });
   expect(new URL(page.url()).pathname).toBe("/anmalan/3");
   expect(await paid.textContent()).toMatch(/400\s*kr/);
-  // Paid: runner editing is locked.
-  expect(await page.getByRole("button", { name: "Lägg till löpare" }).count()).toBe(0);
-  expect(await runnerRow(page, "Anna Andersson").getByRole("button").count()).toBe(0);
+  // Paid: each runner shows 'Betald' at the price it was booked at, and nothing is left to pay. While registration
+  // is open the family may still edit them (no 'Ta bort' for a paid runner) and add a late sibling (issue 24).
+  expect(await runnerRow(page, "Cilla Andersson").textContent()).toMatch(/100\s*kr\s*Betald/);
   expect(await page.getByRole("button", { name: "Till betalning" }).count()).toBe(0);
+  await page.getByRole("button", { name: "Lägg till löpare" }).waitFor();
+  await runnerRow(page, "Anna Andersson").getByRole("button").click();
+  const paidEdit = page.getByRole("dialog", { name: "Ändra löpare" });
+  await paidEdit.getByText(/^Betald \(150\s*kr\)/).waitFor();
+  expect(await paidEdit.getByRole("button", { name: "Ta bort" }).count()).toBe(0);
+  await paidEdit.getByRole("button", { name: "Stäng" }).click();
+  await paidEdit.waitFor({ state: "detached" });
 
   // The paid runners are in their races' start lists, and the family got a receipt by e-mail.
   const registration = (await (await page.request.get("/get")).json()) as {
@@ -255,7 +264,121 @@ test("a free campaign code (FRIBILJETT) settles the order at once", async () => 
   await paid.waitFor();
   expect(await paid.textContent()).toMatch(/0\s*kr/);
   expect(await paid.textContent()).toContain("FRIBILJETT");
-  expect(await page.getByRole("button", { name: "Lägg till löpare" }).count()).toBe(0);
+  expect(await runnerRow(page, "Doris Dahl").textContent()).toMatch(/0\s*kr\s*Betald/);
+  expect(await page.getByRole("button", { name: "Till betalning" }).count()).toBe(0);
+});
+
+test("a paid family adds a sibling on a phone, pays 100 kr more, and the page shows both payments", async () => {
+  const { context, page } = await phone();
+  await page.setViewportSize({ width: 390, height: 844 });
+  const errors: string[] = [];
+  page.on("pageerror", (err) => errors.push(err.message));
+  await logIn(page, uniqueEmail("syskon"));
+  await addRunner(page, { firstname: "Gun", lastname: "Gran", age: "38", distance: "5,6km", group: "Dam" });
+  await addRunner(page, { firstname: "Hugo", lastname: "Gran", age: "10", distance: "1,6km" });
+
+  const first = await goToPayment(page);
+  // Step 4 shows the amount next to the QR code.
+  expect((await page.locator(".swish-amount").textContent())?.replace(/\s/g, " ")).toBe("Att betala250 kr");
+  let reloaded = page.waitForEvent("load", { timeout: 30_000 });
+  await payerPresses(context, first.token, "Betala");
+  await reloaded;
+  await page.getByRole("region", { name: "Klart och betalt!" }).waitFor({ timeout: 20_000 });
+
+  // A late sibling: only she is left to pay, at today's price.
+  await addRunner(page, { firstname: "Ines", lastname: "Gran", age: "6", distance: "0,8km" });
+  await page.getByRole("heading", { name: "Att betala för tillagda löpare" }).waitFor();
+  await page
+    .getByRole("region", { name: "Betalt" })
+    .getByText(/En löpare som du har lagt till är inte betald än/)
+    .waitFor();
+  expect(await page.locator(".price-total dd").first().textContent()).toMatch(/^100\s*kr$/);
+  expect(await runnerRow(page, "Hugo Gran").textContent()).toMatch(/100\s*kr\s*Betald/);
+  if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/sibling-step3-390.png`, fullPage: true });
+
+  const second = await goToPayment(page);
+  expect(second.payref).not.toBe(first.payref);
+  expect((await page.locator(".swish-amount").textContent())?.replace(/\s/g, " ")).toBe("Att betala100 kr");
+  if (SCREENSHOTS) {
+    await page.screenshot({ path: `${SCREENSHOTS}/sibling-step4-390.png`, fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.screenshot({ path: `${SCREENSHOTS}/sibling-step4-1280.png` });
+    await page.setViewportSize({ width: 390, height: 844 });
+  }
+  reloaded = page.waitForEvent("load", { timeout: 30_000 });
+  await payerPresses(context, second.token, "Betala");
+  await reloaded;
+
+  // Both payments, each with its amount; every runner paid.
+  const paid = page.getByRole("region", { name: "Klart och betalt!" });
+  await paid.waitFor({ timeout: 20_000 });
+  const amounts = (await paid.locator(".paid-payment dd").allTextContents()).filter((t) => /kr$/.test(t));
+  expect(amounts.map((t) => t.replace(/\s/g, " "))).toEqual(["250 kr", "100 kr"]);
+  expect(await runnerRow(page, "Ines Gran").textContent()).toMatch(/100\s*kr\s*Betald/);
+  expect(await page.getByRole("button", { name: "Till betalning" }).count()).toBe(0);
+  if (SCREENSHOTS) {
+    await page.screenshot({ path: `${SCREENSHOTS}/sibling-paid-390.png`, fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.screenshot({ path: `${SCREENSHOTS}/sibling-paid-1280.png`, fullPage: true });
+  }
+  expect(errors).toEqual([]);
+});
+
+test("a late sibling's declined payment keeps its code on a phone; the first payment stays listed", async () => {
+  const { context, page } = await phone();
+  await page.setViewportSize({ width: 390, height: 844 });
+  const errors: string[] = [];
+  page.on("pageerror", (err) => errors.push(err.message));
+  await logIn(page, uniqueEmail("syskon-nekad"));
+  await addRunner(page, { firstname: "Lars", lastname: "Lund", age: "44", distance: "5,6km" });
+  const first = await goToPayment(page);
+  let reloaded = page.waitForEvent("load", { timeout: 30_000 });
+  await payerPresses(context, first.token, "Betala");
+  await reloaded;
+  await page.getByRole("region", { name: "Klart och betalt!" }).waitFor({ timeout: 20_000 });
+
+  await addRunner(page, { firstname: "Mira", lastname: "Lund", age: "7", distance: "0,8km" });
+  const field = page.getByRole("textbox", { name: "Kampanjkod" });
+  await field.fill("VANLOPP50");
+  // 50 kr per person, for the sister alone.
+  await page.getByText(/Koden gäller! Att betala: 50\s*kr/).waitFor();
+  const second = await goToPayment(page);
+  expect((await page.locator(".swish-amount").textContent())?.replace(/\s/g, " ")).toBe("Att betala50 kr");
+  // The payer's bank declines (Swish: ERROR RF07).
+  const declined = await page.request.post(`/dev/swish/pay/${second.token}`, {
+    headers: { "x-loppet-client": "1" },
+    data: { status: "ERROR", errorCode: "RF07" },
+  });
+  expect(declined.status()).toBe(200);
+  await page.waitForURL("**/anmalan/3", { timeout: 20_000 });
+
+  // The first payment is still listed as paid; the sibling's failure is told in Swedish, with the code kept.
+  const paid = page.getByRole("region", { name: "Betalt" });
+  await paid.waitFor({ timeout: 20_000 });
+  expect((await paid.locator(".paid-payment").textContent())?.replace(/\s/g, " ")).toMatch(/För\s?Lars.*150 kr/);
+  const failure = page.getByRole("alert").filter({ hasText: "Misslyckad betalning, try again" });
+  await failure.waitFor({ timeout: 20_000 });
+  expect(await failure.textContent()).toContain("Betalningen nekades, till exempel på grund av en beloppsgräns.");
+  expect(await failure.textContent()).toContain("kampanjkoden VANLOPP50 finns kvar nedan");
+  expect(await failure.textContent()).not.toMatch(/Transaction|declined/i);
+  expect(await field.inputValue()).toBe("VANLOPP50");
+  await page.getByText(/Koden gäller! Att betala: 50\s*kr/).waitFor();
+  expect(await runnerRow(page, "Lars Lund").textContent()).toMatch(/Betald/);
+  if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/sibling-declined-390.png`, fullPage: true });
+
+  const booked = page.waitForResponse((r) => new URL(r.url()).pathname === "/book-v2");
+  const retry = await goToPayment(page);
+  expect((await booked).request().postDataJSON()).toMatchObject({ kampanj: "VANLOPP50", barn: 1, vuxna: 0 });
+  expect(retry.payref).not.toBe(second.payref);
+  reloaded = page.waitForEvent("load", { timeout: 30_000 });
+  await payerPresses(context, retry.token, "Betala");
+  await reloaded;
+  const done = page.getByRole("region", { name: "Klart och betalt!" });
+  await done.waitFor({ timeout: 20_000 });
+  const amounts = (await done.locator(".paid-payment dd").allTextContents()).filter((t) => /kr$/.test(t));
+  expect(amounts.map((t) => t.replace(/\s/g, " "))).toEqual(["150 kr", "50 kr"]);
+  expect(await page.getByText("Misslyckad betalning, try again").count()).toBe(0);
+  expect(errors).toEqual([]);
 });
 
 test("an unknown campaign code is no discount, and the list price is charged", async () => {

@@ -5,6 +5,7 @@ import {
   listTotal,
   onSitePrice,
   onSiteTotal,
+  orderPrices,
   priceTier,
   runnerPrice,
 } from "../../src/shared/pricing";
@@ -117,5 +118,42 @@ describe("on-site price", () => {
     expect(onSitePrice(15)).toBe(SEASON.onSitePrice.child);
     expect(onSitePrice(16)).toBe(SEASON.onSitePrice.adult);
     expect(onSiteTotal({ barn: 1, vuxna: 2 })).toBe(200 + 2 * 300);
+  });
+});
+
+describe("each runner's share of an order (orderPrices)", () => {
+  const family = [
+    { id: "barn1", age: 8 },
+    { id: "mamma", age: 41 },
+    { id: "barn2", age: 15 },
+    { id: "pappa", age: 16 },
+  ];
+  const counts = { barn: 2, vuxna: 2 };
+
+  it("adds up to the order's total under every rule, in both tiers", () => {
+    for (const now of [EARLY, LATE]) {
+      const sum = (prices: Record<string, number>) => Object.values(prices).reduce((a, b) => a + b, 0);
+      expect(sum(orderPrices(family, null, now))).toBe(listTotal(counts, now));
+      for (const rule of ["flat50", "free", "minus50", "epassi"] as const) {
+        expect(sum(orderPrices(family, rule, now)), rule).toBe(campaignTotal(rule, counts, now));
+      }
+    }
+  });
+
+  it("prices a child and an adult by age at the tier of the day; Epassi waives the first adult", () => {
+    expect(orderPrices(family, null, EARLY)).toEqual({ barn1: 100, mamma: 150, barn2: 100, pappa: 150 });
+    expect(orderPrices([{ id: "syster", age: 6 }], null, LATE)).toEqual({ syster: 150 });
+    expect(orderPrices(family, "minus50", EARLY)).toEqual({ barn1: 50, mamma: 100, barn2: 50, pappa: 100 });
+    expect(orderPrices(family, "epassi", EARLY)).toEqual({ barn1: 100, mamma: 0, barn2: 100, pappa: 150 });
+    expect(
+      orderPrices(
+        [
+          { id: "a", age: 5 },
+          { id: "b", age: 9 },
+        ],
+        "epassi",
+        EARLY,
+      ),
+    ).toEqual({ a: 0, b: 100 });
   });
 });

@@ -23,6 +23,7 @@ const runner = (id: string, pickedUpAt: number | null = null) => ({
   raceId: "race-250913-56",
   bib: null,
   pickedUpAt,
+  paid: true,
 });
 
 const family: DeskFamily = {

@@ -1,7 +1,14 @@
 /** How the race screens apply what the sockets send: snapshots, updates, removals, replays and garbage. */
 import { describe, expect, it } from "vitest";
-import type { RaceEvent, RaceRecord, RunnerRecord } from "../../src/shared/race-protocol";
-import { applyHubEvents, applyRaceEvents, type LiveRace } from "../../src/web/features/race-day/apply-race-events";
+import type { RaceEvent, RaceRecord, RaceSnapshot, ReviewRecord, RunnerRecord } from "../../src/shared/race-protocol";
+import {
+  applyHubEvents,
+  applyRaceEvents,
+  isStaleAnswer,
+  replaceAnswerRace,
+  upsertAnswerRunner,
+  type LiveRace,
+} from "../../src/web/features/race-day/apply-race-events";
 import { parseServerFrame } from "../../src/web/features/race-day/race-frames";
 
 const PART = "race-310101-28";
@@ -49,15 +56,23 @@ describe("applyRaceEvents", () => {
       snapshot: true,
     });
     expect(next.seq).toBe(4);
-    expect(next.snapshot).toEqual([race({ state: "started", started: 5 }), runner("c")]);
-    // Stored records carry no seq of their own.
-    expect(next.snapshot?.[0]).not.toHaveProperty("seq");
+    // Stored records keep the seq of their last change, so a late call answer can be judged against them.
+    expect(next.snapshot).toEqual([
+      { ...race({ state: "started", started: 5 }), seq: 3 },
+      { ...runner("c"), seq: 2 },
+    ]);
+    expect(next.reviews).toEqual([]);
   });
 
   it("updates a runner by sort and adds one it did not have", () => {
     const next = applyRaceEvents(PART, start, [ev(runner("b", { finished: 99 }), 11), ev(runner("d"), 12)]);
     expect(next.seq).toBe(12);
-    expect(next.snapshot).toEqual([race(), runner("a"), runner("b", { finished: 99 }), runner("d")]);
+    expect(next.snapshot).toEqual([
+      race(),
+      runner("a"),
+      { ...runner("b", { finished: 99 }), seq: 11 },
+      { ...runner("d"), seq: 12 },
+    ]);
   });
 
   it("replaces the race record", () => {
@@ -77,17 +92,91 @@ describe("applyRaceEvents", () => {
       ev(runner("a", { finished: 1 }), 10),
       ev(runner("b", { finished: 2 }), 7),
     ]);
-    expect(next).toEqual(start);
+    expect(next).toEqual({ ...start, reviews: undefined });
     expect(next.snapshot).toBe(start.snapshot);
   });
 
   it("a delta after hello moves the seq to hello's even when empty", () => {
-    expect(applyRaceEvents(PART, start, [], { seq: 14, snapshot: false })).toEqual({ ...start, seq: 14 });
+    expect(applyRaceEvents(PART, start, [], { seq: 14, snapshot: false })).toEqual({
+      ...start,
+      seq: 14,
+      reviews: undefined,
+    });
   });
 
   it("ignores events of another race", () => {
     const other = { ...runner("x"), part: "race-310101-56" };
     expect(applyRaceEvents(PART, start, [ev(other, 20)]).snapshot).toBe(start.snapshot);
+  });
+});
+
+function review(id: string, over: Partial<ReviewRecord> = {}): ReviewRecord {
+  return {
+    type: "review",
+    part: PART,
+    sort: `review-${id}`,
+    id,
+    kind: "tap",
+    status: "open",
+    reason: "Loppet har inte startat.",
+    at: 1_000,
+    runnerId: "a",
+    bib: 12,
+    actor: "arrangor@example.se",
+    device: "dev-aaaa",
+    createdAt: 2_000,
+    ...over,
+  };
+}
+
+describe("the review list from the socket", () => {
+  it("a snapshot carries every open item, oldest first", () => {
+    const next = applyRaceEvents(
+      PART,
+      start,
+      [ev(race(), 1), ev(review("y", { createdAt: 3_000 }), 5), ev(review("x"), 4), ev(runner("a"), 2)],
+      { seq: 5, snapshot: true },
+    );
+    expect(next.reviews?.map((r) => r.id)).toEqual(["x", "y"]);
+    expect(next.snapshot?.map((r) => r.sort)).toEqual(["race", "runner-a"]);
+  });
+
+  it("a new item joins the list, an applied or discarded one leaves it, a replay changes nothing", () => {
+    const withX: LiveRace = { ...start, reviews: [review("x")] };
+    const added = applyRaceEvents(PART, withX, [ev(review("y", { createdAt: 1_000 }), 11)]);
+    expect(added.reviews?.map((r) => r.id)).toEqual(["y", "x"]);
+    const applied = applyRaceEvents(PART, added, [ev(review("x", { status: "applied", decidedBy: "b@x.se" }), 12)]);
+    expect(applied.reviews?.map((r) => r.id)).toEqual(["y"]);
+    const discarded = applyRaceEvents(PART, applied, [ev(review("y", { status: "discarded" }), 13)]);
+    expect(discarded.reviews).toEqual([]);
+    expect(applyRaceEvents(PART, discarded, [ev(review("y"), 13)]).reviews).toEqual([]);
+  });
+});
+
+describe("a call's answer against what the socket brought", () => {
+  const snapshot = [race(), { ...runner("a", { finished: 500 }), seq: 20 }, runner("b")] as unknown as RaceSnapshot;
+
+  it("a late answer never overwrites a newer socket event", () => {
+    // Phone A's finish answer (seq 18) arrives after the socket brought phone B's re-record (seq 20).
+    const late = { ...runner("a", { finished: 400 }), seq: 18 };
+    expect(upsertAnswerRunner(snapshot, late, 20)).toBe(snapshot);
+    // Older than what the socket applied in all, even without a seq on the cached record.
+    expect(upsertAnswerRunner(snapshot, { ...runner("b", { finished: 1 }), seq: 15 }, 19)).toBe(snapshot);
+    // A runner the socket removed after the answer was made does not come back.
+    expect(upsertAnswerRunner(snapshot, { ...runner("gone"), seq: 10 }, 20)).toBe(snapshot);
+  });
+
+  it("a newer answer is written, and so is one without a seq (an older server)", () => {
+    const newer = { ...runner("a", { finished: 600 }), seq: 21 };
+    expect(upsertAnswerRunner(snapshot, newer, 20)[1]).toEqual(newer);
+    expect(upsertAnswerRunner(snapshot, runner("b", { finished: 7 }), 20)[2]).toEqual(runner("b", { finished: 7 }));
+    expect(isStaleAnswer(undefined, undefined, 99)).toBe(false);
+  });
+
+  it("the race record the same way", () => {
+    const s = [{ ...race({ state: "started", started: 5 }), seq: 30 }] as unknown as RaceSnapshot;
+    expect(replaceAnswerRace(s, { ...race({ state: "started", started: 4 }), seq: 29 }, 0)).toBe(s);
+    expect(replaceAnswerRace(s, { ...race({ state: "ended", started: 5 }), seq: 31 }, 30)[0].state).toBe("ended");
   });
 });
 
@@ -144,6 +233,9 @@ describe("parseServerFrame", () => {
         { ...race(), state: "paused", seq: 3 },
         { sort: "runner-d", part: PART, removed: true, seq: 4 },
         { ...race(), seq: 5 },
+        { ...review("r1"), seq: 6 },
+        { ...review("r2"), status: "maybe", seq: 7 },
+        { ...review("r3"), at: "soon", seq: 8 },
         "junk",
         null,
       ]),
@@ -154,7 +246,9 @@ describe("parseServerFrame", () => {
       ["runner-a", 1],
       ["runner-d", 4],
       ["race", 5],
+      ["review-r1", 6],
     ]);
+    expect(events[3]).toEqual({ ...review("r1"), seq: 6 });
   });
 
   it("reads bib 0 as no number and fills what a runner left out", () => {

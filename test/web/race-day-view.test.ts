@@ -5,13 +5,24 @@ import { raceId } from "../../src/shared/race-id";
 import { changeDistanceTargets, hubRaces } from "../../src/web/features/race-day/race-hub";
 import { checkRaceDraft, checkRunnerDraft, parseBib } from "../../src/web/features/race-day/race-forms";
 import {
-  payloadSummary,
+  finishText,
+  raceWithQueue,
   resultRows,
+  runnerLabel,
   runnersWithTaps,
   stockholmClockTime,
+  tileAction,
   tileOrder,
 } from "../../src/web/features/race-day/race-view";
-import type { PendingTap } from "../../src/web/features/race-day/tap-queue";
+import type { FinishItem, QueueItem, StartItem } from "../../src/web/features/race-day/tap-queue";
+import {
+  addUndo,
+  cancelUndo,
+  nextDue,
+  splitDue,
+  UNDO_WINDOW_MS,
+  undoingSorts,
+} from "../../src/web/features/race-day/undo-bar";
 
 const PART = "race-310101-28";
 
@@ -37,12 +48,15 @@ function race(part: string, date: string, state: RaceRecord["state"] = ""): Race
   return { type: "race", part, sort: "race", state, started: null, date, distance: 800, openForReg: false };
 }
 
-const pending = (sort: string, at: number, n = 1): PendingTap => ({
+const pending = (sort: string, at: number, n = 1): FinishItem => ({
+  kind: "finish",
   tap: `tapabcd${n}`,
-  sort: sort as PendingTap["sort"],
+  sort: sort as FinishItem["sort"],
   at,
   rerecord: false,
 });
+
+const startTap = (at: number, n = 1): StartItem => ({ kind: "start", tap: `tapstrt${n}`, at });
 
 describe("tile order", () => {
   it("waiting by bib with unset bibs first, then did-not-start, then finishers by time", () => {
@@ -59,6 +73,12 @@ describe("tile order", () => {
 });
 
 describe("unsent taps on screen", () => {
+  it("a refused tap stays on screen as not sent, with the server's words", () => {
+    const tap = { ...pending("runner-a", 900), refused: { status: 400, message: "Ogiltig tid.", at: 1 } };
+    const [a] = runnersWithTaps([runner("a")], [tap]);
+    expect(a).toMatchObject({ finished: 900, pending: true, refused: "Ogiltig tid." });
+  });
+
   it("show as finishes at the tap's moment, the latest tap of a runner winning, and clear a DNS mark", () => {
     const runners = [runner("a"), runner("b", { dns: true }), runner("c", { finished: 500 })];
     const view = runnersWithTaps(runners, [
@@ -90,9 +110,18 @@ describe("result rows", () => {
     const rows = resultRows(started, view);
     expect(rows.map((r) => [r.bib, r.result, r.diff, r.runner.pending])).toEqual([
       ["12", "01:01.002", "+00:00.000", false],
-      ["?", "01:30.000", "+00:28.998", true],
+      ["nobib X", "01:30.000", "+00:28.998", true],
       ["4", "02:05.500", "+01:04.498", false],
     ]);
+  });
+
+  it("shows the runner's name where there is no bib", () => {
+    const rows = resultRows(
+      0,
+      runnersWithTaps([runner("a", { firstname: "Åsa", lastname: "Öberg", finished: 5 })], []),
+    );
+    expect(rows.map((r) => [r.bib, r.byName])).toEqual([["Åsa Öberg", true]]);
+    expect(resultRows(0, runnersWithTaps([runner("b", { bib: 7, finished: 5 })], []))[0]?.byName).toBe(false);
   });
 
   it("shows a dash when the start is not known here", () => {
@@ -189,13 +218,78 @@ describe("runner form and bib prompt", () => {
   });
 });
 
-describe("log lines", () => {
-  it("times in Stockholm, payloads in short", () => {
+describe("times", () => {
+  it("clock times in Stockholm; a finish as result and clock time, or the clock time alone", () => {
     expect(stockholmClockTime(Date.UTC(2031, 0, 1, 10, 5, 9))).toBe("11:05:09");
-    expect(payloadSummary('{"sort":"runner-a","bib":12}')).toBe("sort: runner-a, bib: 12");
-    const finish = { id: "909be6f3", bib: 400, at: Date.UTC(2031, 0, 1, 10, 5, 9), tapId: "abcdefgh", receivedAt: 1 };
-    expect(payloadSummary(JSON.stringify(finish))).toBe("bib: 400, at: 11:05:09");
-    expect(payloadSummary("plain")).toBe("plain");
-    expect(payloadSummary(JSON.stringify({ x: "y".repeat(200) }))).toHaveLength(80);
+    const start = Date.UTC(2031, 0, 1, 10, 0, 0);
+    expect(finishText(start, start + 754_567)).toBe("12:34.567, i mål 11:12:34");
+    expect(finishText(null, start)).toBe("i mål 11:00:00");
+    expect(runnerLabel({ firstname: "Ella", lastname: "Berg", bib: 200 })).toBe("Ella Berg (200)");
+    expect(runnerLabel({ firstname: "Ella", lastname: "Berg", bib: null })).toBe("Ella Berg");
+  });
+});
+
+describe("a 'Starta' not yet sent", () => {
+  it("runs the race here from the press's moment until the server's start is known", () => {
+    const notStarted = race(PART, "2031-01-01");
+    expect(raceWithQueue(notStarted, [])).toMatchObject({ state: "", started: null, pendingStart: false });
+    const items: QueueItem[] = [pending("runner-a", 9_000), startTap(5_000, 1), startTap(4_000, 2)];
+    expect(raceWithQueue(notStarted, items)).toMatchObject({ state: "started", started: 4_000, pendingStart: true });
+    // The server's start stands once known; an ended race stays ended.
+    const started = { ...notStarted, state: "started" as const, started: 3_000 };
+    expect(raceWithQueue(started, items)).toMatchObject({ started: 3_000, pendingStart: false });
+    expect(raceWithQueue({ ...notStarted, state: "ended" }, items).state).toBe("ended");
+  });
+});
+
+describe("what a tap on a tile does", () => {
+  const waiting = { finished: null };
+  const done = { finished: 5_000 };
+  it("not started and online: the bib prompt", () => {
+    expect(tileAction({ state: "" }, waiting, false)).toBe("bib");
+    expect(tileAction({ state: "" }, done, false)).toBe("bib");
+  });
+
+  it("not started but offline (the start may have been missed): a queued finish, not the bib prompt", () => {
+    expect(tileAction({ state: "" }, waiting, true)).toBe("finish");
+  });
+
+  it("started: a finish; a finished (green) tile asks before it replaces the time; ended: nothing", () => {
+    expect(tileAction({ state: "started" }, waiting, false)).toBe("finish");
+    expect(tileAction({ state: "started" }, { finished: null, dns: true }, false)).toBe("finish");
+    expect(tileAction({ state: "started" }, done, false)).toBe("confirm-rerecord");
+    expect(tileAction({ state: "started" }, done, true)).toBe("confirm-rerecord");
+    expect(tileAction({ state: "" }, done, true)).toBe("confirm-rerecord");
+    expect(tileAction({ state: "ended" }, waiting, false)).toBe("none");
+  });
+});
+
+describe("the undo bar", () => {
+  it("a runner whose undo waits shows as waiting; the undo is sent only when its time is up", () => {
+    let list = addUndo([], "runner-a", "Ella Berg (200)", 1_000);
+    list = addUndo(list, "runner-b", "Bo Ek", 2_000);
+    expect(nextDue(list)).toBe(1_000 + UNDO_WINDOW_MS);
+    const view = runnersWithTaps(
+      [runner("a", { finished: 500 }), runner("b", { finished: 600 })],
+      [],
+      undoingSorts(list),
+    );
+    expect(view.map((r) => r.finished)).toEqual([null, null]);
+    expect(resultRows(0, view)).toEqual([]);
+
+    const { due, waiting } = splitDue(list, 1_000 + UNDO_WINDOW_MS);
+    expect(due.map((u) => u.sort)).toEqual(["runner-a"]);
+    expect(waiting.map((u) => u.sort)).toEqual(["runner-b"]);
+    expect(nextDue([])).toBeNull();
+  });
+
+  it("'Ångra' on the bar brings the finish back; a second undo of one runner restarts its time", () => {
+    const list = addUndo([], "runner-a", "A", 1_000);
+    expect(cancelUndo(list, "runner-a")).toEqual([]);
+    expect(addUndo(list, "runner-a", "A", 4_000)).toEqual([
+      { sort: "runner-a", label: "A", due: 4_000 + UNDO_WINDOW_MS },
+    ]);
+    const view = runnersWithTaps([runner("a", { finished: 500 })], [], undoingSorts(cancelUndo(list, "runner-a")));
+    expect(view[0]?.finished).toBe(500);
   });
 });

@@ -13,10 +13,12 @@ import {
   filterRegistrations,
   groupByDistance,
   isPaidRegistration,
+  isPaidRunner,
   overviewTotals,
   paidParticipantRows,
   paymentBadgeText,
   refundableAmount,
+  refundedOf,
   runnersByAge,
   unpaidText,
   withRunners,
@@ -37,7 +39,19 @@ function runner(
   distance: DistanceKm,
   lastname = "Svensson",
 ): OverviewRunner {
-  return { id, firstname, lastname, age, distance, bib: null, company: "", group: "Ingen" };
+  return {
+    id,
+    firstname,
+    lastname,
+    age,
+    distance,
+    bib: null,
+    company: "",
+    group: "Ingen",
+    paidBy: null,
+    price: null,
+    deregistered: null,
+  };
 }
 
 function payment(
@@ -70,14 +84,20 @@ function registration(
   runners: OverviewRunner[],
   pay: OverviewPayment[] = [],
   payid: string | null = pay.at(-1)?.id ?? null,
+  /** Runners added after the family paid (no payment of their own is PAID). */
+  unpaid: string[] = [],
 ): OverviewRegistration {
+  // As the server sets it: the runners are paid by the family's (first) PAID payment, unless a test says otherwise.
+  const paidBy = pay.find((p) => p.status === "PAID")?.id ?? null;
   return {
     id,
     email,
     payid,
     createdAt: "2025-07-01T08:00:00.000Z",
     swishtory: Object.fromEntries(pay.map((p) => [p.id, p])),
-    deltagare: Object.fromEntries(runners.map((r) => [r.id, r])),
+    deltagare: Object.fromEntries(
+      runners.map((r) => [r.id, r.paidBy === null && !unpaid.includes(r.id) ? { ...r, paidBy } : r]),
+    ),
   };
 }
 
@@ -109,22 +129,27 @@ const failed = registration(
   [runner("x1", "Fel", 33, "2.8", "Berg")],
   [payment(HEX(3), "ERROR", 250, null)],
 );
-// No payment at all, and a paid payment that is not the selected one (the registration's payid is a newer attempt).
+// No payment at all; and a family that paid for one runner and added a sibling since, whose payment (the
+// registration's payid now) still waits.
 const none = registration("none", "ingen@example.se", [runner("n1", "Ingen", 20, "5.6", "Ek")]);
 const reselected = registration(
   "resel",
   "ombokad@example.se",
-  [runner("r1", "Om", 44, "2.8", "Dahl")],
+  [runner("r1", "Om", 44, "2.8", "Dahl"), runner("r2", "Syster", 7, "0.8", "Dahl")],
   [payment(HEX(4), "PAID", 250, "2025-08-01T09:00:00.000Z"), payment(HEX(5), "CREATED", 150, null)],
+  HEX(5),
+  ["r2"],
 );
 const empty = registration("empty", "tom@example.se", [], [payment(HEX(6), "PAID", 999, "2025-08-01T10:00:00.000Z")]);
 
 const SEASON_LIST = [family, early, free, failed, none, reselected, empty];
 
 describe("payment status", () => {
-  it("only a PAID payment that is the registration's payid counts as paid", () => {
-    expect([family, early, free].every(isPaidRegistration)).toBe(true);
-    expect([failed, none, reselected].some(isPaidRegistration)).toBe(false);
+  it("a runner is paid by the payment that booked it, whatever the registration's latest payment", () => {
+    expect([family, early, free, reselected].every(isPaidRegistration)).toBe(true);
+    expect([failed, none].some(isPaidRegistration)).toBe(false);
+    expect(isPaidRunner(reselected.deltagare.r1!)).toBe(true);
+    expect(isPaidRunner(reselected.deltagare.r2!)).toBe(false);
   });
 
   it("drops registrations without runners", () => {
@@ -141,7 +166,10 @@ describe("variant 1: grouped by distance", () => {
   });
 
   it("counts runners, listing a family under each distance it runs", () => {
-    expect(groups.map((g) => g.count)).toEqual([2, 0, 2, 1, 3]);
+    expect(groups.map((g) => g.count)).toEqual([2, 1, 2, 1, 3]);
+    // A family with a paid runner and a sibling not paid yet: the runner under its distance, the sibling under nok.
+    expect(groups[1]!.rows.map((r) => [r.registration.id, r.runners.map((x) => x.id)])).toEqual([["resel", ["r1"]]]);
+    expect(groups[4]!.rows.find((r) => r.registration.id === "resel")!.runners.map((x) => x.id)).toEqual(["r2"]);
     expect(groups[0]!.rows.map((r) => r.registration.id)).toEqual(["fam", "early"]);
     expect(groups[2]!.rows.map((r) => r.registration.id)).toEqual(["fam"]);
     // Under 1.6 the family shows its two children only, youngest first.
@@ -178,13 +206,13 @@ describe("variant 1: grouped by distance", () => {
 
 describe("variant 2: paid runners", () => {
   it("lists one row per paid runner, payment date oldest first, a family's runners by age", () => {
-    expect(paidParticipantRows(SEASON_LIST).map((r) => r.runner.id)).toEqual(["e1", "f3", "f2", "f1", "g1"]);
+    expect(paidParticipantRows(SEASON_LIST).map((r) => r.runner.id)).toEqual(["r1", "e1", "f3", "f2", "f1", "g1"]);
   });
 });
 
 describe("heading figures", () => {
   it("counts paid runners and sums PAID amounts parsed as integers", () => {
-    expect(overviewTotals(SEASON_LIST)).toEqual({ paidParticipants: 5, paidSum: 650, refunded: 0, registrations: 6 });
+    expect(overviewTotals(SEASON_LIST)).toEqual({ paidParticipants: 6, paidSum: 900, refunded: 0, registrations: 6 });
     const odd = registration(
       "odd",
       "udda@example.se",
@@ -212,9 +240,50 @@ describe("badges", () => {
 
   it("says 'Ej betald' with an unpaid attempt and 'Ej betalt' with none", () => {
     expect(unpaidText(failed)).toBe("Ej betald");
-    expect(paymentBadgeText(reselected)).toBe("Ej betald");
+    // The sibling's row under nok: its payment was started and is not paid; the paid runner's row shows 250 kr.
+    expect(paymentBadgeText(reselected, "nok")).toBe("Ej betald");
+    expect(paymentBadgeText(reselected, "2.8")).toBe("250 kr");
     expect(unpaidText(none)).toBe("Ej betalt");
     expect(paymentBadgeText(none)).toBe("Ej betalt");
+  });
+});
+
+describe("several payments and refunds that deregister (issue 24)", () => {
+  // Paid 250 kr for the mother on 2 Aug, then 100 kr for a child added on 9 Aug; the child left with a refund.
+  const first = payment(HEX(20), "PAID", 250, "2025-08-02T10:00:00.000Z");
+  const second = { ...payment(HEX(21), "PAID", 100, "2025-08-09T10:00:00.000Z"), refunded: 100 };
+  const twice = registration(
+    "twice",
+    "tva@example.se",
+    [
+      { ...runner("t1", "Mor", 40, "5.6"), paidBy: HEX(20), price: 150 },
+      { ...runner("t2", "Son", 9, "1.6", "Ek"), paidBy: HEX(21), price: 100, deregistered: "2025-08-10T10:00:00.000Z" },
+      { ...runner("t3", "Dotter", 7, "1.6"), paidBy: HEX(21), price: 100 },
+    ],
+    [first, second],
+  );
+
+  it("adds up every PAID payment once, and counts only the runners still paid", () => {
+    expect(overviewTotals([twice])).toEqual({ paidParticipants: 2, paidSum: 350, refunded: 100, registrations: 1 });
+    expect(paymentBadgeText(twice, "5.6")).toBe("350 kr");
+    expect(refundedOf(twice)).toBe(100);
+  });
+
+  it("keeps a deregistered runner on its distance's row, marked and not counted; lists each runner by its payment", () => {
+    const groups = groupByDistance([twice]);
+    expect(groups.map((g) => g.count)).toEqual([1, 0, 1, 0, 0]);
+    expect(groups[2]!.rows[0]!.runners.map((x) => x.id)).toEqual(["t3", "t2"]);
+    // Searched, the counts follow the same rule: the row found by the son's name counts only his paid sister.
+    expect(filterGroups(groups, "ek").map((g) => [g.count, g.rows.length])).toEqual([
+      [0, 0],
+      [0, 0],
+      [1, 1],
+      [0, 0],
+      [0, 0],
+    ]);
+    expect(filterGroups(groups, "tva@").map((g) => g.count)).toEqual([1, 0, 1, 0, 0]);
+    // Variant 2: the mother (paid 2 Aug) before the daughter (paid 9 Aug); the son is no longer a paid runner.
+    expect(paidParticipantRows([twice]).map((r) => r.runner.id)).toEqual(["t1", "t3"]);
   });
 });
 

@@ -1,18 +1,22 @@
 /**
  * Every route of both specs, in one table. The public entry holds only what a visitor on '/' needs: the layout and
- * the landing and terms pages. Every other page is a lazy chunk (`const X = lazy(() => import(...))`), so admin
- * screens, timing, the map and the carousel stay out of the entry.
+ * the landing and terms pages. Every other page is a lazy chunk (`const X = lazy(() => import(...))`, or
+ * `lazyScreen(...)` for the screens a deep link loads ahead: preloadScreens below), so admin screens, timing, the
+ * map and the carousel stay out of the entry.
  */
+import type { QueryClient } from "@tanstack/react-query";
 import { lazy, Suspense } from "react";
 import { Navigate, Route, Routes } from "react-router";
+import { configQueryOptions } from "../features/config/get-config";
 import { LandingPage } from "../features/landing/landing-page";
 import { LogoutPage } from "../features/session/logout-page";
 import { TermsPage } from "../features/terms/terms-page";
+import { lazyScreen } from "./lazy-screen";
 import { NotFoundPage } from "./not-found-page";
 import { PageLoading } from "./page-loading";
 import { PublicLayout } from "./public-layout";
 
-const AdminShell = lazy(() => import("../features/admin/admin-shell"));
+const AdminShell = lazyScreen(() => import("../features/admin/admin-shell"));
 const AdminLoginPage = lazy(() => import("../features/admin/admin-login-page"));
 const TimingPage = lazy(() => import("../features/timing/timing-page"));
 const RegistrationPage = lazy(() => import("../features/registration/registration-page"));
@@ -23,7 +27,7 @@ const RegistrationsPage = lazy(() => import("../features/admin/registrations/reg
 const BoxOfficePage = lazy(() => import("../features/admin/box-office/box-office-page"));
 const CheckInPage = lazy(() => import("../features/admin/check-in/check-in-page"));
 const RaceHubPage = lazy(() => import("../features/race-day/race-hub-page"));
-const RacePage = lazy(() => import("../features/race-day/race-page"));
+const RacePage = lazyScreen(() => import("../features/race-day/race-page"));
 const RaceListPage = lazy(() => import("../features/race-day/race-list-page"));
 const RunnerListPage = lazy(() => import("../features/race-day/runner-list-page"));
 const StartListsPage = lazy(() => import("../features/start-lists/start-lists-page"));
@@ -39,6 +43,25 @@ const AnalyticsPage = lazy(() => import("../features/admin/analytics/analytics-p
 const GoodieBagsPage = lazy(() => import("../features/admin/goodiebags/goodiebags-page"));
 const PersonalDataPage = lazy(() => import("../features/admin/personal-data/personal-data-page"));
 const AdminNotFoundPage = lazy(() => import("../features/admin/admin-not-found-page"));
+
+const RACE_SCREEN = /^\/admin\/race\/([^/]+)\/?$/;
+
+/**
+ * The lazy screens a deep link opens on, loaded before the first render (main.tsx) so that no loading fallback
+ * comes and goes in front of them (lazy-screen.ts): the admin shell, and on /admin/race/{id} the race screen. Their
+ * data is asked for at the same time (the admin start pages have it on its way already), so a screen whose data is
+ * in by then draws it in its first render. The promise is the code only: data that is late comes as usual.
+ */
+export function preloadScreens(pathname: string, queryClient: QueryClient): Promise<unknown> {
+  if (!pathname.startsWith("/admin/") || pathname === "/admin/login") return Promise.resolve();
+  void queryClient.prefetchQuery(configQueryOptions());
+  const raceId = RACE_SCREEN.exec(pathname)?.[1];
+  if (raceId === undefined) return AdminShell.preload();
+  const race = import("../features/race-day/api/get-race").then(({ raceQueryOptions }) => {
+    void queryClient.prefetchQuery(raceQueryOptions(decodeURIComponent(raceId)));
+  });
+  return Promise.all([AdminShell.preload(), RacePage.preload(), race]);
+}
 
 export function AppRoutes() {
   return (

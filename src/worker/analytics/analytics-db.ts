@@ -37,35 +37,50 @@ export function stockholmMonthSql(ms: string): string {
 }
 
 /**
- * The registration figures as one statement: `reg` is one row per registration that has runners (its season,
- * number of runners, whether its selected payment is PAID, that payment's amount less its PAID refunds, and the
- * Stockholm months it was made and paid in), materialized once; every figure is a GROUP BY over it, the results
+ * The registration figures as one statement. `reg` is one row per registration that has runners: its season, its
+ * runners and paid runners (paid by their payment, not deregistered), whether it has a PAID payment, what its PAID
+ * payments brought in less their PAID refunds, and the Stockholm month it was made in. `paid_payment` is one row
+ * per PAID payment of those registrations (a family that added a runner after paying has two), with its revenue and
+ * the month it was paid in. Both are materialized once; every figure is a GROUP BY over one of them, the results
  * stacked with UNION ALL and told apart by `kind`.
  */
 const ANALYTICS_SQL = `
-  WITH reg AS MATERIALIZED (
-    SELECT r.id, r.season, n.runners,
-           coalesce(pay.status = 'PAID', 0) AS paid,
-           CASE WHEN pay.status = 'PAID' THEN pay.amount - coalesce(rf.refunded, 0) ELSE 0 END AS revenue,
-           CASE WHEN pay.status = 'PAID' THEN coalesce(rf.refunded, 0) ELSE 0 END AS refunded,
-           ${stockholmMonthSql("r.created_at")} AS created_ym,
-           CASE WHEN pay.status = 'PAID' THEN ${stockholmMonthSql("coalesce(pay.date_paid, pay.date_created)")} END
-             AS paid_ym
+  WITH refunded AS MATERIALIZED (
+    SELECT payid, sum(amount) AS refunded FROM refunds WHERE status = 'PAID' GROUP BY payid
+  ),
+  runners AS MATERIALIZED (
+    SELECT registration_id, count(*) AS runners,
+           sum(paid_by IS NOT NULL AND deregistered_at IS NULL) AS paid_runners
+      FROM participants WHERE registration_id IS NOT NULL GROUP BY registration_id
+  ),
+  paid_payment AS MATERIALIZED (
+    SELECT pay.registration_id, r.season, pay.amount - coalesce(rf.refunded, 0) AS revenue,
+           coalesce(rf.refunded, 0) AS refunded,
+           ${stockholmMonthSql("coalesce(pay.date_paid, pay.date_created)")} AS paid_ym
+      FROM payments pay
+      JOIN registrations r ON r.id = pay.registration_id
+      JOIN runners n ON n.registration_id = r.id
+      LEFT JOIN refunded rf ON rf.payid = pay.id
+     WHERE pay.status = 'PAID'
+  ),
+  reg AS MATERIALIZED (
+    SELECT r.id, r.season, n.runners, n.paid_runners,
+           m.registration_id IS NOT NULL AS paid,
+           coalesce(m.revenue, 0) AS revenue, coalesce(m.refunded, 0) AS refunded,
+           ${stockholmMonthSql("r.created_at")} AS created_ym
       FROM registrations r
-      JOIN (SELECT registration_id, count(*) AS runners FROM participants
-             WHERE registration_id IS NOT NULL GROUP BY registration_id) n ON n.registration_id = r.id
-      LEFT JOIN payments pay ON pay.id = r.payid
-      LEFT JOIN (SELECT payid, sum(amount) AS refunded FROM refunds WHERE status = 'PAID' GROUP BY payid) rf
-        ON rf.payid = pay.id
+      JOIN runners n ON n.registration_id = r.id
+      LEFT JOIN (SELECT registration_id, sum(revenue) AS revenue, sum(refunded) AS refunded FROM paid_payment
+                  GROUP BY registration_id) m ON m.registration_id = r.id
   )
   SELECT 'total' AS kind, NULL AS season, NULL AS k, count(*) AS n, coalesce(sum(paid), 0) AS paid,
-         coalesce(sum(runners), 0) AS runners, coalesce(sum(CASE WHEN paid THEN runners END), 0) AS paid_runners,
+         coalesce(sum(runners), 0) AS runners, coalesce(sum(paid_runners), 0) AS paid_runners,
          coalesce(sum(revenue), 0) AS revenue, coalesce(sum(refunded), 0) AS refunded,
          coalesce(round(100.0 * sum(paid) / count(*), 1), 0) AS rate, count(DISTINCT season) AS seasons,
          NULL AS with_company, NULL AS companies, NULL AS avg_age, NULL AS min_age, NULL AS max_age
     FROM reg
   UNION ALL
-  SELECT 'season', season, NULL, count(*), sum(paid), sum(runners), coalesce(sum(CASE WHEN paid THEN runners END), 0),
+  SELECT 'season', season, NULL, count(*), sum(paid), sum(runners), coalesce(sum(paid_runners), 0),
          sum(revenue), sum(refunded), round(100.0 * sum(paid) / count(*), 1), NULL, NULL, NULL, NULL, NULL, NULL
     FROM reg GROUP BY season
   UNION ALL
@@ -75,7 +90,7 @@ const ANALYTICS_SQL = `
   UNION ALL
   SELECT 'revenue-month', season, paid_ym, count(*), NULL, NULL, NULL, sum(revenue), NULL, NULL, NULL, NULL, NULL,
          NULL, NULL, NULL
-    FROM reg WHERE paid GROUP BY season, paid_ym
+    FROM paid_payment GROUP BY season, paid_ym
   ORDER BY kind, season, k`;
 
 /**

@@ -209,7 +209,10 @@ export async function startBoxOfficeSale(
   for (const [i, runner] of sale.runners.entries()) await checkRaceAndBib(env, db, races[i]!, runner, i, season, now);
 
   const ids = sale.runners.map(() => `kassa-${crypto.randomUUID()}`);
-  const amount = sale.runners.reduce((sum, r) => sum + onSitePrice(r.age, season), 0);
+  const prices = sale.runners.map((r) => onSitePrice(r.age, season));
+  const amount = prices.reduce((sum, price) => sum + price, 0);
+  // Each runner's share, so the payment's trigger books every runner at its own price (migrations/0010).
+  const runnerPrices = Object.fromEntries(ids.map((id, i) => [id, prices[i]!]));
   const counts = countAges(sale.runners, season);
   const rows = sale.runners.map((r, i) => participantRow(ids[i]!, r, sale.phone, season, now));
   const first = sale.runners[0]!;
@@ -230,6 +233,7 @@ export async function startBoxOfficeSale(
         ...counts,
         kampanj: null,
         participantIds: ids,
+        runnerPrices,
         origin: "kassa",
         message: `${season.siteName} ${season.year} ${who}`,
         requestOrigin,
@@ -241,7 +245,11 @@ export async function startBoxOfficeSale(
       const payid = newInstructionId();
       await db.batch([
         db.insert(participants).values(rows),
-        db.insert(payments).values({ ...paidRow(payid, season, amount, counts, ids, now), cash: true }),
+        db.insert(payments).values({
+          ...paidRow(payid, season, amount, counts, ids, now),
+          runnerPrices: JSON.stringify(runnerPrices),
+          cash: true,
+        }),
       ]);
       started = { payid, method: "kontant", amount, raceId };
       break;

@@ -5,7 +5,7 @@
  * disable it there. The configuration stays the truth for a built-in code's rule, end and cap; a row whose word is
  * no longer built in (removed from the secret, or a demo word in production) is never accepted and not listed.
  */
-import { and, eq, gte, inArray, isNull, lt, or, sql } from "drizzle-orm";
+import { and, eq, gte, inArray, isNull, lt, notInArray, or, sql } from "drizzle-orm";
 import type { AgeCounts } from "../../shared/age";
 import { isCampaignRule, isCampaignValidAt, normalizeCode } from "../../shared/campaign";
 import { campaignTotal, listTotal } from "../../shared/pricing";
@@ -126,17 +126,19 @@ export interface CampaignEvaluation {
  * (a failed campaign is treated as no discount); an empty code is simply the list price.
  *
  * A use is claimed when an order is booked and held while that order is open or paid; an order that ends unpaid
- * gives it back (migrations/0008_campaign_release.sql). So a family whose order is still open holds one of a
- * capped code's uses: for that registration (`registrationId`) the cap does not apply, or booking again would
- * lose the code it holds. A family whose payment failed holds none and claims one again when it retries; if the
- * cap filled meanwhile the code is `usedUp`.
+ * gives it back (migrations/0008_campaign_release.sql, per runner since 0010_runner_payments.sql). So a family
+ * whose order for these runners is still open holds one of a capped code's uses: for that order (`holder`: the
+ * registration and the runners it pays for) the cap does not apply, or booking again would lose the code it holds.
+ * A family whose payment failed holds none and claims one again when it retries; if the cap filled meanwhile the
+ * code is `usedUp`. A paid order holds its use for its own runners only: a late sibling booked after it needs a
+ * use of its own (issue 24).
  */
 export async function evaluateCampaign(
   db: Db,
   code: string,
   counts: AgeCounts,
   now: number,
-  options: { builtins: BuiltinCampaigns; registrationId?: string | null; season?: Season },
+  options: { builtins: BuiltinCampaigns; holder?: CampaignHolder | null; season?: Season },
 ): Promise<CampaignEvaluation> {
   const season = options.season ?? SEASON;
   const listPrice = listTotal(counts, now, season);
@@ -144,9 +146,7 @@ export async function evaluateCampaign(
   if (!campaign) return { valid: false, price: listPrice, campaign: null, usedUp: false };
   const full = campaign.maxUses !== null && campaign.uses >= campaign.maxUses;
   const holdsUse =
-    full &&
-    options.registrationId != null &&
-    (await registrationHoldsCampaign(db, options.registrationId, campaign.code));
+    full && options.holder != null && (await registrationHoldsCampaign(db, options.holder, campaign.code));
   if (!isCampaignValidAt(holdsUse ? { ...campaign, maxUses: null } : campaign, now)) {
     const usedUp = full && isCampaignValidAt({ ...campaign, maxUses: null }, now);
     return { valid: false, price: listPrice, campaign: null, usedUp };
@@ -154,15 +154,41 @@ export async function evaluateCampaign(
   return { valid: true, price: campaignTotal(campaign.rule, counts, now, season), campaign, usedUp: false };
 }
 
-/** Orders that hold their code's use: an order that ended unpaid gave it back (0008_campaign_release.sql). */
+/** Orders that hold their code's use: an order that ended unpaid gave it back (0010_runner_payments.sql). */
 const HOLDING_STATUSES = ["CREATED", "PAID"];
 
-/** SQL true when the registration has an open or paid order with this code, which holds the code's one use. */
-function holdsUse(code: string, registrationId: string | null) {
-  return registrationId === null
+/**
+ * The order a use is asked for: a registration's, for the runners it would pay for (the ones not paid yet, which is
+ * every runner the first time and a late sibling after a paid order).
+ */
+export interface CampaignHolder {
+  registrationId: string;
+  runnerIds: readonly string[];
+}
+
+/**
+ * SQL true when the registration has an open or paid order with this code for one of the same runners, which holds
+ * the use this order would share: booking again while an order is open (or was paid meanwhile) for these runners
+ * takes no second use. A use belongs to the runners an order pays for, so a paid order does not cover a later order
+ * for other runners (a late sibling, issue 24): that one claims a use of its own. The release trigger
+ * (migrations/0010_runner_payments.sql `campaign_release_on_failed_order`) gives a failed order's use back by the
+ * same rule.
+ */
+function holdsUse(code: string, holder: CampaignHolder | null) {
+  return holder === null || holder.runnerIds.length === 0
     ? sql`0`
-    : sql`EXISTS (SELECT 1 FROM ${payments} WHERE ${payments.registrationId} = ${registrationId}
-        AND ${payments.kampanj} = ${code} AND ${inArray(payments.status, HOLDING_STATUSES)})`;
+    : sql`EXISTS (SELECT 1 FROM ${payments} WHERE ${holdingOrder(code, holder)})`;
+}
+
+/** The condition on `payments` of holdsUse. */
+function holdingOrder(code: string, holder: CampaignHolder) {
+  return and(
+    eq(payments.registrationId, holder.registrationId),
+    eq(payments.kampanj, code),
+    inArray(payments.status, HOLDING_STATUSES),
+    sql`EXISTS (SELECT 1 FROM json_each(${payments.participantIds}) AS covered
+      WHERE covered.value IN (SELECT value FROM json_each(${JSON.stringify(holder.runnerIds)})))`,
+  )!;
 }
 
 /** Enabled and not past its last valid moment (inclusive), as `isCampaignValidAt` says. */
@@ -175,21 +201,23 @@ function usableAt(now: number) {
 
 /**
  * SQL true when the code can be used by this registration now: it exists, is enabled and valid, and either has a
- * use left or the registration already holds one (src/worker/payments/payments-db.ts insertOrderPayment guards on it).
+ * use left or the registration already holds one for these runners (src/worker/payments/payments-db.ts
+ * insertOrderPayment guards on it).
  */
-export function campaignUsable(code: string, registrationId: string, now: number) {
+export function campaignUsable(code: string, holder: CampaignHolder, now: number) {
   const wanted = normalizeCode(code);
   return sql`EXISTS (SELECT 1 FROM ${campaignCodes} WHERE ${campaignCodes.code} = ${wanted} AND ${usableAt(now)}
     AND (${campaignCodes.maxUses} IS NULL OR ${campaignCodes.uses} < ${campaignCodes.maxUses}
-      OR ${holdsUse(wanted, registrationId)}))`;
+      OR ${holdsUse(wanted, holder)}))`;
 }
 
 /**
  * The claim of one use as one statement: it counts only while the code is enabled, valid and under its cap (so
  * two families booking the last use at the same moment cannot both get it, and a code disabled or expired a moment
- * ago is not used), and not for a registration that already holds a use. For a D1 batch (insertOrderPayment).
+ * ago is not used), and not for an order whose registration already holds a use for its runners (`holder`; null
+ * for a box-office sale, which always claims one). For a D1 batch (insertOrderPayment, the box office).
  */
-export function claimCampaignUseStatement(db: Db, code: string, now: number, registrationId: string | null) {
+export function claimCampaignUseStatement(db: Db, code: string, now: number, holder: CampaignHolder | null) {
   const wanted = normalizeCode(code);
   return db
     .update(campaignCodes)
@@ -199,7 +227,7 @@ export function claimCampaignUseStatement(db: Db, code: string, now: number, reg
         eq(campaignCodes.code, wanted),
         usableAt(now),
         or(isNull(campaignCodes.maxUses), lt(campaignCodes.uses, campaignCodes.maxUses)),
-        sql`NOT ${holdsUse(wanted, registrationId)}`,
+        sql`NOT ${holdsUse(wanted, holder)}`,
       ),
     )
     .returning({ uses: campaignCodes.uses });
@@ -228,29 +256,40 @@ export async function ensureCampaignRow(db: Db, code: string, now: number, built
   if (findBuiltin(builtins, code)) await ensureBuiltinCampaigns(db, now, builtins);
 }
 
-/** Whether this registration has an open or paid order with this code, which holds its use (as holdsUse). */
-export async function registrationHoldsCampaign(db: Db, registrationId: string, code: string): Promise<boolean> {
-  return (await registrationOrderWith(db, registrationId, code, HOLDING_STATUSES)) !== undefined;
+/**
+ * Whether this registration has an open or paid order with this code for one of these runners, which holds the use
+ * their order shares (as holdsUse).
+ */
+export async function registrationHoldsCampaign(db: Db, holder: CampaignHolder, code: string): Promise<boolean> {
+  if (holder.runnerIds.length === 0) return false;
+  const row = await db
+    .select({ id: payments.id })
+    .from(payments)
+    .where(holdingOrder(normalizeCode(code), holder))
+    .limit(1)
+    .get();
+  return row !== undefined;
 }
 
-/** Whether this registration has ever booked an order with this code (a failed payment included). */
+/**
+ * Whether a payment of this registration that carried this code ended unpaid (declined, failed, withdrawn or given
+ * up): the family booked with the code, and the use it claimed went back. A paid order does not count: a late
+ * sibling refused a code its first payment used up never had a payment fail.
+ */
 export async function registrationTriedCampaign(db: Db, registrationId: string, code: string): Promise<boolean> {
-  return (await registrationOrderWith(db, registrationId, code)) !== undefined;
-}
-
-function registrationOrderWith(db: Db, registrationId: string, code: string, statuses?: string[]) {
-  return db
+  const row = await db
     .select({ id: payments.id })
     .from(payments)
     .where(
       and(
         eq(payments.registrationId, registrationId),
         eq(payments.kampanj, normalizeCode(code)),
-        statuses ? inArray(payments.status, statuses) : undefined,
+        notInArray(payments.status, HOLDING_STATUSES),
       ),
     )
     .limit(1)
     .get();
+  return row !== undefined;
 }
 
 export interface CampaignListEntry extends CampaignCode {

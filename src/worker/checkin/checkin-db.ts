@@ -26,10 +26,15 @@ export interface ParticipantForDesk {
   raceId: string | null;
   pickedUpAt: number | null;
   phone: string | null;
+  /** The payment that booked the runner (participants.paid_by); null while unpaid. */
+  paidBy: string | null;
+  /** A refund took the runner out (participants.deregistered_at). */
+  deregisteredAt: number | null;
 }
 
 const PARTICIPANT_COLUMNS = `p.id, p.registration_id AS registrationId, p.firstname, p.lastname, p.age, p.distance,
-  p."group" AS "group", p.bib, p.race_id AS raceId, p.picked_up_at AS pickedUpAt, p.phone`;
+  p."group" AS "group", p.bib, p.race_id AS raceId, p.picked_up_at AS pickedUpAt, p.phone, p.paid_by AS paidBy,
+  p.deregistered_at AS deregisteredAt`;
 
 /**
  * The registration's check-in code, made on first need (the receipt, the family's page). Of two first needs at

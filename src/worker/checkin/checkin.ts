@@ -51,9 +51,17 @@ function deskRunner(p: ParticipantForDesk, live?: RunnerRecord): DeskRunner {
     raceId: live?.part ?? p.raceId,
     bib: live ? live.bib : p.bib,
     pickedUpAt: live ? (live.pickedUpAt ?? null) : p.pickedUpAt,
+    paid: p.paidBy !== null,
   };
+  if (p.deregisteredAt !== null) runner.deregistered = true;
   if (live?.dns) runner.dns = true;
   return runner;
+}
+
+/** Every runner still registered is paid, and there is one. */
+function allPaid(runners: readonly Pick<DeskRunner, "paid" | "deregistered">[]): boolean {
+  const active = runners.filter((r) => !r.deregistered);
+  return active.length > 0 && active.every((r) => r.paid);
 }
 
 /** The runners as their races have them now: one call per race (a family spans at most the season's four). */
@@ -72,29 +80,30 @@ export async function familyByKind(env: Env, db: Db, kind: DeskFamilyKind, id: s
   if (kind === "kassa") {
     const p = await boxOfficeParticipant(db, id);
     if (!p) throw new ApiError(404, CHECKIN_MSG.noFamily);
+    const runners = await liveRunners(env, [p]);
     return {
       kind,
       id,
       season: p.season,
       email: null,
       phone: p.phone,
-      paid: p.raceId !== null,
+      paid: allPaid(runners),
       paymentStatus: null,
-      runners: await liveRunners(env, [p]),
+      runners,
     };
   }
   const registration = await registrationForDesk(db, id);
   if (!registration) throw new ApiError(404, CHECKIN_MSG.noFamily);
-  const participants = await registrationParticipants(db, id);
+  const runners = await liveRunners(env, await registrationParticipants(db, id));
   return {
     kind,
     id,
     season: registration.season,
     email: registration.email,
     phone: null,
-    paid: registration.paymentStatus === "PAID",
+    paid: allPaid(runners),
     paymentStatus: registration.paymentStatus,
-    runners: await liveRunners(env, participants),
+    runners,
   };
 }
 
@@ -127,7 +136,11 @@ export async function searchFamilies(db: Db, query: string, season = SEASON.year
   }
   // A registration's hit lists the whole family, not only the runner whose name matched.
   const whole = await Promise.all(families.map((id) => registrationParticipants(db, id)));
-  families.forEach((id, i) => hits.get(`anmalan:${id}`)!.runners.push(...whole[i]!.map(hitRunner)));
+  families.forEach((id, i) => {
+    const active = whole[i]!.filter((p) => p.deregisteredAt === null);
+    hits.get(`anmalan:${id}`)!.runners.push(...active.map(hitRunner));
+  });
+  for (const h of hits.values()) h.paid = h.runners.length > 0 && h.runners.every((r) => r.paid);
   return [...hits.values()];
 }
 
@@ -137,7 +150,7 @@ function hit(kind: DeskFamilyKind, id: string, row: SearchRow): DeskSearchHit {
     id,
     email: row.email,
     phone: kind === "kassa" ? row.phone : null,
-    paid: kind === "kassa" ? row.raceId !== null : row.paymentStatus === "PAID",
+    paid: false,
     runners: [],
   };
 }
@@ -150,6 +163,7 @@ function hitRunner(p: ParticipantForDesk): DeskSearchHit["runners"][number] {
     distance: p.distance,
     bib: p.bib,
     pickedUpAt: p.pickedUpAt,
+    paid: p.paidBy !== null,
   };
 }
 
@@ -225,6 +239,9 @@ function fromRecord(r: RunnerRecord): ParticipantForDesk {
     raceId: r.part,
     pickedUpAt: r.pickedUpAt ?? null,
     phone: null,
+    // A runner in a race got there by being paid (or an admin put it there).
+    paidBy: "race",
+    deregisteredAt: null,
   };
 }
 

@@ -62,11 +62,26 @@ export const participants = sqliteTable(
     raceId: text("race_id"),
     phone: text("phone"),
     createdAt: integer("created_at").notNull(),
+    /**
+     * The payment that booked the runner, set in the statement that makes that payment PAID (triggers in
+     * migrations/0010_runner_payments.sql), never changed afterwards; null while the runner is unpaid. A runner is
+     * paid by exactly one payment: a registration's later payments cover only the runners added since.
+     */
+    paidBy: text("paid_by"),
+    /** Whole kronor the runner was booked at (its share of `paidBy`'s amount); null while unpaid. */
+    paidPrice: integer("paid_price"),
+    /**
+     * When a refund that deregisters ('Återbetala och avregistrera', src/worker/payments/refunds.ts) took the
+     * runner out; null while the runner runs. A deregistered runner stays in its registration for the books.
+     */
+    deregisteredAt: integer("deregistered_at"),
     /** When the bib was picked up at the desk; mirrors the race Durable Object (rules/checkin.ts). */
     pickedUpAt: integer("picked_up_at"),
   },
   (t) => [
     index("participants_registration").on(t.registrationId),
+    // The runners a payment booked (a refund that deregisters, the payment dialog).
+    index("participants_paid_by").on(t.paidBy),
     index("participants_race").on(t.raceId),
     index("participants_season").on(t.season, t.distance),
     check("participants_distance", sql`${t.distance} IN ${DISTANCES_SQL}`),
@@ -115,6 +130,12 @@ export const payments = sqliteTable(
     vuxna: integer("vuxna").notNull().default(0),
     /** JSON snapshot of the runner ids this payment covers. */
     participantIds: text("participant_ids").notNull().default("[]"),
+    /**
+     * JSON `{runnerId: kronor}`: each covered runner's share of `amount`, as priced at booking (shared/pricing.ts
+     * orderPrices). Copied to `participants.paid_price` when the payment becomes PAID. '{}' on payments made before
+     * it existed and on box-office payments (one runner: the amount).
+     */
+    runnerPrices: text("runner_prices").notNull().default("{}"),
     settledAt: integer("settled_at"),
     /** Money taken in cash at the box office (origin 'kassa'): the row's id is then no Swish payment. */
     cash: integer("cash", { mode: "boolean" }).notNull().default(false),
@@ -133,8 +154,10 @@ export const payments = sqliteTable(
     index("payments_status").on(t.status, t.dateCreated),
     // The cron's follow-up of paid payments settled within a window.
     index("payments_status_settled").on(t.status, t.settledAt),
-    // The orders that used a campaign code (the Epassi list, the release trigger of migrations/0008_campaign_release.sql).
+    // The orders that used a campaign code (the Epassi list, the release trigger of migrations/0010_runner_payments.sql).
     index("payments_kampanj").on(t.kampanj, t.status),
+    // A season's box-office sales (the admin list they are refunded from).
+    index("payments_season_origin").on(t.season, t.origin),
     check(
       "payments_id",
       sql`(length(${t.id}) = 32 AND ${t.id} NOT GLOB '*[^0-9A-F]*') OR ${t.id} GLOB 'kampanj_?*_?*'`,
@@ -172,6 +195,11 @@ export const refunds = sqliteTable(
     errorCode: text("error_code"),
     errorMessage: text("error_message"),
     settledAt: integer("settled_at"),
+    /**
+     * JSON array of the runner ids this refund deregisters ('Återbetala och avregistrera'); '[]' for a refund that
+     * keeps the runners. Done once the refund is PAID (the money went back), never before.
+     */
+    deregister: text("deregister").notNull().default("[]"),
   },
   (t) => [
     uniqueIndex("refunds_idempotency_key").on(t.idempotencyKey),
@@ -437,7 +465,7 @@ export const unsubscribes = sqliteTable("unsubscribes", {
  * Wellness-benefit (Epassi) invitations: the organiser sends a code (a campaign code of rule 'epassi', one use) to
  * a person who paid through Epassi (src/worker/epassi/epassi.ts). Whether the code was used is read from the payments
  * that carry it. The trigger `campaign_release_on_failed_order` (migrations/0008_campaign_release.sql, for every
- * campaign code) gives the use back when an order holding the code ends unpaid (DECLINED, ERROR, CANCELLED), in the same statement that settles it.
+ * campaign code; per runner since 0010_runner_payments.sql) gives the use back when an order holding the code ends unpaid (DECLINED, ERROR, CANCELLED), in the same statement that settles it.
  */
 export const epassiInvitations = sqliteTable(
   "epassi_invitations",

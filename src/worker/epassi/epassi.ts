@@ -23,7 +23,7 @@
  *   unpaid. Why not claim only at PAID: a Swish payment cannot be changed once paid, so a second order paid with
  *   the same code could not be charged the difference. Reserving at booking makes the loser of a race find out
  *   before it pays anything.
- * - The use is given back by the trigger of migrations/0008_campaign_release.sql (every campaign code's), inside the
+ * - The use is given back by the trigger of migrations/0010_runner_payments.sql (every campaign code's), inside the
  *   one conditional UPDATE that settles the order (which happens once), so no crash between the two can leave a
  *   failed order holding it.
  *

@@ -1,12 +1,13 @@
 /**
  * The rows of the admin exports (routes.ts here writes them as CSV):
  *
- * - the RaceSplitter start list: every PAID runner of a season, who counts as in src/worker/goodiebags/goodiebags-db.ts (spec §4: only
- *   PAID is examined): a runner of a registration whose selected payment (`payid`) is PAID, and a box-office
- *   runner (no registration) covered by a PAID payment of origin 'kassa' (`participant_ids`); each runner once,
- *   under the distance it runs now;
- * - the registrations list: every runner of every registration of a season, paid or not, with the registration's
- *   selected payment (registrations without runners are left out, as in every admin list).
+ * - the RaceSplitter start list: every paid runner of a season, who counts as in
+ *   src/worker/goodiebags/goodiebags-db.ts: a runner paid by the payment that booked it (`participants.paid_by`,
+ *   registration and box office alike) and not deregistered by a refund; each runner once, under the distance it
+ *   runs now;
+ * - the registrations list: every runner of every registration of a season, paid or not, with the payment that
+ *   booked it, or for an unpaid runner the registration's latest payment when that one is not paid (an attempt for
+ *   it); registrations without runners are left out, as in every admin list.
  */
 import type { DistanceKm } from "../../shared/distances";
 import type { Db } from "../db/client";
@@ -26,22 +27,11 @@ export interface PaidRunner {
 export async function paidRunners(db: Db, season: number): Promise<PaidRunner[]> {
   const { results } = await db.$client
     .prepare(
-      `WITH paid AS (
-         SELECT p.id, p.firstname, p.lastname, p.bib, p.distance, p.company, r.email
-           FROM registrations r
-           JOIN payments pay ON pay.id = r.payid AND pay.status = 'PAID'
-           JOIN participants p ON p.registration_id = r.id
-          WHERE r.season = ?1 AND p.season = ?1
-         UNION
-         SELECT p.id, p.firstname, p.lastname, p.bib, p.distance, p.company, '' AS email
-           FROM payments pay
-           JOIN json_each(pay.participant_ids) j
-           JOIN participants p ON p.id = j.value AND p.registration_id IS NULL
-          WHERE pay.status = 'PAID' AND pay.origin = 'kassa' AND pay.season = ?1 AND p.season = ?1
-       )
-       SELECT firstname, lastname, bib, distance, company, email FROM paid
-        ORDER BY CAST(distance AS REAL) DESC, bib IS NULL OR bib = 0, bib,
-          lastname COLLATE NOCASE, firstname COLLATE NOCASE, id`,
+      `SELECT p.firstname, p.lastname, p.bib, p.distance, p.company, coalesce(r.email, '') AS email
+         FROM participants p LEFT JOIN registrations r ON r.id = p.registration_id
+        WHERE p.season = ?1 AND p.paid_by IS NOT NULL AND p.deregistered_at IS NULL
+        ORDER BY CAST(p.distance AS REAL) DESC, p.bib IS NULL OR p.bib = 0, p.bib,
+          p.lastname COLLATE NOCASE, p.firstname COLLATE NOCASE, p.id`,
     )
     .bind(season)
     .all<Omit<PaidRunner, "bib"> & { bib: number | null }>();
@@ -60,7 +50,11 @@ export interface RegistrationExportRow {
   group: string;
   company: string;
   bib: number | null;
-  /** The selected payment (payid); all null when the registration has none. */
+  /** 1 when the runner is paid (by `payid`). */
+  paid: number;
+  /** When a refund deregistered the runner; null while it runs. */
+  deregisteredAt: number | null;
+  /** The payment that booked the runner, or for an unpaid one the registration's unpaid latest payment; null when none. */
   payid: string | null;
   status: string | null;
   amount: number | null;
@@ -69,32 +63,35 @@ export interface RegistrationExportRow {
   datePaid: number | null;
   /** Sum of the payment's refunds that went through (status PAID); 0 when none. */
   refunded: number;
-  /** 1-based position of the runner within its registration (the first row carries the registration's amount). */
+  /** 1-based position of the runner among its registration's runners of the same payment (the first carries its amount). */
   position: number;
   /** When the runner picked up the bib at the desk (mirrored from the race object); null until then. */
   pickedUpAt: number | null;
 }
 
 /**
- * Every runner of the season's registrations with the registration's selected payment: registrations by the time
- * they were made, runners within one by age (spec: "within one registration runners sorted by age"), then name.
+ * Every runner of the season's registrations with its payment: registrations by the time they were made, runners
+ * within one by age (spec: "within one registration runners sorted by age"), then name. Each payment's amount and
+ * refunds stand on the first of its runners, so a column sum counts every payment once.
  */
 export async function registrationExportRows(db: Db, season: number): Promise<RegistrationExportRow[]> {
   const { results } = await db.$client
     .prepare(
       `SELECT r.id AS registrationId, r.email, r.created_at AS registeredAt,
               p.firstname, p.lastname, p.age, p.distance, p."group" AS "group", p.company, p.bib,
+              p.paid_by IS NOT NULL AS paid, p.deregistered_at AS deregisteredAt,
               p.picked_up_at AS pickedUpAt,
               pay.id AS payid, pay.status, pay.amount, pay.kampanj,
               pay.date_created AS dateCreated, pay.date_paid AS datePaid,
               coalesce((SELECT sum(f.amount) FROM refunds f WHERE f.payid = pay.id AND f.status = 'PAID'), 0)
                 AS refunded,
-              row_number() OVER (PARTITION BY r.id ORDER BY p.age, p.firstname, p.id) AS position
+              row_number() OVER (PARTITION BY r.id, pay.id ORDER BY p.age, p.firstname, p.id) AS position
          FROM registrations r
          JOIN participants p ON p.registration_id = r.id
-         LEFT JOIN payments pay ON pay.id = r.payid
+         LEFT JOIN payments pay ON pay.id = coalesce(p.paid_by,
+           (SELECT latest.id FROM payments latest WHERE latest.id = r.payid AND latest.status <> 'PAID'))
         WHERE r.season = ?1
-        ORDER BY r.created_at, r.id, position`,
+        ORDER BY r.created_at, r.id, p.age, p.firstname, p.id`,
     )
     .bind(season)
     .all<RegistrationExportRow>();

@@ -22,11 +22,19 @@
  * 'YYYY-MM-DD HH:MM' Stockholm time (read as a date and time). The payment's amount and refunded sum stand on the
  * registration's first runner only, so summing the column counts each payment once.
  *
- * Handing out either file as a download is written to the audit log (who took the personal data, when).
+ * `GET /admin/api/export/friidrott.csv?race=race-YYMMDD-NN`: one ended race's results for the district or the
+ * federation (src/shared/federation-export.ts has the columns), read from the race's object. A spreadsheet file like
+ * the registrations export: UTF-8 with a byte order mark, ';', CRLF, formula-safe. A race not ended is a 409.
+ *
+ * Handing out any of the files as a download is written to the audit log (who took the personal data, when).
  */
 import { Hono } from "hono";
 import { z } from "zod";
 import { csvDocument, type CsvValue } from "../../shared/csv";
+import { FEDERATION_HEADER, federationRows } from "../../shared/federation-export";
+import { isRaceId } from "../../shared/race-id";
+import type { RaceRecord, RunnerRecord } from "../../shared/race-protocol";
+import { raceStub } from "../race-day/race-runners";
 import { DISTANCES, type DistanceKm } from "../../shared/distances";
 import { SEASON, type Season } from "../../shared/season";
 import { stockholmParts } from "../../shared/stockholm";
@@ -34,6 +42,7 @@ import { audit } from "../db/audit";
 import { database } from "../db/client";
 import { paidRunners, registrationExportRows, type RegistrationExportRow } from "./exports-db";
 import type { AppEnv } from "../env";
+import { conflict, notFound } from "../lib/errors";
 import { validate } from "../middleware/validate";
 
 export const adminExportRoutes = new Hono<AppEnv>();
@@ -78,6 +87,9 @@ const MSG = {
 
 const download = z.enum(["0", "1"], { error: MSG.download }).optional();
 const raceSplitterQuery = z.object({ download });
+const federationQuery = z.object({
+  race: z.string({ error: "Ange loppet (race=…)." }).max(64).refine(isRaceId, "Loppet finns inte"),
+});
 const registrationsQuery = z.object({
   season: z
     .string({ error: MSG.season })
@@ -143,7 +155,6 @@ function moment(ms: number | null): string {
 
 function registrationCells(season: number, r: RegistrationExportRow): CsvValue[] {
   const first = r.position === 1;
-  const paid = r.status === "PAID";
   return [
     season,
     moment(r.registeredAt),
@@ -155,7 +166,7 @@ function registrationCells(season: number, r: RegistrationExportRow): CsvValue[]
     r.group,
     r.company,
     r.bib,
-    paid ? "Betald" : "Ej betald",
+    r.deregisteredAt !== null ? "Avregistrerad" : r.paid ? "Betald" : "Ej betald",
     r.status ?? "",
     first && r.amount !== null ? r.amount : "",
     first && r.refunded > 0 ? r.refunded : "",
@@ -187,4 +198,27 @@ adminExportRoutes.get("/admin/api/export/registrations.csv", validate("query", r
     c.var.clock.now(),
   );
   return c.body(text, 200, { ...CSV_HEADERS, ...attachment(`anmalningar-${season}.csv`) });
+});
+
+adminExportRoutes.get("/admin/api/export/friidrott.csv", validate("query", federationQuery), async (c) => {
+  const part = c.req.valid("query").race;
+  const snapshot = await raceStub(c.env, part).snapshot();
+  if (!snapshot) throw notFound("Loppet finns inte");
+  const [race, ...runners] = snapshot as [RaceRecord, ...RunnerRecord[]];
+  if (race.state !== "ended") {
+    throw conflict("Loppet är inte avslutat. Exportera resultaten när loppet har avslutats.");
+  }
+  const rows = federationRows(race.started, Number(race.date.slice(0, 4)), runners);
+  const text = csvDocument(FEDERATION_HEADER, rows, { separator: ";", lineEnd: "\r\n", bom: true });
+  await audit(
+    database(c.env.DB),
+    {
+      actor: c.var.admin?.email ?? "okänd",
+      action: "export.friidrott",
+      subject: part,
+      detail: { runners: rows.length },
+    },
+    c.var.clock.now(),
+  );
+  return c.body(text, 200, { ...CSV_HEADERS, ...attachment(`friidrott-${part}.csv`) });
 });

@@ -2,12 +2,11 @@
  * The goodie-bag packing list for race morning: how many paid runners of a season run each distance, children and
  * adults apart (the pricing's age rule: `season.adultAge`, shared/age.ts `isAdult`).
  *
- * Who counts (spec §4: only PAID is examined):
- * - a runner of a registration whose selected payment (`payid`) is PAID;
- * - a box-office runner (no registration) covered by a PAID payment of origin 'kassa' (`participant_ids`).
- * A runner counts once whatever the number of payments naming it, and under the distance it runs now (an admin's
- * "Byt distans" is mirrored into `participants.distance`). A bag is handed out with the bib: `handedOut` counts the
- * runners who picked up at the desk (mirrored from the race objects), the rest are still to hand out.
+ * Who counts: a runner paid by the payment that booked it (`participants.paid_by`, set when that payment became
+ * PAID: a registration's runners, each by its own payment, and box-office runners alike) and not deregistered by a
+ * refund. A runner counts once, under the distance it runs now (an admin's "Byt distans" is mirrored into
+ * `participants.distance`); a box-office runner is one without a registration. A bag is handed out with the bib: `handedOut`
+ * counts the runners who picked up at the desk (mirrored from the race objects), the rest are still to hand out.
  */
 import { DISTANCES_DESC, distanceLabel, toDistance, type DistanceKm } from "../../shared/distances";
 import type { Season } from "../../shared/season";
@@ -48,23 +47,11 @@ interface Row {
 export async function goodieBags(db: Db, season: Season): Promise<GoodieBags> {
   const { results } = await db.$client
     .prepare(
-      `WITH paid AS (
-         SELECT p.id, p.distance, p.age, p.picked_up_at, 0 AS box_office
-           FROM registrations r
-           JOIN payments pay ON pay.id = r.payid AND pay.status = 'PAID'
-           JOIN participants p ON p.registration_id = r.id
-          WHERE r.season = ?1 AND p.season = ?1
-         UNION
-         -- CROSS JOIN keeps this order (payment → its ids → runner by primary key): otherwise SQLite may pair
-         -- every paid payment with every runner of the season.
-         SELECT p.id, p.distance, p.age, p.picked_up_at, 1 AS box_office
-           FROM payments pay
-           CROSS JOIN json_each(pay.participant_ids) j
-           CROSS JOIN participants p ON p.id = j.value AND p.registration_id IS NULL
-          WHERE pay.status = 'PAID' AND pay.origin = 'kassa' AND pay.season = ?1 AND p.season = ?1
-       )
-       SELECT distance, age >= ?2 AS adult, box_office, picked_up_at IS NOT NULL AS picked, count(*) AS n
-         FROM paid GROUP BY distance, adult, box_office, picked`,
+      `SELECT distance, age >= ?2 AS adult, registration_id IS NULL AS box_office,
+              picked_up_at IS NOT NULL AS picked, count(*) AS n
+         FROM participants
+        WHERE season = ?1 AND paid_by IS NOT NULL AND deregistered_at IS NULL
+        GROUP BY distance, adult, box_office, picked`,
     )
     .bind(season.year, season.adultAge)
     .all<Row>();

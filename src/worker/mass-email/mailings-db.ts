@@ -6,12 +6,12 @@
  * Every state change of a recipient is one conditional UPDATE on (mailing_id, email) whose WHERE names the state
  * it leaves, so two deliveries of the same queue message can never both win the claim.
  */
-import { and, desc, eq, inArray, lt, max, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNotNull, isNull, lt, max, sql } from "drizzle-orm";
 import { raceIdForSeason } from "../../shared/race-id";
 import { toDistance } from "../../shared/distances";
 import type { Db } from "../db/client";
 import { sha256Hex } from "../lib/crypto";
-import { mailingRecipients, mailings, participants, payments, registrations, unsubscribes } from "../db/schema";
+import { mailingRecipients, mailings, participants, registrations, unsubscribes } from "../db/schema";
 
 export type Audience = "previous" | "current";
 
@@ -37,8 +37,9 @@ export async function previousSeason(db: Db, season: number): Promise<number | n
 }
 
 /**
- * The paid registrations of `season` (a PAID payment, as the admin lists count "paid"), one row per address (an
- * address has one registration per season), minus unsubscribed addresses, ordered by e-mail.
+ * The paid runners of `season` (paid by their payment and not deregistered by a refund, as the admin lists count
+ * "paid"), one row per address (an address has one registration per season) naming those runners, minus
+ * unsubscribed addresses, ordered by e-mail.
  */
 export async function paidRecipients(db: Db, season: number, withRace: boolean): Promise<Recipient[]> {
   const rows = await db
@@ -54,7 +55,8 @@ export async function paidRecipients(db: Db, season: number, withRace: boolean):
     .where(
       and(
         eq(registrations.season, season),
-        sql`EXISTS (SELECT 1 FROM ${payments} WHERE ${payments.registrationId} = ${registrations.id} AND ${payments.status} = 'PAID')`,
+        isNotNull(participants.paidBy),
+        isNull(participants.deregisteredAt),
         sql`NOT EXISTS (SELECT 1 FROM ${unsubscribes} WHERE ${unsubscribes.email} = ${registrations.email})`,
       ),
     )

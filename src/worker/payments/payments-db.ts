@@ -70,6 +70,8 @@ export async function insertOrderPayment(
   now: number,
 ): Promise<OrderWrite> {
   const code = row.kampanj ?? null;
+  // The runners this order pays for: an open or paid order of theirs already holds the code's use (campaigns-db.ts).
+  const holder = { registrationId: row.registrationId, runnerIds: parseParticipantIds(row.participantIds ?? "[]") };
   // json('stale') raises "malformed JSON", which aborts the batch (see saveRunners in src/worker/registration/registrations-db.ts).
   const guard = db
     .select({
@@ -77,7 +79,7 @@ export async function insertOrderPayment(
         AND ${registrations.payid} IS ${expected.payid}
         AND (SELECT count(*) FROM ${payments} WHERE ${payments.registrationId} = ${row.registrationId}
           AND ${payments.status} <> 'PAID') < ${MAX_UNPAID_ATTEMPTS}
-        AND ${code === null ? sql`1` : campaignUsable(code, row.registrationId, now)}
+        AND ${code === null ? sql`1` : campaignUsable(code, holder, now)}
       THEN '1' ELSE 'stale' END)`,
     })
     .from(registrations)
@@ -95,7 +97,7 @@ export async function insertOrderPayment(
     const inserted =
       code === null
         ? (await db.batch([guard, insert, select]))[1]
-        : (await db.batch([guard, claimCampaignUseStatement(db, code, now, row.registrationId), insert, select]))[2];
+        : (await db.batch([guard, claimCampaignUseStatement(db, code, now, holder), insert, select]))[2];
     return inserted.length > 0 ? "inserted" : "existed";
   } catch (err) {
     const current = await findRegistrationById(db, row.registrationId);

@@ -48,7 +48,9 @@ import { ApiError } from "../lib/errors";
 import { addParticipantsToRaces } from "../race-day/race-runners";
 
 export const SWISH_FAILED = "Swish svarade inte som väntat. Försök igen om en stund.";
-export const ALREADY_PAID = "Anmälan är betald och kan inte ändras.";
+/** A payment the family was about to replace or withdraw turned out to be paid just now. */
+export const ALREADY_PAID =
+  "En betalning gick igenom just nu. Sidan visar nu vad som är betalt – gör din ändring igen om den behövs.";
 export const PAYMENT_RACE = "En annan betalning startades samtidigt. Ladda om sidan.";
 export const RUNNERS_CHANGED = "Listan ändrades samtidigt i ett annat fönster. Ladda om sidan och försök igen.";
 export const CAMPAIGN_INVALID = "Kampanjkoden gäller inte. Ta bort den eller skriv en annan.";
@@ -73,6 +75,8 @@ export interface StartSwishPaymentInput {
   vuxna: number;
   kampanj: string | null;
   participantIds: string[];
+  /** Each covered runner's share of `amount` (shared/pricing.ts orderPrices); '{}' when not given. */
+  runnerPrices?: Record<string, number>;
   origin: "registration" | "kassa";
   /** Shown to the payer in the Swish app; cut to Swish's 50 characters and safe character set. */
   message: string;
@@ -158,6 +162,7 @@ export async function startSwishPayment(
     barn: input.barn,
     vuxna: input.vuxna,
     participantIds: JSON.stringify(input.participantIds),
+    runnerPrices: JSON.stringify(input.runnerPrices ?? {}),
   };
   if (input.registrationId && expected) {
     // Another booking (free or Swish) or a runner save that got in between means this one never reaches Swish.
@@ -261,6 +266,8 @@ export interface FreePaymentInput {
   barn: number;
   vuxna: number;
   participantIds: string[];
+  /** Each covered runner's share (0 kr each for a free order); '{}' when not given. */
+  runnerPrices?: Record<string, number>;
   /**
    * The registration's payid and version as its runners and price were read; the order is refused (409) if either
    * changed since: the same guard a Swish booking takes, so a free order and a Swish booking made at the same
@@ -324,6 +331,7 @@ export async function recordFreePayment(env: Env, clock: Clock, input: FreePayme
     barn: input.barn,
     vuxna: input.vuxna,
     participantIds: JSON.stringify(input.participantIds),
+    runnerPrices: JSON.stringify(input.runnerPrices ?? {}),
   };
   let inserted: boolean;
   if (input.registrationId && input.expected) {
@@ -533,6 +541,7 @@ export async function afterPaid(env: Env, payid: string, clock: Clock = clockFro
           paymentReference: row.paymentReference,
           kampanj: row.kampanj,
           siteUrl: env.PUBLIC_ORIGIN,
+          additional: await paidBefore(db, row),
           checkinCode,
         });
         await emailSender(env, db, clock).send({ to: registration.email, ...mail, kind: "receipt" });
@@ -546,6 +555,19 @@ export async function afterPaid(env: Env, payid: string, clock: Clock = clockFro
       console.error("receipt e-mail failed", payid, err);
     }
   }
+}
+
+/** The payment's registration had a payment PAID before it: this one paid for runners added since. */
+async function paidBefore(db: Db, row: PaymentRow): Promise<boolean> {
+  if (!row.registrationId) return false;
+  const earlier = await db.$client
+    .prepare(
+      `SELECT 1 FROM payments WHERE registration_id = ?1 AND status = 'PAID' AND id <> ?2
+         AND coalesce(date_paid, date_created) <= ?3 LIMIT 1`,
+    )
+    .bind(row.registrationId, row.id, row.datePaid ?? row.dateCreated)
+    .first();
+  return earlier !== null;
 }
 
 /**

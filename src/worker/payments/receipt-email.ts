@@ -31,6 +31,8 @@ export interface ReceiptInput {
   kampanj: string | null;
   /** Where the family finds its registration (the site's origin). */
   siteUrl: string;
+  /** The registration was paid before: this payment is for runners added since (a second payment). */
+  additional?: boolean;
   /** The registration's check-in code for the bib desk (src/shared/checkin.ts); null when it has none. */
   checkinCode?: string | null;
 }
@@ -73,14 +75,18 @@ export function receiptEmail(input: ReceiptInput, season: Season = SEASON): Rece
     `Nummerlappshämtning sker från ${BIB_PICKUP_FROM}.`,
   ];
 
+  const thanks = input.additional
+    ? `Tack! Betalningen för löparna ni har lagt till i er anmälan till ${site} ${season.year} är klar.`
+    : `Tack för er anmälan till ${site} ${season.year}! Betalningen är klar.`;
+  const runnersTitle = input.additional ? "Betalningen gäller" : "Anmälda löpare";
   const code = input.checkinCode ? formatCheckinCode(input.checkinCode) : null;
   const checkinText = code
     ? `Visa QR-koden (eller koden ${code}) vid nummerlappsdisken, så får ni era nummerlappar. ` +
       `QR-koden finns också på ${input.siteUrl}/anmalan när ni loggat in.`
     : null;
   const text = [
-    `Tack för er anmälan till ${site} ${season.year}! Betalningen är klar.`,
-    `Anmälda löpare:\n${runnerLines.map((l) => `- ${l}`).join("\n")}`,
+    thanks,
+    `${runnersTitle}:\n${runnerLines.map((l) => `- ${l}`).join("\n")}`,
     ...(checkinText ? [`Nummerlappar:\n${checkinText}`] : []),
     payment.join("\n"),
     `Loppdagen:\n${raceDayLines.join("\n")}`,
@@ -92,8 +98,8 @@ export function receiptEmail(input: ReceiptInput, season: Season = SEASON): Rece
   const html = `<!doctype html>
 <html lang="sv"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
 <body style="font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:#1f2937;line-height:1.5">
-<p>Tack för er anmälan till ${escapeHtml(site)} ${season.year}! <strong>Betalningen är klar.</strong></p>
-<h3 style="margin-bottom:4px">Anmälda löpare</h3>
+<p>${escapeHtml(thanks)}</p>
+<h3 style="margin-bottom:4px">${runnersTitle}</h3>
 ${list(runnerLines)}
 ${
   code

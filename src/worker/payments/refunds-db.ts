@@ -6,9 +6,9 @@
  * - `settleRefundRow`: `UPDATE … WHERE status = 'CREATED'`, so a refund is settled (PAID or ERROR) once, whoever
  *   of the request, the check and the callback gets there first.
  */
-import { and, asc, eq, ne, sql } from "drizzle-orm";
+import { and, asc, eq, gte, ne, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { refunds } from "../db/schema";
+import { auditLog, refunds } from "../db/schema";
 
 export type RefundRow = typeof refunds.$inferSelect;
 
@@ -20,6 +20,8 @@ export interface NewRefund {
   callbackIdentifier: string;
   createdBy: string;
   createdAt: number;
+  /** The runners the refund deregisters once PAID (sorted ids); empty for a refund that keeps them. */
+  deregister: string[];
 }
 
 /** The row as written, or null when nothing was written (key used, payment not refundable, or not enough left). */
@@ -28,8 +30,8 @@ export async function insertRefundWithinPaid(db: Db, r: NewRefund): Promise<Refu
   const written = await db.$client
     .prepare(
       `INSERT INTO refunds (id, payid, season, amount, status, idempotency_key, callback_identifier, created_by,
-         created_at)
-       SELECT ?1, p.id, p.season, ?3, 'CREATED', ?4, ?5, ?6, ?7
+         created_at, deregister)
+       SELECT ?1, p.id, p.season, ?3, 'CREATED', ?4, ?5, ?6, ?7, ?8
        FROM payments p
        WHERE p.id = ?2 AND p.status = 'PAID' AND p.amount > 0 AND ?3 > 0
          AND length(p.id) = 32 AND p.id NOT GLOB '*[^0-9A-F]*'
@@ -39,7 +41,16 @@ export async function insertRefundWithinPaid(db: Db, r: NewRefund): Promise<Refu
        ON CONFLICT (idempotency_key) DO NOTHING
        RETURNING id`,
     )
-    .bind(r.id, r.payid, r.amount, r.idempotencyKey, r.callbackIdentifier, r.createdBy, r.createdAt)
+    .bind(
+      r.id,
+      r.payid,
+      r.amount,
+      r.idempotencyKey,
+      r.callbackIdentifier,
+      r.createdBy,
+      r.createdAt,
+      JSON.stringify(r.deregister),
+    )
     .first<{ id: string }>();
   return written ? ((await findRefund(db, written.id)) ?? null) : null;
 }
@@ -50,6 +61,27 @@ export async function findRefund(db: Db, id: string): Promise<RefundRow | undefi
 
 export async function findRefundByKey(db: Db, idempotencyKey: string): Promise<RefundRow | undefined> {
   return db.select().from(refunds).where(eq(refunds.idempotencyKey, idempotencyKey)).get();
+}
+
+/**
+ * PAID refunds asked for since `from` that deregister runners but whose deregistration is not recorded in the audit
+ * log: the cron finishes them (payments/deregistration.ts).
+ */
+export async function listUnfinishedDeregistrations(db: Db, from: number, limit: number): Promise<RefundRow[]> {
+  return db
+    .select()
+    .from(refunds)
+    .where(
+      and(
+        eq(refunds.status, "PAID"),
+        gte(refunds.createdAt, from),
+        ne(refunds.deregister, "[]"),
+        sql`NOT EXISTS (SELECT 1 FROM ${auditLog} WHERE ${auditLog.action} = 'refund.deregistered' AND ${auditLog.subject} = ${refunds.id})`,
+      ),
+    )
+    .orderBy(asc(refunds.createdAt))
+    .limit(limit)
+    .all();
 }
 
 /** Refunds still CREATED, oldest first: the cron's sweep (refunds_status_created). */

@@ -18,10 +18,14 @@
  *   refund: a repeated request with the key answers the first refund and calls Swish no second time.
  * - Only a paid Swish payment of more than 0 kr can be refunded (never a campaign order or a 0 kr order).
  * - Every refund asked for and every settlement is in the audit log ('refund.create', 'refund.settled').
+ * - A refund may deregister runners of its payment ('Återbetala och avregistrera', payments/deregistration.ts): they
+ *   are named on the row when it is written (checked: booked by that payment, not deregistered) and leave once the
+ *   refund is PAID, by whoever sees it PAID first; a refund that ends ERROR deregisters nobody.
  *
  * Failure cases:
  * - unknown payment → 404; not paid → 409; campaign or 0 kr payment → 422; amount above what is left → 422 naming
- *   what is left; key used for another payment or amount → 409. Nothing is written for any of these.
+ *   what is left; a runner to deregister that the payment did not book, or already deregistered → 422; key used for
+ *   another payment, amount or runners → 409. Nothing is written for any of these.
  * - Swish refuses (a 4xx such as RF08, or the refund ends as ERROR) → the row is ERROR with Swish's code and text,
  *   the payment is as it was, and the answer is 422 with a Swedish message saying why.
  * - Swish does not answer (5xx, network, time-out) → the row stays CREATED (Swish may have it) and still counts
@@ -33,11 +37,13 @@ import { sameSecret } from "../lib/crypto";
 import { audit } from "../db/audit";
 import { database, type Db } from "../db/client";
 import { findPayment } from "./payments-db";
+import { checkDeregistration, deregisterRefundRunners, type Deregistration } from "./deregistration";
 import {
   findRefund,
   findRefundByKey,
   insertRefundWithinPaid,
   listOpenRefunds,
+  listUnfinishedDeregistrations,
   refundedOrPending,
   settleRefundRow,
   type RefundRow,
@@ -108,12 +114,16 @@ export interface RefundRequest {
   admin: string;
   /** The site's origin as the browser sees it (development callbacks go there). */
   requestOrigin: string;
+  /** Runners of the payment to deregister once the refund is PAID ('Återbetala och avregistrera'). */
+  deregister?: string[];
 }
 
 export interface RefundResult {
   refund: RefundRow;
   /** True when the key had been used already and this is the first request's refund. */
   repeated: boolean;
+  /** What the refund's deregistration did, once the refund is PAID; null when it deregisters nobody or is not PAID. */
+  deregistration: Deregistration | null;
 }
 
 /** Asks Swish to refund part or all of a paid payment; see the module comment for every outcome. */
@@ -122,7 +132,7 @@ export async function requestRefund(env: Env, clock: Clock, req: RefundRequest):
   if (!Number.isInteger(req.amount) || req.amount <= 0) throw new ApiError(400, "Ange beloppet i hela kronor.");
 
   const earlier = await findRefundByKey(db, req.idempotencyKey);
-  if (earlier) return { refund: await repeated(env, clock, earlier, req), repeated: true };
+  if (earlier) return withDeregistration(env, clock, await repeated(env, clock, earlier, req), true);
 
   const payment = await findPayment(db, req.payid);
   if (!payment) throw new ApiError(404, REFUND_MSG.unknownPayment);
@@ -130,6 +140,7 @@ export async function requestRefund(env: Env, clock: Clock, req: RefundRequest):
   if (payment.status !== "PAID") throw new ApiError(409, REFUND_MSG.notPaid);
   if (payment.amount === 0) throw new ApiError(422, REFUND_MSG.zero);
   if (!isSwishPaymentId(payment.id) || !payment.paymentReference) throw new ApiError(422, REFUND_MSG.noReference);
+  const deregister = await checkDeregistration(db, payment.id, req.deregister ?? []);
 
   const now = clock.now();
   const id = newInstructionId();
@@ -142,11 +153,12 @@ export async function requestRefund(env: Env, clock: Clock, req: RefundRequest):
     callbackIdentifier,
     createdBy: req.admin,
     createdAt: now,
+    deregister,
   });
   if (!row) {
     // A concurrent request with the same key got there first: that one is the refund.
     const winner = await findRefundByKey(db, req.idempotencyKey);
-    if (winner) return { refund: await repeated(env, clock, winner, req), repeated: true };
+    if (winner) return withDeregistration(env, clock, await repeated(env, clock, winner, req), true);
     const left = payment.amount - (await refundedOrPending(db, payment.id));
     throw new ApiError(422, tooMuchMessage(left), { amount: tooMuchMessage(left) });
   }
@@ -156,7 +168,7 @@ export async function requestRefund(env: Env, clock: Clock, req: RefundRequest):
       actor: req.admin,
       action: "refund.create",
       subject: payment.id,
-      detail: { refund: id, amount: req.amount, idempotencyKey: req.idempotencyKey },
+      detail: { refund: id, amount: req.amount, idempotencyKey: req.idempotencyKey, deregister },
     },
     now,
   );
@@ -197,12 +209,33 @@ export async function requestRefund(env: Env, clock: Clock, req: RefundRequest):
     if (current.status !== "CREATED") break;
   }
   if (current.status === "ERROR") throw new ApiError(422, refusalMessage(current.errorCode));
-  return { refund: current, repeated: false };
+  return withDeregistration(env, clock, current, false);
+}
+
+/** The result with the refund's deregistration, done now if it is PAID and was not done yet. */
+async function withDeregistration(env: Env, clock: Clock, refund: RefundRow, repeat: boolean): Promise<RefundResult> {
+  return { refund, repeated: repeat, deregistration: await deregistrationOf(env, clock, refund) };
+}
+
+/**
+ * The refund's deregistration once it is PAID (idempotent). A race object out of reach is logged, not thrown: the
+ * refund stands, the answer says nothing was deregistered yet, and the cron finishes it.
+ */
+export async function deregistrationOf(env: Env, clock: Clock, refund: RefundRow): Promise<Deregistration | null> {
+  try {
+    return await deregisterRefundRunners(env, clock, refund);
+  } catch (err) {
+    console.error("deregistering a refund's runners failed; the cron tries again", refund.id, err);
+    return null;
+  }
 }
 
 /** The first refund of a key, re-checked at Swish while open; a key sent again with other details is refused. */
 async function repeated(env: Env, clock: Clock, earlier: RefundRow, req: RefundRequest): Promise<RefundRow> {
-  if (earlier.payid !== req.payid || earlier.amount !== req.amount) throw new ApiError(409, REFUND_MSG.keyReused);
+  const deregister = JSON.stringify([...new Set(req.deregister ?? [])].sort());
+  if (earlier.payid !== req.payid || earlier.amount !== req.amount || earlier.deregister !== deregister) {
+    throw new ApiError(409, REFUND_MSG.keyReused);
+  }
   return earlier.status === "CREATED" ? checkRefund(env, clock, earlier.id, "repeat") : earlier;
 }
 
@@ -248,7 +281,7 @@ export async function checkRefund(env: Env, clock: Clock, id: string, source: Re
       return row;
     }
     const paidAt = remote.datePaid ? Date.parse(remote.datePaid) : Number.NaN;
-    return settle(
+    const paid = await settle(
       db,
       row,
       {
@@ -262,6 +295,8 @@ export async function checkRefund(env: Env, clock: Clock, id: string, source: Re
       source,
       clock,
     );
+    await deregistrationOf(env, clock, paid);
+    return paid;
   }
   if (remote.status === "ERROR") {
     return settle(db, row, refusal(remote.errorCode, remote.errorMessage ?? "", now), source, clock);
@@ -269,7 +304,10 @@ export async function checkRefund(env: Env, clock: Clock, id: string, source: Re
   return row;
 }
 
-/** The one settling write; only its winner writes the audit line. Answers the row as stored afterwards. */
+/**
+ * The one settling write; only its winner writes the audit line. Answers the row as stored afterwards. (A PAID
+ * refund's deregistration is run by checkRefund, which has the environment the race objects need.)
+ */
 async function settle(
   db: Db,
   row: RefundRow,
@@ -295,11 +333,21 @@ async function settle(
 /** How many open refunds one cron run checks with Swish (oldest first; the next run takes the rest). */
 const RECONCILE_BATCH = 50;
 
-/** The cron's sweep: every refund still open is checked with Swish. Answers how many it settled. */
+/** How far back the cron looks for a PAID refund whose deregistration was cut off. */
+const DEREGISTRATION_REPAIR_MS = 30 * 24 * 60 * 60_000;
+
+/**
+ * The cron's sweep: every refund still open is checked with Swish, and a PAID refund whose deregistration was cut
+ * off half-way (a race object out of reach) is finished. Answers how many refunds it settled.
+ */
 export async function reconcileRefunds(env: Env, clock: Clock): Promise<number> {
   let settled = 0;
-  for (const open of await listOpenRefunds(database(env.DB), RECONCILE_BATCH)) {
+  const db = database(env.DB);
+  for (const open of await listOpenRefunds(db, RECONCILE_BATCH)) {
     if ((await checkRefund(env, clock, open.id, "cron")).status !== "CREATED") settled++;
+  }
+  for (const unfinished of await listUnfinishedDeregistrations(db, clock.now() - DEREGISTRATION_REPAIR_MS, 20)) {
+    await deregistrationOf(env, clock, unfinished);
   }
   return settled;
 }

@@ -135,14 +135,15 @@ async function found(c: Context<AppEnv>, address: string): Promise<StoredPersona
 personalDataRoutes.get("/admin/api/personal-data", validate("query", emailQuery), async (c) => {
   const address = c.req.valid("query").email;
   const data = await found(c, address);
-  const paid = new Set(data.payments.filter((p) => p.status === "PAID").map((p) => p.id));
+  // Paid: the registration has a PAID payment (a family that added a runner after paying has two).
+  const paid = new Set(data.payments.filter((p) => p.status === "PAID").map((p) => p.registration_id));
   c.header("cache-control", "no-store");
   return c.json({
     email: address,
     registrations: data.registrations.map((r) => ({
       season: r.season,
       payid: r.payid,
-      paid: r.payid !== null && paid.has(r.payid),
+      paid: paid.has(r.id),
       runners: data.participants
         .filter((p) => p.registration_id === r.id)
         .map((p) => ({

@@ -230,3 +230,98 @@ export async function raceSnapshot(env: Env, db: Db, part: string): Promise<Race
   }));
   return [indexed, ...runners.sort(compareRunners)];
 }
+
+/** The spec's runner fields a family may change on a paid runner. */
+export interface RunnerDetails {
+  firstname: string;
+  lastname: string;
+  age: number;
+  company: string;
+  group: string;
+  /** km ('5.6'). */
+  distance: string;
+}
+
+/**
+ * A paid runner's details changed by the family, in the race object first (issue 24): a new distance is the race
+ * object's move to the season's race for it (D1's race and distance follow from the object's mirror), then the
+ * names, age, club and group are the target race's `updateRunner`. A refusal (the runner has finished, is on its
+ * way elsewhere, has left the race) is a 4xx before D1 changes. Returns the race the runner is in afterwards.
+ */
+export async function changeRunnerInRace(
+  env: Env,
+  db: Db,
+  runner: { id: string; raceId: string; distance: string },
+  next: RunnerDetails,
+  season: Season,
+  by: ChangeAuthor,
+): Promise<string> {
+  let part = runner.raceId;
+  if (next.distance !== runner.distance) {
+    const distance = toDistance(next.distance);
+    if (!distance) throw badRequest(`Ogiltig distans: ${next.distance}`);
+    const target = raceIdForSeason(distance, season);
+    if (target !== part) {
+      await ensureSeasonRaces(db, season);
+      await changeRunnerDistance(env, part, target, runner.id, by);
+      part = target;
+    }
+  }
+  await raceStub(env, part).updateRunner(
+    runner.id,
+    { firstname: next.firstname, lastname: next.lastname, age: next.age, company: next.company, group: next.group },
+    by,
+  );
+  return part;
+}
+
+/**
+ * Puts D1's details of a runner into the race it is in: the way back after a change reached the race object but
+ * D1's save of it was refused (another tab saved first), so the two never disagree. Best effort: a runner no
+ * longer in a race is left alone, and a failure is logged (D1 stays the family's truth for names).
+ */
+export async function syncRunnerFromD1(env: Env, db: Db, id: string, by: ChangeAuthor): Promise<void> {
+  const [row] = await participantsByIds(db, [id]);
+  if (!row?.raceId || row.deregisteredAt !== null) return;
+  try {
+    await raceStub(env, row.raceId).updateRunner(
+      id,
+      { firstname: row.firstname, lastname: row.lastname, age: row.age, company: row.company, group: row.group },
+      by,
+    );
+  } catch (err) {
+    console.error("putting D1's runner back into its race failed", id, row.raceId, err);
+  }
+}
+
+export interface LeftRace {
+  /** The races the runner was taken out of. */
+  removedFrom: string[];
+  /** A race that has started or ended: the runner stays in it (its start and result are race-day history). */
+  keptIn: { part: string; state: string } | null;
+}
+
+/**
+ * A deregistered runner leaves its race (start lists, the race object, its bib): `removeRunner` in the race D1
+ * says it is in. Only a race that has not started is changed; in a started or ended race the runner stays (taking
+ * it out would rewrite a running race or published results), and the caller says so. A distance move that runs at
+ * the same time can carry the runner into another race after D1 was read, so D1 is read again after each removal
+ * until it names no race (the race object's mirror unlinks D1 on removal).
+ */
+export async function takeRunnerOutOfRaces(env: Env, db: Db, id: string, by: ChangeAuthor): Promise<LeftRace> {
+  const removedFrom: string[] = [];
+  for (let round = 0; round < 3; round++) {
+    const [row] = await participantsByIds(db, [id]);
+    const part = row?.raceId ?? null;
+    if (part === null) return { removedFrom, keptIn: null };
+    const stub = raceStub(env, part);
+    const race = await stub.getRace();
+    if (race && race.state !== "") return { removedFrom, keptIn: { part, state: race.state } };
+    await stub.removeRunner(id, by);
+    removedFrom.push(part);
+  }
+  const [after] = await participantsByIds(db, [id]);
+  // Still moving between races: the caller's repair (the cron) tries again.
+  if (after?.raceId) throw new Error(`runner ${id} is still linked to ${after.raceId}`);
+  return { removedFrom, keptIn: null };
+}

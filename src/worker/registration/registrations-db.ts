@@ -1,8 +1,9 @@
 /**
  * A family's registration for a season and its runners (spec: deltagare). Saves replace the whole runner map in
  * one D1 batch (a transaction) that starts with a guard: the batch aborts unless the stored version is the one
- * the save was based on and the registration is not paid. So two tabs saving at once cannot both win, and a
- * paid registration cannot change under a racing save.
+ * the save was based on, and unless no runner the save touches has changed its paid state since the caller read it
+ * (a payment settling, a refund deregistering). So two tabs saving at once cannot both win, a runner that has just
+ * become paid is never edited or removed as an unpaid one, and a paid runner is never removed by a save.
  */
 import { and, desc, eq, inArray, lt, ne, notInArray, or, isNull, sql } from "drizzle-orm";
 import { MAX_AGE } from "../../shared/age";
@@ -10,13 +11,20 @@ import type { RunnerFields } from "../../shared/registration-schema";
 import type { DistanceKm } from "../../shared/season";
 import type { Group } from "../../shared/distances";
 import type { Db } from "../db/client";
-import { participants, payments, registrations } from "../db/schema";
+import { participants, registrations } from "../db/schema";
 
 export type RegistrationRow = typeof registrations.$inferSelect;
 
 export interface StoredRunner extends RunnerFields {
   id: string;
   bib: number | null;
+  /** The payment that booked the runner (db/schema.ts participants.paidBy); null while unpaid. */
+  paidBy: string | null;
+  /** Whole kronor the runner was booked at; null while unpaid (or for a payment older than the column). */
+  paidPrice: number | null;
+  deregisteredAt: number | null;
+  /** The race the runner is in (mirrored by the race object); null before it is placed. */
+  raceId: string | null;
 }
 
 export async function findRegistration(db: Db, season: number, email: string): Promise<RegistrationRow | null> {
@@ -61,6 +69,22 @@ function toRunner(row: typeof participants.$inferSelect): StoredRunner {
     distance: row.distance as DistanceKm,
     group: row.group as Group,
     bib: row.bib,
+    paidBy: row.paidBy,
+    paidPrice: row.paidPrice,
+    deregisteredAt: row.deregisteredAt,
+    raceId: row.raceId,
+  };
+}
+
+/** The spec's fields of a runner (what a save writes). */
+export function runnerFields(r: RunnerFields): RunnerFields {
+  return {
+    firstname: r.firstname,
+    lastname: r.lastname,
+    age: r.age,
+    company: r.company,
+    distance: r.distance,
+    group: r.group,
   };
 }
 
@@ -75,15 +99,13 @@ export async function registrationRunners(db: Db, registrationId: string): Promi
   return rows.map(toRunner);
 }
 
-/** Spec: a PAID payment locks runner editing. */
-export async function isRegistrationPaid(db: Db, registrationId: string): Promise<boolean> {
-  const row = await db
-    .select({ id: payments.id })
-    .from(payments)
-    .where(and(eq(payments.registrationId, registrationId), eq(payments.status, "PAID")))
-    .limit(1)
-    .get();
-  return row !== undefined;
+/** Clears the registration's payid if it is still `payid` (a payment the family withdrew). */
+export async function unselectPayment(db: Db, registrationId: string, payid: string | null): Promise<void> {
+  if (payid === null) return;
+  await db
+    .update(registrations)
+    .set({ payid: null })
+    .where(and(eq(registrations.id, registrationId), eq(registrations.payid, payid)));
 }
 
 /**
@@ -140,31 +162,39 @@ export type SaveResult =
   | { status: "saved"; version: number }
   /** Another save got in first, or a payment was started since the caller looked (`expectedPayid`). */
   | { status: "conflict" }
-  | { status: "locked" }
+  /** A runner the save touches was paid or deregistered since the caller read it. */
+  | { status: "paid-meanwhile" }
   | { status: "taken"; ids: string[] };
 
+export interface SaveRunnersInput {
+  registrationId: string;
+  season: number;
+  expectedVersion: number;
+  expectedPayid?: string | null;
+  clearPayid?: boolean;
+  runners: Record<string, RunnerFields>;
+  /** Runners the caller read as unpaid and changes or removes: each must still be unpaid (`paid_by IS NULL`). */
+  unpaidTouched?: string[];
+  /** Paid runners the caller changes, with the payid it read: each must still be paid by it and not deregistered. */
+  paidTouched?: Record<string, string>;
+  now: number;
+}
+
 /**
- * Replaces the registration's runner map with `runners` if the stored version is still `expectedVersion` and
- * the registration is unpaid. Bibs, races and phone numbers set by the organiser are kept on runners that stay.
- * With `expectedPayid` the save also needs the selected payment to be the one the caller saw (so a booking that
- * started meanwhile, for the old runners, is not overtaken); `clearPayid` unselects it (it was withdrawn).
+ * Replaces the registration's runner map with `runners` if the stored version is still `expectedVersion` and the
+ * runners it touches are in the paid state the caller read (`unpaidTouched`, `paidTouched`). Paid runners are never
+ * removed (the caller refuses a map without one, and the delete spares them). Bibs, races, phone numbers and paid
+ * state are kept on runners that stay. With `expectedPayid` the save also needs the selected payment to be the one
+ * the caller saw (so a booking that started meanwhile, for the old runners, is not overtaken); `clearPayid`
+ * unselects it (it was withdrawn).
  */
-export async function saveRunners(
-  db: Db,
-  input: {
-    registrationId: string;
-    season: number;
-    expectedVersion: number;
-    expectedPayid?: string | null;
-    clearPayid?: boolean;
-    runners: Record<string, RunnerFields>;
-    now: number;
-  },
-): Promise<SaveResult> {
+export async function saveRunners(db: Db, input: SaveRunnersInput): Promise<SaveResult> {
   const { registrationId, expectedVersion, expectedPayid, now } = input;
   const ids = Object.keys(input.runners);
   const taken = await runnerIdsOwnedElsewhere(db, registrationId, ids);
   if (taken.length > 0) return { status: "taken", ids: taken };
+  const unpaidTouched = JSON.stringify(input.unpaidTouched ?? []);
+  const paidTouched = Object.entries(input.paidTouched ?? {});
 
   // json('stale') raises "malformed JSON", which aborts the batch and rolls back everything in it. (A select
   // builder, not db.run(sql): drizzle's D1 batch cannot bind parameters of a raw statement.)
@@ -172,9 +202,13 @@ export async function saveRunners(
     .select({
       ok: sql`json(CASE WHEN ${registrations.version} = ${expectedVersion}
         AND ${expectedPayid === undefined ? sql`1` : sql`${registrations.payid} IS ${expectedPayid}`}
-        AND NOT EXISTS (SELECT 1 FROM ${payments} WHERE ${payments.registrationId} = ${registrationId} AND ${payments.status} = 'PAID')
         AND NOT EXISTS (SELECT 1 FROM ${participants} WHERE ${ids.length > 0 ? inArray(participants.id, ids) : sql`0`}
           AND (${participants.registrationId} IS NULL OR ${participants.registrationId} <> ${registrationId}))
+        AND NOT EXISTS (SELECT 1 FROM participants AS p JOIN json_each(${unpaidTouched}) AS touched
+          ON touched.value = p.id WHERE p.paid_by IS NOT NULL)
+        AND (SELECT count(*) FROM participants AS p
+          JOIN json_each(${JSON.stringify(Object.fromEntries(paidTouched))}) AS touched ON touched.key = p.id
+          WHERE p.paid_by = touched.value AND p.deregistered_at IS NULL) = ${paidTouched.length}
       THEN '1' ELSE 'stale' END)`,
     })
     .from(registrations)
@@ -183,29 +217,25 @@ export async function saveRunners(
     .update(registrations)
     .set({ version: expectedVersion + 1, updatedAt: now, ...(input.clearPayid ? { payid: null } : {}) })
     .where(eq(registrations.id, registrationId));
+  // Only unpaid runners leave with a save; a paid one (the caller refused a map without it) stays whatever happens.
   const removeOthers = db
     .delete(participants)
     .where(
-      ids.length > 0
-        ? and(eq(participants.registrationId, registrationId), notInArray(participants.id, ids))
-        : eq(participants.registrationId, registrationId),
+      and(
+        eq(participants.registrationId, registrationId),
+        isNull(participants.paidBy),
+        ids.length > 0 ? notInArray(participants.id, ids) : undefined,
+      ),
     );
   // A client-chosen id may be taken between the check above and the batch; the guard catches that, and the
   // upsert's own condition never overwrites another registration's runner.
   const upserts = Object.entries(input.runners).map(([id, r], i) =>
     db
       .insert(participants)
-      .values({ id, registrationId, season: input.season, ...r, createdAt: now + i })
+      .values({ id, registrationId, season: input.season, ...runnerFields(r), createdAt: now + i })
       .onConflictDoUpdate({
         target: participants.id,
-        set: {
-          firstname: r.firstname,
-          lastname: r.lastname,
-          age: r.age,
-          company: r.company,
-          distance: r.distance,
-          group: r.group,
-        },
+        set: runnerFields(r),
         setWhere: sql`${participants.registrationId} = ${registrationId}`,
       }),
   );
@@ -214,19 +244,25 @@ export async function saveRunners(
     await db.batch([guard, bump, removeOthers, ...upserts]);
     return { status: "saved", version: expectedVersion + 1 };
   } catch (err) {
-    const [reg, paid, takenNow] = await Promise.all([
+    const [reg, runners, takenNow] = await Promise.all([
       db
         .select({ version: registrations.version, payid: registrations.payid })
         .from(registrations)
         .where(eq(registrations.id, registrationId))
         .get(),
-      isRegistrationPaid(db, registrationId),
+      registrationRunners(db, registrationId),
       runnerIdsOwnedElsewhere(db, registrationId, ids),
     ]);
-    if (paid) return { status: "locked" };
     if (takenNow.length > 0) return { status: "taken", ids: takenNow };
     if (reg && reg.version !== expectedVersion) return { status: "conflict" };
     if (reg && expectedPayid !== undefined && reg.payid !== expectedPayid) return { status: "conflict" };
+    const byId = new Map(runners.map((r) => [r.id, r]));
+    const unpaidChanged = (input.unpaidTouched ?? []).some((id) => byId.get(id)?.paidBy);
+    const paidChanged = paidTouched.some(([id, payid]) => {
+      const now = byId.get(id);
+      return !now || now.paidBy !== payid || now.deregisteredAt !== null;
+    });
+    if (unpaidChanged || paidChanged) return { status: "paid-meanwhile" };
     throw err;
   }
 }

@@ -9,30 +9,35 @@
  *   registration is closed gets 403 and no session (there is nothing to show).
  * - /update takes the spec's plain `{runners}` and an optional `version`; a save based on an older version than
  *   the stored one is refused with 409 and the current registration, so two tabs never silently overwrite each
- *   other. It first withdraws a Swish payment still waiting for the old list: paying that one would lock the
- *   registration with the new runners unpaid. If it turns out to be paid already, the save is refused.
- * - /book-v2 recomputes the counts and the price from the stored runners (DESIGN.md §5), and first withdraws a
- *   Swish payment of the family that is still waiting, so booking again can never lead to paying twice.
- *   A campaign code's use is claimed when the order is booked, once per registration and code, and held while that
- *   order is open or paid (booking again while one is open does not count twice, and keeps the use even when the
- *   code is used up since); an order that ends unpaid gives it back, and the retry claims it again. A non-empty
- *   code that does not apply is a 400 at booking (the page sends an empty code once the preview said the code does
- *   not apply, as the spec treats a failed campaign as no discount). A family whose failed payment carried a
- *   capped code that has been used up since hears exactly that (`usedUp` in the preview, its own 400 message).
+ *   other. Paid status is each runner's (issue 24; what a save may change: runner-changes.ts): while registration
+ *   is open a paid runner can be edited (through its race object), never removed; runners are not added while a
+ *   payment waits in Swish; a change to an unpaid runner withdraws the payment waiting for the old list.
+ * - /book-v2 recomputes the counts and the price from the stored runners (DESIGN.md §5): it pays for the runners
+ *   not paid yet (a late sibling after a first payment is a second payment on the same registration, at today's
+ *   tier, a campaign code allowed), and first withdraws a Swish payment of the family that is still waiting, so
+ *   booking again can never lead to paying twice.
+ * - /cancel-payment withdraws the family's payment still waiting in Swish (so they can add a runner).
+ *   A campaign code's use is claimed when the order is booked, once per registration, code and runners, and held
+ *   while that order is open or paid (booking again for the same runners does not count twice, and keeps the use
+ *   even when the code is used up since; a late sibling's order is for other runners and claims a use of its own);
+ *   an order that ends unpaid gives it back, and the retry claims it again. A non-empty code that does not apply is
+ *   a 400 at booking (the page sends an empty code once the preview said the code does not apply, as the spec
+ *   treats a failed campaign as no discount). A family whose failed payment carried a capped code that has been
+ *   used up since hears exactly that (`usedUp` in the preview, its own 400 message).
  */
 import { Hono, type Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { z } from "zod";
 import { countAges, type AgeCounts } from "../../shared/age";
 import { normalizeCode } from "../../shared/campaign";
-import { listTotal } from "../../shared/pricing";
+import { listTotal, orderPrices } from "../../shared/pricing";
 import { checkRunnerMap, MAX_RUNNERS, RUNNER_MESSAGES } from "../../shared/registration-schema";
 import { SEASON } from "../../shared/season";
 import { isRegistrationOpen } from "../../shared/season-rules";
 import { emailSender } from "../adapters/email";
 import { builtinCampaigns } from "../campaigns/builtin-campaigns";
 import { evaluateCampaign, registrationTriedCampaign } from "../campaigns/campaigns-db";
-import { database, type Db } from "../db/client";
+import { database } from "../db/client";
 import {
   createLoginCode,
   deleteLoginCode,
@@ -41,17 +46,9 @@ import {
   newLoginCode,
   useLoginCode,
 } from "../session/login-codes-db";
-import { swishtoryOf } from "../payments/payments-db";
-import { ensureCheckinCode } from "../checkin/checkin-db";
-import {
-  ensureRegistration,
-  findRegistration,
-  isRegistrationPaid,
-  previousRunners,
-  registrationRunners,
-  saveRunners,
-  type RegistrationRow,
-} from "./registrations-db";
+import { ensureRegistration, findRegistration, registrationRunners, unselectPayment } from "./registrations-db";
+import { registrationView } from "./registration-view";
+import { applyRunnerMap, CHANGE_MSG, runnerMapChanges, touchesPaidRunner } from "./runner-changes";
 import { loginCodeEmail } from "../session/login-code-email";
 import type { AppEnv } from "../env";
 import { ApiError, badRequest, conflict, forbidden, tooMany, unauthorized } from "../lib/errors";
@@ -72,7 +69,7 @@ const MSG = {
   invalidEmail: "Ogiltig e-postadress",
   notLoggedIn: "Inte inloggad",
   closed: "Anmälan är stängd",
-  paid: ALREADY_PAID,
+  allPaid: "Alla löpare i anmälan är redan betalda.",
   conflict: "Anmälan har ändrats i ett annat fönster. Listan har uppdaterats – gör din ändring igen.",
   wrongCode: "Fel kod. Kontrollera koden i mejlet och försök igen.",
   codeFormat: "Koden består av sex siffror. Kontrollera koden i mejlet och försök igen.",
@@ -118,33 +115,6 @@ const requireVisitor = createMiddleware<AppEnv>(async (c, next) => {
   visitorEmail(c);
   await next();
 });
-
-/** Spec wire shape of a registration, plus what the SPA needs to render step 3 without asking again. */
-async function registrationView(db: Db, email: string, registration: RegistrationRow | null, now: number) {
-  const open = isRegistrationOpen(now);
-  const runners = registration ? await registrationRunners(db, registration.id) : [];
-  const [swishtory, locked] = registration
-    ? await Promise.all([swishtoryOf(db, registration.id), isRegistrationPaid(db, registration.id)])
-    : [{}, false];
-  const counts = countAges(runners);
-  return {
-    email,
-    deltagare: Object.fromEntries(runners.map((r) => [r.id, r])),
-    payid: registration?.payid ?? null,
-    swishtory,
-    version: registration?.version ?? 0,
-    locked,
-    registrationOpen: open,
-    season: SEASON.year,
-    barn: counts.barn,
-    vuxna: counts.vuxna,
-    listPrice: listTotal(counts, now),
-    // The QR for the bib desk, once there is something to pick up (made on first need: older registrations too).
-    checkinCode: locked && registration ? await ensureCheckinCode(db, registration.id) : null,
-    // The "welcome back" offer only makes sense while the list can still be changed.
-    previousRunners: open && !locked ? await previousRunners(db, email, SEASON.year, runners) : [],
-  };
-}
 
 // ---------------------------------------------------------------------------------------------------------------
 // Schemas
@@ -281,34 +251,31 @@ registrationRoutes.post("/update", requireVisitor, visitorLimits("update"), vali
     const first = Object.values(checked.errors)[0] ?? RUNNER_MESSAGES.runners;
     throw new ApiError(400, first, checked.errors);
   }
-  if (!isRegistrationOpen(now)) throw forbidden(MSG.closed);
 
   const db = database(c.env.DB);
   const existing = await findRegistration(db, SEASON.year, email);
+  const stored = existing ? await registrationRunners(db, existing.id) : [];
+  if (!isRegistrationOpen(now)) {
+    throw forbidden(touchesPaidRunner(stored, checked.value) ? CHANGE_MSG.closedPaid : MSG.closed);
+  }
   const registration = existing ?? (await ensureRegistration(db, SEASON.year, email, now)).registration;
-  if (await isRegistrationPaid(db, registration.id)) throw conflict(MSG.paid);
   const expectedVersion = body.version ?? registration.version;
-  const conflictAnswer = async () =>
+  const conflictAnswer = async (error: string = MSG.conflict) =>
     c.json(
       {
-        error: MSG.conflict,
+        error,
         registration: await registrationView(db, email, await findRegistration(db, SEASON.year, email), now),
       },
       409,
     );
   if (expectedVersion !== registration.version) return conflictAnswer();
 
-  // A payment still waiting in Swish is for the old list: withdraw it before the list changes (throws 409 if it
-  // was paid meanwhile, and refuses the save while one cannot be withdrawn). The save then only goes through if
-  // no new booking has selected a payment since (`expectedPayid`).
-  const withdrawn = await withdrawOpenPayments(c.env, db, registration.id, registration.payid);
-  const saved = await saveRunners(db, {
-    registrationId: registration.id,
-    season: SEASON.year,
-    expectedVersion,
-    expectedPayid: registration.payid,
-    clearPayid: withdrawn > 0,
+  const saved = await applyRunnerMap(c.env, db, {
+    registration,
+    stored,
+    changes: runnerMapChanges(stored, checked.value),
     runners: checked.value,
+    expectedVersion,
     now,
   });
   switch (saved.status) {
@@ -316,8 +283,8 @@ registrationRoutes.post("/update", requireVisitor, visitorLimits("update"), vali
       return c.json(await registrationView(db, email, await findRegistration(db, SEASON.year, email), now));
     case "conflict":
       return conflictAnswer();
-    case "locked":
-      throw conflict(MSG.paid);
+    case "paid-meanwhile":
+      return conflictAnswer(CHANGE_MSG.paidMeanwhile);
     case "taken":
       throw new ApiError(
         400,
@@ -325,6 +292,23 @@ registrationRoutes.post("/update", requireVisitor, visitorLimits("update"), vali
         Object.fromEntries(saved.ids.map((id) => [id, RUNNER_MESSAGES.runnerId])),
       );
   }
+});
+
+/**
+ * Withdraws the family's payment still waiting in Swish (the page's 'Avbryt betalningen'), so runners can be added
+ * again. Swish decides: one it reports paid stays paid (409, the page reloads and shows it). Answers the
+ * registration; with nothing waiting it changes nothing.
+ */
+registrationRoutes.post("/cancel-payment", requireVisitor, visitorLimits("update"), async (c) => {
+  const email = visitorEmail(c);
+  const db = database(c.env.DB);
+  const now = c.var.clock.now();
+  const registration = await findRegistration(db, SEASON.year, email);
+  if (registration && (await withdrawOpenPayments(c.env, db, registration.id)) > 0) {
+    // As a runner save that withdraws one: the family's own withdrawal is no failed payment to show.
+    await unselectPayment(db, registration.id, registration.payid);
+  }
+  return c.json(await registrationView(db, email, await findRegistration(db, SEASON.year, email), now));
 });
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -339,12 +323,15 @@ registrationRoutes.post("/validate-kampanj", validate("json", campaignBody), asy
   // Every looked-up code counts, valid or not: limiting only the misses would still answer a guess.
   if (!(await allowed(c.env.KAMPANJ_RL, `kampanj:${clientKey(c)}`))) throw tooMany(MSG.tooManyCampaign);
   const db = database(c.env.DB);
-  // A logged-in family that already used a capped code keeps it (the preview must match what booking does).
+  // A logged-in family whose open order holds a capped code keeps it for the runners it has not paid for yet (the
+  // preview must match what booking does).
   const session = c.var.session;
   const registration = session ? await findRegistration(db, SEASON.year, session.email) : null;
   const { valid, price, usedUp } = await evaluateCampaign(db, code, counts, now, {
     builtins: builtinCampaigns(c.env),
-    registrationId: registration?.id,
+    holder: registration
+      ? { registrationId: registration.id, runnerIds: unpaidRunners(await registrationRunners(db, registration.id)) }
+      : null,
   });
   // Only a family that booked with the code (its payment then failed) learns that the code exists but is used up.
   if (usedUp && registration && (await registrationTriedCampaign(db, registration.id, code))) {
@@ -352,6 +339,15 @@ registrationRoutes.post("/validate-kampanj", validate("json", campaignBody), asy
   }
   return c.json({ valid, price });
 });
+
+/** A runner an order of the family still has to pay for. */
+function isUnpaid(r: { paidBy: string | null; deregisteredAt: number | null }): boolean {
+  return r.paidBy === null && r.deregisteredAt === null;
+}
+
+function unpaidRunners(runners: { id: string; paidBy: string | null; deregisteredAt: number | null }[]): string[] {
+  return runners.filter(isUnpaid).map((r) => r.id);
+}
 
 /** Spec: "{errors} with a barn entry and possibly a vuxna entry" when the sent counts are not the stored ones. */
 function countErrors(sent: AgeCounts, stored: AgeCounts): Record<string, string> | null {
@@ -381,9 +377,11 @@ registrationRoutes.post("/book-v2", requireVisitor, visitorLimits("book"), valid
 
   const db = database(c.env.DB);
   const registration = await findRegistration(db, SEASON.year, email);
-  const runners = registration ? await registrationRunners(db, registration.id) : [];
-  if (!registration || runners.length === 0) throw badRequest(MSG.noRunners);
-  if (await isRegistrationPaid(db, registration.id)) throw conflict(MSG.paid);
+  const stored = registration ? await registrationRunners(db, registration.id) : [];
+  if (!registration || stored.length === 0) throw badRequest(MSG.noRunners);
+  // The order is for the runners not paid yet: the whole family the first time, a late sibling after that.
+  const runners = stored.filter(isUnpaid);
+  if (runners.length === 0) throw conflict(MSG.allPaid);
 
   const counts = countAges(runners);
   const mismatch = countErrors({ barn: body.barn, vuxna: body.vuxna }, counts);
@@ -398,7 +396,7 @@ registrationRoutes.post("/book-v2", requireVisitor, visitorLimits("book"), valid
       ? null
       : await evaluateCampaign(db, code, counts, now, {
           builtins: builtinCampaigns(c.env),
-          registrationId: registration.id,
+          holder: { registrationId: registration.id, runnerIds: runners.map((r) => r.id) },
         });
   // Issue 3, bad input: a code that does not apply is refused rather than silently charged at the list price.
   if (evaluation && !evaluation.valid) {
@@ -409,37 +407,49 @@ registrationRoutes.post("/book-v2", requireVisitor, visitorLimits("book"), valid
   const campaign = evaluation?.campaign ?? null;
   const price = campaign ? evaluation!.price : listTotal(counts, now);
   const participantIds = runners.map((r) => r.id);
+  const runnerPrices = orderPrices(runners, campaign?.rule ?? null, now);
 
   // What the runners and the price were read at: the order is only written if neither a runner save nor another
   // booking (free or Swish) got in between, and the campaign code's use is claimed in the same transaction
   // (payments.ts writeOrder), so a code used up, disabled or expired at this moment changes nothing here.
   const expected = { payid: registration.payid, version: registration.version };
-  if (campaign && price === 0) {
-    const payid = await recordFreePayment(c.env, clock, {
+  try {
+    if (campaign && price === 0) {
+      const payid = await recordFreePayment(c.env, clock, {
+        registrationId: registration.id,
+        season: SEASON.year,
+        kampanj: campaign.code,
+        barn: counts.barn,
+        vuxna: counts.vuxna,
+        participantIds,
+        runnerPrices,
+        expected,
+      });
+      return c.json({ token: "kampanj", payref: payid, amount: 0 });
+    }
+    // Withdraws the family's payment still waiting in the Swish app first (it would let them pay twice).
+    const { payid, token } = await startSwishPayment(c.env, clock, {
       registrationId: registration.id,
       season: SEASON.year,
-      kampanj: campaign.code,
+      amount: price,
       barn: counts.barn,
       vuxna: counts.vuxna,
+      kampanj: campaign?.code ?? null,
       participantIds,
+      runnerPrices,
+      origin: "registration",
+      message: paymentMessage(counts),
+      requestOrigin: new URL(c.req.url).origin,
       expected,
     });
-    return c.json({ token: "kampanj", payref: payid });
+    return c.json({ token, payref: payid, amount: price });
+  } catch (err) {
+    // The payment waiting in Swish turned out to be paid (it has settled now): when it covered every runner left,
+    // there is nothing more to book.
+    if (err instanceof ApiError && err.message === ALREADY_PAID) {
+      const left = (await registrationRunners(db, registration.id)).filter((r) => r.paidBy === null);
+      if (left.length === 0) throw conflict(MSG.allPaid);
+    }
+    throw err;
   }
-  // Withdraws the family's payment still waiting in the Swish app first (it would let them pay twice); if
-  // Swish says it was paid meanwhile, the registration is paid and locked (409).
-  const { payid, token } = await startSwishPayment(c.env, clock, {
-    registrationId: registration.id,
-    season: SEASON.year,
-    amount: price,
-    barn: counts.barn,
-    vuxna: counts.vuxna,
-    kampanj: campaign?.code ?? null,
-    participantIds,
-    origin: "registration",
-    message: paymentMessage(counts),
-    requestOrigin: new URL(c.req.url).origin,
-    expected,
-  });
-  return c.json({ token, payref: payid });
 });

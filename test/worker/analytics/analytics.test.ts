@@ -26,7 +26,15 @@ interface Registration {
   created: string;
   runners: Runner[];
   /** Every payment of the registration; the last one is its payid. */
-  payments: { id: string; status: string; amount: number; paid?: string; kampanj?: string }[];
+  payments: {
+    id: string;
+    status: string;
+    amount: number;
+    paid?: string;
+    kampanj?: string;
+    /** The runner ids it covers; all of the registration's when not given. */
+    runners?: string[];
+  }[];
 }
 
 const hex = (n: number) => n.toString(16).toUpperCase().padStart(32, "0");
@@ -178,10 +186,21 @@ async function insertFixture() {
       statements.push(
         db
           .prepare(
-            `INSERT INTO payments (id, registration_id, season, amount, status, date_created, date_paid, kampanj)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+            `INSERT INTO payments (id, registration_id, season, amount, status, date_created, date_paid, kampanj,
+               participant_ids)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
           )
-          .bind(p.id, r.id, r.season, p.amount, p.status, created, p.paid ? ms(p.paid) : null, p.kampanj ?? null),
+          .bind(
+            p.id,
+            r.id,
+            r.season,
+            p.amount,
+            p.status,
+            created,
+            p.paid ? ms(p.paid) : null,
+            p.kampanj ?? null,
+            JSON.stringify(p.runners ?? r.runners.map((_, i) => `${r.id}-${i}`)),
+          ),
       );
     }
   }
@@ -344,6 +363,64 @@ describe("registration analytics", () => {
       { year: 2024, month: 10, revenue: 250, payments: 1 },
       { year: 2025, month: 1, revenue: 250, payments: 1 },
       { year: 2025, month: 5, revenue: 100, payments: 1 },
+    ]);
+  });
+
+  it("a family that paid twice counts once, its payments each in their month; a deregistered runner is not paid", async () => {
+    // 2026: a mother and a son paid 250 kr in May; a daughter added and paid 100 kr in June; the son left with a
+    // 100 kr refund.
+    const db = env.DB;
+    const created = ms("2026-05-10T10:00:00+02:00");
+    await db.batch([
+      db
+        .prepare(
+          "INSERT INTO registrations (id, season, email, payid, version, created_at, updated_at) VALUES ('r20', 2026, 'x@example.se', ?, 2, ?, ?)",
+        )
+        .bind(hex(0x202), created, created),
+      ...[
+        ["r20-0", "Mor", 40, "5.6"],
+        ["r20-1", "Son", 9, "1.6"],
+        ["r20-2", "Dotter", 7, "0.8"],
+      ].map(([id, name, age, distance]) =>
+        db
+          .prepare(
+            `INSERT INTO participants (id, registration_id, season, firstname, lastname, age, distance, created_at)
+             VALUES (?, 'r20', 2026, ?, 'Test', ?, ?, ?)`,
+          )
+          .bind(id, name, age, distance, created),
+      ),
+      db
+        .prepare(
+          `INSERT INTO payments (id, registration_id, season, amount, status, date_created, date_paid, participant_ids)
+           VALUES (?, 'r20', 2026, 250, 'PAID', ?, ?, '["r20-0","r20-1"]')`,
+        )
+        .bind(hex(0x201), created, created),
+      db
+        .prepare(
+          `INSERT INTO payments (id, registration_id, season, amount, status, date_created, date_paid, participant_ids)
+           VALUES (?, 'r20', 2026, 100, 'PAID', ?, ?, '["r20-2"]')`,
+        )
+        .bind(hex(0x202), ms("2026-06-15T10:00:00+02:00"), ms("2026-06-15T10:00:00+02:00")),
+      db
+        .prepare(
+          `INSERT INTO refunds (id, payid, season, amount, status, idempotency_key, callback_identifier, created_by, created_at)
+           VALUES (?, ?, 2026, 100, 'PAID', 'key-r20', 'cb-r20', 'arrangor@example.se', ?)`,
+        )
+        .bind(hex(0xf20), hex(0x201), created),
+      db.prepare("UPDATE participants SET deregistered_at = ? WHERE id = 'r20-1'").bind(created),
+    ]);
+    const y2026 = (await analytics()).yearComparison.find((y) => y.year === 2026)!;
+    expect(y2026).toMatchObject({
+      totalRegistrations: 1,
+      paidRegistrations: 1,
+      paymentRate: 100,
+      totalParticipants: 3,
+      paidParticipants: 2,
+      totalAmount: 250, // 250 + 100 − 100
+    });
+    expect(y2026.monthlyBreakdown.filter((m) => m.registrations || m.revenue)).toEqual([
+      { month: 5, registrations: 1, participants: 3, revenue: 150 },
+      { month: 6, registrations: 0, participants: 0, revenue: 100 },
     ]);
   });
 

@@ -157,7 +157,10 @@ describe("a production Worker", () => {
       const builtins = builtinCampaigns({ DEV_MODE: "false", CAMPAIGN_CODES: '{"PRODKOD2": {"rule": "free"}}' });
       expect(await findCampaign(db, word, builtins)).toBeNull();
       // /book-v2 and the box office decide through the same evaluation: refused before any order is written.
-      const evaluation = await evaluateCampaign(db, word, COUNTS, NOW, { builtins, registrationId: "nagon" });
+      const evaluation = await evaluateCampaign(db, word, COUNTS, NOW, {
+        builtins,
+        holder: { registrationId: "nagon", runnerIds: ["nagons-barn"] },
+      });
       expect(evaluation).toEqual({ valid: false, price: LIST_PRICE, campaign: null, usedUp: false });
     }
     // Nor as a row that is not marked built in (copied from a development database, say): the word itself is refused.

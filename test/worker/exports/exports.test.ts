@@ -78,12 +78,19 @@ async function insertFixture() {
     runner("fam-1", "fam", YEAR, ["Åsa", "Öberg"], 41, "5.6", "IK Ekbacken", 612),
     runner("fam-2", "fam", YEAR, ["Örjan", "Öberg"], 9, "1.6", "", 0),
     runner("fam-3", "fam", YEAR, ["Lill-Ärla", "Öberg"], 6, "0.8"),
-    pay(hex(1), "fam", YEAR, "PAID", 350, { paid: "2025-06-02T09:17:00+02:00" }),
+    pay(hex(1), "fam", YEAR, "PAID", 350, {
+      paid: "2025-06-02T09:17:00+02:00",
+      participants: ["fam-1", "fam-2", "fam-3"],
+    }),
     // Free campaign order; a club that would be a formula and a name with a comma.
     reg("free", YEAR, "kalle@example.se", "kampanj_FRIBILJETT_1", "2025-07-01T12:00:00+02:00"),
     runner("free-1", "free", YEAR, ["Kalle", "Berg, d.y."], 30, "5.6", '=HYPERLINK("http://x.se")', 601),
     runner("free-2", "free", YEAR, ["Stina", "Berg"], 28, "2.8", "@lag", 401),
-    pay("kampanj_FRIBILJETT_1", "free", YEAR, "PAID", 0, { paid: "2025-07-01T12:00:00+02:00", kampanj: "FRIBILJETT" }),
+    pay("kampanj_FRIBILJETT_1", "free", YEAR, "PAID", 0, {
+      paid: "2025-07-01T12:00:00+02:00",
+      kampanj: "FRIBILJETT",
+      participants: ["free-1", "free-2"],
+    }),
     // Declined: in the registrations list, not in the start list.
     reg("nok", YEAR, "nok@example.se", hex(3), "2025-07-05T08:00:00+02:00"),
     runner("nok-1", "nok", YEAR, ["Nils", "Nekad"], 50, "5.6", "-"),
@@ -102,7 +109,7 @@ async function insertFixture() {
     // Last season, paid: in neither of this season's lists.
     reg("old", YEAR - 1, "asa.oberg@example.se", hex(6), "2024-06-01T10:00:00+02:00"),
     runner("old-1", "old", YEAR - 1, ["Åsa", "Öberg"], 40, "5.6"),
-    pay(hex(6), "old", YEAR - 1, "PAID", 250, { paid: "2024-06-01T10:05:00+02:00" }),
+    pay(hex(6), "old", YEAR - 1, "PAID", 250, { paid: "2024-06-01T10:05:00+02:00", participants: ["old-1"] }),
     db
       .prepare(
         `INSERT INTO refunds (id, payid, season, amount, status, idempotency_key, callback_identifier, created_by, created_at)
@@ -209,6 +216,39 @@ describe("exports", () => {
     expect(await auditActions("export.registrations")).toEqual([
       { actor: "arrangor@example.se", subject: String(YEAR) },
     ]);
+  });
+
+  it("a family that paid twice and had a runner deregistered: each payment's amount once, the runner marked", async () => {
+    // The Öbergs add a fourth runner after paying and pay 150 kr for him; a refund then took Örjan out.
+    const db = env.DB;
+    await db.batch([
+      db
+        .prepare(
+          `INSERT INTO participants (id, registration_id, season, firstname, lastname, age, distance, "group", created_at)
+           VALUES ('fam-4', 'fam', ?, 'Olof', 'Öberg', 12, '2.8', 'Ingen', 1)`,
+        )
+        .bind(YEAR),
+      db
+        .prepare(
+          `INSERT INTO payments (id, registration_id, season, amount, status, date_created, date_paid, participant_ids)
+           VALUES (?, 'fam', ?, 150, 'PAID', ?, ?, '["fam-4"]')`,
+        )
+        .bind(hex(7), YEAR, ms("2025-09-01T10:00:00+02:00"), ms("2025-09-01T10:01:00+02:00")),
+      db.prepare("UPDATE registrations SET payid = ? WHERE id = 'fam'").bind(hex(7)),
+      db.prepare("UPDATE participants SET deregistered_at = 1 WHERE id = 'fam-2'"),
+    ]);
+    const res = await get(REGISTRATIONS, { jar: await loginAdmin() });
+    const lines = (await res.text()).split("\r\n").filter((l) => l.includes("asa.oberg@example.se"));
+    expect(lines).toEqual([
+      `2025;2025-06-02 09:15;asa.oberg@example.se;Lill-Ärla;Öberg;6;0,8;Ingen;;;Betald;PAID;350;100;;${hex(1)};2025-08-01 10:00;2025-06-02 09:17`,
+      `2025;2025-06-02 09:15;asa.oberg@example.se;Örjan;Öberg;9;1,6;Ingen;;;Avregistrerad;PAID;;;;${hex(1)};2025-08-01 10:00;2025-06-02 09:17`,
+      `2025;2025-06-02 09:15;asa.oberg@example.se;Olof;Öberg;12;2,8;Ingen;;;Betald;PAID;150;;;${hex(7)};2025-09-01 10:00;2025-09-01 10:01`,
+      `2025;2025-06-02 09:15;asa.oberg@example.se;Åsa;Öberg;41;5,6;Ingen;IK Ekbacken;612;Betald;PAID;;;;${hex(1)};2025-08-01 10:00;2025-06-02 09:17`,
+    ]);
+    // The start list: the new runner in, the deregistered one out.
+    const racesplitter = await (await get(RACESPLITTER, { jar: await loginAdmin() })).text();
+    expect(racesplitter).toContain("Olof,Öberg");
+    expect(racesplitter).not.toContain("Örjan");
   });
 
   it("registrations: ?season picks another season", async () => {

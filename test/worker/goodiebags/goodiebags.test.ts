@@ -1,8 +1,8 @@
 /**
  * GET /admin/api/goodiebags: the race-morning packing list, counted for a fixture whose answer is worked out by
- * hand below: only the current season, only registrations whose selected payment (payid) is PAID, box-office
- * runners covered by a PAID 'kassa' payment (once, however many payments name them), child/adult by the season's
- * age rule (16 is an adult).
+ * hand below: only the current season, only runners paid by their payment (registration and box office alike;
+ * once, however many payments name them) and not deregistered by a refund, child/adult by the season's age rule
+ * (16 is an adult).
  */
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -39,7 +39,7 @@ async function registration(season: number, runners: [distance: string, age: num
     await payment(pay, { registrationId: id, season, status, ids });
     await env.DB.prepare("UPDATE registrations SET payid = ? WHERE id = ?").bind(pay, id).run();
   }
-  return id;
+  return { id, ids };
 }
 
 async function payment(
@@ -128,7 +128,7 @@ describe("goodie bags", () => {
       "PAID",
     );
     // Paid with a free campaign order: 2.8 child 12, 2.8 adult 50.
-    const free = await registration(
+    const { id: free, ids: freeIds } = await registration(
       YEAR,
       [
         ["2.8", 12],
@@ -137,18 +137,30 @@ describe("goodie bags", () => {
       null,
     );
     const kampanj = `kampanj_FRIBILJETT_${crypto.randomUUID().slice(0, 8)}`;
-    await payment(kampanj, { registrationId: free, season: YEAR, status: "PAID", ids: [] });
+    await payment(kampanj, { registrationId: free, season: YEAR, status: "PAID", ids: freeIds });
     await env.DB.prepare("UPDATE registrations SET payid = ? WHERE id = ?").bind(kampanj, free).run();
     // Not counted: a waiting payment, a declined one, no payment at all, last season's paid family.
     await registration(YEAR, [["5.6", 30]], "CREATED");
     await registration(YEAR, [["1.6", 44]], "DECLINED");
     await registration(YEAR, [["2.8", 10]], null);
     await registration(YEAR - 1, [["5.6", 33]], "PAID");
-    // A registration whose selected payment is not the paid one does not count (only payid is examined).
-    const reselected = await registration(YEAR, [["0.8", 5]], "PAID");
+    // A paid runner counts while a later payment of the family (for a sibling added since: 0.8, 6) still waits;
+    // the sibling does not, nor does a runner a refund deregistered.
+    const { id: later } = await registration(YEAR, [["0.8", 5]], "PAID");
+    const sibling = crypto.randomUUID();
+    await env.DB.prepare(
+      `INSERT INTO participants (id, registration_id, season, firstname, lastname, age, distance, created_at)
+       VALUES (?, ?, ?, 'Sen', 'Syster', 6, '0.8', ?)`,
+    )
+      .bind(sibling, later, YEAR, Date.now())
+      .run();
     const waiting = payid();
-    await payment(waiting, { registrationId: reselected, season: YEAR, status: "CREATED", ids: [] });
-    await env.DB.prepare("UPDATE registrations SET payid = ? WHERE id = ?").bind(waiting, reselected).run();
+    await payment(waiting, { registrationId: later, season: YEAR, status: "CREATED", ids: [sibling] });
+    await env.DB.prepare("UPDATE registrations SET payid = ? WHERE id = ?").bind(waiting, later).run();
+    const { ids: refunded } = await registration(YEAR, [["5.6", 45]], "PAID");
+    await env.DB.prepare("UPDATE participants SET deregistered_at = ? WHERE id = ?")
+      .bind(Date.now(), refunded[0])
+      .run();
 
     // Box office: a child on 1.6 and an adult on 5.6 (named by two paid payments: counted once); a child whose
     // payment is still waiting and an adult of last season are not counted.
@@ -169,15 +181,15 @@ describe("goodie bags", () => {
       { distance: "5.6", label: "5,6km", barn: 0, vuxna: 3, total: 3, handedOut: 1 },
       { distance: "2.8", label: "2,8km", barn: 1, vuxna: 1, total: 2, handedOut: 0 },
       { distance: "1.6", label: "1,6km", barn: 2, vuxna: 0, total: 2, handedOut: 1 },
-      { distance: "0.8", label: "0,8km", barn: 1, vuxna: 0, total: 1, handedOut: 0 },
+      { distance: "0.8", label: "0,8km", barn: 2, vuxna: 0, total: 2, handedOut: 0 },
     ]);
-    expect(body.totals).toEqual({ barn: 4, vuxna: 4, total: 8, handedOut: 2 });
+    expect(body.totals).toEqual({ barn: 5, vuxna: 4, total: 9, handedOut: 2 });
     expect(body.boxOffice).toEqual({ barn: 1, vuxna: 1, total: 2, handedOut: 2 });
   });
 
   it("follows a runner moved to another distance (participants.distance is the race's)", async () => {
     const before = await bags();
-    const id = await registration(YEAR, [["0.8", 8]], "PAID");
+    const { id } = await registration(YEAR, [["0.8", 8]], "PAID");
     await env.DB.prepare("UPDATE participants SET distance = '1.6' WHERE registration_id = ?").bind(id).run();
     const after = await bags();
     const total = (b: Bags, d: string) => b.distances.find((x) => x.distance === d)!.barn;

@@ -19,7 +19,7 @@ export interface FixtureRunner {
   raceId?: string | null;
 }
 
-/** A registration of `season` with its runners; `paid` adds a PAID payment, otherwise a DECLINED one. */
+/** A registration of `season` with its runners; `paid` adds a PAID payment for them, otherwise a DECLINED one. */
 export async function registration(
   season: number,
   email: string,
@@ -28,6 +28,7 @@ export async function registration(
 ): Promise<string> {
   const id = crypto.randomUUID();
   const now = Date.parse(`${season}-08-01T10:00:00Z`);
+  const runnerIds = runners.map(() => crypto.randomUUID());
   const statements = [
     env.DB.prepare(
       "INSERT INTO registrations (id, season, email, version, created_at, updated_at) VALUES (?, ?, ?, 0, ?, ?)",
@@ -36,14 +37,15 @@ export async function registration(
       env.DB.prepare(
         `INSERT INTO participants (id, registration_id, season, firstname, lastname, age, company, distance, "group", race_id, created_at)
          VALUES (?, ?, ?, ?, ?, 30, '', ?, 'Ingen', ?, ?)`,
-      ).bind(crypto.randomUUID(), id, season, r.firstname, r.lastname, r.distance ?? "5.6", r.raceId ?? null, now + i),
+      ).bind(runnerIds[i], id, season, r.firstname, r.lastname, r.distance ?? "5.6", r.raceId ?? null, now + i),
     ),
   ];
   const payid = randomHex(16).toUpperCase();
   statements.push(
     env.DB.prepare(
-      "INSERT INTO payments (id, registration_id, season, amount, status, date_created, date_paid) VALUES (?, ?, ?, 150, ?, ?, ?)",
-    ).bind(payid, id, season, paid ? "PAID" : "DECLINED", now, paid ? now : null),
+      `INSERT INTO payments (id, registration_id, season, amount, status, date_created, date_paid, participant_ids)
+       VALUES (?, ?, ?, 150, ?, ?, ?, ?)`,
+    ).bind(payid, id, season, paid ? "PAID" : "DECLINED", now, paid ? now : null, JSON.stringify(runnerIds)),
     env.DB.prepare("UPDATE registrations SET payid = ? WHERE id = ?").bind(payid, id),
   );
   await env.DB.batch(statements);

@@ -13,6 +13,7 @@ const JSON_POSTS = [
   "/update",
   "/validate-kampanj",
   "/book-v2",
+  "/cancel-payment",
   "/admin/api/authenticate",
   "/admin/api/dev-login",
   "/admin/api/quickreg",

@@ -16,6 +16,7 @@ useRaceYear(2073);
 const READ_ONLY_GETS = new Set([
   "/",
   "/:file{img_[0-9]{4}\\.txt}",
+  "/admin/api/export/friidrott.csv",
   "/admin/api/export/registrations.csv",
   "/admin/api/export2racesplitter",
   "/admin/api/get_current_runners_count_handler",

@@ -217,7 +217,7 @@ describe("POST /book-v2", () => {
     expect(await storedState()).toEqual(before.counts);
   });
 
-  it("a free campaign code: token 'kampanj', a PAID kampanj_FRIBILJETT payment, then the registration is locked", async () => {
+  it("a free campaign code: token 'kampanj', a PAID kampanj_FRIBILJETT payment, its runners paid by it", async () => {
     const v = await familyWithRunners();
     const usesBefore = ((await campaignRows()).find((r) => r.code === "FRIBILJETT")?.uses as number | undefined) ?? 0;
     const { res, body } = await book(v, { barn: 2, vuxna: 1, kampanj: "fribiljett" });
@@ -239,12 +239,12 @@ describe("POST /book-v2", () => {
     expect((await campaignRows()).find((r) => r.code === "FRIBILJETT")?.uses).toBe(usesBefore + 1);
 
     const got = (await getRegistration(v)).body;
-    expect(got.locked).toBe(true);
-    expect(got.swishtory[body.payref!]).toMatchObject({ status: "PAID" });
+    expect(got.swishtory[body.payref!]).toMatchObject({ status: "PAID", kampanj: "FRIBILJETT" });
+    for (const id of v.ids) expect(got.deltagare[id]).toMatchObject({ paidBy: body.payref, price: 0 });
 
     const again = await book(v, { barn: 2, vuxna: 1, kampanj: "FRIBILJETT" });
     expect(again.res.status).toBe(409);
-    expect(again.body).toEqual({ error: "Anmälan är betald och kan inte ändras." });
+    expect(again.body).toEqual({ error: "Alla löpare i anmälan är redan betalda." });
     expect((await update(v, { runners: {} })).res.status).toBe(409);
   });
 
@@ -336,7 +336,7 @@ describe("POST /book-v2", () => {
     expect((await getRegistration(v)).body.locked).toBe(false);
   });
 
-  it("booking again withdraws the payment still waiting in Swish; once paid there, booking is refused", async () => {
+  it("booking again withdraws the payment still waiting in Swish; once paid there, there is nothing to book", async () => {
     const v = await familyWithRunners();
     const first = await book(v, { barn: 2, vuxna: 1, kampanj: "" });
     const second = await book(v, { barn: 2, vuxna: 1, kampanj: "" });
@@ -352,11 +352,11 @@ describe("POST /book-v2", () => {
     expect((await post(`/dev/swish/pay/${second.body.token}`, { status: "PAID" })).status).toBe(200);
     const third = await book(v, { barn: 2, vuxna: 1, kampanj: "" });
     expect(third.res.status).toBe(409);
-    expect(third.body).toEqual({ error: "Anmälan är betald och kan inte ändras." });
+    expect(third.body).toEqual({ error: "Alla löpare i anmälan är redan betalda." });
     const after = await familyRows(v.email);
     expect(after.payments).toHaveLength(2);
     expect(after.payments.find((p) => p.id === second.body.payref)?.status).toBe("PAID");
-    expect((await getRegistration(v)).body.locked).toBe(true);
+    expect(after.participants.every((p) => p.paid_by === second.body.payref)).toBe(true);
   });
 
   it("a discount code: Swish for the campaign price; the browser's price is never used", async () => {

@@ -1,5 +1,5 @@
 /**
- * The family's runner map: POST /update (full map, validation, versions, two tabs, paid lock) and what GET /get
+ * The family's runner map: POST /update (full map, validation, versions, two tabs, paid runners) and what GET /get
  * answers, including the "welcome back" runners of an earlier season.
  */
 import { env } from "cloudflare:workers";
@@ -35,13 +35,15 @@ function newFamily() {
   return { id, runners, uid: (name: string) => `${name}-${tail}` };
 }
 
+/** A free order of 0 kr for every runner stored now, PAID (its runners become paid by it). */
 async function paid(v: Visitor) {
-  const reg = (await familyRows(v.email)).registrations[0] as { id: string };
+  const rows = await familyRows(v.email);
+  const reg = rows.registrations[0] as { id: string };
   const payid = `kampanj_TEST_${crypto.randomUUID().slice(0, 8)}`;
   await env.DB.prepare(
-    "INSERT INTO payments (id, registration_id, season, amount, status, date_created, date_paid, kampanj, barn, vuxna) VALUES (?, ?, 2025, 0, 'PAID', ?, ?, 'TEST', 1, 2)",
+    "INSERT INTO payments (id, registration_id, season, amount, status, date_created, date_paid, kampanj, barn, vuxna, participant_ids) VALUES (?, ?, 2025, 0, 'PAID', ?, ?, 'TEST', 1, 2, ?)",
   )
-    .bind(payid, reg.id, Date.parse(OPEN_AT), Date.parse(OPEN_AT))
+    .bind(payid, reg.id, Date.parse(OPEN_AT), Date.parse(OPEN_AT), JSON.stringify(rows.participants.map((p) => p.id)))
     .run();
   return payid;
 }
@@ -53,10 +55,11 @@ describe("POST /update", () => {
     const { res, body } = await update(v, { runners });
     expect(res.status).toBe(200);
     expect(body.version).toBe(1);
+    const unpaid = { bib: null, paidBy: null, price: null, deregistered: null };
     expect(body.deltagare).toEqual({
-      [id.mamma]: { id: id.mamma, ...runners[id.mamma], bib: null },
-      [id.pappa]: { id: id.pappa, ...runners[id.pappa], bib: null },
-      [id.barn1]: { id: id.barn1, ...runners[id.barn1], company: "", bib: null },
+      [id.mamma]: { id: id.mamma, ...runners[id.mamma], ...unpaid },
+      [id.pappa]: { id: id.pappa, ...runners[id.pappa], ...unpaid },
+      [id.barn1]: { id: id.barn1, ...runners[id.barn1], company: "", ...unpaid },
     });
     expect(body).toMatchObject({ barn: 1, vuxna: 2, listPrice: 100 + 2 * 150, locked: false });
     expect((await getRegistration(v)).body.deltagare).toEqual(body.deltagare);
@@ -266,19 +269,24 @@ describe("POST /update", () => {
     expect(res.status).toBe(403);
   });
 
-  it("a paid registration is locked: 409 'Anmälan är betald och kan inte ändras.', /get says locked", async () => {
+  it("a paid runner cannot be removed: 409 naming whom to write to, nothing changes; /get shows who paid", async () => {
     const v = await login();
-    const { runners } = newFamily();
+    const { id, runners } = newFamily();
     await update(v, { runners });
-    await paid(v);
+    const payid = await paid(v);
     const before = await familyRows(v.email);
     const { res, body } = await update(v, { runners: {}, version: 1 });
     expect(res.status).toBe(409);
-    expect(body).toEqual({ error: "Anmälan är betald och kan inte ändras." });
+    expect(body.error).toBe(
+      "Anna Berg är betald och kan inte tas bort här. Skriv till info@example.se om Anna inte kan springa, så hjälper vi dig.",
+    );
     expect(await familyRows(v.email)).toEqual(before);
     const got = (await getRegistration(v)).body;
-    expect(got.locked).toBe(true);
+    expect(got.locked).toBe(false);
+    expect(got.deltagare[id.mamma]).toMatchObject({ paidBy: payid, price: 0, deregistered: null });
     expect(Object.keys(got.deltagare)).toHaveLength(3);
+    // Nothing is left to pay.
+    expect(got).toMatchObject({ barn: 0, vuxna: 0, listPrice: 0 });
   });
 
   it("the late price tier shows in listPrice", async () => {
@@ -317,11 +325,24 @@ describe("POST /update while a Swish payment waits for the old list", () => {
     return ((await familyRows(v.email)).registrations[0] as { id: string }).id;
   }
 
-  it("adding a runner withdraws the waiting payment: its QR can no longer lock the registration", async () => {
-    const { v, three, token, payref } = await bookedFamily();
+  it("adding a runner while the payment waits is refused in Swedish, and nothing changes", async () => {
+    const { v, three, payref } = await bookedFamily();
+    const before = await familyRows(v.email);
     const { res, body } = await update(v, { runners: three, version: 1 });
+    expect(res.status).toBe(409);
+    expect(body.error).toBe(
+      "En betalning väntar i Swish. Betala den klart, eller tryck på Avbryt betalningen, innan du lägger till fler löpare.",
+    );
+    expect(await familyRows(v.email)).toEqual(before);
+    expect((await paymentRow(payref))!.status).toBe("CREATED");
+  });
+
+  it("changing a runner withdraws the waiting payment: its QR can no longer pay for the old list", async () => {
+    const { v, two, token, payref } = await bookedFamily();
+    const [adultId, childId] = Object.keys(two);
+    const changed = { [adultId!]: two[adultId!]!, [childId!]: { ...two[childId!]!, distance: "1.6" } };
+    const { res, body } = await update(v, { runners: changed, version: 1 });
     expect(res.status).toBe(200);
-    expect(Object.keys(body.deltagare).sort()).toEqual(Object.keys(three).sort());
     expect(body.payid).toBeNull();
     expect(body.swishtory[payref]).toMatchObject({ status: "CANCELLED" });
     expect((await paymentRow(payref))!.status).toBe("CANCELLED");
@@ -345,43 +366,48 @@ describe("POST /update while a Swish payment waits for the old list", () => {
     expect(await receiptsTo(v.email)).toHaveLength(0);
 
     const got = (await getRegistration(v)).body;
-    expect(got.locked).toBe(false);
-    expect(Object.keys(got.deltagare).sort()).toEqual(Object.keys(three).sort());
-    // The next booking is for all three runners.
+    expect(Object.values(got.deltagare).every((r) => r.paidBy === null)).toBe(true);
+    // The next booking is for both runners, as they are now.
     const rebook = await post(
       "/book-v2",
-      { barn: 2, vuxna: 1, kampanj: "" },
+      { barn: 1, vuxna: 1, kampanj: "" },
       { env: at(OPEN_AT), jar: v.jar, headers: v.headers },
     );
     expect(rebook.status).toBe(200);
     const { payref: next } = (await rebook.json()) as { payref: string };
     const payment = (await familyRows(v.email)).payments.find((p) => p.id === next)!;
-    expect(JSON.parse(payment.participant_ids as string).sort()).toEqual(Object.keys(three).sort());
+    expect(JSON.parse(payment.participant_ids as string).sort()).toEqual(Object.keys(two).sort());
   });
 
-  it("if the waiting payment was paid meanwhile, the change is refused and the registration is locked", async () => {
-    const { v, two, three, token, payref } = await bookedFamily();
+  it("if the waiting payment was paid meanwhile, the change is refused and its runners show as paid", async () => {
+    const { v, two, token, payref } = await bookedFamily();
     // Paid in the app, and the callback never came: only asking Swish finds out.
     await setCallbacks("drop");
     expect((await post(`/dev/swish/pay/${token}`, { status: "PAID" })).status).toBe(200);
     expect((await paymentRow(payref))!.status).toBe("CREATED");
 
-    const { res, body } = await update(v, { runners: three, version: 1 });
+    const [adultId, childId] = Object.keys(two);
+    const changed = { [adultId!]: two[adultId!]!, [childId!]: { ...two[childId!]!, company: "Ny klubb" } };
+    const { res, body } = await update(v, { runners: changed, version: 1 });
     expect(res.status).toBe(409);
-    expect(body).toEqual({ error: "Anmälan är betald och kan inte ändras." });
+    expect(body).toEqual({
+      error: "En betalning gick igenom just nu. Sidan visar nu vad som är betalt – gör din ändring igen om den behövs.",
+    });
     expect((await paymentRow(payref))!.status).toBe("PAID");
     const got = (await getRegistration(v)).body;
-    expect(got.locked).toBe(true);
-    expect(Object.keys(got.deltagare).sort()).toEqual(Object.keys(two).sort());
+    expect(Object.values(got.deltagare).map((r) => r.paidBy)).toEqual([payref, payref]);
+    expect(Object.values(got.deltagare).map((r) => r.company)).not.toContain("Ny klubb");
     expect(got.version).toBe(1);
   });
 
   it("while Swish cannot be asked, the change is refused and nothing changes", async () => {
-    const { v, three, payref } = await bookedFamily();
+    const { v, two, payref } = await bookedFamily();
     const before = await familyRows(v.email);
+    const [adultId, childId] = Object.keys(two);
+    const changed = { [adultId!]: two[adultId!]!, [childId!]: { ...two[childId!]!, age: 6 } };
     const res = await post(
       "/update",
-      { runners: three, version: 1 },
+      { runners: changed, version: 1 },
       // Swish is out of reach: every call gets a 404 from a path that is not Swish.
       {
         env: at(OPEN_AT, { SWISH_BASE_URL: "http://localhost:8787/dev/swish/ingen-swish/" }),
@@ -442,7 +468,7 @@ describe("POST /update while a Swish payment waits for the old list", () => {
 });
 
 describe("a free order and a runner save at the same moment", () => {
-  it("never lock the registration with a runner the order does not cover", async () => {
+  it("never mark a runner paid that the order does not cover", async () => {
     for (let round = 0; round < 4; round++) {
       const v = await login();
       const { id, runners, uid } = newFamily();
@@ -457,11 +483,13 @@ describe("a free order and a runner save at the same moment", () => {
         ),
         update(v, { runners: three, version: 1 }),
       ]);
+      // Whichever came first, a runner is paid exactly when the PAID order covers it: the order never counts the
+      // third runner as paid, and a third runner saved first is in the order or the order was refused.
       const rows = await familyRows(v.email);
-      const stored = rows.participants.map((p) => p.id as string).sort();
-      for (const p of rows.payments.filter((x) => x.status === "PAID")) {
-        expect(JSON.parse(p.participant_ids as string).sort()).toEqual(stored);
-      }
+      const covered = new Set(
+        rows.payments.filter((x) => x.status === "PAID").flatMap((p) => JSON.parse(p.participant_ids as string)),
+      );
+      for (const p of rows.participants) expect(p.paid_by !== null).toBe(covered.has(p.id));
     }
   });
 });

@@ -75,12 +75,21 @@ async function payment(
     errorCode?: string;
     errorMessage?: string;
     origin?: string;
+    /** The runners it covers; the registration's runners stored so far when not given. */
+    runners?: string[];
   },
 ) {
+  const runners =
+    p.runners ??
+    (
+      await env.DB.prepare("SELECT id FROM participants WHERE registration_id = ? ORDER BY id")
+        .bind(registrationId)
+        .all<{ id: string }>()
+    ).results.map((r) => r.id);
   await exec(
     `INSERT INTO payments (id, registration_id, season, origin, amount, currency, status, date_created, date_paid,
-       payment_reference, payer_alias, error_code, error_message)
-     VALUES (?, ?, ?, ?, ?, 'SEK', ?, ?, ?, ?, ?, ?, ?)`,
+       payment_reference, payer_alias, error_code, error_message, participant_ids)
+     VALUES (?, ?, ?, ?, ?, 'SEK', ?, ?, ?, ?, ?, ?, ?, ?)`,
     id,
     registrationId,
     YEAR,
@@ -93,6 +102,7 @@ async function payment(
     p.status === "PAID" && p.amount > 0 ? "46701234567" : null,
     p.errorCode ?? null,
     p.errorMessage ?? null,
+    JSON.stringify(runners),
   );
   if (registrationId) await exec(`UPDATE registrations SET payid = ? WHERE id = ?`, id, registrationId);
 }
@@ -142,7 +152,14 @@ beforeAll(async () => {
 
   // A box-office payment and runner (no registration) and another season: neither is part of the list.
   await runner("ov-k1", null, { firstname: "Kassa", lastname: "Köpare", age: 50, distance: "5.6" });
-  await payment(hex(6), null, { amount: 300, status: "PAID", created: T0, paid: T0, origin: "kassa" });
+  await payment(hex(6), null, {
+    amount: 300,
+    status: "PAID",
+    created: T0,
+    paid: T0,
+    origin: "kassa",
+    runners: ["ov-k1"],
+  });
   await registration("ov-old", "familjen.alm@example.se", YEAR - 1);
   await runner("ov-old1", "ov-old", { firstname: "Anna", lastname: "Alm", age: 40, distance: "5.6" }, YEAR - 1);
 });
@@ -170,6 +187,9 @@ describe("GET /admin/registrations", () => {
       distance: "5.6",
       age: 41,
       group: "Ingen",
+      paidBy: hex(1),
+      price: null,
+      deregistered: null,
     });
     expect(a.swishtory[hex(1)]).toEqual({
       id: hex(1),
@@ -182,6 +202,7 @@ describe("GET /admin/registrations", () => {
       payerAlias: "46701234567",
       errorCode: null,
       errorMessage: null,
+      kampanj: null,
       refunds: [],
       refunded: 0,
       refundable: 400,

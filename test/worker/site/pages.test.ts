@@ -219,16 +219,18 @@ describe("the other pre-rendered pages get the same switches as /", () => {
     expect(assets.requests.map((r) => new URL(r.url).pathname)).toEqual(["/galleri", "/"]);
   });
 
-  it("leaves deep links below a page to the static assets' SPA fallback (the empty shell)", async () => {
-    // run_worker_first names the page paths exactly, so /startlistor/extra never reaches the Worker in
-    // production; here the Worker must not claim it either: no pre-rendered page, no asset read. (/galleri/{year}
-    // is the Worker's own page: test/worker/gallery.test.ts.)
+  it("gives deep links below a page the empty SPA shell, never that page's pre-rendered HTML", async () => {
+    // run_worker_first names the page paths exactly; a deep link matches no built file and reaches the Worker's
+    // SPA fallback (src/worker/site/spa-fallback.ts, test/worker/site/spa-fallback.test.ts), which must not claim
+    // the page above it. (/galleri/{year} is the Worker's own page: test/worker/gallery.test.ts.)
     for (const path of ["/banor/", "/startlistor/extra", "/anmalan/2"]) {
       const { res, assets } = await pageAt(path, "2025-09-10T12:00:00+02:00");
-      expect(res.status, path).toBe(404);
-      expect(res.headers.get("content-type"), path).toMatch(/^application\/json/);
-      await res.text();
-      expect(assets.requests, path).toEqual([]);
+      expect(res.status, path).toBe(200);
+      expect(await res.text(), path).toBe(SHELL);
+      expect(
+        assets.requests.map((r) => new URL(r.url).pathname),
+        path,
+      ).toEqual(["/"]);
     }
   });
 });

@@ -1,8 +1,9 @@
 /**
  * The admin area's frame: 'Admin Panel', tabs, and a side drawer with every admin screen. A lazy chunk (with
  * Radix Dialog and Tabs), so visitors never download it. Signed-out visitors and non-admins go to /admin/login.
+ * It holds the race-day tap queues, so presses not yet sent go out from whichever admin screen is open.
  */
-import { Suspense, useState } from "react";
+import { Suspense, useEffect, useState } from "react";
 import { Link, Navigate, NavLink, Outlet, useLocation, useNavigate } from "react-router";
 import { PageLoading } from "../../app/page-loading";
 import { Button } from "../../components/ui/button";
@@ -10,6 +11,7 @@ import { Dialog, DialogContent } from "../../components/ui/dialog";
 import { MenuIcon } from "../../components/ui/icons";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "../../components/ui/tabs";
 import { useConfig } from "../config/get-config";
+import { TapQueueProvider, UnsentTapsNote } from "../race-day/tap-queue-provider";
 import { ADMIN_SCREENS, screenForPath } from "./admin-screens";
 
 const TABS = ADMIN_SCREENS.filter((s) => s.tab);
@@ -19,6 +21,11 @@ export default function AdminShell() {
   const { pathname } = useLocation();
   const navigate = useNavigate();
   const [drawerOpen, setDrawerOpen] = useState(false);
+  const isAdmin = config.data?.isAdmin === true;
+  // The admin area's service worker, so the race screens open with no connection (README, "Offline").
+  useEffect(() => {
+    if (isAdmin) void import("../offline/register-service-worker").then((m) => m.registerServiceWorker("admin"));
+  }, [isAdmin]);
 
   if (!config.data) {
     if (config.isError) {
@@ -43,67 +50,70 @@ export default function AdminShell() {
   );
 
   return (
-    <div className="admin">
-      <header className="admin-bar">
-        <button
-          type="button"
-          className="menu-button admin-menu-button"
-          aria-label="Alla adminsidor"
-          aria-haspopup="dialog"
-          aria-expanded={drawerOpen}
-          onClick={() => setDrawerOpen(true)}
-        >
-          <MenuIcon />
-        </button>
-        <h1 className="admin-title">Admin Panel</h1>
-        <nav className="admin-bar-links" aria-label="Konto">
-          <Link to="/">Till sajten</Link>
-          <Link to="/logout">Logga ut</Link>
-        </nav>
-      </header>
+    <TapQueueProvider>
+      <div className="admin">
+        <header className="admin-bar">
+          <button
+            type="button"
+            className="menu-button admin-menu-button"
+            aria-label="Alla adminsidor"
+            aria-haspopup="dialog"
+            aria-expanded={drawerOpen}
+            onClick={() => setDrawerOpen(true)}
+          >
+            <MenuIcon />
+          </button>
+          <h1 className="admin-title">Admin Panel</h1>
+          <nav className="admin-bar-links" aria-label="Konto">
+            <Link to="/">Till sajten</Link>
+            <Link to="/logout">Logga ut</Link>
+          </nav>
+        </header>
+        <UnsentTapsNote />
 
-      <Tabs value={activeTab?.path ?? ""} onValueChange={(path) => navigate(path)} activationMode="manual">
-        <TabsList aria-label="Adminsidor" className="admin-tabs">
-          {TABS.map((t) => (
-            <TabsTrigger key={t.path} value={t.path}>
-              {t.label}
-            </TabsTrigger>
-          ))}
-        </TabsList>
-        {activeTab ? (
-          <TabsContent value={activeTab.path} className="admin-main">
-            {outlet}
-          </TabsContent>
-        ) : (
-          <div className="admin-main">{outlet}</div>
-        )}
-      </Tabs>
+        <Tabs value={activeTab?.path ?? ""} onValueChange={(path) => navigate(path)} activationMode="manual">
+          <TabsList aria-label="Adminsidor" className="admin-tabs">
+            {TABS.map((t) => (
+              <TabsTrigger key={t.path} value={t.path}>
+                {t.label}
+              </TabsTrigger>
+            ))}
+          </TabsList>
+          {activeTab ? (
+            <TabsContent value={activeTab.path} className="admin-main">
+              {outlet}
+            </TabsContent>
+          ) : (
+            <div className="admin-main">{outlet}</div>
+          )}
+        </Tabs>
 
-      <Dialog open={drawerOpen} onOpenChange={setDrawerOpen}>
-        <DialogContent title="Admin Panel" side="left" closeLabel="Stäng menyn" className="nav-drawer">
-          <nav aria-label="Alla adminsidor">
-            <ul className="nav-links">
-              {ADMIN_SCREENS.map((s) => (
-                <li key={s.path}>
-                  <NavLink to={s.path} className="nav-link" onClick={() => setDrawerOpen(false)}>
-                    {s.label}
+        <Dialog open={drawerOpen} onOpenChange={setDrawerOpen}>
+          <DialogContent title="Admin Panel" side="left" closeLabel="Stäng menyn" className="nav-drawer">
+            <nav aria-label="Alla adminsidor">
+              <ul className="nav-links">
+                {ADMIN_SCREENS.map((s) => (
+                  <li key={s.path}>
+                    <NavLink to={s.path} className="nav-link" onClick={() => setDrawerOpen(false)}>
+                      {s.label}
+                    </NavLink>
+                  </li>
+                ))}
+                <li className="nav-links-separator">
+                  <NavLink to="/" end className="nav-link" onClick={() => setDrawerOpen(false)}>
+                    Till sajten
                   </NavLink>
                 </li>
-              ))}
-              <li className="nav-links-separator">
-                <NavLink to="/" end className="nav-link" onClick={() => setDrawerOpen(false)}>
-                  Till sajten
-                </NavLink>
-              </li>
-              <li>
-                <NavLink to="/logout" className="nav-link" onClick={() => setDrawerOpen(false)}>
-                  Logga ut
-                </NavLink>
-              </li>
-            </ul>
-          </nav>
-        </DialogContent>
-      </Dialog>
-    </div>
+                <li>
+                  <NavLink to="/logout" className="nav-link" onClick={() => setDrawerOpen(false)}>
+                    Logga ut
+                  </NavLink>
+                </li>
+              </ul>
+            </nav>
+          </DialogContent>
+        </Dialog>
+      </div>
+    </TapQueueProvider>
   );
 }

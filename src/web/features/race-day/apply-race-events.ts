@@ -1,28 +1,83 @@
 /**
- * The race as a screen holds it (the `[race, ...runners]` snapshot of GET /admin/api/races/get/{id}) and how the
- * socket's events change it. Pure: the socket hook keeps the last applied `seq` next to the cached snapshot.
+ * The race as a screen holds it (the `[race, ...runners]` snapshot of GET /admin/api/races/get/{id}, and the open
+ * items of its review list 'Att granska') and how the socket's events change it. Pure: the socket hook keeps the
+ * last applied `seq` next to the cached snapshot.
  *
  * Protocol (race-protocol.ts): after `subscribe-to-race` the server answers `hello` and then one array of events,
  * a whole snapshot (replace everything) or what changed after our `since`; later arrays are live changes. An
- * event whose seq we have already applied is a replay and changes nothing.
+ * event whose seq we have already applied is a replay and changes nothing. Records keep their `seq` in the cache,
+ * so an HTTP answer that arrives late (its record older than what the socket brought) is not written over them.
  */
-import type { RaceEvent, RaceRecord, RaceSnapshot, RunnerRecord } from "../../../shared/race-protocol";
+import {
+  isReviewEvent,
+  type RaceEvent,
+  type RaceRecord,
+  type RaceSnapshot,
+  type ReviewRecord,
+  type RunnerRecord,
+} from "../../../shared/race-protocol";
 
 export interface LiveRace {
   snapshot: RaceSnapshot | undefined;
   /** The highest seq applied (0: none yet). */
   seq: number;
+  /** The open review items, oldest first (undefined: not known yet). */
+  reviews?: readonly ReviewRecord[] | undefined;
+}
+
+/** A record as the cache keeps it: with the seq of its last change when the server said. */
+export type WithSeq<T> = T & { seq?: number };
+
+export const seqOf = (record: object | undefined): number | undefined => {
+  const seq = (record as { seq?: unknown } | undefined)?.seq;
+  return typeof seq === "number" ? seq : undefined;
+};
+
+/**
+ * An answer to a call is older than what this device shows when the cache already has a newer seq for that record,
+ * or when the socket has brought every change up to a seq at or past the answer's (the record then is as the socket
+ * said, or gone). An answer without a seq (an older server) is written as it is.
+ */
+export function isStaleAnswer(cachedSeq: number | undefined, answerSeq: number | undefined, liveSeq: number): boolean {
+  if (answerSeq === undefined) return false;
+  return answerSeq <= liveSeq || (cachedSeq !== undefined && cachedSeq >= answerSeq);
+}
+
+/** A runner from a call's answer, unless the cache knows a newer state of it. */
+export function upsertAnswerRunner(
+  snapshot: RaceSnapshot,
+  runner: WithSeq<RunnerRecord>,
+  liveSeq: number,
+): RaceSnapshot {
+  const cached = snapshot.slice(1).find((r) => r.sort === runner.sort);
+  if (isStaleAnswer(seqOf(cached), seqOf(runner), liveSeq)) return snapshot;
+  return upsertRunner(snapshot, runner);
+}
+
+/** The race record from a call's answer, unless the cache knows a newer one. */
+export function replaceAnswerRace(snapshot: RaceSnapshot, race: WithSeq<RaceRecord>, liveSeq: number): RaceSnapshot {
+  if (isStaleAnswer(seqOf(snapshot[0]), seqOf(race), liveSeq)) return snapshot;
+  return replaceRace(snapshot, race);
+}
+
+/** Review items in the list's order: oldest first. */
+export function sortReviews(reviews: readonly ReviewRecord[]): ReviewRecord[] {
+  return [...reviews].sort(
+    (a, b) => a.createdAt - b.createdAt || a.at - b.at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+  );
+}
+
+/** A review record as it is now: an open one is in the list, an applied or discarded one leaves it. */
+export function applyReview(reviews: readonly ReviewRecord[], review: ReviewRecord): readonly ReviewRecord[] {
+  const rest = reviews.filter((r) => r.id !== review.id);
+  if (review.status !== "open") return rest.length === reviews.length ? reviews : rest;
+  return sortReviews([...rest, review]);
 }
 
 /** What the `hello` before this array said. */
 export interface HelloInfo {
   seq: number;
   snapshot: boolean;
-}
-
-function withoutSeq<T extends { seq: number }>(event: T): Omit<T, "seq"> {
-  const { seq: _seq, ...record } = event;
-  return record;
 }
 
 /** The record as it is now, in place of the one with the same sort (or added at the end). */
@@ -59,30 +114,34 @@ export function applyRaceEvents(
   const ours = events.filter((e) => e.part === part);
   if (hello?.snapshot) {
     const raceEvent = ours.find((e) => e.sort === "race");
-    const race = raceEvent ? (withoutSeq(raceEvent) as RaceRecord) : current.snapshot?.[0];
+    const race = raceEvent ? (raceEvent as RaceRecord) : current.snapshot?.[0];
     const runners = ours.filter(
-      (e): e is RunnerRecord & { seq: number } => e.sort !== "race" && !("removed" in e && e.removed),
+      (e): e is RunnerRecord & { seq: number } =>
+        e.sort !== "race" && !isReviewEvent(e) && !("removed" in e && e.removed),
     );
+    const reviews = sortReviews(ours.filter(isReviewEvent).filter((r) => r.status === "open"));
     // A server whose sequence started over (its storage was reset) is believed: its seq, not our higher one.
     const seq = Math.max(hello.seq, ...ours.map((e) => e.seq));
-    return { snapshot: race ? [race, ...runners.map((r) => withoutSeq(r))] : undefined, seq };
+    return { snapshot: race ? [race, ...runners] : undefined, seq, reviews };
   }
 
-  let { snapshot, seq } = current;
+  let { snapshot, seq, reviews } = current;
   for (const event of ours) {
     if (event.seq <= current.seq) continue;
     seq = Math.max(seq, event.seq);
     if (event.sort === "race") {
-      const race = withoutSeq(event) as RaceRecord;
+      const race = event as RaceRecord;
       snapshot = snapshot ? replaceRace(snapshot, race) : [race];
+    } else if (isReviewEvent(event)) {
+      reviews = applyReview(reviews ?? [], event);
     } else if ("removed" in event && event.removed) {
       if (snapshot) snapshot = removeRunner(snapshot, event.sort);
     } else if (snapshot) {
-      snapshot = upsertRunner(snapshot, withoutSeq(event) as RunnerRecord);
+      snapshot = upsertRunner(snapshot, event as RunnerRecord);
     }
   }
   if (hello) seq = Math.max(seq, hello.seq);
-  return { snapshot, seq };
+  return { snapshot, seq, reviews };
 }
 
 export interface LiveRaces {
@@ -103,7 +162,7 @@ export function applyHubEvents(current: LiveRaces, events: readonly RaceEvent[],
   for (const event of events) {
     if (event.sort !== "race" || (!fresh && event.seq <= current.seq)) continue;
     seq = Math.max(seq, event.seq);
-    const race = withoutSeq(event) as RaceRecord;
+    const { seq: _seq, ...race } = event as RaceRecord & { seq: number };
     const at = races.findIndex((r) => r.part === race.part);
     races = at === -1 ? [...races, race] : races.map((r, i) => (i === at ? race : r));
     changed = true;

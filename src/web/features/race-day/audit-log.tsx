@@ -1,24 +1,35 @@
-/** The race's audit trail ('Logg'): every change, who made it, from which device and when. Loaded when opened. */
-import { useState } from "react";
+/**
+ * The race's audit trail ('Logg') as Swedish sentences: when, what (with the device at the end) and who. Loaded
+ * when opened. A finish that replaced a time has 'Återställ', which gives the runner the replaced time back in one
+ * action (audited too).
+ */
+import type { UseQueryResult } from "@tanstack/react-query";
 import type { RaceAuditEvent } from "../../../shared/race-protocol";
 import { Button } from "../../components/ui/button";
-import { useAudit } from "./api/get-audit";
-import { payloadSummary, stockholmClockTime } from "./race-view";
+import { useRestoreTime } from "./api/restore-time";
+import { messageOf } from "./race-alerts";
+import { logLines, type LogContext } from "./race-log";
 
-export function AuditLog({ raceId }: { raceId: string }) {
-  const [open, setOpen] = useState(false);
-  const audit = useAudit(raceId, open);
+export interface AuditLogProps {
+  raceId: string;
+  audit: UseQueryResult<RaceAuditEvent[]>;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  context: LogContext;
+  onError: (message: string) => void;
+}
 
+export function AuditLog({ raceId, audit, open, onOpenChange, context, onError }: AuditLogProps) {
   return (
-    <details className="race-log" onToggle={(e) => setOpen(e.currentTarget.open)}>
+    <details className="race-log" open={open} onToggle={(e) => onOpenChange(e.currentTarget.open)}>
       <summary>Logg</summary>
-      {audit.isPending && open && <p role="status">Hämtar logg …</p>}
+      {open && audit.isPending && <p role="status">Hämtar logg …</p>}
       {audit.isError && (
         <p className="alert alert-error" role="alert">
           {audit.error.message}
         </p>
       )}
-      {audit.data && <AuditTable events={audit.data} />}
+      {open && audit.data && <LogList raceId={raceId} events={audit.data} context={context} onError={onError} />}
       {open && (
         <Button size="small" loading={audit.isFetching} onClick={() => void audit.refetch()}>
           Uppdatera
@@ -28,32 +39,42 @@ export function AuditLog({ raceId }: { raceId: string }) {
   );
 }
 
-function AuditTable({ events }: { events: readonly RaceAuditEvent[] }) {
+function LogList({
+  raceId,
+  events,
+  context,
+  onError,
+}: {
+  raceId: string;
+  events: readonly RaceAuditEvent[];
+  context: LogContext;
+  onError: (message: string) => void;
+}) {
+  const restore = useRestoreTime();
   if (events.length === 0) return <p className="muted">Inga händelser ännu.</p>;
   return (
-    <div className="table-scroll">
-      <table className="table log-table">
-        <thead>
-          <tr>
-            <th scope="col">Tid</th>
-            <th scope="col">Vem</th>
-            <th scope="col">Enhet</th>
-            <th scope="col">Vad</th>
-          </tr>
-        </thead>
-        <tbody>
-          {events.map((e) => (
-            <tr key={e.seq}>
-              <td>{Number.isFinite(e.at) ? stockholmClockTime(e.at) : ""}</td>
-              <td>{e.actor}</td>
-              <td>{e.device ?? ""}</td>
-              <td>
-                <strong>{e.type}</strong> {payloadSummary(e.payload)}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <ol className="log-lines">
+      {logLines(events, context).map((line) => (
+        <li key={line.seq} className="log-line">
+          <span className="log-time">{line.time}</span>
+          <span className="log-text">{line.text}</span>
+          <span className="log-actor">{line.actor}</span>
+          {line.restoreSeq !== undefined && (
+            <Button
+              size="small"
+              className="log-restore"
+              loading={restore.isPending && restore.variables?.seq === line.restoreSeq}
+              disabled={restore.isPending}
+              aria-label={`Återställ tiden före: ${line.text}`}
+              onClick={() =>
+                restore.mutate({ raceId, seq: line.restoreSeq! }, { onError: (err) => onError(messageOf(err)) })
+              }
+            >
+              Återställ
+            </Button>
+          )}
+        </li>
+      ))}
+    </ol>
   );
 }

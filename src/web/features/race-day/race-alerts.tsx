@@ -1,33 +1,56 @@
-/** The screen's error messages from failed calls, each once, in the server's words, until dismissed. */
+/**
+ * The screen's messages, each once, until dismissed: failed calls in the server's words, and notices of what the
+ * server did with a press ('Till granskning: …', the same start as another phone).
+ */
 import { useCallback, useState } from "react";
 import { CloseIcon } from "../../components/ui/icons";
+
+export type Tone = "error" | "info";
+
+export interface Message {
+  text: string;
+  tone: Tone;
+}
 
 export function messageOf(err: unknown): string {
   return err instanceof Error && err.message ? err.message : "Något gick fel. Försök igen.";
 }
 
 export function useMessages() {
-  const [messages, setMessages] = useState<string[]>([]);
+  const [messages, setMessages] = useState<Message[]>([]);
   const report = useCallback(
-    (message: string) => setMessages((list) => (list.includes(message) ? list : [...list, message])),
+    (text: string, tone: Tone = "error") =>
+      setMessages((list) => (list.some((m) => m.text === text) ? list : [...list, { text, tone }])),
     [],
   );
-  const clear = useCallback(() => setMessages([]), []);
+  const clear = useCallback((tone: Tone) => setMessages((list) => list.filter((m) => m.tone !== tone)), []);
   return { messages, report, clear };
 }
 
-export function RaceAlerts({ messages, onClear }: { messages: readonly string[]; onClear: () => void }) {
-  if (messages.length === 0) return null;
+export function RaceAlerts({ messages, onClear }: { messages: readonly Message[]; onClear: (tone: Tone) => void }) {
   return (
-    <div className="alert alert-error race-alert" role="alert">
-      <ul>
-        {messages.map((m) => (
-          <li key={m}>{m}</li>
-        ))}
-      </ul>
-      <button type="button" className="race-alert-close" onClick={onClear} aria-label="Stäng felmeddelandet">
-        <CloseIcon size={20} />
-      </button>
-    </div>
+    <>
+      {(["error", "info"] as const).map((tone) => {
+        const shown = messages.filter((m) => m.tone === tone);
+        if (shown.length === 0) return null;
+        return (
+          <div key={tone} className={`alert alert-${tone} race-alert`} role={tone === "error" ? "alert" : "status"}>
+            <ul>
+              {shown.map((m) => (
+                <li key={m.text}>{m.text}</li>
+              ))}
+            </ul>
+            <button
+              type="button"
+              className="race-alert-close"
+              onClick={() => onClear(tone)}
+              aria-label={tone === "error" ? "Stäng felmeddelandet" : "Stäng meddelandet"}
+            >
+              <CloseIcon size={20} />
+            </button>
+          </div>
+        );
+      })}
+    </>
   );
 }

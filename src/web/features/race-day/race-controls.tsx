@@ -1,26 +1,27 @@
 /**
  * The race's controls by state (admin spec, "Race screen"): not started → 'Starta' with the finished count;
  * started and nobody left running → 'Avsluta lopp'; otherwise the state, the clock and 'Återställ lopp'.
+ * 'Starta' goes into the tap queue like a finish, so it counts at once, offline too, with the press's moment.
  */
 import { useEffect, useState, type FormEvent } from "react";
-import { CLOCK_TICK_MS, RESET_WORD, type RaceRecord } from "../../../shared/race-protocol";
+import { CLOCK_TICK_MS, RESET_WORD } from "../../../shared/race-protocol";
 import { formatClock } from "../../../shared/time-format";
 import { Button } from "../../components/ui/button";
 import { Dialog, DialogContent } from "../../components/ui/dialog";
 import { Field } from "../../components/ui/field";
-import { STATE_LABEL } from "./race-view";
+import { STATE_LABEL, type RaceView } from "./race-view";
 
 export interface RaceControlsProps {
-  race: RaceRecord;
+  race: RaceView;
   finished: number;
   /** Nobody waiting here and every tap of this device sent: the server will accept the end. */
   canEnd: boolean;
   serverNow: () => number;
-  busy: "start" | "end" | "reset" | null;
+  busy: "end" | "reset" | null;
   onStart: () => void;
   onEnd: () => void;
-  /** Resolves to the server's message when the reset failed, null when done. */
-  onReset: () => Promise<string | null>;
+  /** With the word typed; resolves to the server's message when the reset failed, null when done. */
+  onReset: (word: string) => Promise<string | null>;
 }
 
 export function RaceControls({ race, finished, canEnd, serverNow, busy, onStart, onEnd, onReset }: RaceControlsProps) {
@@ -29,7 +30,7 @@ export function RaceControls({ race, finished, canEnd, serverNow, busy, onStart,
   if (race.state === "") {
     return (
       <div className="race-controls">
-        <Button variant="primary" size="large" className="race-start" loading={busy === "start"} onClick={onStart}>
+        <Button variant="primary" size="large" className="race-start" onClick={onStart}>
           Starta ({finished} i mål)
         </Button>
       </div>
@@ -38,7 +39,10 @@ export function RaceControls({ race, finished, canEnd, serverNow, busy, onStart,
 
   return (
     <div className="race-controls">
-      <p className={`race-state state-${race.state}`}>{STATE_LABEL[race.state]}</p>
+      <p className={`race-state state-${race.state}`}>
+        {STATE_LABEL[race.state]}
+        {race.pendingStart && <span className="pending-mark">ej skickad</span>}
+      </p>
       {race.state === "started" && race.started !== null && <RaceClock started={race.started} serverNow={serverNow} />}
       {race.state === "started" && canEnd ? (
         <Button variant="primary" size="large" loading={busy === "end"} onClick={onEnd}>
@@ -51,8 +55,8 @@ export function RaceControls({ race, finished, canEnd, serverNow, busy, onStart,
         open={resetOpen}
         onOpenChange={setResetOpen}
         busy={busy === "reset"}
-        onConfirm={async () => {
-          const failure = await onReset();
+        onConfirm={async (word) => {
+          const failure = await onReset(word);
           if (failure === null) setResetOpen(false);
           return failure;
         }}
@@ -84,7 +88,7 @@ function ResetDialog({
   open: boolean;
   onOpenChange: (open: boolean) => void;
   busy: boolean;
-  onConfirm: () => Promise<string | null>;
+  onConfirm: (word: string) => Promise<string | null>;
 }) {
   const [word, setWord] = useState("");
   const [error, setError] = useState<string | null>(null);
@@ -96,7 +100,7 @@ function ResetDialog({
       setError(`Skriv ${RESET_WORD} för att återställa. Inget har ändrats.`);
       return;
     }
-    void onConfirm().then(setError);
+    void onConfirm(word).then(setError);
   }
 
   return (

@@ -5,10 +5,12 @@
  */
 import {
   isRaceState,
+  REVIEW_KINDS,
   type RaceControlFrame,
   type RaceEvent,
   type RaceRecord,
   type RemovedRunnerRecord,
+  type ReviewRecord,
   type RunnerRecord,
 } from "../../../shared/race-protocol";
 
@@ -69,10 +71,58 @@ function toRemovedRunner(x: Obj): RemovedRunnerRecord | null {
   return { type: "runner", part: x.part, sort: x.sort, removed: true };
 }
 
+const isReviewSort = (x: unknown): x is `review-${string}` =>
+  typeof x === "string" && x.startsWith("review-") && x.length > "review-".length;
+const REVIEW_STATUSES: readonly unknown[] = ["open", "applied", "discarded"];
+const optional = <T>(x: unknown, ok: (v: unknown) => v is T): x is T | undefined => x === undefined || ok(x);
+const isString = (x: unknown): x is string => typeof x === "string";
+const isBib = (x: unknown): x is number | null => x === null || (Number.isSafeInteger(x) && (x as number) > 0);
+
+/** An item of the race's review list ('Att granska'), or null when it is not one. */
+export function toReviewRecord(x: unknown): ReviewRecord | null {
+  if (!isObj(x) || !isReviewSort(x.sort) || typeof x.part !== "string" || typeof x.id !== "string") return null;
+  if (!(REVIEW_KINDS as readonly unknown[]).includes(x.kind) || !REVIEW_STATUSES.includes(x.status)) return null;
+  if (typeof x.reason !== "string" || !isTime(x.at) || typeof x.actor !== "string" || !isTime(x.createdAt)) {
+    return null;
+  }
+  if (!(x.device === null || x.device === undefined || typeof x.device === "string")) return null;
+  if (!optional(x.runnerId, isString) || !optional(x.name, isString) || !optional(x.bib, isBib)) return null;
+  if (!optional(x.started, isTimeOrNull) || !optional(x.decidedBy, isString) || !optional(x.decidedAt, isTime)) {
+    return null;
+  }
+  const review: ReviewRecord = {
+    type: "review",
+    part: x.part,
+    sort: x.sort,
+    id: x.id,
+    kind: x.kind as ReviewRecord["kind"],
+    status: x.status as ReviewRecord["status"],
+    reason: x.reason,
+    at: x.at,
+    actor: x.actor,
+    device: typeof x.device === "string" ? x.device : null,
+    createdAt: x.createdAt,
+  };
+  if (x.runnerId !== undefined) review.runnerId = x.runnerId;
+  if (x.bib !== undefined) review.bib = x.bib;
+  if (x.name !== undefined) review.name = x.name;
+  if (x.started !== undefined) review.started = x.started;
+  if (x.decidedBy !== undefined) review.decidedBy = x.decidedBy;
+  if (x.decidedAt !== undefined) review.decidedAt = x.decidedAt;
+  return review;
+}
+
 /** One event of an array frame, or null when it is not one. */
 export function toRaceEvent(x: unknown): RaceEvent | null {
   if (!isObj(x) || !isSeq(x.seq)) return null;
-  const record = x.sort === "race" ? toRaceRecord(x) : x.removed === true ? toRemovedRunner(x) : toRunnerRecord(x);
+  const record =
+    x.sort === "race"
+      ? toRaceRecord(x)
+      : isReviewSort(x.sort)
+        ? toReviewRecord(x)
+        : x.removed === true
+          ? toRemovedRunner(x)
+          : toRunnerRecord(x);
   return record ? { ...record, seq: x.seq } : null;
 }
 

@@ -1,4 +1,7 @@
-/** /admin/edit-races: every race (admin spec, "Race list"), each leading to its runners, and 'Lägg till lopp'. */
+/**
+ * /admin/edit-races: every race (admin spec, "Race list"), each leading to its runners, and 'Lägg till lopp'. An
+ * ended race offers its results as the federation export (GET /admin/api/export/friidrott.csv).
+ */
 import { useState } from "react";
 import { Link } from "react-router";
 import { formatSwedishDateTime } from "../../../shared/stockholm";
@@ -34,6 +37,7 @@ export default function RaceListPage() {
                 <th scope="col">Distans</th>
                 <th scope="col">Startades</th>
                 <th scope="col">Status</th>
+                <th scope="col">Resultat</th>
               </tr>
             </thead>
             <tbody>
@@ -46,6 +50,13 @@ export default function RaceListPage() {
                   <td className="nowrap">{formatMeters(r.distance)}</td>
                   <td className="nowrap">{r.started === null ? "" : formatSwedishDateTime(r.started)}</td>
                   <td>{STATE_LABEL[r.state]}</td>
+                  <td className="nowrap">
+                    {r.state === "ended" && (
+                      <a href={`/admin/api/export/friidrott.csv?race=${encodeURIComponent(r.part)}`} download>
+                        Friidrottsexport
+                      </a>
+                    )}
+                  </td>
                 </tr>
               ))}
             </tbody>

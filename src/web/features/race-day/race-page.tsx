@@ -1,43 +1,56 @@
 /**
  * /admin/race/{id}: timing one race on a phone held in one hand (admin spec, "Race screen"). The controls for
- * the race's state, the runner tiles (tap: a bib before the start, a finish after it), the results and the log.
- * Finish taps never wait for the network: each is shown at once and sent by the tap queue. A lazy chunk.
+ * the race's state, the runner tiles (tap: a bib before the start, a finish after it), the review list, the
+ * results and the log. Presses never wait for the network: 'Starta' and each finish are shown at once and sent by
+ * the tap queue (tap-queue-provider.tsx), which keeps them on the phone until the server has them. A lazy chunk.
  */
-import { useEffect, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Link, useParams } from "react-router";
-import type { RunnerRecord } from "../../../shared/race-protocol";
+import type { ReviewRecord, RunnerRecord } from "../../../shared/race-protocol";
+import { Button } from "../../components/ui/button";
 import { LoadState } from "../../components/ui/load-state";
 import { useDocumentTitle } from "../../lib/use-document-title";
+import { OfflineNotice, useOfflineRace } from "../offline/offline-race";
+import { useAudit } from "./api/get-audit";
 import { useEndRace } from "./api/end-race";
 import { useRace } from "./api/get-race";
+import { useReviews } from "./api/get-reviews";
 import { useResetRace } from "./api/reset-race";
 import { useRestoreRunner } from "./api/restore-runner";
-import { useStartRace } from "./api/start-race";
 import { AuditLog } from "./audit-log";
 import { BibDialog } from "./bib-dialog";
-import { NetworkStatus } from "./network-status";
+import { deviceId } from "./device-id";
+import { NetworkStatus, useOnline } from "./network-status";
 import { messageOf, RaceAlerts, useMessages } from "./race-alerts";
 import { RaceControls } from "./race-controls";
+import { deviceLabel, deviceNumbers, runnersFromLog, type LogContext, type NamedRunner } from "./race-log";
 import {
   isFinished,
   isWaiting,
+  raceWithQueue,
   resultRows,
+  runnerLabel,
   runnersWithTaps,
+  tileAction,
   tileOrder,
   type ResultRow,
   type RunnerView,
 } from "./race-view";
+import { RefusedTaps } from "./refused-taps";
+import { RerecordDialog, type Rerecord } from "./rerecord-dialog";
 import { ResultsTable } from "./results-table";
+import { ReviewList } from "./review-list";
 import { RunnerMenu } from "./runner-menu";
 import { RunnerTiles } from "./runner-tiles";
-import { makeTapId } from "./tap-queue";
+import { useRaceQueue } from "./tap-queue-provider";
+import { foreignCount, knownItems, makeTapId } from "./tap-queue";
+import { addUndo, cancelUndo, nextDue, splitDue, undoingSorts, type PendingUndo } from "./undo-bar";
 import { useRaceSocket } from "./use-race-socket";
-import { useTapQueue } from "./use-tap-queue";
 import "./race-day.css";
 
 export default function RacePage() {
   const { id = "" } = useParams();
-  // A fresh screen per race: its socket, clock samples and tap queue belong to that race alone.
+  // A fresh screen per race: its socket, clock samples and undo bar belong to that race alone.
   return <RaceScreen key={id} raceId={id} />;
 }
 
@@ -45,24 +58,105 @@ function RaceScreen({ raceId }: { raceId: string }) {
   useDocumentTitle(raceId);
   const socket = useRaceSocket(raceId);
   const race = useRace(raceId, { live: true });
+  const reviews = useReviews(raceId).data ?? [];
+  const online = useOnline();
+  const offline = useOfflineRace(raceId, race, socket.status === "socket ansluten");
   const { messages, report, clear } = useMessages();
-  const queue = useTapQueue(raceId, report);
+  const queue = useRaceQueue(raceId);
   const { onOpen } = socket;
-  const { flush } = queue;
-  useEffect(() => onOpen(flush), [onOpen, flush]);
+  const { flush, onResult } = queue;
+  useEffect(() => onOpen(() => flush()), [onOpen, flush]);
+  useEffect(
+    () =>
+      onResult((_raceId, _item, result) => {
+        if (result.kind === "review") report(result.message, "info");
+        else if (result.kind === "sent" && result.message) report(result.message, "info");
+        // A refusal is shown where the refused press waits (RefusedTaps), with the server's words.
+      }),
+    [onResult, report],
+  );
 
-  const start = useStartRace();
   const end = useEndRace();
   const reset = useResetRace();
   const restore = useRestoreRunner();
   const [bibSort, setBibSort] = useState<string | null>(null);
   const [menuSort, setMenuSort] = useState<string | null>(null);
+  const [rerecord, setRerecord] = useState<Rerecord | null>(null);
+  const [logOpen, setLogOpen] = useState(false);
+  const [thisDevice] = useState(deviceId);
+
+  // The log also numbers the devices the review list names, so it is read when the list has items.
+  const audit = useAudit(raceId, logOpen || reviews.length > 0);
+  const devices = useMemo(() => deviceNumbers(audit.data ?? []), [audit.data]);
+  const missingDevices = reviews
+    .map((r) => r.device)
+    .filter((d): d is string => !!d && d !== thisDevice && !devices.has(d))
+    .join(" ");
+  const { refetch: refetchAudit, isFetching: auditFetching } = audit;
+  useEffect(() => {
+    if (missingDevices && !auditFetching) void refetchAudit();
+    // Once per new set of devices the log has not numbered yet (not again when a fetch ends).
+  }, [missingDevices]);
 
   const snapshot = race.data;
-  const view = useMemo(
-    () => (snapshot ? runnersWithTaps(snapshot.slice(1) as RunnerRecord[], queue.taps) : []),
-    [snapshot, queue.taps],
+  const runners = useMemo(() => (snapshot ? (snapshot.slice(1) as RunnerRecord[]) : []), [snapshot]);
+  const latestRunners = useRef(runners);
+  useEffect(() => {
+    latestRunners.current = runners;
+  });
+
+  // ——— 'Ångra' with an undo bar: sent only when the bar runs out ———
+  const [undos, setUndos] = useState<PendingUndo[]>([]);
+  const { cancelRunner } = queue;
+  const commitUndo = useCallback(
+    (sort: string) => {
+      cancelRunner(sort);
+      // A finish only this device knew about is undone by forgetting the tap; one the server has needs the call.
+      if (latestRunners.current.find((r) => r.sort === sort)?.finished != null) {
+        restore.mutate({ raceId, sort }, { onError: (err) => report(messageOf(err)) });
+      }
+    },
+    [cancelRunner, raceId, report, restore],
   );
+  const pendingUndos = useRef(undos);
+  const latestCommit = useRef(commitUndo);
+  useEffect(() => {
+    pendingUndos.current = undos;
+    latestCommit.current = commitUndo;
+  });
+  useEffect(() => {
+    const due = nextDue(undos);
+    if (due === null) return;
+    const timer = setTimeout(
+      () => {
+        const { due: now, waiting } = splitDue(pendingUndos.current, Date.now());
+        setUndos(waiting);
+        now.forEach((u) => latestCommit.current(u.sort));
+      },
+      Math.max(0, due - Date.now()),
+    );
+    return () => clearTimeout(timer);
+  }, [undos]);
+  // Leaving the screen does what the bar would have done.
+  useEffect(() => () => pendingUndos.current.forEach((u) => latestCommit.current(u.sort)), []);
+
+  const undoing = useMemo(() => undoingSorts(undos), [undos]);
+  const items = queue.queue.items;
+  const view = useMemo(() => runnersWithTaps(runners, items, undoing), [runners, items, undoing]);
+  const runnerById = useMemo(() => new Map(runners.map((r) => [r.id, r])), [runners]);
+  const logContext = useMemo((): LogContext => {
+    const named = new Map<string, NamedRunner>(runnersFromLog(audit.data ?? []));
+    for (const r of runners) named.set(r.id, r);
+    return { runners: named, reviews: new Map(reviews.map((r) => [r.id, r])), devices, thisDevice };
+  }, [audit.data, runners, reviews, devices, thisDevice]);
+
+  const known = knownItems(queue.queue);
+  const labelOfSort = (sort: string) => {
+    const r = runners.find((x) => x.sort === sort);
+    return r ? runnerLabel(r) : "";
+  };
+  const unsentFinishes = known.filter((i) => i.kind === "finish").length;
+  const unsentStart = known.some((i) => i.kind === "start");
 
   const header = (
     <>
@@ -76,10 +170,20 @@ function RaceScreen({ raceId }: { raceId: string }) {
         </p>
         <NetworkStatus />
         <p className="unsent" role="status">
-          {queue.taps.length > 0 && `Ej skickade måltider: ${queue.taps.length}`}
+          {[unsentStart && "Start ej skickad", unsentFinishes > 0 && `Ej skickade måltider: ${unsentFinishes}`]
+            .filter(Boolean)
+            .join(" · ")}
         </p>
       </div>
+      <OfflineNotice {...offline} />
       <RaceAlerts messages={messages} onClear={clear} />
+      <RefusedTaps
+        items={known}
+        foreign={foreignCount(queue.queue)}
+        runnerLabel={labelOfSort}
+        onRetry={() => queue.flush({ includeRefused: true })}
+        onDiscard={queue.discard}
+      />
     </>
   );
 
@@ -92,67 +196,120 @@ function RaceScreen({ raceId }: { raceId: string }) {
     );
   }
 
-  const [record, ...runners] = snapshot;
-  const rows = resultRows(record.started, view);
+  const raceView = raceWithQueue(snapshot[0], items);
+  const rows = resultRows(raceView.started, view);
   const finished = view.filter(isFinished).length;
-  const canEnd = view.every((r) => !isWaiting(r)) && queue.taps.length === 0;
+  const canEnd = view.every((r) => !isWaiting(r)) && known.length === 0;
   const runnerBySort = (sort: string | null) => view.find((r) => r.sort === sort) ?? null;
+  const labelOfReview = (review: ReviewRecord) => {
+    const r = review.runnerId ? runnerById.get(review.runnerId) : undefined;
+    if (r) return runnerLabel(r);
+    if (review.name) return review.bib ? `${review.name} (${review.bib})` : review.name;
+    return review.bib ? `Nr ${review.bib}` : "";
+  };
+
+  function press() {
+    return { tap: makeTapId(), at: socket.serverNow(), device: thisDevice, err: socket.uncertainty() };
+  }
 
   function tap(runner: RunnerView) {
-    if (record.state === "") {
-      setBibSort(runner.sort);
-    } else if (record.state === "started") {
-      queue.add({ tap: makeTapId(), sort: runner.sort, at: socket.serverNow(), rerecord: runner.finished !== null });
-      navigator.vibrate?.(20);
+    // The socket is how this phone hears of a start: without it, the race it knows as not started may be running.
+    const offline = socket.status !== "socket ansluten" || !online;
+    let shown = runner;
+    if (undoing.has(runner.sort)) {
+      // A tap during the undo bar: the undo is off, and the tap is a new time for a finished runner.
+      setUndos((list) => cancelUndo(list, runner.sort));
+      shown =
+        runnersWithTaps(
+          runners.filter((r) => r.sort === runner.sort),
+          items,
+        )[0] ?? runner;
+    }
+    switch (tileAction(raceView, shown, offline)) {
+      case "bib":
+        setBibSort(runner.sort);
+        return;
+      case "finish":
+        queue.add({ kind: "finish", ...press(), sort: runner.sort, rerecord: false });
+        navigator.vibrate?.(20);
+        return;
+      case "confirm-rerecord":
+        setRerecord({ runner: shown, previous: shown.finished!, ...press() });
+        navigator.vibrate?.(20);
+        return;
+      case "none":
+        return;
     }
   }
 
   function undo(row: ResultRow) {
-    const sort = row.runner.sort;
-    queue.cancelRunner(sort);
-    // A finish only this device knew about is undone by forgetting the tap; one the server has needs the call.
-    if (runners.find((r) => r.sort === sort)?.finished != null) {
-      restore.mutate({ raceId, sort }, { onError: (err) => report(messageOf(err)) });
-    }
+    setUndos((list) => addUndo(list, row.runner.sort, runnerLabel(row.runner), Date.now()));
   }
 
   return (
     <section className="page race-day race-screen">
       {header}
       <RaceControls
-        race={record}
+        race={raceView}
         finished={finished}
         canEnd={canEnd}
         serverNow={socket.serverNow}
-        busy={start.isPending ? "start" : end.isPending ? "end" : reset.isPending ? "reset" : null}
-        onStart={() =>
-          start.mutate(
-            { raceId, tap: makeTapId(), at: socket.serverNow() },
-            { onError: (err) => report(messageOf(err)) },
-          )
-        }
+        busy={end.isPending ? "end" : reset.isPending ? "reset" : null}
+        onStart={() => queue.add({ kind: "start", ...press() })}
         onEnd={() => end.mutate(raceId, { onError: (err) => report(messageOf(err)) })}
-        onReset={() =>
-          reset.mutateAsync(raceId).then(
-            () => {
-              // Taps of the run that was just wiped must not be sent into the next one.
-              queue.clear();
-              return null;
-            },
+        onReset={(word) =>
+          reset.mutateAsync({ raceId, confirm: word }).then(
+            () => null,
             (err: unknown) => messageOf(err),
           )
         }
       />
+      <ReviewList
+        raceId={raceId}
+        reviews={reviews}
+        runnerLabel={labelOfReview}
+        deviceLabel={(device) => deviceLabel(device, { devices, thisDevice })}
+        onError={(message) => report(message)}
+      />
       <RunnerTiles runners={tileOrder(view)} onTap={tap} onMenu={(r) => setMenuSort(r.sort)} />
-      <ResultsTable rows={rows} onUndo={record.state === "started" ? undo : undefined} />
-      <AuditLog raceId={raceId} />
+      <ResultsTable rows={rows} onUndo={raceView.state === "started" ? undo : undefined} />
+      <AuditLog
+        raceId={raceId}
+        audit={audit}
+        open={logOpen}
+        onOpenChange={setLogOpen}
+        context={logContext}
+        onError={(message) => report(message)}
+      />
       <BibDialog raceId={raceId} runner={runnerBySort(bibSort)} onClose={() => setBibSort(null)} />
       <RunnerMenu
-        race={record}
+        race={snapshot[0]}
         runner={runnerBySort(menuSort)}
         onClose={() => setMenuSort(null)}
         onBib={(r) => setBibSort(r.sort)}
       />
+      <RerecordDialog
+        rerecord={rerecord}
+        started={raceView.started}
+        onClose={() => setRerecord(null)}
+        onConfirm={(r) => {
+          const { tap, at, device, err } = r;
+          queue.add({ kind: "finish", tap, at, device, err, sort: r.runner.sort, rerecord: true });
+          setRerecord(null);
+        }}
+      />
+      {undos.length > 0 && (
+        <div className="undo-bar" role="status">
+          {undos.map((u) => (
+            <p key={u.sort} className="undo-item">
+              <span>{u.label} tillbaka bland de väntande.</span>
+              <Button size="small" variant="text" onClick={() => setUndos((list) => cancelUndo(list, u.sort))}>
+                Ångra
+              </Button>
+            </p>
+          ))}
+        </div>
+      )}
     </section>
   );
 }

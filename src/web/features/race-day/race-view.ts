@@ -1,15 +1,23 @@
 /**
- * What the race screen shows, derived from the snapshot and the taps not yet sent: the tiles in the spec's
- * order, the results with their difference to the winner, and the counts the controls depend on.
+ * What the race screen shows, derived from the snapshot and the presses not yet sent: the race as this phone
+ * knows it (a 'Starta' pressed here counts at once), the tiles in the spec's order, what a tap on a tile does, the
+ * results with their difference to the winner, and the counts the controls depend on.
  */
-import { compareRunners, type RaceState, type RunnerRecord } from "../../../shared/race-protocol";
+import { compareRunners, type RaceRecord, type RaceState, type RunnerRecord } from "../../../shared/race-protocol";
 import { stockholmParts } from "../../../shared/stockholm";
 import { formatDiff, formatResult, resultMs } from "../../../shared/time-format";
-import type { PendingTap } from "./tap-queue";
+import type { QueueItem, StartItem } from "./tap-queue";
 
 export interface RunnerView extends RunnerRecord {
   /** Shown finished by a tap this device has not got confirmed yet. */
   pending: boolean;
+  /** The server refused that tap: its words (the tap stays queued until sent or discarded by a person). */
+  refused?: string;
+}
+
+export interface RaceView extends RaceRecord {
+  /** Shown started by a 'Starta' this device has not got confirmed yet. */
+  pendingStart: boolean;
 }
 
 export const STATE_LABEL: Record<RaceState, string> = {
@@ -18,17 +26,57 @@ export const STATE_LABEL: Record<RaceState, string> = {
   ended: "Avslutat",
 };
 
-/** The runners as this device knows them: a queued tap is a finish at its moment (the latest tap wins). */
-export function runnersWithTaps(runners: readonly RunnerRecord[], queue: readonly PendingTap[]): RunnerView[] {
-  const lastTap = new Map<string, PendingTap>();
-  for (const tap of queue) lastTap.set(tap.sort, tap);
+/**
+ * The race as this device knows it: not started here but a 'Starta' waits in the queue, so it runs from that
+ * press's moment (the earliest, should there be two). The server's start, once known, stands.
+ */
+export function raceWithQueue(race: RaceRecord, items: readonly QueueItem[]): RaceView {
+  if (race.state !== "") return { ...race, pendingStart: false };
+  const starts = items.filter((i): i is StartItem => i.kind === "start");
+  if (starts.length === 0) return { ...race, pendingStart: false };
+  const at = Math.min(...starts.map((s) => s.at));
+  return { ...race, state: "started", started: at, pendingStart: true };
+}
+
+/**
+ * The runners as this device knows them: a queued tap is a finish at its moment (the latest tap wins); a runner
+ * whose undo waits in the undo bar (`undoing`) shows as waiting.
+ */
+export function runnersWithTaps(
+  runners: readonly RunnerRecord[],
+  queue: readonly QueueItem[],
+  undoing: ReadonlySet<string> = new Set(),
+): RunnerView[] {
+  const lastTap = new Map<string, Extract<QueueItem, { kind: "finish" }>>();
+  for (const item of queue) if (item.kind === "finish") lastTap.set(item.sort, item);
   return runners.map((r) => {
+    if (undoing.has(r.sort)) return { ...r, finished: null, pending: false };
     const tap = lastTap.get(r.sort);
     if (!tap) return { ...r, pending: false };
     // A tap says the runner ran, whatever an earlier 'did not start' said.
     const { dns: _dns, ...rest } = r;
-    return { ...rest, finished: tap.at, pending: true };
+    const view: RunnerView = { ...rest, finished: tap.at, pending: true };
+    if (tap.refused) view.refused = tap.refused.message;
+    return view;
   });
+}
+
+export type TileAction = "bib" | "finish" | "confirm-rerecord" | "none";
+
+/**
+ * What a tap on a tile does. Not started: the bib prompt, except on a phone that is offline (it may have missed
+ * the start): then a finish, queued against the start it will learn of. Started: a finish; on a finished tile a
+ * new time, but only after a confirmation showing both times (a stray tap must not move a good time). Ended:
+ * nothing.
+ */
+export function tileAction(
+  race: Pick<RaceRecord, "state">,
+  runner: Pick<RunnerRecord, "finished" | "dns">,
+  offline: boolean,
+): TileAction {
+  if (race.state === "ended") return "none";
+  if (race.state === "" && !offline) return "bib";
+  return isFinished(runner) ? "confirm-rerecord" : "finish";
 }
 
 export const isFinished = (r: Pick<RunnerRecord, "finished" | "dns">) => r.finished !== null && !r.dns;
@@ -57,7 +105,10 @@ export function tileOrder<T extends RunnerRecord>(runners: readonly T[]): T[] {
 
 export interface ResultRow {
   runner: RunnerView;
+  /** The bib, or the runner's name where there is none. */
   bib: string;
+  /** `bib` is the name. */
+  byName: boolean;
   /** mm:ss.fff, or '–' when the start is unknown here. */
   result: string;
   /** Behind the first finisher, '+mm:ss.fff'. */
@@ -72,7 +123,8 @@ export function resultRows(started: number | null, runners: readonly RunnerView[
     const ms = resultMs(started, runner.finished);
     return {
       runner,
-      bib: bibText(runner.bib),
+      bib: runner.bib === null ? fullName(runner) || "?" : String(runner.bib),
+      byName: runner.bib === null,
       result: ms === null ? "–" : formatResult(ms),
       diff: first === null || runner.finished === null ? "" : formatDiff(runner.finished - first),
     };
@@ -91,27 +143,15 @@ export function stockholmClockTime(ms: number): string {
   return [p.hour, p.minute, p.second].map((n) => String(n).padStart(2, "0")).join(":");
 }
 
-const PAYLOAD_SHOWN = 80;
-/** Machine ids and receipt times say nothing to the person reading the log; the rest is kept. */
-const PAYLOAD_HIDDEN = new Set(["id", "tapId", "receivedAt"]);
-const isEpochMs = (v: unknown): v is number => typeof v === "number" && v > 1e12 && v < 1e13;
+/** A finish as the re-record confirmation shows it: the result and the clock time ('12:34.567, i mål 10:58:02'). */
+export function finishText(started: number | null, finished: number): string {
+  const ms = resultMs(started, finished);
+  const clock = `i mål ${stockholmClockTime(finished)}`;
+  return ms === null ? clock : `${formatResult(ms)}, ${clock}`;
+}
 
-/** The payload's fields as 'key: value, …' (moments as Stockholm times), cut short; raw text if not an object. */
-export function payloadSummary(payload: string): string {
-  let text = payload;
-  try {
-    const data: unknown = JSON.parse(payload);
-    if (typeof data === "object" && data !== null && !Array.isArray(data)) {
-      text = Object.entries(data)
-        .filter(([k]) => !PAYLOAD_HIDDEN.has(k))
-        .map(([k, v]) => {
-          const value = isEpochMs(v) ? stockholmClockTime(v) : typeof v === "string" ? v : JSON.stringify(v);
-          return `${k}: ${value}`;
-        })
-        .join(", ");
-    }
-  } catch {
-    // Not JSON: shown as it is.
-  }
-  return text.length > PAYLOAD_SHOWN ? `${text.slice(0, PAYLOAD_SHOWN - 1)}…` : text;
+/** 'Ella Berg (200)', or the name alone when there is no bib. */
+export function runnerLabel(r: Pick<RunnerRecord, "firstname" | "lastname" | "bib">): string {
+  const name = fullName(r);
+  return r.bib === null ? name : `${name} (${r.bib})`;
 }

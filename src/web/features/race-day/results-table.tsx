@@ -1,7 +1,8 @@
 /**
- * The results (admin spec): BIB, Resultat (mm:ss.fff) and +- to the first finisher, the last only on screens
- * wider than 500 px (race-day.css); an undo column while the race runs. Taps this device has not got through
- * yet are in their place already, marked as not sent.
+ * The results (admin spec): BIB (the name where a runner has no bib), Resultat (mm:ss.fff) and +- to the first
+ * finisher, the last only on screens wider than 500 px (race-day.css); an undo column while the race runs (the
+ * undo waits a few seconds in an undo bar). Taps this device has not got through yet are in their place already,
+ * marked as not sent.
  */
 import { Button } from "../../components/ui/button";
 import { fullName, type ResultRow } from "./race-view";
@@ -32,7 +33,7 @@ export function ResultsTable({ rows, onUndo }: { rows: readonly ResultRow[]; onU
             <tbody>
               {rows.map((row) => (
                 <tr key={row.runner.sort} className={row.runner.pending ? "is-pending" : undefined}>
-                  <td className="col-bib" title={fullName(row.runner)}>
+                  <td className={row.byName ? "col-bib col-name" : "col-bib"} title={fullName(row.runner)}>
                     {row.bib}
                   </td>
                   <td className="col-result">

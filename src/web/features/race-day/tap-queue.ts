@@ -1,114 +1,335 @@
 /**
- * Finish taps that have not reached the server yet. A finish line has patchy coverage: a tap is recorded on the
- * device at once (its moment on the server's clock, an id made here), shown as a finish, and sent when the
- * network lets it. The id makes a resend harmless: the server answers a replayed id with the first result.
- * The queue is kept per race in localStorage, so a reload or a dead battery swap does not lose a finish.
+ * What this device pressed on race day that has not reached the server yet: finish taps and 'Starta'. A finish
+ * line has patchy coverage, so a press is recorded on the device at once (its moment on the server's clock, an id
+ * made here, this device's id, the clock's uncertainty), shown, and sent when the network lets it. The id makes a
+ * resend harmless: the server answers a replayed id with its first answer and changes nothing.
+ *
+ * The queue never deletes a press on its own. An item leaves it only when the server has it (recorded, or put in
+ * the race's review list 'Att granska', where a person decides) or when a person takes it out (an undo before it
+ * was sent, a refused item discarded behind a confirmation). A refusal keeps the item, with the server's words.
+ *
+ * Pure: the stored form, how two tabs' copies merge, and the send loop. `queue-store.ts` binds it to storage.
+ *
+ * Stored form (one key per race): `{v: 2, items: [...], done: [{tap, t}]}`. Each item has a `kind`; this code
+ * knows 'finish' and 'start'. Anything else (a kind added by newer code, an item it cannot read, a whole document
+ * of another version) is kept as it was and written back untouched, never sent and never dropped, so a phone that
+ * runs older or newer code than the one that queued an item does not lose it. Today's v1 form (a bare array of
+ * finish taps) is read too. A new kind is one case more in `parseItem`, `serializeItem` and the sender.
  */
-import { ApiError } from "../../lib/api";
-import { isTapId, runnerIdFromSort, type RunnerRecord } from "../../../shared/race-protocol";
+import {
+  isDeviceId,
+  isTapId,
+  runnerIdFromSort,
+  type RaceRecord,
+  type ReviewRecord,
+  type RunnerRecord,
+} from "../../../shared/race-protocol";
 
-export interface PendingTap {
-  tap: string;
-  sort: `runner-${string}`;
-  /** The tap's moment on the server's clock, epoch ms. */
+export const QUEUE_VERSION = 2;
+
+/** The server's considered no to an item (kept on the item, shown until the item is sent or discarded). */
+export interface Refusal {
+  status: number;
+  message: string;
+  /** When it was refused, epoch ms on this device. */
   at: number;
-  /** The tile already showed this runner as finished: a deliberate new finish time. */
+}
+
+interface PressBase {
+  /** The press's id, made on the device (TAP_ID_PATTERN). */
+  tap: string;
+  /** The press's moment on the server's clock, epoch ms. */
+  at: number;
+  /** The device that pressed (absent on items queued by v1 code: sent with this device's id). */
+  device?: string;
+  /** The clock offset's uncertainty when pressed, ms: the server tolerates a moment that far in its future. */
+  err?: number;
+  refused?: Refusal;
+}
+
+export interface FinishItem extends PressBase {
+  kind: "finish";
+  sort: `runner-${string}`;
+  /** The tile showed this runner as finished and the volunteer confirmed a new time. */
   rerecord: boolean;
 }
 
-export type SendResult =
-  | { kind: "sent"; runner: RunnerRecord | null }
-  /** Not now (no network, server trouble, signed out): keep it and try later. */
-  | { kind: "retry"; message: string }
-  /** The server refused this tap for good: drop it and tell the user why. */
-  | { kind: "rejected"; message: string };
+export interface StartItem extends PressBase {
+  kind: "start";
+}
+
+export type KnownItem = FinishItem | StartItem;
+
+/** Something this code cannot read or send: kept and written back exactly as it was. */
+export interface ForeignItem {
+  kind: null;
+  /** Identity for merging two tabs' copies: its `tap` when it has one, else its JSON text. */
+  key: string;
+  raw: unknown;
+}
+
+export type QueueItem = KnownItem | ForeignItem;
+
+/** A press that left the queue (sent, or taken out by a person), remembered so another tab's copy drops it too. */
+export interface DoneMark {
+  tap: string;
+  /** When it left, epoch ms on this device. */
+  t: number;
+}
+
+export interface TapQueue {
+  items: readonly QueueItem[];
+  done: readonly DoneMark[];
+}
+
+export const EMPTY_QUEUE: TapQueue = { items: [], done: [] };
+
+/** Done marks outlive any tab that could still hold the press (a tap is accepted for 6 hours). */
+export const DONE_KEEP_MS = 12 * 3_600_000;
+export const DONE_MAX = 1_000;
 
 /** 32 hex digits: a v4 UUID without its dashes fits TAP_ID_PATTERN. */
 export function makeTapId(randomUUID: () => string = () => crypto.randomUUID()): string {
   return randomUUID().replaceAll("-", "");
 }
 
-export function enqueueTap(queue: readonly PendingTap[], tap: PendingTap): PendingTap[] {
-  return queue.some((t) => t.tap === tap.tap) ? [...queue] : [...queue, tap];
+export const isKnown = (item: QueueItem): item is KnownItem => item.kind !== null;
+export const isFinishItem = (item: QueueItem): item is FinishItem => item.kind === "finish";
+export const isStartItem = (item: QueueItem): item is StartItem => item.kind === "start";
+
+export function itemKey(item: QueueItem): string {
+  return item.kind === null ? item.key : `tap:${item.tap}`;
 }
 
-export function withoutTap(queue: readonly PendingTap[], tapId: string): PendingTap[] {
-  return queue.filter((t) => t.tap !== tapId);
+// ——— reading and writing the stored form ———
+
+type Obj = Record<string, unknown>;
+const isObj = (x: unknown): x is Obj => typeof x === "object" && x !== null && !Array.isArray(x);
+
+function foreign(raw: unknown): ForeignItem {
+  const tap = isObj(raw) && typeof raw.tap === "string" ? raw.tap : null;
+  return { kind: null, key: tap !== null ? `tap:${tap}` : `json:${JSON.stringify(raw)}`, raw };
 }
 
-export function withoutRunner(queue: readonly PendingTap[], sort: string): PendingTap[] {
-  return queue.filter((t) => t.sort !== sort);
+function parseRefusal(x: unknown): Refusal | undefined | null {
+  if (x === undefined) return undefined;
+  if (!isObj(x) || !Number.isSafeInteger(x.status) || typeof x.message !== "string" || !Number.isFinite(x.at)) {
+    return null;
+  }
+  return { status: x.status as number, message: x.message, at: x.at as number };
 }
+
+/** The fields every press has; null when one of them is not what this code wrote. */
+function parseBase(x: Obj): PressBase | null {
+  if (!isTapId(x.tap) || !Number.isSafeInteger(x.at)) return null;
+  if (x.device !== undefined && !isDeviceId(x.device)) return null;
+  if (x.err !== undefined && !(Number.isSafeInteger(x.err) && (x.err as number) >= 0)) return null;
+  const refused = parseRefusal(x.refused);
+  if (refused === null) return null;
+  const base: PressBase = { tap: x.tap, at: x.at as number };
+  if (x.device !== undefined) base.device = x.device as string;
+  if (x.err !== undefined) base.err = x.err as number;
+  if (refused) base.refused = refused;
+  return base;
+}
+
+/** One stored item of the v2 form. */
+export function parseItem(x: unknown): QueueItem {
+  if (!isObj(x)) return foreign(x);
+  const base = parseBase(x);
+  // Fields this code does not know mean newer code wrote the item: keep it whole rather than lose them.
+  const known = (fields: readonly string[]) => Object.keys(x).every((k) => fields.includes(k));
+  switch (x.kind) {
+    case "finish":
+      if (base && runnerIdFromSort(x.sort) !== null && typeof x.rerecord === "boolean" && known(FINISH_FIELDS)) {
+        return { kind: "finish", ...base, sort: x.sort as `runner-${string}`, rerecord: x.rerecord };
+      }
+      return foreign(x);
+    case "start":
+      if (base && known(START_FIELDS)) return { kind: "start", ...base };
+      return foreign(x);
+    default:
+      return foreign(x);
+  }
+}
+
+const BASE_FIELDS = ["kind", "tap", "at", "device", "err", "refused"] as const;
+const FINISH_FIELDS = [...BASE_FIELDS, "sort", "rerecord"];
+const START_FIELDS = [...BASE_FIELDS];
+
+/** v1 (a bare array): `{tap, sort, at, rerecord}` finish taps. */
+function parseV1Item(x: unknown): QueueItem {
+  if (!isObj(x) || x.kind !== undefined) return foreign(x);
+  const item = parseItem({ ...x, kind: "finish" });
+  return item.kind === "finish" ? item : foreign(x);
+}
+
+function parseDone(x: unknown): DoneMark[] {
+  if (!Array.isArray(x)) return [];
+  return x.filter((d): d is DoneMark => isObj(d) && typeof d.tap === "string" && Number.isFinite(d.t));
+}
+
+/** The stored text of one race's queue. Nothing in it is dropped: what cannot be read is kept as foreign items. */
+export function parseQueue(text: string | null): TapQueue {
+  if (text === null || text === "") return EMPTY_QUEUE;
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    // Not JSON (a hand edit, a half write): kept as text, written back as it was.
+    return { items: [foreign(text)], done: [] };
+  }
+  if (Array.isArray(data)) return { items: data.map(parseV1Item), done: [] };
+  if (isObj(data) && data.v === QUEUE_VERSION && Array.isArray(data.items)) {
+    return { items: data.items.map(parseItem), done: parseDone(data.done) };
+  }
+  // Another version (or nothing we recognise): the whole document is one item kept untouched.
+  if (data === null) return EMPTY_QUEUE;
+  return { items: [foreign(data)], done: [] };
+}
+
+export function serializeItem(item: QueueItem): unknown {
+  if (item.kind === null) return item.raw;
+  const base: Obj = { kind: item.kind, tap: item.tap, at: item.at };
+  if (item.device !== undefined) base.device = item.device;
+  if (item.err !== undefined) base.err = item.err;
+  if (item.refused) base.refused = item.refused;
+  switch (item.kind) {
+    case "finish":
+      return { ...base, sort: item.sort, rerecord: item.rerecord };
+    case "start":
+      return base;
+  }
+}
+
+/** The text to store; null when there is nothing to keep (the key is removed). */
+export function serializeQueue(queue: TapQueue): string | null {
+  if (queue.items.length === 0 && queue.done.length === 0) return null;
+  return JSON.stringify({ v: QUEUE_VERSION, items: queue.items.map(serializeItem), done: queue.done });
+}
+
+// ——— changes ———
 
 /**
- * How a failed send ends. No answer or a 5xx: try again. A 401/403 (the session ran out on the finish line),
- * 408 and 429 are also passing: dropping a finish because someone must sign in again would lose a result.
- * Any other 4xx is the server's considered no (race not started, runner moved, tap in the future).
+ * Two copies of one race's queue (this tab's and what another tab stored) as one: every item either holds, less
+ * those either copy marks done. Order: `base`'s, then what only `other` has. Deterministic and idempotent, so
+ * merging a copy into one that already has everything gives back the same text (two tabs never ping-pong).
+ */
+export function mergeQueues(base: TapQueue, other: TapQueue, now: number): TapQueue {
+  const done = new Map<string, number>();
+  for (const d of [...base.done, ...other.done]) done.set(d.tap, Math.max(done.get(d.tap) ?? -Infinity, d.t));
+  const doneMarks = [...done.entries()]
+    .map(([tap, t]) => ({ tap, t }))
+    .filter((d) => now - d.t < DONE_KEEP_MS)
+    .sort((a, b) => a.t - b.t || (a.tap < b.tap ? -1 : a.tap > b.tap ? 1 : 0))
+    .slice(-DONE_MAX);
+  const isDone = (item: QueueItem) => {
+    const key = itemKey(item);
+    return key.startsWith("tap:") && done.has(key.slice("tap:".length));
+  };
+
+  const theirs = new Map(other.items.map((i) => [itemKey(i), i]));
+  const seen = new Set<string>();
+  const items: QueueItem[] = [];
+  for (const item of [...base.items, ...other.items]) {
+    const key = itemKey(item);
+    if (seen.has(key) || isDone(item)) continue;
+    seen.add(key);
+    items.push(newer(item, theirs.get(key)));
+  }
+  return { items, done: doneMarks };
+}
+
+/** Of two copies of one item, the one that knows of the later refusal (the rest of an item never changes). */
+function newer(a: QueueItem, b: QueueItem | undefined): QueueItem {
+  if (!b || a.kind === null || b.kind === null) return a;
+  return (b.refused?.at ?? -Infinity) > (a.refused?.at ?? -Infinity) ? b : a;
+}
+
+export function enqueue(queue: TapQueue, item: KnownItem, now: number): TapQueue {
+  return mergeQueues(queue, { items: [item], done: [] }, now);
+}
+
+/** The press left the queue: the server has it, or a person took it out. */
+export function complete(queue: TapQueue, tap: string, now: number): TapQueue {
+  return mergeQueues(queue, { items: [], done: [{ tap, t: now }] }, now);
+}
+
+export function markRefused(queue: TapQueue, tap: string, refusal: Refusal): TapQueue {
+  return {
+    ...queue,
+    items: queue.items.map((i) => (i.kind !== null && i.tap === tap ? { ...i, refused: refusal } : i)),
+  };
+}
+
+/** An undo before the server had them: the runner's finish taps leave the queue. */
+export function withoutRunner(queue: TapQueue, sort: string, now: number): TapQueue {
+  const taps = queue.items.filter((i) => i.kind === "finish" && i.sort === sort).map((i) => (i as FinishItem).tap);
+  return mergeQueues(queue, { items: [], done: taps.map((tap) => ({ tap, t: now })) }, now);
+}
+
+export const knownItems = (queue: TapQueue): KnownItem[] => queue.items.filter(isKnown);
+export const foreignCount = (queue: TapQueue) => queue.items.filter((i) => i.kind === null).length;
+
+// ——— sending ———
+
+export type SendResult =
+  /** The server has it. `runner`/`race`: the record as the answer gave it (with its seq), for the cache. */
+  | { kind: "sent"; outcome: string; runner?: RunnerRecord; race?: RaceRecord; message?: string }
+  /** The race could not take it as it was: it is in the race's review list now, out of the queue. */
+  | { kind: "review"; review: ReviewRecord; message: string }
+  /** Not now (no network, server trouble, signed out): keep it and try later. */
+  | { kind: "retry"; message: string }
+  /** The server said no: keep it, show why; a person may discard it. */
+  | { kind: "refused"; status: number; message: string };
+
+/**
+ * A failed call. No answer or a 5xx: try again. A 401/403 (the session ran out on the finish line), 408 and 429
+ * are passing too. Any other 4xx is a considered no, which keeps the item (refused) with the server's words.
  */
 export function resultOfError(err: unknown): SendResult {
-  if (!(err instanceof ApiError)) return { kind: "retry", message: "Något gick fel. Försöker igen." };
-  const { status } = err;
-  if (status === 0 || status >= 500 || status === 401 || status === 403 || status === 408 || status === 429) {
-    return { kind: "retry", message: err.message };
+  const status = isObj(err) && typeof err.status === "number" ? err.status : null;
+  const message = err instanceof Error && err.message ? err.message : "Något gick fel. Försöker igen.";
+  if (status === null || status === 0 || status >= 500 || [401, 403, 408, 429].includes(status)) {
+    return { kind: "retry", message };
   }
-  return { kind: "rejected", message: err.message };
+  return { kind: "refused", status, message };
+}
+
+export function reviewMessage(review: Pick<ReviewRecord, "reason">): string {
+  return `Till granskning: ${review.reason}`;
+}
+
+/** The order items are sent in: by moment (a start before the finishes timed from it), then as queued. */
+export function sendOrder(queue: TapQueue): KnownItem[] {
+  return knownItems(queue)
+    .map((item, i) => ({ item, i }))
+    .sort((a, b) => a.item.at - b.item.at || a.i - b.i)
+    .map(({ item }) => item);
 }
 
 /**
- * Sends the queue in order, one tap at a time, reading the live queue before each send (taps made meanwhile are
- * picked up, cancelled ones skipped). Stops at the first tap that must wait; `settle` reports every outcome.
- * Answers 'done' when nothing is left to try, 'paused' when a tap is waiting for a better moment.
+ * Sends the queue one item at a time, reading the live queue before each send (presses made meanwhile are picked
+ * up, items another tab sent are skipped). A refused item is skipped unless `includeRefused` (it is tried again
+ * on a new page and by hand, not every few seconds). Stops at the first item that must wait; `settle` hears every
+ * outcome. 'done' when nothing is left to try, 'paused' when an item waits for a better moment.
  */
-export async function flushTaps(
-  queue: () => readonly PendingTap[],
-  send: (tap: PendingTap) => Promise<SendResult>,
-  settle: (tap: PendingTap, result: SendResult) => void,
+export async function flushQueue(
+  queue: () => TapQueue,
+  send: (item: KnownItem) => Promise<SendResult>,
+  settle: (item: KnownItem, result: SendResult) => void,
+  { includeRefused = false }: { includeRefused?: boolean } = {},
 ): Promise<"done" | "paused"> {
   const tried = new Set<string>();
   for (;;) {
-    const tap = queue().find((t) => !tried.has(t.tap));
-    if (!tap) return "done";
-    tried.add(tap.tap);
-    const result = await send(tap);
-    settle(tap, result);
+    const item = sendOrder(queue()).find((i) => !tried.has(i.tap) && (includeRefused || !i.refused));
+    if (!item) return "done";
+    tried.add(item.tap);
+    const result = await send(item);
+    settle(item, result);
     if (result.kind === "retry") return "paused";
   }
 }
 
-function isPendingTap(x: unknown): x is PendingTap {
-  if (typeof x !== "object" || x === null) return false;
-  const t = x as Record<string, unknown>;
-  return (
-    isTapId(t.tap) && runnerIdFromSort(t.sort) !== null && Number.isSafeInteger(t.at) && typeof t.rerecord === "boolean"
-  );
-}
-
-/** A stored queue; what does not parse (another version, a hand edit) is dropped item by item. */
-export function parseStoredTaps(text: string | null): PendingTap[] {
-  if (!text) return [];
-  try {
-    const data: unknown = JSON.parse(text);
-    return Array.isArray(data) ? data.filter(isPendingTap) : [];
-  } catch {
-    return [];
-  }
-}
-
-const storageKey = (raceId: string) => `race-day:taps:${raceId}`;
-
-export function loadTaps(raceId: string): PendingTap[] {
-  try {
-    return parseStoredTaps(localStorage.getItem(storageKey(raceId)));
-  } catch {
-    return [];
-  }
-}
-
-export function saveTaps(raceId: string, queue: readonly PendingTap[]): void {
-  try {
-    if (queue.length === 0) localStorage.removeItem(storageKey(raceId));
-    else localStorage.setItem(storageKey(raceId), JSON.stringify(queue));
-  } catch {
-    // Private mode or a full storage: the queue still lives in memory for this page.
-  }
-}
+/** A queue worth a send: a known item not refused (refused ones wait for a page load or a person). */
+export const hasSendable = (queue: TapQueue) => knownItems(queue).some((i) => !i.refused);

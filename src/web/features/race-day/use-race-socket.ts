@@ -3,7 +3,8 @@
  * Both subscribe on open with the last seq applied (so a reconnect gets only what it missed), write what arrives
  * into the react-query cache of the matching GET, and reopen RECONNECT_DELAY_MS after a close (spec §4, §9).
  * Over the same socket the page measures how far this device's clock is from the server's: taps and the race
- * clock are on the server's time, and a phone's own clock can be minutes off.
+ * clock are on the server's time, and a phone's own clock can be minutes off. Each tap carries the measurement's
+ * uncertainty too (`err`), so the server can tell a moment slightly in its future from a wrong one.
  */
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
@@ -19,6 +20,8 @@ import { useConfig } from "../config/get-config";
 import { applyHubEvents, applyRaceEvents, type HelloInfo } from "./apply-race-events";
 import { raceQueryOptions } from "./api/get-race";
 import { racesQueryOptions } from "./api/get-races";
+import { reviewsQueryOptions } from "./api/get-reviews";
+import { noteLiveSeq } from "./race-cache";
 import { parseServerFrame } from "./race-frames";
 
 export type SocketStatus = "ansluter..." | "socket ansluten" | "socket stängd";
@@ -37,6 +40,8 @@ export interface LiveSocket {
   status: SocketStatus;
   /** Now on the server's clock, epoch ms. */
   serverNow: () => number;
+  /** How far `serverNow` may be off, whole ms; undefined before the socket has measured. */
+  uncertainty: () => number | undefined;
   /** Called whenever the socket (re)opens: the moment to send what waited. */
   onOpen: (listener: () => void) => () => void;
 }
@@ -164,6 +169,10 @@ function useLiveSocket(path: string, handlers: Handlers): LiveSocket {
     () => (estimator.size > 0 ? estimator.toServerTime(Date.now()) : Math.round(Date.now() + fallbackOffset.current)),
     [estimator],
   );
+  const uncertainty = useCallback(() => {
+    const err = estimator.uncertainty();
+    return Number.isFinite(err) ? Math.ceil(err) : undefined;
+  }, [estimator]);
   const onOpen = useCallback(
     (listener: () => void) => {
       openListeners.add(listener);
@@ -171,10 +180,13 @@ function useLiveSocket(path: string, handlers: Handlers): LiveSocket {
     },
     [openListeners],
   );
-  return { status, serverNow, onOpen };
+  return { status, serverNow, uncertainty, onOpen };
 }
 
-/** One race, kept in the cache of GET /admin/api/races/get/{raceId}. */
+/**
+ * One race, kept in the caches of GET /admin/api/races/get/{raceId} and of its review list
+ * (GET /admin/api/races/review/{raceId}).
+ */
 export function useRaceSocket(raceId: string): LiveSocket {
   const queryClient = useQueryClient();
   const seq = useRef(0);
@@ -182,13 +194,21 @@ export function useRaceSocket(raceId: string): LiveSocket {
     since: () => seq.current,
     onEvents: (events, hello) => {
       const { queryKey } = raceQueryOptions(raceId);
+      const reviewsKey = reviewsQueryOptions(raceId).queryKey;
       const snapshot = queryClient.getQueryData(queryKey);
-      const next = applyRaceEvents(raceId, { snapshot, seq: seq.current }, events, hello);
+      const reviews = queryClient.getQueryData(reviewsKey);
+      const next = applyRaceEvents(raceId, { snapshot, seq: seq.current, reviews }, events, hello);
       seq.current = next.seq;
-      if (next.snapshot === snapshot || !next.snapshot) return;
+      noteLiveSeq(queryClient, raceId, next.seq);
       // An HTTP answer still on its way was read before these events; it must not land on top of them.
-      void queryClient.cancelQueries({ queryKey });
-      queryClient.setQueryData(queryKey, next.snapshot);
+      if (next.snapshot !== snapshot && next.snapshot) {
+        void queryClient.cancelQueries({ queryKey });
+        queryClient.setQueryData(queryKey, next.snapshot);
+      }
+      if (next.reviews !== reviews && next.reviews) {
+        void queryClient.cancelQueries({ queryKey: reviewsKey });
+        queryClient.setQueryData(reviewsKey, [...next.reviews]);
+      }
     },
   });
 }

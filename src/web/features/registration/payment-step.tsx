@@ -1,6 +1,7 @@
 /**
- * Step 4: pay with Swish. The QR code for paying from another device, the 'Öppna Swish' button for paying on this
- * phone (Swish sends the payer back to the receipt page), and the live wait that reloads the page once paid.
+ * Step 4: pay with Swish. The QR code for paying from another device with the amount beside it ('200 kr'), the
+ * 'Öppna Swish' button for paying on this phone (Swish sends the payer back to the receipt page), and the live wait
+ * that reloads the page once paid.
  */
 import { useQueryClient } from "@tanstack/react-query";
 import { Link } from "react-router";
@@ -9,21 +10,30 @@ import { buttonClass } from "../../components/ui/button";
 import { useConfig } from "../config/get-config";
 import { registrationQueryOptions } from "./api/get-registration";
 import { campaignQueryKeyRoot } from "./api/validate-kampanj";
+import { formatKr } from "./format";
 import { usePaymentWait } from "./use-payment-wait";
 
 /** What step 3 hands over in the history entry after booking. */
 export interface PaymentStepState {
   token: string;
   payref: string;
+  /** Whole kronor the payment asks for, as the booking answered it. */
+  amount?: number;
 }
 
 export function isPaymentStepState(x: unknown): x is PaymentStepState {
   if (typeof x !== "object" || x === null) return false;
   const s = x as Record<string, unknown>;
-  return typeof s.token === "string" && s.token !== "" && typeof s.payref === "string" && s.payref !== "";
+  return (
+    typeof s.token === "string" &&
+    s.token !== "" &&
+    typeof s.payref === "string" &&
+    s.payref !== "" &&
+    (s.amount === undefined || typeof s.amount === "number")
+  );
 }
 
-export function PaymentStep({ token, payref }: PaymentStepState) {
+export function PaymentStep({ token, payref, amount }: PaymentStepState) {
   const config = useConfig().data;
   const queryClient = useQueryClient();
 
@@ -44,13 +54,21 @@ export function PaymentStep({ token, payref }: PaymentStepState) {
     <div className="reg-step payment-step">
       <h2>Betala med Swish</h2>
       <p>Skanna QR-koden med Swish-appen i en annan telefon, eller öppna Swish direkt om du betalar med den här.</p>
-      <img
-        className="swish-qr"
-        src={`/qr-v2?token=${encodeURIComponent(token)}`}
-        width={240}
-        height={240}
-        alt="QR-kod för betalning med Swish"
-      />
+      <div className="swish-pay">
+        <img
+          className="swish-qr"
+          src={`/qr-v2?token=${encodeURIComponent(token)}`}
+          width={240}
+          height={240}
+          alt="QR-kod för betalning med Swish"
+        />
+        {amount !== undefined && (
+          <p className="swish-amount">
+            <small>Att betala</small>
+            <strong className="payment-amount">{formatKr(amount)}</strong>
+          </p>
+        )}
+      </div>
       <a className={buttonClass({ variant: "primary", size: "large" }, "reg-submit")} href={appLink}>
         Öppna Swish
       </a>

@@ -66,12 +66,12 @@ export default function RegistrationPage() {
     const booking = isPaymentStepState(location.state) ? location.state : null;
     const payment = booking ? reg.swishtory[booking.payref] : undefined;
     // A settled payment (or a reload after paying, which keeps the history entry) belongs on step 3.
-    if (!booking || reg.locked || (payment && payment.status !== "CREATED")) {
+    if (!booking || (payment && payment.status !== "CREATED")) {
       return <Navigate to="/anmalan/3" replace />;
     }
     return (
       <RegistrationFrame step={4}>
-        <PaymentStep token={booking.token} payref={booking.payref} />
+        <PaymentStep token={booking.token} payref={booking.payref} amount={booking.amount ?? payment?.amount} />
       </RegistrationFrame>
     );
   }

@@ -41,6 +41,8 @@ export interface RunnerDialogProps {
   onOpenChange: (open: boolean) => void;
   /** Editing an existing runner (then 'Ta bort' and 'Spara'), else a new one ('Lägg till'). */
   editing: boolean;
+  /** A paid runner: what to tell about editing it; it has no 'Ta bort' (a paid runner is not removed here). */
+  paidNote?: string;
   initial: RunnerDraft;
   distances: readonly ConfigDistance[];
   /** Saves; resolves to an error message to show, or null when saved (the dialog then closes). */
@@ -59,7 +61,7 @@ export function RunnerDialog(props: RunnerDialogProps) {
   );
 }
 
-function RunnerForm({ editing, initial, distances, onSave, onDelete, onOpenChange }: RunnerDialogProps) {
+function RunnerForm({ editing, paidNote, initial, distances, onSave, onDelete, onOpenChange }: RunnerDialogProps) {
   const clock = useServerClock();
   const nameErrorId = useId();
   const [draft, setDraft] = useState<RunnerDraft>(initial);
@@ -98,6 +100,7 @@ function RunnerForm({ editing, initial, distances, onSave, onDelete, onOpenChang
 
   return (
     <form className="runner-form" onSubmit={submit} noValidate>
+      {paidNote && <p className="alert alert-info runner-dialog-note">{paidNote}</p>}
       <div className="field-row">
         <Field label="Förnamn">
           {(control) => (
@@ -212,7 +215,7 @@ function RunnerForm({ editing, initial, distances, onSave, onDelete, onOpenChang
       )}
 
       <div className="dialog-actions">
-        {editing && (
+        {editing && !paidNote && (
           <Button
             variant="text"
             className="danger"

@@ -1,5 +1,10 @@
-/** The family's runners: name, age, distance and price; tapping a runner opens it for editing (unless locked). */
+/**
+ * The family's runners: name, age, distance and price; tapping a runner opens it for editing (unless locked). A
+ * paid runner shows the price it was booked at and 'Betald', an unpaid one today's price, a runner a refund took
+ * out 'Avregistrerad' (and cannot be opened).
+ */
 import { distanceLabel } from "../../../shared/distances";
+import { runnerState } from "../../../shared/registration-view";
 import type { PriceTier } from "../../../shared/season";
 import type { Runner } from "./api/types";
 import { formatAge, formatKr } from "./format";
@@ -26,6 +31,8 @@ export function RunnerList({
   return (
     <ul className="runner-list" aria-label="Anmälda löpare">
       {runners.map((r) => {
+        const state = runnerState(r);
+        const price = state === "unpaid" ? runnerPriceOf(r.age, tier, adultAge) : r.price;
         const body = (
           <>
             <span className="runner-name">
@@ -35,12 +42,19 @@ export function RunnerList({
                 {r.bib ? ` · nr ${r.bib}` : ""}
               </small>
             </span>
-            <span className="runner-price">{formatKr(runnerPriceOf(r.age, tier, adultAge))}</span>
+            <span className="runner-price">
+              {price !== null && (state === "deregistered" ? <s>{formatKr(price)}</s> : formatKr(price))}
+              {state !== "unpaid" && (
+                <small className={`runner-paid runner-paid-${state}`}>
+                  {state === "paid" ? "Betald" : "Avregistrerad"}
+                </small>
+              )}
+            </span>
           </>
         );
         return (
           <li key={r.id}>
-            {onEdit ? (
+            {onEdit && state !== "deregistered" ? (
               <button type="button" className="runner-row" onClick={() => onEdit(r)}>
                 <span className="visually-hidden">Ändra </span>
                 {body}

@@ -1,6 +1,8 @@
 /**
  * Step 3: the family's runners, the price and the way to payment (spec §2, §4). Every change saves the full
- * runner map with the version this page last saw; a registration that has been paid is shown locked.
+ * runner map with the version this page last saw. Paid status is each runner's (issue 24): while registration is
+ * open a paid family can still edit its runners (a paid one cannot be removed) and add a late sibling, who is then
+ * paid for alone; what was paid shows above the list.
  */
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
@@ -20,6 +22,8 @@ import { campaignQueryKeyRoot, useValidateKampanj } from "./api/validate-kampanj
 import { CampaignField } from "./campaign-field";
 import { ErrorAlert, messagesOf } from "./error-alert";
 import { PaymentStatus } from "./payment-status";
+import { runnerState, unpaidRunners } from "../../../shared/registration-view";
+import { formatKr } from "./format";
 import { CheckinQr } from "./checkin-qr";
 import type { PaymentStepState } from "./payment-step";
 import { PriceSummary } from "./price-summary";
@@ -71,8 +75,11 @@ export function RunnersStep({ registration }: { registration: Registration }) {
   const book = useBook();
 
   const runners = Object.values(registration.deltagare);
-  const vuxna = runners.filter((r) => r.age >= adultAge).length;
-  const counts = { barn: runners.length - vuxna, vuxna };
+  // What a booking pays for: the runners not paid yet (the whole family the first time, a late sibling after).
+  const toPay = unpaidRunners(runners);
+  const vuxna = toPay.filter((r) => r.age >= adultAge).length;
+  const counts = { barn: toPay.length - vuxna, vuxna };
+  const hasPaid = runners.some((r) => runnerState(r) !== "unpaid");
 
   const code = normalizeCode(useDebounced(kampanj, 350));
   const check = useValidateKampanj({ kampanj: code, ...counts });
@@ -83,9 +90,8 @@ export function RunnersStep({ registration }: { registration: Registration }) {
   // it, since the server refuses a code that does not apply; one still being checked is left for the server.
   const codeToBook = checking || campaign ? normalizeCode(kampanj) : "";
 
-  const payment = registration.payid ? registration.swishtory[registration.payid] : undefined;
-  const locked = registration.locked || payment?.status === "PAID";
-  const editable = !locked && registration.registrationOpen;
+  const editable = registration.registrationOpen;
+  const editingRunner = dialog.id ? registration.deltagare[dialog.id] : undefined;
   const have = new Set(runners.map(nameKey));
   const previous = editable ? registration.previousRunners.filter((r) => !have.has(nameKey(r))) : [];
   const openIds = new Set(distances.map((d) => d.distance));
@@ -116,11 +122,11 @@ export function RunnersStep({ registration }: { registration: Registration }) {
     book.mutate(
       { ...counts, kampanj: codeToBook },
       {
-        onSuccess: ({ token, payref }) => {
+        onSuccess: ({ token, payref, amount }) => {
           // Spec §4: a free order (or one covered by the code) is settled already: reload at once.
           if (token === CAMPAIGN_TOKEN) window.location.reload();
           else {
-            const state: PaymentStepState = { token, payref };
+            const state: PaymentStepState = { token, payref, ...(amount !== undefined ? { amount } : {}) };
             navigate("/anmalan/4", { state });
           }
         },
@@ -143,16 +149,22 @@ export function RunnersStep({ registration }: { registration: Registration }) {
         Inloggad som <strong className="reg-email">{registration.email}</strong>. <Link to="/logout">Logga ut</Link>
       </p>
 
-      {registration.payid && payment && <PaymentStatus payid={registration.payid} payment={payment} />}
+      <PaymentStatus registration={registration} />
       {registration.checkinCode && <CheckinQr code={registration.checkinCode} />}
 
-      {!locked && !registration.registrationOpen && (
+      {!registration.registrationOpen && (toPay.length > 0 || runners.length === 0) && (
         <div className="alert alert-warning" role="status">
           <p>
             <strong>Anmälan är stängd.</strong> Listan kan inte längre ändras eller betalas här. Du är välkommen att
             anmäla dig på plats på tävlingsdagen.
           </p>
         </div>
+      )}
+      {!registration.registrationOpen && toPay.length === 0 && hasPaid && (
+        <p className="reg-aside" role="status">
+          Anmälan är stängd, så löparna kan inte längre ändras här. Skriv till{" "}
+          <a href={`mailto:${SEASON.contactEmail}`}>{SEASON.contactEmail}</a> om något behöver ändras.
+        </p>
       )}
 
       {editable && <WelcomeBack runners={previous} busy={update.isPending} onAdd={(r) => void addPrevious(r)} />}
@@ -186,8 +198,9 @@ export function RunnersStep({ registration }: { registration: Registration }) {
 
       <ErrorAlert errors={errors} onClear={() => setErrors([])} />
 
-      {editable && runners.length > 0 && (
+      {editable && toPay.length > 0 && (
         <section className="checkout" aria-label="Betalning">
+          {hasPaid && <h3 className="checkout-title">Att betala för tillagda löpare</h3>}
           <PriceSummary counts={counts} tier={tier} adultAge={adultAge} campaign={campaign} />
           <CampaignField value={kampanj} onChange={setKampanj} checking={checking} result={result} />
           <Button variant="primary" size="large" className="reg-submit" loading={book.isPending} onClick={pay}>
@@ -200,6 +213,11 @@ export function RunnersStep({ registration }: { registration: Registration }) {
         open={dialog.open}
         onOpenChange={(open) => setDialog((d) => ({ ...d, open }))}
         editing={dialog.id !== null}
+        paidNote={
+          editingRunner?.paidBy
+            ? `Betald${editingRunner.price !== null ? ` (${formatKr(editingRunner.price)})` : ""}. Ändringar kostar inget, men en ålder som flyttar löparen mellan barn- och vuxenpris kan inte ändras här.`
+            : undefined
+        }
         initial={dialog.initial}
         distances={distances}
         onSave={(runner) => save({ ...runnerMap(registration), [dialog.id ?? newRunnerId()]: runner })}

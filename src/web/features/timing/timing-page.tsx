@@ -6,7 +6,8 @@
  * paints. The shown time is computed from the saved start on every animation frame, so when the phone wakes or
  * the tab comes back to the front it is right at once. The state is saved in localStorage on every change: a
  * reload (or a closed and reopened tab) keeps the watch running. Nothing here talks to the server, so once the
- * page has loaded it works offline. The first HTML is pre-rendered (at zero) like the other public pages.
+ * page has loaded it works offline; its own service worker (src/web/sw/worker/timing.ts) opens it again with no
+ * connection. The first HTML is pre-rendered (at zero) like the other public pages.
  */
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { formatResult } from "../../../shared/time-format";
@@ -75,6 +76,9 @@ function TimeDisplay({ state }: { state: StopwatchState }) {
 
 export default function TimingPage() {
   useDocumentTitle("Tidtagning");
+  useEffect(() => {
+    void import("../offline/register-service-worker").then((m) => m.registerServiceWorker("timing"));
+  }, []);
   // The page is pre-rendered with the watch at zero, and hydration must see that same first state; the saved watch
   // is read right after (before the browser paints when the page was not pre-rendered).
   // Until then (the pre-rendered HTML, before the script has run) Start and +1 are disabled: a tap on a button

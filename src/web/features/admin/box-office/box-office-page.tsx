@@ -30,8 +30,9 @@ export default function BoxOfficePage() {
   const from = params.get("fran");
   const unpaid = useFamily(from ? { kind: "anmalan", id: from } : null).data;
   useEffect(() => {
-    if (!unpaid || unpaid.paid || unpaid.runners.length === 0) return;
-    const runners: RunnerDraft[] = unpaid.runners.map((r) => ({
+    const toPay = unpaid?.runners.filter((r) => !r.paid && !r.deregistered) ?? [];
+    if (toPay.length === 0) return;
+    const runners: RunnerDraft[] = toPay.map((r) => ({
       firstname: r.firstname,
       lastname: r.lastname,
       age: String(r.age),

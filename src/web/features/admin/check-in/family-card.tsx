@@ -73,7 +73,9 @@ export function FamilyCard({ family, unsent, onAction }: FamilyCardProps) {
       {!family.paid && (
         <div className="alert alert-warning checkin-unpaid" role="status">
           <p>
-            Anmälan är inte betald{family.paymentStatus ? ` (${family.paymentStatus})` : ""}. Familjen betalar i kassan.
+            {family.runners.some((r) => r.paid)
+              ? "Någon i familjen är inte betald och betalar i kassan."
+              : `Anmälan är inte betald${family.paymentStatus ? ` (${family.paymentStatus})` : ""}. Familjen betalar i kassan.`}
           </p>
           {family.kind === "anmalan" && (
             <Link className="btn btn-primary" to={`/admin/kassa?fran=${encodeURIComponent(family.id)}`}>
@@ -133,7 +135,11 @@ function RunnerRow({ family, runner: r, unsent, onPickUp, onUndo }: RunnerRowPro
         </span>
       </div>
       <div className="checkin-runner-bib">
-        {r.raceId === null ? (
+        {r.deregistered ? (
+          <span className="muted">Avregistrerad</span>
+        ) : !r.paid ? (
+          <span className="checkin-badge is-unpaid">Ej betald</span>
+        ) : r.raceId === null ? (
           <span className="muted">Inte i något lopp</span>
         ) : r.bib !== null ? (
           <span className="checkin-bib" aria-label={`Startnummer ${r.bib}`}>

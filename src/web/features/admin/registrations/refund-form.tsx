@@ -1,39 +1,63 @@
 /**
- * Refund a paid Swish payment, in full or in part (POST /admin/api/refunds). The amount is checked here with the
- * server's rule (whole kronor, 1 … what is left), then confirmed in a second step. The request carries an
- * idempotency key made for this refund: a retry after a lost answer sends the same key and gets the first refund
- * back, never a second one. A new key is made once the server has answered (or the amount changes).
+ * Refund a paid Swish payment, in full or in part (POST /admin/api/refunds). The organiser chooses between a refund
+ * that keeps the runners and 'Återbetala och avregistrera' (issue 24), which takes the runners ticked below out of
+ * their races, the goodie bags, the exports and the current-runners mailing once Swish has paid back; ticking them
+ * sets the amount to what they were booked at (it can be changed). The amount is checked here with the server's
+ * rule (whole kronor, 1 … what is left), then confirmed in a second step. The request carries an idempotency key
+ * made for this refund: a retry after a lost answer sends the same key and gets the first refund back, never a
+ * second one. A new key is made once the server has answered (or the amount or the runners change).
  */
 import { useRef, useState, type FormEvent } from "react";
-import type { OverviewPayment } from "../../../../shared/registrations-overview";
+import type { OverviewPayment, OverviewRunner } from "../../../../shared/registrations-overview";
 import { Button } from "../../../components/ui/button";
 import { Field } from "../../../components/ui/field";
 import { ApiError } from "../../../lib/api";
 import { useCreateRefund, type RefundAnswer } from "./api/create-refund";
-import { kronor } from "./overview-words";
+import { fullName, kronor } from "./overview-words";
 import { checkRefundAmount } from "./refund-amount";
 
 function newKey(): string {
   return crypto.randomUUID();
 }
 
-function answerText(a: RefundAnswer): string {
-  if (a.refund.status === "PAID") return `${kronor(a.refund.amount)} är återbetalt till betalaren.`;
-  return `Återbetalningen på ${kronor(a.refund.amount)} är skickad till Swish och väntar på bekräftelse.`;
+function answerText(a: RefundAnswer, names: Map<string, string>): string {
+  const name = (id: string) => names.get(id) ?? id;
+  const money =
+    a.refund.status === "PAID"
+      ? `${kronor(a.refund.amount)} är återbetalt till betalaren.`
+      : `Återbetalningen på ${kronor(a.refund.amount)} är skickad till Swish och väntar på bekräftelse.`;
+  if (a.deregister.length === 0) return money;
+  if (!a.deregistration) {
+    return `${money} ${a.deregister.map(name).join(", ")} avregistreras när Swish har betalat tillbaka.`;
+  }
+  const kept = a.deregistration.keptInRace.map(
+    (k) =>
+      ` ${name(k.id)} står kvar i ${k.part}: loppet har ${k.state === "ended" ? "avslutats" : "startat"} (markera på tävlingsskärmen vid behov).`,
+  );
+  return `${money} ${a.deregistration.runners.map(name).join(", ")} är avregistrerad.${kept.join("")}`;
 }
 
-export function RefundForm({ payment }: { payment: OverviewPayment }) {
+export function RefundForm({
+  payment,
+  runners = [],
+}: {
+  payment: OverviewPayment;
+  runners?: readonly OverviewRunner[];
+}) {
   const left = payment.refundable;
   const [text, setText] = useState(String(left));
+  const [deregister, setDeregister] = useState(false);
+  const [picked, setPicked] = useState<ReadonlySet<string>>(() => new Set(runners.map((r) => r.id)));
   const [error, setError] = useState<string | null>(null);
   const [serverError, setServerError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState<number | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const key = useRef(newKey());
   const refund = useCreateRefund();
+  const names = new Map(runners.map((r) => [r.id, fullName(r)]));
+  const leaving = deregister ? runners.filter((r) => picked.has(r.id)) : [];
 
-  function change(value: string) {
-    setText(value.replace(/[^\d]/g, ""));
+  function reset() {
     setError(null);
     setServerError(null);
     setDone(null);
@@ -41,11 +65,49 @@ export function RefundForm({ payment }: { payment: OverviewPayment }) {
     key.current = newKey();
   }
 
+  function change(value: string) {
+    setText(value.replace(/[^\d]/g, ""));
+    reset();
+  }
+
+  /** The amount the ticked runners were booked at (what is left at most), when every price is known. */
+  function suggest(ids: ReadonlySet<string>, on: boolean) {
+    const chosen = runners.filter((r) => ids.has(r.id));
+    if (!on || chosen.length === 0 || chosen.some((r) => r.price === null)) return;
+    setText(
+      String(
+        Math.min(
+          left,
+          chosen.reduce((sum, r) => sum + (r.price ?? 0), 0),
+        ),
+      ),
+    );
+  }
+
+  function choose(on: boolean) {
+    setDeregister(on);
+    reset();
+    suggest(picked, on);
+  }
+
+  function toggle(id: string) {
+    const next = new Set(picked);
+    if (next.has(id)) next.delete(id);
+    else next.add(id);
+    setPicked(next);
+    reset();
+    suggest(next, true);
+  }
+
   function submit(e: FormEvent) {
     e.preventDefault();
     const checked = checkRefundAmount(text, left);
     if (!checked.ok) {
       setError(checked.error);
+      return;
+    }
+    if (deregister && leaving.length === 0) {
+      setError("Kryssa i vem som ska avregistreras.");
       return;
     }
     setConfirming(checked.amount);
@@ -56,12 +118,17 @@ export function RefundForm({ payment }: { payment: OverviewPayment }) {
     setServerError(null);
     setDone(null);
     refund.mutate(
-      { payid: payment.id, amount: confirming, idempotencyKey: key.current },
+      {
+        payid: payment.id,
+        amount: confirming,
+        idempotencyKey: key.current,
+        ...(leaving.length > 0 ? { deregister: leaving.map((r) => r.id) } : {}),
+      },
       {
         onSuccess: (answer) => {
           key.current = newKey();
           setConfirming(null);
-          setDone(answerText(answer));
+          setDone(answerText(answer, names));
           setText(String(answer.refundable));
         },
         onError: (err) => {
@@ -102,6 +169,30 @@ export function RefundForm({ payment }: { payment: OverviewPayment }) {
   return (
     <form className="refund-form" onSubmit={submit} noValidate aria-label="Återbetala">
       <h4 className="refund-title">Återbetala</h4>
+      {runners.length > 0 && (
+        <fieldset className="refund-choice" disabled={refund.isPending || confirming !== null}>
+          <legend>Löparna</legend>
+          <label>
+            <input type="radio" name="refund-kind" checked={!deregister} onChange={() => choose(false)} />
+            Återbetala, löparna är kvar
+          </label>
+          <label>
+            <input type="radio" name="refund-kind" checked={deregister} onChange={() => choose(true)} />
+            Återbetala och avregistrera
+          </label>
+          {deregister && (
+            <fieldset className="refund-runners" aria-label="Avregistrera">
+              {runners.map((r) => (
+                <label key={r.id}>
+                  <input type="checkbox" checked={picked.has(r.id)} onChange={() => toggle(r.id)} />
+                  {fullName(r)}
+                  {r.price !== null && <span className="muted">({kronor(r.price)})</span>}
+                </label>
+              ))}
+            </fieldset>
+          )}
+        </fieldset>
+      )}
       <div className="refund-row">
         <Field label="Belopp (kr)" error={error} hint={`Kvar att återbetala: ${kronor(left)}`}>
           {(control) => (
@@ -121,7 +212,7 @@ export function RefundForm({ payment }: { payment: OverviewPayment }) {
         {confirming === null && (
           <div className="refund-actions">
             <Button type="submit" disabled={refund.isPending}>
-              Återbetala
+              {deregister ? "Återbetala och avregistrera" : "Återbetala"}
             </Button>
             {text !== String(left) && (
               <Button variant="text" size="small" onClick={() => change(String(left))}>
@@ -135,7 +226,15 @@ export function RefundForm({ payment }: { payment: OverviewPayment }) {
         <div className="refund-confirm" role="group" aria-label="Bekräfta återbetalningen">
           <p>
             Återbetala <strong>{kronor(confirming)}</strong>
-            {payment.payerAlias ? ` till ${payment.payerAlias}` : ""} via Swish?
+            {payment.payerAlias ? ` till ${payment.payerAlias}` : ""} via Swish
+            {leaving.length > 0 ? (
+              <>
+                {" "}
+                och avregistrera <strong>{leaving.map(fullName).join(", ")}</strong>?
+              </>
+            ) : (
+              "?"
+            )}
           </p>
           <div className="refund-actions">
             <Button variant="primary" loading={refund.isPending} onClick={confirm}>

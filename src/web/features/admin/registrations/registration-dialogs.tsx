@@ -1,8 +1,9 @@
 /**
  * The two dialogs of a registration row: the details (info icon; spec: "a dialog with the full details and a
  * 'Close Dialog' button") and the payment (the badge; spec: "A payment dialog shows errorCode and errorMessage of
- * failed payments"), which also lists each payment's refunds and refunds a paid Swish payment. One dialog for the
- * whole page, opened for one registration at a time, so a season of rows holds no dialog of its own.
+ * failed payments"), which lists every payment of the registration with the runners it paid for and its refunds,
+ * and refunds a paid Swish payment (keeping its runners, or deregistering them). One dialog for the whole page,
+ * opened for one registration at a time, so a season of rows holds no dialog of its own.
  */
 import {
   isRefundablePayment,
@@ -10,6 +11,7 @@ import {
   runnersByAge,
   type OverviewPayment,
   type OverviewRegistration,
+  type OverviewRunner,
 } from "../../../../shared/registrations-overview";
 import { payidLabel } from "../../../../shared/campaign";
 import { Button } from "../../../components/ui/button";
@@ -78,6 +80,7 @@ function InfoDialog({ registration: r, onClose }: { registration: OverviewRegist
               <th scope="col">Distans</th>
               <th scope="col">Ålder</th>
               <th scope="col">Grupp</th>
+              <th scope="col">Betalning</th>
             </tr>
           </thead>
           <tbody>
@@ -89,6 +92,7 @@ function InfoDialog({ registration: r, onClose }: { registration: OverviewRegist
                 <td>{km(x)}</td>
                 <td>{x.age}</td>
                 <td>{x.group}</td>
+                <td>{runnerPaymentText(x)}</td>
               </tr>
             ))}
           </tbody>
@@ -101,6 +105,13 @@ function InfoDialog({ registration: r, onClose }: { registration: OverviewRegist
   );
 }
 
+/** 'Betald 150 kr', 'Avregistrerad', 'Ej betald'. */
+function runnerPaymentText(x: OverviewRunner): string {
+  if (x.deregistered) return `Avregistrerad ${moment(x.deregistered)}`;
+  if (x.paidBy) return x.price !== null ? `Betald ${kronor(x.price)}` : "Betald";
+  return "Ej betald";
+}
+
 function PaymentDialog({ registration: r }: { registration: OverviewRegistration }) {
   // The selected payment first, then the others newest first.
   const payments = Object.values(r.swishtory).sort(
@@ -111,13 +122,30 @@ function PaymentDialog({ registration: r }: { registration: OverviewRegistration
       {payments.length === 0 ? (
         <p>{paymentBadgeText(r)}: ingen betalning är påbörjad.</p>
       ) : (
-        payments.map((p) => <PaymentCard key={p.id} payment={p} selected={p.id === r.payid} />)
+        payments.map((p) => (
+          <PaymentCard
+            key={p.id}
+            payment={p}
+            selected={p.id === r.payid}
+            runners={runnersByAge(r).filter((x) => x.paidBy === p.id)}
+          />
+        ))
       )}
     </DialogContent>
   );
 }
 
-function PaymentCard({ payment: p, selected }: { payment: OverviewPayment; selected: boolean }) {
+/** One payment: its status and details, the runners it paid for, its refunds, and the refund form. */
+export function PaymentCard({
+  payment: p,
+  selected,
+  runners,
+}: {
+  payment: OverviewPayment;
+  selected: boolean;
+  /** The runners this payment booked (paid for). */
+  runners: readonly OverviewRunner[];
+}) {
   const label = payidLabel(p.id, p.amount);
   const failed = p.errorCode !== null || p.errorMessage !== null;
   return (
@@ -127,7 +155,7 @@ function PaymentCard({ payment: p, selected }: { payment: OverviewPayment; selec
           {PAYMENT_STATUS_WORDS[p.status]}
         </span>{" "}
         {label ?? kronor(p.amount)}
-        {selected && <span className="muted payment-selected"> · anmälans betalning</span>}
+        {selected && <span className="muted payment-selected"> · senaste betalningen</span>}
       </h3>
       <dl className="reg-facts">
         <div>
@@ -166,6 +194,12 @@ function PaymentCard({ payment: p, selected }: { payment: OverviewPayment; selec
             <dd>{p.payerAlias}</dd>
           </div>
         )}
+        {p.kampanj && (
+          <div>
+            <dt>Kampanjkod</dt>
+            <dd>{p.kampanj}</dd>
+          </div>
+        )}
         {failed && (
           <>
             <div className="payment-error">
@@ -179,8 +213,22 @@ function PaymentCard({ payment: p, selected }: { payment: OverviewPayment; selec
           </>
         )}
       </dl>
+      {runners.length > 0 && (
+        <>
+          <h4 className="refund-title">Betalade för</h4>
+          <ul className="payment-runners">
+            {runners.map((x) => (
+              <li key={x.id}>
+                {fullName(x)}, {km(x)}
+                {x.price !== null ? `, ${kronor(x.price)}` : ""}
+                {x.deregistered ? " (avregistrerad)" : ""}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
       {p.refunds.length > 0 && <RefundList payment={p} />}
-      {isRefundablePayment(p) && <RefundForm key={p.id} payment={p} />}
+      {isRefundablePayment(p) && <RefundForm key={p.id} payment={p} runners={runners.filter((x) => !x.deregistered)} />}
     </section>
   );
 }

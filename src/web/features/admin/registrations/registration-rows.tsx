@@ -1,14 +1,16 @@
 /**
  * The two overview variants' lists (spec §2 "Registrations list"). Each row shows its runners (name, bib, company,
- * distance in km, age), the payment badge (opens the payment dialog), the e-mail and an info icon (the details
- * dialog). A whole season is thousands of rows: they come in steps (useProgressiveCount) and rows off screen cost
+ * distance in km, age; a runner a refund deregistered struck through), the payment badge (opens the payment
+ * dialog), 'Återbetald' when money went back, the e-mail and an info icon (the details dialog). A whole season is thousands of rows: they come in steps (useProgressiveCount) and rows off screen cost
  * no layout (`content-visibility` in registrations.css); a row re-renders only when its registration changed.
  */
 import { stockholmParts } from "../../../../shared/stockholm";
 import { memo, useMemo } from "react";
 import {
-  isPaidRegistration,
+  isPaidRunner,
   paymentBadgeText,
+  refundedOf,
+  type GroupKey,
   type OverviewGroup,
   type OverviewRegistration,
   type OverviewRunner,
@@ -23,17 +25,27 @@ export type OpenDialog = (kind: "info" | "payment", registrationId: string) => v
 interface RowProps {
   registration: OverviewRegistration;
   runners: readonly OverviewRunner[];
+  /** The group the row stands in: its paid runners' distance, or 'nok' for its unpaid ones. */
+  group: GroupKey;
   onOpen: OpenDialog;
 }
 
-const Row = memo(function Row({ registration, runners, onOpen }: RowProps) {
-  const paid = isPaidRegistration(registration);
+const Row = memo(function Row({ registration, runners, group, onOpen }: RowProps) {
+  const paid = group !== "nok" && runners.some((x) => x.paidBy !== null);
+  const badge = paymentBadgeText(registration, group);
+  const refunded = refundedOf(registration) > 0;
   return (
     <li className="reg-row">
       <ul className="reg-runners">
         {runners.map((x) => (
-          <li key={x.id} className="reg-runner">
-            <span className="reg-name">{fullName(x)}</span>
+          <li key={x.id} className={`reg-runner${x.deregistered ? " reg-runner-deregistered" : ""}`}>
+            <span className="reg-name">
+              {fullName(x)}
+              {x.deregistered && <span className="reg-runner-note"> (avregistrerad)</span>}
+              {group !== "nok" && !isPaidRunner(x) && !x.deregistered && (
+                <span className="reg-runner-note"> (ej betald)</span>
+              )}
+            </span>
             <span className="reg-bib" title="Startnummer">
               {x.bib ? `#${x.bib}` : "–"}
             </span>
@@ -53,10 +65,11 @@ const Row = memo(function Row({ registration, runners, onOpen }: RowProps) {
           type="button"
           className={`pay-badge ${paid ? "pay-badge-paid" : "pay-badge-unpaid"}`}
           onClick={() => onOpen("payment", registration.id)}
-          aria-label={`Betalning för ${registration.email}: ${paymentBadgeText(registration)}`}
+          aria-label={`Betalning för ${registration.email}: ${badge}`}
         >
-          {paymentBadgeText(registration)}
+          {badge}
         </button>
+        {refunded && <span className="pay-badge pay-badge-refunded">Återbetald</span>}
         <span className="reg-email">{registration.email}</span>
         <button
           type="button"
@@ -104,6 +117,7 @@ export function GroupedList({
                     key={row.registration.id}
                     registration={row.registration}
                     runners={row.runners}
+                    group={g.key}
                     onOpen={onOpen}
                   />
                 ))}
@@ -133,7 +147,13 @@ export function PaidList({
   return (
     <ul className="reg-list reg-list-paid" aria-label="Betalda deltagare">
       {rows.slice(0, shown).map((row, i) => (
-        <Row key={row.runner.id} registration={row.registration} runners={single[i]!} onOpen={onOpen} />
+        <Row
+          key={row.runner.id}
+          registration={row.registration}
+          runners={single[i]!}
+          group={row.runner.distance}
+          onOpen={onOpen}
+        />
       ))}
     </ul>
   );

@@ -1,7 +1,8 @@
 /**
  * /admin/list-by-race ('Anmälningar'): a season's registrations in the spec's two overview variants, switched by
  * tabs (`?vy=betalda` keeps the second across reloads, `?season=YYYY` another season): all registrations grouped
- * 5.6, 2.8, 1.6, 0.8 and 'nok', or the paid runners one per row. The heading has the paid runners and the paid
+ * 5.6, 2.8, 1.6, 0.8 and 'nok', or the paid runners one per row; a third tab (`?vy=kassa`) lists the box office's
+ * sales, so they can be refunded here too. The heading has the paid runners and the paid
  * sum; the race-splitter component and the exports sit on top; the search filters the loaded season as one types.
  * The rules live in src/shared/registrations-overview.ts. A lazy chunk inside the admin shell.
  */
@@ -21,6 +22,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from "../../../components/ui
 import { useDocumentTitle } from "../../../lib/use-document-title";
 import { useRegistrations } from "./api/get-registrations";
 import { kronor } from "./overview-words";
+import { BoxOfficeSales } from "./box-office-sales";
 import { RaceSplitter } from "./race-splitter";
 import { RegistrationDialog, type DialogTarget } from "./registration-dialogs";
 import { GroupedList, PaidList } from "./registration-rows";
@@ -29,14 +31,15 @@ import "./registrations.css";
 /** The seasons offered: this one and the five before it. */
 const SEASONS = Array.from({ length: 6 }, (_, i) => SEASON.year - i);
 
-type View = "alla" | "betalda";
+type View = "alla" | "betalda" | "kassa";
 
 export default function RegistrationsPage() {
   useDocumentTitle("Anmälningar");
   const [params, setParams] = useSearchParams();
   const wanted = Number(params.get("season"));
   const season = SEASONS.includes(wanted) ? wanted : SEASON.year;
-  const view: View = params.get("vy") === "betalda" ? "betalda" : "alla";
+  const wantedView = params.get("vy");
+  const view: View = wantedView === "betalda" || wantedView === "kassa" ? wantedView : "alla";
   const [query, setQuery] = useState("");
   const search = useDeferredValue(query);
   const [target, setTarget] = useState<DialogTarget | null>(null);
@@ -121,12 +124,13 @@ export default function RegistrationsPage() {
             {totals.paidParticipants} betalda deltagare · {kronor(totals.paidSum)}
             {totals.refunded > 0 && <span className="reg-refunded"> ({kronor(totals.refunded)} återbetalt)</span>}
           </h3>
-          <Tabs value={view} onValueChange={(v) => setParam("vy", v === "betalda" ? "betalda" : null)}>
+          <Tabs value={view} onValueChange={(v) => setParam("vy", v === "betalda" || v === "kassa" ? v : null)}>
             <TabsList aria-label="Vy">
               <TabsTrigger value="alla">Per distans</TabsTrigger>
               <TabsTrigger value="betalda">Betalda löpare</TabsTrigger>
+              <TabsTrigger value="kassa">Biljettkassan</TabsTrigger>
             </TabsList>
-            <p className="muted reg-count" role="status">
+            <p className="muted reg-count" role="status" hidden={view === "kassa"}>
               {search.trim()
                 ? `${shownCount} av ${shownTotal} ${view === "alla" ? "anmälningar" : "deltagare"} matchar ”${search.trim()}”.`
                 : `${shownTotal} ${view === "alla" ? "anmälningar" : "betalda deltagare"}.`}
@@ -136,6 +140,9 @@ export default function RegistrationsPage() {
             </TabsContent>
             <TabsContent value="betalda">
               <PaidList rows={paidRows} onOpen={open} resetKey={`${season}|${search}`} />
+            </TabsContent>
+            <TabsContent value="kassa">
+              <BoxOfficeSales season={season} active={view === "kassa"} />
             </TabsContent>
           </Tabs>
         </>

@@ -1,18 +1,28 @@
 /**
- * GET /admin/api/races/finish/{raceId}/{sort}?tap&at&rerecord=1: one finish tap. Sent by the tap queue, never
- * awaited by a click. A replayed tap id answers its first result again ('replayed').
+ * GET /admin/api/races/finish/{raceId}/{sort}?tap&at&device&rerecord=1&err: one finish tap. Sent by the tap
+ * queue, never awaited by a click. A replayed tap id answers its first answer again ('replayed'). 202 with
+ * `{outcome: 'review'}`: the race could not take the tap as it was; it is in the race's review list.
  */
-import type { RunnerRecord } from "../../../../shared/race-protocol";
+import type { ReviewRecord, RunnerRecord } from "../../../../shared/race-protocol";
 import { api } from "../../../lib/api";
-import type { PendingTap } from "../tap-queue";
-import { raceDayUrl } from "./race-day-url";
+import type { WithSeq } from "../apply-race-events";
+import type { FinishItem } from "../tap-queue";
+import { raceDayUrl, SEND_TIMEOUT_MS } from "./race-day-url";
 
-export interface FinishAnswer {
-  finished: number;
-  runner: RunnerRecord;
-  outcome: "recorded" | "same-finish" | "rerecorded" | "replayed";
-}
+export type FinishAnswer =
+  | {
+      finished: number;
+      runner: WithSeq<RunnerRecord>;
+      outcome: "recorded" | "same-finish" | "conflict" | "rerecorded" | "replayed";
+    }
+  | { outcome: "review"; review: ReviewRecord };
 
-export function finishRunner(raceId: string, { sort, tap, at, rerecord }: PendingTap): Promise<FinishAnswer> {
-  return api<FinishAnswer>(raceDayUrl(["finish", raceId, sort], { tap, at, rerecord: rerecord ? 1 : undefined }));
+export function finishRunner(
+  raceId: string,
+  { sort, tap, at, rerecord, device, err }: FinishItem,
+): Promise<FinishAnswer> {
+  return api<FinishAnswer>(
+    raceDayUrl(["finish", raceId, sort], { tap, at, rerecord: rerecord ? 1 : undefined, err, device }),
+    { signal: AbortSignal.timeout(SEND_TIMEOUT_MS) },
+  );
 }

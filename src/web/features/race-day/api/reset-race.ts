@@ -1,16 +1,23 @@
 /**
  * GET /admin/api/races/reset/{raceId}?confirm=APRAKET: back to not started; start, finishes and DNS marks cleared,
- * bibs kept. The server checks the word too; the dialog sends it only once it has been typed.
+ * bibs kept. The server refuses a reset without the word (400), so the word the person typed travels with it.
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { RESET_WORD, type RaceRecord } from "../../../../shared/race-protocol";
+import type { RaceRecord } from "../../../../shared/race-protocol";
 import { api } from "../../../lib/api";
+import type { WithSeq } from "../apply-race-events";
 import { cacheRace } from "../race-cache";
 import { raceQueryOptions } from "./get-race";
 import { raceDayUrl } from "./race-day-url";
 
-export function resetRace(raceId: string): Promise<{ race: RaceRecord }> {
-  return api<{ race: RaceRecord }>(raceDayUrl(["reset", raceId], { confirm: RESET_WORD }));
+export function resetRace({
+  raceId,
+  confirm,
+}: {
+  raceId: string;
+  confirm: string;
+}): Promise<{ race: WithSeq<RaceRecord> }> {
+  return api<{ race: RaceRecord }>(raceDayUrl(["reset", raceId], { confirm }));
 }
 
 export function useResetRace() {

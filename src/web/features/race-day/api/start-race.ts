@@ -1,20 +1,21 @@
-/** GET /admin/api/races/start/{raceId}?tap&at: starts the clock at the moment the button was pressed. 409 when already started. */
-import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { RaceRecord } from "../../../../shared/race-protocol";
+/**
+ * GET /admin/api/races/start/{raceId}?tap&at&device&err: the start at the moment 'Starta' was pressed (sent by
+ * the tap queue, so a start pressed offline keeps its moment). Another phone's press for the same gun answers
+ * 'same-start' (the first start stands); 202 `{outcome: 'review'}` when a person must decide (a second start far
+ * from the first, a start far from the race's day and time, a start for an ended race).
+ */
+import type { RaceRecord, ReviewRecord } from "../../../../shared/race-protocol";
 import { api } from "../../../lib/api";
-import { cacheRace } from "../race-cache";
-import { raceDayUrl } from "./race-day-url";
+import type { WithSeq } from "../apply-race-events";
+import type { StartItem } from "../tap-queue";
+import { raceDayUrl, SEND_TIMEOUT_MS } from "./race-day-url";
 
-export interface StartAnswer {
-  started: number;
-  race: RaceRecord;
-}
+export type StartAnswer =
+  | { started: number; race: WithSeq<RaceRecord>; outcome: "started" | "same-start" | "replayed" }
+  | { outcome: "review"; review: ReviewRecord };
 
-export function startRace({ raceId, tap, at }: { raceId: string; tap: string; at: number }): Promise<StartAnswer> {
-  return api<StartAnswer>(raceDayUrl(["start", raceId], { tap, at }));
-}
-
-export function useStartRace() {
-  const queryClient = useQueryClient();
-  return useMutation({ mutationFn: startRace, onSuccess: ({ race }) => cacheRace(queryClient, race) });
+export function startRace(raceId: string, { tap, at, device, err }: StartItem): Promise<StartAnswer> {
+  return api<StartAnswer>(raceDayUrl(["start", raceId], { tap, at, err, device }), {
+    signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
+  });
 }

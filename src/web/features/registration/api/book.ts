@@ -14,6 +14,8 @@ export interface BookingRequest {
 export interface Booking {
   token: string;
   payref: string;
+  /** Whole kronor the payment asks for (shown beside the QR code). */
+  amount?: number;
 }
 
 /** Spec: "If the booking token equals 'kampanj' … the page reloads at once." */

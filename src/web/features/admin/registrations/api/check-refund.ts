@@ -11,6 +11,10 @@ export function useCheckRefund() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: checkRefund,
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ["admin", "registrations"] }),
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: ["admin", "registrations"] }),
+        queryClient.invalidateQueries({ queryKey: ["admin", "box-office-sales"] }),
+      ]),
   });
 }

@@ -1,7 +1,8 @@
 /**
- * POST /admin/api/refunds {payid, amount, idempotencyKey}: 201 refunded, 202 sent to Swish and not yet confirmed,
- * 200 the key's earlier refund; 4xx/502 `{error}` in Swedish. The overview is fetched again afterwards either way
- * (a refusal is recorded too).
+ * POST /admin/api/refunds {payid, amount, idempotencyKey, deregister?}: 201 refunded, 202 sent to Swish and not yet
+ * confirmed, 200 the key's earlier refund; 4xx/502 `{error}` in Swedish. `deregister` names runners to take out once
+ * the money is back. The overview and the box-office sales are fetched again afterwards either way (a refusal is
+ * recorded too).
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { RefundRecord } from "../../../../../shared/registrations-overview";
@@ -13,12 +14,17 @@ export interface RefundAnswer {
   /** Kronor still refundable of the payment. */
   refundable: number;
   repeated: boolean;
+  /** The runners the refund deregisters once PAID. */
+  deregister: string[];
+  /** What the deregistration did; null until the refund is PAID (or when it deregisters nobody). */
+  deregistration: { runners: string[]; keptInRace: { id: string; part: string; state: string }[] } | null;
 }
 
 export interface NewRefund {
   payid: string;
   amount: number;
   idempotencyKey: string;
+  deregister?: string[];
 }
 
 export function createRefund(body: NewRefund): Promise<RefundAnswer> {
@@ -29,6 +35,10 @@ export function useCreateRefund() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: createRefund,
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ["admin", "registrations"] }),
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: ["admin", "registrations"] }),
+        queryClient.invalidateQueries({ queryKey: ["admin", "box-office-sales"] }),
+      ]),
   });
 }

@@ -10,10 +10,10 @@ AFTER UPDATE OF `status` ON `payments`
 WHEN OLD.`status` = 'CREATED' AND NEW.`status` IN ('DECLINED', 'ERROR', 'CANCELLED') AND NEW.`origin` = 'kassa'
 BEGIN
 	UPDATE `participants` SET `bib` = NULL
-	WHERE `id` IN (SELECT `value` FROM json_each(NEW.`participant_ids`)) AND `race_id` IS NULL;
+	WHERE `id` IN (SELECT `value` FROM json_each(NEW.`participant_ids`)) AND `race_id` IS NULL AND `paid_by` IS NULL;
 END;--> statement-breakpoint
 -- Sales that ended unpaid before this migration let go of their bibs now.
 UPDATE `participants` SET `bib` = NULL
-WHERE `race_id` IS NULL AND `registration_id` IS NULL AND `bib` IS NOT NULL AND `id` IN (
+WHERE `race_id` IS NULL AND `paid_by` IS NULL AND `registration_id` IS NULL AND `bib` IS NOT NULL AND `id` IN (
 	SELECT `value` FROM `payments`, json_each(`payments`.`participant_ids`)
 	WHERE `payments`.`origin` = 'kassa' AND `payments`.`status` IN ('DECLINED', 'ERROR', 'CANCELLED'));

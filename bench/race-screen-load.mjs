@@ -1,0 +1,271 @@
+/**
+ * The race screen on a cheap phone with poor signal (issue 23 item 11): Debian Chromium through playwright-core at
+ * 375 px, the CPU slowed 4× and the network held to 150 ms round trip and 1.6 Mbit/s down (750 kbit/s up), both
+ * through the DevTools protocol, applied to the page and to its service worker (whose own fetches the page's
+ * settings do not cover). A race of 60 runners; each of RUNS rounds is a new phone (a fresh browser profile, signed
+ * in) that opens /admin/race/{id} for the first time, and then opens it again in a new tab: the time from the
+ * navigation's start to all 60 tiles painted, and the JavaScript the first load downloaded (kB over the wire and
+ * unpacked). Targets: first load within 2 s, repeat within 1 s. Medians of RUNS (RACE_LOAD_RUNS, default 3), each
+ * round with the machine's load average when it began (other work on the two cores slows a 4× slowed CPU further).
+ * RACE_LOAD_TIMELINE=1 prints each load's requests (start–end, ms since the navigation began) and long tasks.
+ */
+import { loadavg } from "node:os";
+import { chromium } from "playwright-core";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../scripts/lib/chromium.mjs";
+
+const RUNS = Number(process.env.RACE_LOAD_RUNS ?? 3);
+const RUNNERS = 60;
+const CLIENT = { "x-loppet-client": "1" };
+/** Chromium's DevTools settings: 150 ms round trip, 1.6 Mbit/s down, 750 kbit/s up (bytes per second). */
+const NETWORK = { offline: false, latency: 150, downloadThroughput: 1_600_000 / 8, uploadThroughput: 750_000 / 8 };
+const CPU_SLOWDOWN = 4;
+const FIRST_TARGET_MS = 2_000;
+const REPEAT_TARGET_MS = 1_000;
+
+const FIRST_NAMES = ["Alva", "Bo", "Cecilia", "David", "Elsa", "Filip", "Greta", "Hugo", "Ines", "Jonas"];
+const LAST_NAMES = ["Andersson", "Berg", "Carlsson", "Dahl", "Ek", "Forsberg"];
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+async function signIn(context) {
+  const res = await context.request.post("/admin/api/dev-login", {
+    headers: CLIENT,
+    data: { email: "arrangor@example.se" },
+  });
+  if (res.status() !== 200) throw new Error(`dev-login: ${res.status()} ${await res.text()}`);
+}
+
+/** A race of RUNNERS runners with bibs, on a random day far ahead (nobody else's race). */
+async function makeRace(context) {
+  for (;;) {
+    const year = 2040 + Math.floor(Math.random() * 59);
+    const day = `${year}-0${1 + Math.floor(Math.random() * 9)}-1${Math.floor(Math.random() * 9)}`;
+    const distance = 100 * (1 + Math.floor(Math.random() * 9_000));
+    const part = `race-${day.slice(2).replaceAll("-", "")}-${String(distance / 100).padStart(2, "0")}`;
+    const res = await context.request.post(`/admin/api/races/create-race/${part}`, {
+      headers: CLIENT,
+      data: { date: day, distance, openForReg: false },
+    });
+    if (res.status() === 409) continue;
+    if (res.status() !== 200) throw new Error(`create-race: ${res.status()} ${await res.text()}`);
+    for (let i = 0; i < RUNNERS; i++) {
+      const add = await context.request.post(`/admin/api/races/add-runner/${part}`, {
+        headers: CLIENT,
+        data: {
+          firstname: FIRST_NAMES[i % FIRST_NAMES.length],
+          lastname: `${LAST_NAMES[i % LAST_NAMES.length]}-${i + 1}`,
+          age: 20 + (i % 40),
+          bib: 100 + i,
+          group: i % 2 ? "Dam" : "Herr",
+          company: "",
+        },
+      });
+      if (add.status() !== 200) throw new Error(`add-runner: ${add.status()} ${await add.text()}`);
+    }
+    return part;
+  }
+}
+
+/**
+ * Throttles every target of the browser that does network work: each page (CPU and network) and each service
+ * worker (network: its fetches are its own, outside the page's settings, and only the per-rule form of the setting
+ * reaches them). Answers `ready(targetId)`, resolved once that target is throttled, and `stop`.
+ */
+async function throttleEverything(browser) {
+  const cdp = await browser.newBrowserCDPSession();
+  const done = new Map();
+  const throttle = (targetInfo) => {
+    if (!["page", "service_worker"].includes(targetInfo.type) || done.has(targetInfo.targetId)) return;
+    const applied = (async () => {
+      let sessionId;
+      try {
+        ({ sessionId } = await cdp.send("Target.attachToTarget", { targetId: targetInfo.targetId, flatten: false }));
+      } catch {
+        return; // gone already
+      }
+      let id = 0;
+      const send = (method, params) =>
+        cdp
+          .send("Target.sendMessageToTarget", { sessionId, message: JSON.stringify({ id: ++id, method, params }) })
+          .catch(() => {});
+      await send("Network.enable", {});
+      if (targetInfo.type === "page") {
+        await send("Network.emulateNetworkConditions", NETWORK);
+        await send("Emulation.setCPUThrottlingRate", { rate: CPU_SLOWDOWN });
+      } else {
+        const { offline, ...conditions } = NETWORK;
+        await send("Network.emulateNetworkConditionsByRule", {
+          offline,
+          matchedNetworkConditions: [{ urlPattern: "", ...conditions }],
+        });
+      }
+    })();
+    done.set(targetInfo.targetId, applied);
+  };
+  cdp.on("Target.targetCreated", ({ targetInfo }) => throttle(targetInfo));
+  await cdp.send("Target.setDiscoverTargets", { discover: true });
+  const { targetInfos } = await cdp.send("Target.getTargets");
+  targetInfos.forEach(throttle);
+  return {
+    ready: async (targetId) => {
+      while (!done.has(targetId)) await new Promise((resolve) => setTimeout(resolve, 20));
+      await done.get(targetId);
+    },
+    stop: () => cdp.detach().catch(() => {}),
+  };
+}
+
+/**
+ * Installed before the page's own scripts: the moment (ms since the navigation started) at which RUNNERS tiles are
+ * in the page and the frame after them has been painted. Watched from inside the page: polling from outside would
+ * run Playwright's scripts on the slowed main thread.
+ */
+function watchTiles(count) {
+  window.__seen = {};
+  new MutationObserver(() => {
+    for (const selector of [".admin-bar", ".page-loading", ".race-screen", ".runner-tiles"]) {
+      if (!(selector in window.__seen) && document.querySelector(selector))
+        window.__seen[selector] = Math.round(performance.now());
+    }
+  }).observe(document, { childList: true, subtree: true });
+  window.__longTasks = [];
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) window.__longTasks.push(`${Math.round(e.startTime)}+${Math.round(e.duration)}`);
+  }).observe({ type: "longtask", buffered: true });
+  window.__tilesAt = new Promise((done) => {
+    const check = () => {
+      if (document.querySelectorAll(".tile-cell").length < count) return false;
+      requestAnimationFrame(() => setTimeout(() => done(performance.now())));
+      return true;
+    };
+    const start = () => {
+      if (check()) return;
+      const observer = new MutationObserver(() => {
+        if (check()) observer.disconnect();
+      });
+      observer.observe(document.documentElement, { childList: true, subtree: true });
+    };
+    if (document.documentElement) start();
+    else document.addEventListener("readystatechange", start, { once: true });
+  });
+}
+
+/** One load of the race screen in a new tab of `context`: ms to tiles painted, and the scripts it downloaded. */
+async function load(context, throttled, part) {
+  const page = await context.newPage();
+  const session = await context.newCDPSession(page);
+  const { targetInfo } = await session.send("Target.getTargetInfo");
+  await session.detach();
+  await throttled.ready(targetInfo.targetId);
+  const scripts = [];
+  page.on("response", async (res) => {
+    if (res.request().resourceType() !== "script") return;
+    const sizes = await res
+      .request()
+      .sizes()
+      .catch(() => null);
+    scripts.push({
+      url: new URL(res.url()).pathname,
+      fromServiceWorker: res.fromServiceWorker(),
+      wireBytes: sizes ? sizes.responseBodySize + sizes.responseHeadersSize : 0,
+      bodyBytes: Number(res.headers()["content-length"] ?? 0) || (await res.body().catch(() => Buffer.alloc(0))).length,
+    });
+  });
+  await page.goto(`/admin/race/${part}`, { waitUntil: "commit" });
+  const ms = await page.evaluate(() => window.__tilesAt);
+  await page.waitForLoadState("networkidle");
+  if (process.env.RACE_LOAD_TIMELINE === "1") {
+    // Where the time went: the document and every request, start → end (ms since the navigation started).
+    const timeline = await page.evaluate(() =>
+      [...performance.getEntriesByType("navigation"), ...performance.getEntriesByType("resource")].map(
+        (e) => `${Math.round(e.startTime)}–${Math.round(e.responseEnd)} ${e.name.replace(location.origin, "")}`,
+      ),
+    );
+    const tasks = await page.evaluate(
+      () => `${window.__longTasks.join(" ")}\n    seen: ${JSON.stringify(window.__seen)}`,
+    );
+    console.log(`  ${Math.round(ms)} ms\n    ${timeline.join("\n    ")}\n    long tasks: ${tasks}`);
+  }
+  return { page, ms, scripts };
+}
+
+export async function run({ baseURL }) {
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+  try {
+    const setup = await browser.newContext({ baseURL });
+    await signIn(setup);
+    const part = await makeRace(setup);
+    await setup.close();
+
+    const rounds = [];
+    for (let i = 1; i <= RUNS; i++) {
+      // A new phone: an empty profile (no cache, no service worker), signed in before the clock starts.
+      const context = await browser.newContext({
+        baseURL,
+        viewport: { width: 375, height: 740 },
+        deviceScaleFactor: 2,
+        isMobile: true,
+        hasTouch: true,
+        locale: "sv-SE",
+        timezoneId: "Europe/Stockholm",
+      });
+      await signIn(context);
+      await context.addInitScript(watchTiles, RUNNERS);
+      const loadAverage1m = Math.round(loadavg()[0] * 100) / 100;
+      const throttled = await throttleEverything(browser);
+      try {
+        const first = await load(context, throttled, part);
+        // The phone keeps the page open a while (the service worker installs meanwhile), then opens it again.
+        // (At most 20 s: a build without a service worker never gets ready.)
+        await first.page.evaluate(() =>
+          Promise.race([navigator.serviceWorker?.ready, new Promise((done) => setTimeout(done, 20_000))]),
+        );
+        await first.page.close();
+        const repeat = await load(context, throttled, part);
+        await repeat.page.close();
+        const sum = (list, key) => list.reduce((s, x) => s + x[key], 0);
+        rounds.push({
+          loadAverage1m,
+          firstMs: Math.round(first.ms),
+          repeatMs: Math.round(repeat.ms),
+          firstScriptWireKB: Math.round(sum(first.scripts, "wireBytes") / 100) / 10,
+          firstScriptKB: Math.round(sum(first.scripts, "bodyBytes") / 100) / 10,
+          firstScripts: first.scripts.map((s) => s.url),
+          repeatScriptsFromNetwork: repeat.scripts
+            .filter((s) => !s.fromServiceWorker && s.wireBytes > 0)
+            .map((s) => s.url),
+        });
+      } finally {
+        await throttled.stop();
+        await context.close();
+      }
+      const r = rounds.at(-1);
+      console.log(
+        `  körning ${i}: första ${r.firstMs} ms, igen ${r.repeatMs} ms, skript ${r.firstScriptWireKB} kB över nätet (${r.firstScriptKB} kB), last ${r.loadAverage1m}`,
+      );
+    }
+    const figures = {
+      runners: RUNNERS,
+      cpuSlowdown: CPU_SLOWDOWN,
+      network: { rttMs: NETWORK.latency, downMbit: 1.6, upMbit: 0.75 },
+      firstLoadMedianMs: median(rounds.map((r) => r.firstMs)),
+      repeatLoadMedianMs: median(rounds.map((r) => r.repeatMs)),
+      firstScriptWireKBMedian: median(rounds.map((r) => r.firstScriptWireKB)),
+      firstScriptKBMedian: median(rounds.map((r) => r.firstScriptKB)),
+      rounds,
+    };
+    const summary = [
+      `Loppskärmen, ${RUNNERS} löpare, telefon, ${CPU_SLOWDOWN}× långsammare CPU, 150 ms RTT, 1,6 Mbit/s, median av ${RUNS}:`,
+      `  första laddningen till rutorna: ${figures.firstLoadMedianMs} ms (mål ≤ ${FIRST_TARGET_MS} ms)`,
+      `  samma telefon igen:             ${figures.repeatLoadMedianMs} ms (mål ≤ ${REPEAT_TARGET_MS} ms)`,
+      `  JavaScript vid första laddningen: ${figures.firstScriptWireKBMedian} kB över nätet, ${figures.firstScriptKBMedian} kB uppackat`,
+    ].join("\n");
+    return { figures, summary };
+  } finally {
+    await browser.close();
+  }
+}

@@ -1,0 +1,41 @@
+/**
+ * POST /admin/api/races/review/{raceId}/{itemId}/apply {}: 'Använd', the item taken as it was meant (a finish at
+ * the tap's original moment, a start at its press); 409 with the reason when it cannot be (the item stays open).
+ * POST …/discard {}: 'Kasta'. Both are audited; every phone hears the item leave the list over its socket.
+ */
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import type { RaceRecord, ReviewRecord, RunnerRecord } from "../../../../shared/race-protocol";
+import { api } from "../../../lib/api";
+import type { WithSeq } from "../apply-race-events";
+import { cacheRace, cacheRunner, uncacheDecidedReview } from "../race-cache";
+import { auditQueryOptions } from "./get-audit";
+import { raceDayUrl } from "./race-day-url";
+
+export interface ReviewDecision {
+  raceId: string;
+  itemId: string;
+  action: "apply" | "discard";
+}
+
+export interface DecisionAnswer {
+  review: ReviewRecord;
+  runner?: WithSeq<RunnerRecord>;
+  race?: WithSeq<RaceRecord>;
+}
+
+export function decideReview({ raceId, itemId, action }: ReviewDecision): Promise<DecisionAnswer> {
+  return api<DecisionAnswer>(raceDayUrl(["review", raceId, itemId, action]), { method: "POST", json: {} });
+}
+
+export function useDecideReview() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: decideReview,
+    onSuccess: ({ review, runner, race }, { raceId }) => {
+      if (runner) cacheRunner(queryClient, raceId, runner);
+      if (race) cacheRace(queryClient, race);
+      uncacheDecidedReview(queryClient, review);
+      return queryClient.invalidateQueries({ queryKey: auditQueryOptions(raceId).queryKey });
+    },
+  });
+}

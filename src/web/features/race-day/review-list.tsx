@@ -1,0 +1,104 @@
+/**
+ * 'Att granska': what a volunteer pressed that the race could not take as it was (a finish for a race not
+ * started, a second start far from the first …), kept by the race until a person decides. Live from the socket,
+ * the same on every phone, and still there after a reload: the server keeps the list. Each item says what, who,
+ * from which device, when and why; 'Använd' takes it with its original moment, 'Kasta' (confirmed) drops it. Both
+ * are in the log. Two phones deciding one item at once: the first decision stands, the second is refused by the
+ * server with its reason, and the item leaves both lists over the socket.
+ */
+import { useState } from "react";
+import type { ReviewRecord } from "../../../shared/race-protocol";
+import { Button } from "../../components/ui/button";
+import { Dialog, DialogContent } from "../../components/ui/dialog";
+import { useDecideReview } from "./api/decide-review";
+import { messageOf } from "./race-alerts";
+import { stockholmClockTime } from "./race-view";
+
+export interface ReviewListProps {
+  raceId: string;
+  reviews: readonly ReviewRecord[];
+  /** 'Ella Berg (200)' for a runner id, as the screen knows them now. */
+  runnerLabel: (review: ReviewRecord) => string;
+  deviceLabel: (device: string | null) => string;
+  onError: (message: string) => void;
+}
+
+/** What the item is, in a few words: 'Måltid 10:58:09 för Ella Berg (200)', 'Start 10:00:00'. */
+export function reviewTitle(review: ReviewRecord, runner: string): string {
+  const at = stockholmClockTime(review.at);
+  return review.kind === "start" ? `Start ${at}` : `Måltid ${at}${runner ? ` för ${runner}` : ""}`;
+}
+
+export function ReviewList({ raceId, reviews, runnerLabel, deviceLabel, onError }: ReviewListProps) {
+  const decide = useDecideReview();
+  const [discarding, setDiscarding] = useState<ReviewRecord | null>(null);
+  if (reviews.length === 0) return null;
+
+  const busy = (id: string, action: "apply" | "discard") =>
+    decide.isPending && decide.variables?.itemId === id && decide.variables.action === action;
+  const run = (review: ReviewRecord, action: "apply" | "discard", done?: () => void) =>
+    decide.mutate(
+      { raceId, itemId: review.id, action },
+      { onSuccess: () => done?.(), onError: (err) => onError(messageOf(err)) },
+    );
+
+  return (
+    <section className="race-review" aria-labelledby="race-review-title">
+      <h3 id="race-review-title">Att granska ({reviews.length})</h3>
+      <ul className="review-items">
+        {reviews.map((review) => {
+          const title = reviewTitle(review, runnerLabel(review));
+          const device = deviceLabel(review.device);
+          return (
+            <li key={review.id} className="review-item">
+              <p className="review-title">{title}</p>
+              <p className="review-reason">{review.reason}</p>
+              <p className="review-meta">
+                {[review.actor, device, `kom in ${stockholmClockTime(review.createdAt)}`].filter(Boolean).join(", ")}
+              </p>
+              <div className="review-actions">
+                <Button
+                  size="small"
+                  variant="primary"
+                  aria-label={`Använd: ${title}`}
+                  loading={busy(review.id, "apply")}
+                  disabled={decide.isPending}
+                  onClick={() => run(review, "apply")}
+                >
+                  Använd
+                </Button>
+                <Button
+                  size="small"
+                  aria-label={`Kasta: ${title}`}
+                  disabled={decide.isPending}
+                  onClick={() => setDiscarding(review)}
+                >
+                  Kasta
+                </Button>
+              </div>
+            </li>
+          );
+        })}
+      </ul>
+      <Dialog open={discarding !== null} onOpenChange={(open) => !open && setDiscarding(null)}>
+        {discarding && (
+          <DialogContent
+            title="Kasta posten?"
+            description={`${reviewTitle(discarding, runnerLabel(discarding))} tas bort ur listan och används inte. Det syns i loggen.`}
+          >
+            <div className="race-form-actions">
+              <Button
+                variant="primary"
+                loading={busy(discarding.id, "discard")}
+                onClick={() => run(discarding, "discard", () => setDiscarding(null))}
+              >
+                Kasta
+              </Button>
+              <Button onClick={() => setDiscarding(null)}>Behåll</Button>
+            </div>
+          </DialogContent>
+        )}
+      </Dialog>
+    </section>
+  );
+}

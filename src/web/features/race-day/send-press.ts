@@ -1,0 +1,39 @@
+/** One queued press to its call, and the answer to what the queue does with it (tap-queue.ts, `SendResult`). */
+import type { ReviewRecord } from "../../../shared/race-protocol";
+import { finishRunner, type FinishAnswer } from "./api/finish-runner";
+import { startRace, type StartAnswer } from "./api/start-race";
+import { stockholmClockTime } from "./race-view";
+import { resultOfError, reviewMessage, type KnownItem, type SendResult } from "./tap-queue";
+
+const isReview = (x: unknown): x is { outcome: "review"; review: ReviewRecord } => {
+  if (typeof x !== "object" || x === null) return false;
+  const a = x as { outcome?: unknown; review?: { reason?: unknown } };
+  return a.outcome === "review" && typeof a.review?.reason === "string";
+};
+
+export function finishResult(answer: FinishAnswer): SendResult {
+  if (isReview(answer)) return { kind: "review", review: answer.review, message: reviewMessage(answer.review) };
+  return { kind: "sent", outcome: answer.outcome, runner: answer.runner };
+}
+
+export function startResult(answer: StartAnswer): SendResult {
+  if (isReview(answer)) return { kind: "review", review: answer.review, message: reviewMessage(answer.review) };
+  const result: SendResult = { kind: "sent", outcome: answer.outcome, race: answer.race };
+  if (answer.outcome === "same-start" && answer.race.started !== null) {
+    result.message = `Samma start som en annan telefon: starten ${stockholmClockTime(answer.race.started)} gäller.`;
+  }
+  return result;
+}
+
+export async function sendPress(raceId: string, item: KnownItem): Promise<SendResult> {
+  try {
+    switch (item.kind) {
+      case "finish":
+        return finishResult(await finishRunner(raceId, item));
+      case "start":
+        return startResult(await startRace(raceId, item));
+    }
+  } catch (err) {
+    return resultOfError(err);
+  }
+}

@@ -1,0 +1,100 @@
+/**
+ * The admin area's service worker, served as /admin/sw.js with scope /admin/ (src/web/sw/names.ts). Registered by
+ * the admin shell, so an organiser's phone has it before race morning. It makes the race screen open with no
+ * connection: the admin area's code and its pages from the precache (common.ts), and the two answers the screens
+ * need before they can draw anything:
+ *
+ * - GET /api/config (who is signed in, the server's clock): network first, else the last answer, fetched once
+ *   already when the worker installs. The copy's `serverTime` is moved on by the time that has passed since it was
+ *   fetched, so a phone that reloads offline still stamps its taps on the server's clock (the offset the device
+ *   measured then, applied to its clock now).
+ * - GET /admin/api/races (the hub's list): network first, else the last answer.
+ *
+ * The race itself (GET /admin/api/races/get/{id}) is not handled here: the race screen keeps the last state it
+ * showed, as its socket kept it, and says when it shows that (src/web/features/offline/offline-race.ts).
+ *
+ * Signed out: when the network's config says this browser is no longer an admin, both copies and the race
+ * screen's saved races are deleted (they hold runners' names).
+ */
+import { registerRoute } from "workbox-routing";
+import { NetworkFirst } from "workbox-strategies";
+import type { WorkboxPlugin } from "workbox-core/types.js";
+import { ADMIN_DATA_CACHE, FETCHED_AT_HEADER, RACE_SNAPSHOT_CACHE } from "../names";
+import { NETWORK_TIMEOUT_SECONDS, startWorker, type PrecacheEntry } from "./common";
+
+declare const self: ServiceWorkerGlobalScope;
+/** This build's admin code, pages and icon (scripts/service-workers.mjs). */
+declare const __PRECACHE__: PrecacheEntry[];
+
+const RACE_SCREEN = /^\/admin\/race\/[^/]+\/?$/;
+
+startWorker(
+  __PRECACHE__,
+  (url) => (RACE_SCREEN.test(url.pathname) ? "/admin/_race-shell" : "/admin/_shell"),
+  // The Worker's own answers under /admin/ (exports opened as links, the registrations list): not pages.
+  [/^\/admin\/api\//, /^\/admin\/registrations(\/|$)/],
+);
+
+const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null;
+
+async function forgetAdminData(): Promise<void> {
+  await Promise.all([caches.delete(ADMIN_DATA_CACHE), caches.delete(RACE_SNAPSHOT_CACHE)]);
+}
+
+/** The config's copy: kept with the moment it was fetched, handed out with the server's clock moved on. */
+const configCopy: WorkboxPlugin = {
+  requestWillFetch: async ({ request, state }) => {
+    if (state) state.sentAt = Date.now();
+    return request;
+  },
+  cacheWillUpdate: async ({ response, state }) => {
+    if (response.status !== 200) return null;
+    const text = await response.clone().text();
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return null;
+    }
+    if (!isRecord(body) || body.isAdmin !== true) {
+      await forgetAdminData();
+      return null;
+    }
+    // The server read its clock about halfway through the request (the same guess the page makes).
+    const receivedAt = Date.now();
+    const sentAt = typeof state?.sentAt === "number" ? state.sentAt : receivedAt;
+    const headers = new Headers(response.headers);
+    headers.set(FETCHED_AT_HEADER, String(Math.round((sentAt + receivedAt) / 2)));
+    return new Response(text, { status: 200, statusText: response.statusText, headers });
+  },
+  cachedResponseWillBeUsed: async ({ cachedResponse }) => {
+    if (!cachedResponse) return null;
+    const fetchedAt = Number(cachedResponse.headers.get(FETCHED_AT_HEADER));
+    const body: unknown = await cachedResponse.json().catch(() => null);
+    if (!isRecord(body) || !Number.isFinite(fetchedAt)) return null;
+    const server = typeof body.serverTime === "number" ? body.serverTime : Date.parse(String(body.serverTime));
+    if (Number.isFinite(server)) body.serverTime = Date.now() + (server - fetchedAt);
+    return new Response(JSON.stringify(body), { status: 200, headers: cachedResponse.headers });
+  },
+};
+
+const sameSite = (url: URL) => url.origin === self.location.origin;
+
+const config = new NetworkFirst({
+  cacheName: ADMIN_DATA_CACHE,
+  networkTimeoutSeconds: NETWORK_TIMEOUT_SECONDS,
+  plugins: [configCopy],
+});
+registerRoute(({ url }) => sameSite(url) && url.pathname === "/api/config", config);
+
+// Installing is the moment the phone is online in the admin area: keep the config now, not only when a page next
+// asks for it through this worker, so a phone that loses its signal right after can still open the race screen.
+self.addEventListener("install", (event) => {
+  const request = new Request("/api/config", { credentials: "same-origin", headers: { accept: "application/json" } });
+  event.waitUntil(config.handle({ request, event }).catch(() => undefined));
+});
+
+registerRoute(
+  ({ url }) => sameSite(url) && url.pathname === "/admin/api/races",
+  new NetworkFirst({ cacheName: ADMIN_DATA_CACHE, networkTimeoutSeconds: NETWORK_TIMEOUT_SECONDS }),
+);

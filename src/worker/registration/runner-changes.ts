@@ -1,0 +1,172 @@
+/**
+ * A save of the family's runner map (`POST /update`) once paid status is each runner's (issue 24). What the save
+ * may do is decided from what is stored now, never from what the page believes:
+ *
+ * - Unpaid runners are added, edited and removed as before. A change to (or removal of) an unpaid runner first
+ *   withdraws a Swish payment still waiting for the old list, so a payment always covers the runners it was made
+ *   for; if that payment turns out to be paid, nothing is saved (409) and the page reloads to show it.
+ * - Adding a runner while a payment is waiting in Swish is refused (409): the family pays it or withdraws it
+ *   (`POST /cancel-payment`) first, so no runner is ever added beside a payment whose outcome is open.
+ * - A paid runner can be edited while registration is open (names, club, group, distance, and an age that keeps its
+ *   price class: the price it was booked at never changes; a move between child and adult price is refused with
+ *   whom to contact). It cannot be removed, and a deregistered runner cannot be changed. One paid runner per save.
+ * - A paid runner is in a race object: the change goes there first (`changeRunnerInRace`: a new distance is the
+ *   object's move), then to D1 in the guarded batch (registrations-db.ts saveRunners). Should the batch be refused
+ *   (another tab saved first, a refund deregistered the runner meanwhile), D1's details are put back into the race
+ *   (`syncRunnerFromD1`), so race day and D1 never disagree. A paid runner not yet in its race (the payment settled
+ *   a moment ago and its runners are being placed) is refused for that moment (409), so a change never overtakes
+ *   the placement.
+ *
+ * Interleavings: two tabs saving from the same version → one wins, the other gets 409 with the current list (the
+ * version guard). A payment that settles while a save is on its way → the save's guard sees any runner it touches
+ * as unpaid turn paid, and refuses it (409 'paid-meanwhile'); runners it does not touch are written unchanged. A
+ * refund that deregisters while a save is on its way → the race object refuses the change (the runner left it) or
+ * the guard refuses it (deregistered_at is set), and the race is put back to D1's details.
+ */
+import { SEASON } from "../../shared/season";
+import { changesPriceClass } from "../../shared/registration-view";
+import type { RunnerFields } from "../../shared/registration-schema";
+import { isAdult } from "../../shared/age";
+import type { Db } from "../db/client";
+import { ApiError, badRequest, conflict } from "../lib/errors";
+import { withdrawOpenPayments } from "../payments/payments";
+import { listOpenSwishPayments, participantsByIds } from "../payments/payments-db";
+import { changeRunnerInRace, syncRunnerFromD1 } from "../race-day/race-runners";
+import {
+  runnerFields,
+  saveRunners,
+  type RegistrationRow,
+  type SaveResult,
+  type StoredRunner,
+} from "./registrations-db";
+
+/** Who the race objects' audit trail names for a change made by the family. */
+const FAMILY = { actor: "anmälan" };
+
+const name = (r: { firstname: string; lastname: string }) => `${r.firstname} ${r.lastname}`.trim();
+
+export const CHANGE_MSG = {
+  openPayment:
+    "En betalning väntar i Swish. Betala den klart, eller tryck på Avbryt betalningen, innan du lägger till fler löpare.",
+  paidMeanwhile: "En betalning blev klar samtidigt. Listan har uppdaterats – gör din ändring igen.",
+  onePaidAtATime: "Ändra en betald löpare i taget.",
+  closedPaid: `Anmälan är stängd, så löparna kan inte längre ändras här. Skriv till ${SEASON.contactEmail} om något behöver ändras.`,
+  paidNotRemovable: (r: StoredRunner) =>
+    `${name(r)} är betald och kan inte tas bort här. Skriv till ${SEASON.contactEmail} om ${r.firstname} inte kan springa, så hjälper vi dig.`,
+  deregistered: (r: StoredRunner) => `${name(r)} är avregistrerad och kan inte ändras.`,
+  priceClass: (r: StoredRunner, age: number) =>
+    `Med åldern ${age} år blir ${name(r)} ${isAdult(age) ? "vuxen" : "barn"} och får ett annat pris än det som betalades. ` +
+    `Det kan inte ändras här – skriv till ${SEASON.contactEmail} så hjälper vi dig.`,
+  notPlaced: (r: StoredRunner) =>
+    `${name(r)} läggs just nu in i startlistan efter betalningen. Försök igen om en liten stund.`,
+} as const;
+
+function sameFields(a: RunnerFields, b: RunnerFields): boolean {
+  return (
+    a.firstname === b.firstname &&
+    a.lastname === b.lastname &&
+    a.age === b.age &&
+    a.company === b.company &&
+    a.distance === b.distance &&
+    a.group === b.group
+  );
+}
+
+/** Whether the map changes or leaves out a paid (or deregistered) runner. */
+export function touchesPaidRunner(stored: readonly StoredRunner[], next: Record<string, RunnerFields>): boolean {
+  return stored.some((r) => r.paidBy !== null && (next[r.id] === undefined || !sameFields(r, next[r.id]!)));
+}
+
+export interface RunnerMapChanges {
+  added: string[];
+  /** Stored unpaid runners the map changes or leaves out. */
+  unpaidTouched: string[];
+  /** The stored paid runner the map changes, with its new details. */
+  paidChanged: { runner: StoredRunner; next: RunnerFields } | null;
+}
+
+/**
+ * What the map changes against what is stored, and the refusals that need nothing but the two: a paid runner left
+ * out, a deregistered runner changed, a paid runner's age moved across the price line, more than one paid runner.
+ */
+export function runnerMapChanges(
+  stored: readonly StoredRunner[],
+  next: Record<string, RunnerFields>,
+): RunnerMapChanges {
+  const byId = new Map(stored.map((r) => [r.id, r]));
+  const added = Object.keys(next).filter((id) => !byId.has(id));
+  const unpaidTouched: string[] = [];
+  const paid: { runner: StoredRunner; next: RunnerFields }[] = [];
+  for (const r of stored) {
+    const wanted = next[r.id];
+    const changed = wanted === undefined || !sameFields(r, wanted);
+    if (!changed) continue;
+    if (r.paidBy === null) {
+      unpaidTouched.push(r.id);
+      continue;
+    }
+    if (wanted === undefined) throw conflict(CHANGE_MSG.paidNotRemovable(r));
+    if (r.deregisteredAt !== null) throw conflict(CHANGE_MSG.deregistered(r));
+    if (changesPriceClass(r.age, wanted.age)) throw conflict(CHANGE_MSG.priceClass(r, wanted.age));
+    paid.push({ runner: r, next: wanted });
+  }
+  if (paid.length > 1) throw badRequest(CHANGE_MSG.onePaidAtATime);
+  return { added, unpaidTouched, paidChanged: paid[0] ?? null };
+}
+
+export interface ApplyRunnerMapInput {
+  registration: RegistrationRow;
+  stored: readonly StoredRunner[];
+  changes: RunnerMapChanges;
+  runners: Record<string, RunnerFields>;
+  expectedVersion: number;
+  now: number;
+}
+
+/** Runs a checked save (see the module comment); the caller answers its result. */
+export async function applyRunnerMap(env: Env, db: Db, input: ApplyRunnerMapInput): Promise<SaveResult> {
+  const { registration, changes } = input;
+  const { open } = await listOpenSwishPayments(db, registration.id);
+  if (changes.added.length > 0 && open.length > 0) throw conflict(CHANGE_MSG.openPayment);
+
+  // A payment still waiting in Swish is for the old list of unpaid runners: withdraw it before they change (409 if
+  // it was paid meanwhile, 502 while Swish cannot be asked). A change to a paid runner alone leaves it waiting.
+  let withdrawn = 0;
+  if (changes.unpaidTouched.length > 0) {
+    withdrawn = await withdrawOpenPayments(env, db, registration.id, registration.payid);
+  }
+
+  const paid = changes.paidChanged;
+  if (paid) {
+    if (!paid.runner.raceId) throw conflict(CHANGE_MSG.notPlaced(paid.runner));
+    try {
+      await changeRunnerInRace(
+        env,
+        db,
+        { id: paid.runner.id, raceId: paid.runner.raceId, distance: paid.runner.distance },
+        paid.next,
+        SEASON,
+        FAMILY,
+      );
+    } catch (err) {
+      // The runner left its race since it was read: a refund deregistered it (the race's own 404 says too little).
+      const [now] = err instanceof ApiError && err.status === 404 ? await participantsByIds(db, [paid.runner.id]) : [];
+      if (now?.deregisteredAt) throw conflict(CHANGE_MSG.deregistered(paid.runner));
+      throw err;
+    }
+  }
+
+  const saved = await saveRunners(db, {
+    registrationId: registration.id,
+    season: SEASON.year,
+    expectedVersion: input.expectedVersion,
+    expectedPayid: registration.payid,
+    clearPayid: withdrawn > 0,
+    runners: Object.fromEntries(Object.entries(input.runners).map(([id, r]) => [id, runnerFields(r)])),
+    unpaidTouched: changes.unpaidTouched,
+    paidTouched: paid ? { [paid.runner.id]: paid.runner.paidBy! } : {},
+    now: input.now,
+  });
+  if (saved.status !== "saved" && paid) await syncRunnerFromD1(env, db, paid.runner.id, FAMILY);
+  return saved;
+}
