@@ -126,6 +126,13 @@ test("the desk reads the receipt's QR with the camera and checks the family in; 
       `--use-file-for-fake-video-capture=${y4mOf(png)}`,
     ],
   });
+  // A timing phone on the 1.6 km race: Ture's tile says he has not picked up his bib, until the desk checks him in.
+  const timing = await onSite(await phoneContext(plain, baseURL), baseURL).newPage();
+  await signInAsDevAdmin(timing);
+  await timing.goto(`/admin/race/${raceIdForSeason("1.6")}`);
+  await timing.getByText("socket ansluten").waitFor();
+  const tureTile = timing.locator(".tile-cell").filter({ hasText: lastname });
+  await expect.poll(() => tureTile.getByText("ej hämtad").count()).toBe(1);
   try {
     const context = onSite(await phoneContext(camera, baseURL, { viewport: { width: 390, height: 844 } }), baseURL);
     await context.grantPermissions(["camera"], { origin: baseURL });
@@ -147,6 +154,8 @@ test("the desk reads the receipt's QR with the camera and checks the family in; 
     await card.getByRole("button", { name: "Hämtat – hela familjen (2)" }).click();
     await expect.poll(() => card.locator(".checkin-picked").count()).toBe(2);
     await expect.poll(() => desk.getByText(/^Ej skickade/).count()).toBe(0);
+    // Live on the timing phone: the mark is gone, without a reload.
+    await expect.poll(() => tureTile.getByText("ej hämtad").count()).toBe(0);
     // Sent and taken: no refusal on screen (a refused action leaves the queue with the server's message).
     expect(await desk.locator(".alert-error").count()).toBe(0);
     await desk.screenshot({ path: join(tmpdir(), "checkin-desk-390.png"), fullPage: true });
@@ -180,5 +189,6 @@ test("the desk reads the receipt's QR with the camera and checks the family in; 
     await expect.poll(() => card.locator(".checkin-picked").count()).toBe(2);
   } finally {
     await camera.close();
+    await timing.context().close();
   }
 }, 120_000);

@@ -23,6 +23,7 @@ import { deviceId } from "./device-id";
 import { NetworkStatus, useOnline } from "./network-status";
 import { messageOf, RaceAlerts, useMessages } from "./race-alerts";
 import { RaceControls } from "./race-controls";
+import { PickupMarks } from "./pickup-marks";
 import { deviceLabel, deviceNumbers, runnersFromLog, type LogContext, type NamedRunner } from "./race-log";
 import {
   isFinished,
@@ -264,6 +265,7 @@ function RaceScreen({ raceId }: { raceId: string }) {
           )
         }
       />
+      <PickupMarks raceId={raceId} race={raceView} runners={view} onDone={(text) => report(text, "info")} />
       <ReviewList
         raceId={raceId}
         reviews={reviews}
