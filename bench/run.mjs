@@ -9,6 +9,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import path from "node:path";
 import { startLocalServer } from "../scripts/lib/server.mjs";
+import { BENCH_SERVER_ENV } from "./lib/server-env.mjs";
 
 const BENCHMARKS = {
   "admin-analytics": () => import("./admin-analytics.mjs"),
@@ -59,7 +60,7 @@ try {
   for (const name of names) {
     if (!IN_PROCESS.has(name) && server === null) {
       console.log("Bygger och startar servern (scripts/start.mjs)…");
-      server = await startLocalServer({ echo: process.env.BENCH_SERVER_LOG === "1" });
+      server = await startLocalServer({ echo: process.env.BENCH_SERVER_LOG === "1", env: BENCH_SERVER_ENV });
     }
     console.log(`\n── ${name} ──`);
     try {

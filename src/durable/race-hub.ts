@@ -12,7 +12,7 @@ import { RACE_ACTOR_HEADER } from "./race/types";
 import {
   closeForEndedSession,
   endedSessions,
-  SESSION_RECHECK_MS,
+  SessionRecheck,
   sessionExpired,
   socketSessionFrom,
   type SocketSession,
@@ -33,11 +33,12 @@ export class RaceHubDO extends DurableObject<Env> {
   /** Sockets whose snapshot is being read from D1, with the changes held back for them meanwhile. */
   private readonly pending = new Map<WebSocket, RaceEvent[]>();
   /** When the sockets' sessions were last checked against D1 (src/durable/socket-sessions.ts). */
-  private sessionsCheckedAt = 0;
+  private readonly sessionRecheck: SessionRecheck;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.clock = clockFromSettings(env);
+    this.sessionRecheck = new SessionRecheck(ctx.storage);
     ctx.storage.sql.exec(
       "CREATE TABLE IF NOT EXISTS counter (id INTEGER PRIMARY KEY CHECK (id = 1), seq INTEGER NOT NULL)",
     );
@@ -47,8 +48,8 @@ export class RaceHubDO extends DurableObject<Env> {
   /** A race object's state or start changed (it is already in D1): every subscribed hub page hears of it. */
   async raceChanged(race: RaceRecord): Promise<void> {
     const now = this.clock.now();
-    if (now - this.sessionsCheckedAt >= SESSION_RECHECK_MS) {
-      this.sessionsCheckedAt = now;
+    if (this.sessionRecheck.due(now)) {
+      this.sessionRecheck.started(now);
       const sockets = this.ctx.getWebSockets(HUB_TAG);
       try {
         const ended = await endedSessions(

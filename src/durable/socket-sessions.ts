@@ -8,6 +8,8 @@
  * - otherwise at the first broadcast after a re-check of D1 finds the session revoked or the address gone from
  *   the allowlist; the re-check runs before a broadcast when the last one is older than SESSION_RECHECK_MS, so a
  *   socket of another season's race, or of an address removed from the allowlist, streams at most that long.
+ *   The time of the last re-check is kept in the object's storage (`SessionRecheck`), so that bound holds across
+ *   hibernation too, and a woken object does not ask D1 before its first broadcast.
  */
 import { isAdminEmail } from "../worker/session/admins-db";
 import { database } from "../worker/db/client";
@@ -18,12 +20,41 @@ export const SOCKET_EXPIRES_HEADER = "x-socket-session-expires";
 /** Close code for a socket whose session ended (4000–4999 are the application's). */
 export const SESSION_ENDED_CODE = 4001;
 export const SESSION_RECHECK_MS = 30_000;
+/** The object's storage key (synchronous KV of its SQLite storage) for the time of its last re-check. */
+export const RECHECKED_AT_KEY = "sessions-rechecked-at";
 
 export interface SocketSession {
   /** The admin session's D1 id; absent for sockets opened before sessions were named. */
   session?: string;
   email?: string;
   expiresAt?: number;
+}
+
+/**
+ * When an object last re-checked its sockets' sessions, in memory and in its storage. An object with only
+ * hibernating sockets is evicted after some seconds without a message; with the time in memory only, the first
+ * broadcast after every wake asked D1 again, so on race day the first tap after each quiet spell waited for a D1
+ * query before reaching the phones. A stored time ahead of the clock (a development clock set back) counts as due.
+ */
+export class SessionRecheck {
+  private checkedAt: number | undefined;
+
+  constructor(private readonly storage: DurableObjectStorage) {}
+
+  due(now: number): boolean {
+    this.checkedAt ??= this.storage.kv.get<number>(RECHECKED_AT_KEY) ?? 0;
+    const since = now - this.checkedAt;
+    return since >= SESSION_RECHECK_MS || since < 0;
+  }
+
+  /**
+   * A re-check starts at `now`. Marked before its D1 query: a second broadcast while the query runs (another tap
+   * on the same object) does not start another.
+   */
+  started(now: number): void {
+    this.checkedAt = now;
+    this.storage.kv.put(RECHECKED_AT_KEY, now);
+  }
 }
 
 /** What the Worker's upgrade request says of the socket's session. */

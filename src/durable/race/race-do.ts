@@ -30,7 +30,7 @@ import { indexedRace, mirrorRace, mirrorRunner, participantsInRace, RETRY_MS, ty
 import { isRaceId } from "../../shared/race-id";
 import { raceEvent, raceRecord, reviewEvents, reviewRecord, runnerEvents, runnerRecord } from "./records";
 import { acceptRaceSocket, broadcast, closeSessions, subscribe, subscribedSessions } from "./sockets";
-import { endedSessions, SESSION_RECHECK_MS, socketSessionFrom } from "../socket-sessions";
+import { endedSessions, SessionRecheck, socketSessionFrom } from "../socket-sessions";
 import { RaceStore } from "./storage";
 import {
   RACE_ACTOR_HEADER,
@@ -73,13 +73,14 @@ import { start } from "./rules/start";
 export class RaceDO extends DurableObject<Env> {
   private readonly clock: Clock;
   private readonly store: RaceStore;
-  /** When the sockets' sessions were last checked against D1 (memory: after waking, the next broadcast checks). */
-  private sessionsCheckedAt = 0;
+  /** When the sockets' sessions were last checked against D1 (kept in storage, across hibernation). */
+  private readonly sessionRecheck: SessionRecheck;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.clock = clockFromSettings(env);
     this.store = new RaceStore(ctx.storage, this.clock);
+    this.sessionRecheck = new SessionRecheck(ctx.storage);
     void ctx.blockConcurrencyWhile(async () => this.store.migrate());
     // Keep-alive pings from phones are answered without waking the object.
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair("ping", "pong"));
@@ -477,10 +478,10 @@ export class RaceDO extends DurableObject<Env> {
    */
   private async recheckSessions(): Promise<void> {
     const now = this.clock.now();
-    if (now - this.sessionsCheckedAt < SESSION_RECHECK_MS) return;
+    if (!this.sessionRecheck.due(now)) return;
     const sessions = subscribedSessions(this.ctx);
     if (sessions.length === 0) return;
-    this.sessionsCheckedAt = now;
+    this.sessionRecheck.started(now);
     try {
       closeSessions(this.ctx, await endedSessions(this.env, sessions, now));
     } catch (err) {

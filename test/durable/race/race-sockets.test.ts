@@ -3,13 +3,15 @@
  * frames measured in bytes, re-subscribing throttled, refusals answered as values, and sockets that follow the
  * admin's session.
  */
-import { runInDurableObject } from "cloudflare:test";
+import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import type { RaceHubDO } from "../../../src/durable/race-hub";
 import type { RaceDO } from "../../../src/durable/race/race-do";
+import { RACE_HUB_NAME } from "../../../src/durable/race/types";
 import { mirrorRace } from "../../../src/durable/race/d1";
 import { RaceStore } from "../../../src/durable/race/storage";
-import { SESSION_ENDED_CODE } from "../../../src/durable/socket-sessions";
+import { RECHECKED_AT_KEY, SESSION_ENDED_CODE, SESSION_RECHECK_MS } from "../../../src/durable/socket-sessions";
 import { systemClock } from "../../../src/shared/clock";
 import { MAX_CLIENT_FRAME_BYTES, type RaceEvent, type RaceRecord } from "../../../src/shared/race-protocol";
 import { addAdmin, removeAdmin } from "../../../src/worker/session/admins-db";
@@ -18,7 +20,7 @@ import { raceClient } from "../../../src/worker/race-day/race-runners";
 import { ensureSeasonRaces } from "../../../src/worker/race-day/races-db";
 import { raceIdForSeason } from "../../../src/shared/race-id";
 import { SEASON } from "../../../src/shared/season";
-import { get, loginAdmin, openSocket, waitFor } from "../../worker/helpers";
+import { get, loginAdmin, openSocket, waitFor, type CookieJar, type TestSocket } from "../../worker/helpers";
 import {
   addRunner,
   dataFrames,
@@ -211,5 +213,86 @@ describe("sockets follow the session", () => {
         .some((e) => "bib" in e && e.bib === 691),
     );
     expect(kept.socket.closeCode()).toBeNull();
+  });
+
+  it("the re-check keeps its 30 s across hibernation: a woken race broadcasts without asking D1 first", async () => {
+    const other = "vilande-admin@example.se";
+    await addAdmin(database(env.DB), other, Date.now());
+    const jar = await loginAdmin();
+    const otherJar = await loginAdmin(undefined, other);
+    const part = await newRace(jar);
+    const runner = await addRunner(jar, part, { bib: 694 });
+    const kept = await subscribe(jar, part);
+    const removed = await subscribe(otherJar, part);
+    const bib = async (n: number) => {
+      expect((await get(`/admin/api/races/register-bib/${part}/${runner.sort}/${n}`, { jar })).status).toBe(200);
+    };
+    const got = (socket: typeof kept.socket, n: number) =>
+      dataFrames(socket)
+        .flat()
+        .some((e) => "bib" in e && e.bib === n);
+
+    // The first change re-checks both sessions (both live): both phones get it.
+    await bib(695);
+    await waitFor(() => got(removed.socket, 695) && got(kept.socket, 695));
+    // The address leaves the allowlist, and the object hibernates (evicted; its sockets stay).
+    await removeAdmin(database(env.DB), other);
+    await evictDurableObject(env.RACE.getByName(part));
+    // Within SESSION_RECHECK_MS of the last re-check the woken object does not ask D1: the removed address still
+    // gets this change (socket-sessions.ts: it streams at most that long), whereas a re-check would close it.
+    await bib(696);
+    await waitFor(() => got(removed.socket, 696) && got(kept.socket, 696));
+    expect(removed.socket.closeCode()).toBeNull();
+
+    // Once the stored re-check is older than that, the next change re-checks and closes it before sending.
+    await runInDurableObject(env.RACE.getByName(part), (_instance: RaceDO, state) => {
+      state.storage.kv.put(RECHECKED_AT_KEY, Date.now() - SESSION_RECHECK_MS - 1);
+    });
+    await evictDurableObject(env.RACE.getByName(part));
+    await bib(697);
+    await waitFor(() => removed.socket.closeCode() === SESSION_ENDED_CODE, 5000, "the removed admin's socket closed");
+    expect(got(removed.socket, 697)).toBe(false);
+    await waitFor(() => got(kept.socket, 697));
+    expect(kept.socket.closeCode()).toBeNull();
+  });
+
+  it("the hub's re-check keeps its 30 s across hibernation too", async () => {
+    const other = "vilande-hubb@example.se";
+    await addAdmin(database(env.DB), other, Date.now());
+    const jar = await loginAdmin();
+    const part = await newRace(jar);
+    const race = (await raceClient(env.RACE.getByName(part)).getRace())!;
+    const hub = env.RACE_HUB.getByName(RACE_HUB_NAME);
+    const open = async (who: CookieJar) => {
+      const socket = await openSocket("/ws/races", { jar: who });
+      socket.send({ action: "subscribe-to-race" });
+      await waitFor(() => socket.messages.length >= 2, 3000, "the hub's snapshot");
+      return socket;
+    };
+    const kept = await open(jar);
+    const removed = await open(await loginAdmin(undefined, other));
+    const forgetRecheck = async () => {
+      await runInDurableObject(hub, (_instance: RaceHubDO, state) => {
+        state.storage.kv.put(RECHECKED_AT_KEY, Date.now() - SESSION_RECHECK_MS - 1);
+      });
+      await evictDurableObject(hub);
+    };
+    const change = (n: number) => hub.raceChanged({ ...race, state: "started", started: n });
+    const got = (socket: TestSocket, n: number) => seen(socket.messages).get(part)?.started === n;
+
+    await forgetRecheck();
+    await change(1);
+    await waitFor(() => got(kept, 1) && got(removed, 1));
+    await removeAdmin(database(env.DB), other);
+    await evictDurableObject(hub);
+    await change(2);
+    await waitFor(() => got(kept, 2) && got(removed, 2));
+    expect(removed.closeCode()).toBeNull();
+
+    await forgetRecheck();
+    await change(3);
+    await waitFor(() => removed.closeCode() === SESSION_ENDED_CODE, 5000, "the removed admin's hub socket closed");
+    expect(got(removed, 3)).toBe(false);
+    await waitFor(() => got(kept, 3));
   });
 });
