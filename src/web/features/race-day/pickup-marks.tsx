@@ -41,7 +41,12 @@ export function PickupMarks({ raceId, race, runners, onDone }: PickupMarksProps)
         onSuccess: ({ marked }) => {
           setOpen(false);
           setWord("");
-          onDone(`${marked.length} löpare markerade som DNS. Ångra per löpare i löparens meny.`);
+          // Two phones pressing at once: the race object marks them once, and the later press finds nobody left.
+          onDone(
+            marked.length === 0
+              ? "Ingen löpare kvar att markera: de är redan markerade eller har hämtat."
+              : `${marked.length} löpare markerade som DNS. Ångra per löpare i löparens meny.`,
+          );
         },
         onError: (err) => setError(messageOf(err)),
       },
