@@ -113,7 +113,7 @@ test("390 px: the runner list shows each runner's club, group and age, nothing s
   await page.screenshot({ path: join(tmpdir(), "runner-list-390.png"), fullPage: true });
 });
 
-test("390 px: the box office with a family of three fits the width", async () => {
+test("390 px: the box office with a family of three fits the width, each choice whole on one line", async () => {
   const page = await adminPhone();
   await page.goto("/admin/kassa");
   await page.getByLabel("Förnamn").first().waitFor();
@@ -121,5 +121,23 @@ test("390 px: the box office with a family of three fits the width", async () =>
   for (let i = 0; i < 2; i += 1) await page.getByRole("button", { name: "Lägg till löpare" }).click();
   await page.getByRole("group", { name: "Löpare 3" }).waitFor();
   await expectNoSidewaysScroll(page);
+  // Every choice ('Kampanjkod' the longest) is whole on one line, inside the screen.
+  const labels = page.locator(".quickreg-option span");
+  expect(await labels.count()).toBeGreaterThan(10);
+  for (const label of await labels.all()) {
+    expect(await label.evaluate((e) => e.scrollWidth <= e.clientWidth)).toBe(true);
+    const lines = await label.evaluate((e) => {
+      const range = document.createRange();
+      range.selectNodeContents(e);
+      return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+    });
+    expect(lines, (await label.textContent()) ?? "").toBe(1);
+    await expectOnScreen(label);
+  }
   await page.screenshot({ path: join(tmpdir(), "box-office-family-390.png"), fullPage: true });
+  // The narrowest phone the site supports: still nothing sideways, 'Kampanjkod' still whole.
+  await page.setViewportSize({ width: 320, height: 700 });
+  await expectNoSidewaysScroll(page);
+  const code = page.locator(".quickreg-option span", { hasText: "Kampanjkod" }).first();
+  expect(await code.evaluate((e) => e.scrollWidth <= e.clientWidth)).toBe(true);
 });

@@ -228,6 +228,7 @@ export function QuickRegForm({ draft, onDraft, onStarted }: QuickRegFormProps) {
         value={draft.method}
         options={METHODS}
         onChange={(v) => set("method", v)}
+        flow
       />
       {draft.method === "kampanj" && (
         <Field label="Kampanjkod" error={errors.kampanj} hint="Koden måste täcka hela avgiften">
@@ -353,9 +354,11 @@ interface RadioGroupProps<T extends string> {
   value: T | "";
   options: { value: T; label: string }[];
   onChange: (value: T) => void;
+  /** Buttons as wide as their labels, wrapping whole (labels of different lengths: 'Kampanjkod'); else a grid. */
+  flow?: boolean;
 }
 
-function RadioGroup<T extends string>({ name, legend, error, value, options, onChange }: RadioGroupProps<T>) {
+function RadioGroup<T extends string>({ name, legend, error, value, options, onChange, flow }: RadioGroupProps<T>) {
   const errorId = `quickreg-${name.replaceAll(".", "-")}-error`;
   return (
     <fieldset
@@ -364,7 +367,7 @@ function RadioGroup<T extends string>({ name, legend, error, value, options, onC
       aria-describedby={error ? errorId : undefined}
     >
       <legend className="field-label">{legend}</legend>
-      <div className="quickreg-options">
+      <div className={flow ? "quickreg-options quickreg-options-flow" : "quickreg-options"}>
         {options.map((o) => (
           <label key={o.value} className="quickreg-option">
             <input
