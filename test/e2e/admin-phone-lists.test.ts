@@ -12,7 +12,7 @@ import { afterAll, beforeAll, expect, inject, test } from "vitest";
 import { raceId } from "../../src/shared/race-id";
 import type { RaceRecord } from "../../src/shared/race-protocol";
 import { contextsStayOnSite, launchBrowser, phoneContext, signInAsDevAdmin } from "./browser";
-import { CLIENT, expectNoSidewaysScroll } from "./public-pages";
+import { CLIENT, expectNoSeriousAxeViolations, expectNoSidewaysScroll } from "./public-pages";
 
 const baseURL = inject("baseURL");
 const PHONE = { width: 390, height: 844 };
@@ -84,6 +84,7 @@ test("390 px: the race list shows the newest race day first and every race's sta
   await expectNothingScrollsSideways(page);
   for (const status of await page.locator(".race-list-table tbody .race-status").all()) await expectOnScreen(status);
   await expectOnScreen(rows.filter({ hasText: race.part }).getByRole("link", { name: race.part }));
+  await expectNoSeriousAxeViolations(page);
   await page.screenshot({ path: join(tmpdir(), "race-list-390.png"), fullPage: true });
 });
 
@@ -110,6 +111,7 @@ test("390 px: the runner list shows each runner's club, group and age, nothing s
   await expectOnScreen(row.getByRole("button", { name: /^ändra / }));
   expect(await row.locator(".runner-group").textContent()).toBe("Dam");
   expect(await row.locator(".runner-age").textContent()).toBe("9");
+  await expectNoSeriousAxeViolations(page);
   await page.screenshot({ path: join(tmpdir(), "runner-list-390.png"), fullPage: true });
 });
 
@@ -134,6 +136,7 @@ test("390 px: the box office with a family of three fits the width, each choice 
     expect(lines, (await label.textContent()) ?? "").toBe(1);
     await expectOnScreen(label);
   }
+  await expectNoSeriousAxeViolations(page);
   await page.screenshot({ path: join(tmpdir(), "box-office-family-390.png"), fullPage: true });
   // The narrowest phone the site supports: still nothing sideways, 'Kampanjkod' still whole.
   await page.setViewportSize({ width: 320, height: 700 });

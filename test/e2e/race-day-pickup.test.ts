@@ -11,7 +11,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
 import type { RunnerRecord } from "../../src/shared/race-protocol";
 import { contextsStayOnSite, launchBrowser } from "./browser";
-import { expectNoSidewaysScroll } from "./public-pages";
+import { expectNoSeriousAxeViolations, expectNoSidewaysScroll } from "./public-pages";
 import { addRunner, adminPhone, createRace, HEADERS, openRace, serverToday, tile } from "./race-day-support";
 
 const baseURL = inject("baseURL");
@@ -64,6 +64,7 @@ test("the timing phones mark who has not picked up, live; after the start the re
     await phone.getByText("Ej hämtat nummerlapp: 2").waitFor();
   }
   await expectNoSidewaysScroll(a);
+  await expectNoSeriousAxeViolations(a);
   await a.screenshot({ path: join(tmpdir(), "race-pickup-marks-390.png"), fullPage: true });
 
   // Started: 'Markera ej hämtade som DNS (2)'. A wrong word marks nobody.
@@ -75,6 +76,7 @@ test("the timing phones mark who has not picked up, live; after the start the re
   await dialog.getByRole("button", { name: "Markera som DNS" }).click();
   await dialog.getByText("Skriv DNS för att markera dem som inte hämtat som DNS.").waitFor();
   expect(await tile(a, "Charlie").locator(".tile-note").textContent()).toBe("ej hämtad");
+  await expectNoSeriousAxeViolations(a);
   await a.screenshot({ path: join(tmpdir(), "race-pickup-dns-dialog-390.png") });
 
   // Both phones confirm: Charlie and Delta are marked once, the second press finds nobody left.
