@@ -303,3 +303,16 @@ export function checkQuickRegSale(
   if (Object.keys(errors).length > 0 || sale === null) return { ok: false, errors };
   return { ok: true, value: { ...(sale as Omit<QuickRegSale, "runners">), runners } };
 }
+
+/**
+ * A phone number as digits, the way the personal-data lookup compares box-office numbers (typed as '070-123 45 67',
+ * '0701234567' or '+46 70 123 45 67'): digits only, a Swedish country code (+46, 0046) read as the leading 0.
+ * Null for text with fewer than 7 digits.
+ */
+export function phoneDigits(phone: string): string | null {
+  const trimmed = phone.trim();
+  let digits = trimmed.replace(/\D/g, "");
+  if (trimmed.startsWith("+46")) digits = `0${digits.slice(2)}`;
+  else if (digits.startsWith("0046")) digits = `0${digits.slice(4)}`;
+  return digits.length >= 7 ? digits : null;
+}

@@ -25,9 +25,36 @@ export interface PersonalDataCounts {
   auditRows: number;
 }
 
-/** `GET /admin/api/personal-data?email=…` (404 when nothing is stored). */
+/** Whom a personal-data call is about: a family's address, a phone number (box office), one box-office runner. */
+export type PersonalDataKey = { email: string } | { phone: string } | { runner: string };
+
+/** The key as the calls' query (`email=…`, `phone=…` or `runner=…`). */
+export function personalDataQuery(key: PersonalDataKey): string {
+  const [name, value] = Object.entries(key)[0] as [string, string];
+  return `${name}=${encodeURIComponent(value)}`;
+}
+
+/** A runner signed up at the box office (no address): found by phone or name. */
+export interface BoxOfficeRunner {
+  id: string;
+  season: number;
+  firstname: string;
+  lastname: string;
+  age: number;
+  distance: string;
+  /** Null once the cron removed it (30 days after its season's race day). */
+  phone: string | null;
+  race: string | null;
+}
+
+/** `GET /admin/api/personal-data?email=…|phone=…|runner=…` (404 when nothing is stored). */
 export interface PersonalDataSummary {
-  email: string;
+  /** The address asked about; null for box-office runners. */
+  email: string | null;
+  /** The phone number asked about (box office). */
+  phone?: string | null;
+  /** Box-office runners (a phone or runner lookup). */
+  boxOffice?: BoxOfficeRunner[];
   registrations: { season: number; payid: string | null; paid: boolean; runners: StoredRunner[] }[];
   counts: PersonalDataCounts;
   /** A Swish payment still waiting: erasure has to wait for it. */
@@ -38,7 +65,7 @@ export interface PersonalDataSummary {
 /** The rows one erasure changed in D1 (refunds hold nothing about the payer and are kept as they are). */
 export type ErasureCounts = Omit<PersonalDataCounts, "refunds">;
 
-/** `POST /admin/api/personal-data/erase`: the D1 counts, and the runners anonymised in races not yet ended. */
+/** `POST /admin/api/personal-data/erase`: the D1 counts, and in how many (race, runner) pairs a race had the runner. */
 export interface ErasedCounts extends ErasureCounts {
   raceRunners: number;
 }

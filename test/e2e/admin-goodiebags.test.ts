@@ -200,3 +200,56 @@ test("personal data: a paid family adds its bags; an admin finds it, downloads i
     await visitor.close();
   }
 });
+
+test("personal data: a box-office runner (no address) is found by name at 390 px, exported and erased", async () => {
+  const page = await open("phone");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signInAsDevAdmin(page);
+  const lastname = `Kassberg${Date.now().toString(36)}`;
+  const sale = await page.request.post("/admin/api/quickreg", {
+    headers: CLIENT,
+    data: {
+      firstname: "Rut",
+      lastname,
+      age: "44",
+      distance: "2.8",
+      group: "Dam",
+      phone: "070-555 12 34",
+      bib: String(400 + Math.floor(Math.random() * 150)),
+      method: "kontant",
+    },
+  });
+  expect(sale.status(), await sale.text()).toBe(200);
+
+  await page.goto("/admin/personuppgifter");
+  await page.getByLabel("E-postadress, telefonnummer eller namn").fill(`rut ${lastname}`);
+  await page.getByRole("button", { name: "Sök" }).click();
+  await page.getByRole("button", { name: `Rut ${lastname}` }).click();
+  await page.getByRole("heading", { name: `Sparat om Rut ${lastname} (biljettkassan)` }).waitFor();
+  await page.getByText("telefon 070-555 12 34").waitFor();
+  await expectNoSidewaysScroll(page);
+  await expectNoSeriousAxeViolations(page);
+  if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/personal-data-box-office.png`, fullPage: true });
+
+  const download = page.waitForEvent("download");
+  await page.getByRole("button", { name: "Ladda ner JSON" }).click();
+  const json = JSON.parse(await readFile((await (await download).path())!, "utf8")) as {
+    boxOffice: { runners: { lastname: string }[] };
+    raceDay: { runner: { lastname: string } | null }[];
+  };
+  expect(json.boxOffice.runners.map((r) => r.lastname)).toEqual([lastname]);
+  expect(json.raceDay.map((r) => r.runner?.lastname)).toEqual([lastname]);
+
+  const eraseButton = page.getByRole("button", { name: "Radera personuppgifter" });
+  await page.getByLabel("Skriv löparens efternamn för att bekräfta").fill("fel");
+  expect(await eraseButton.isDisabled()).toBe(true);
+  await page.getByLabel("Skriv löparens efternamn för att bekräfta").fill(lastname);
+  await eraseButton.click();
+  await page.getByText(`Personuppgifterna för Rut ${lastname} (biljettkassan) är raderade.`).waitFor();
+  if (SCREENSHOTS)
+    await page.screenshot({ path: `${SCREENSHOTS}/personal-data-box-office-erased.png`, fullPage: true });
+
+  // Found again by name only as the anonymous runner it now is: the name is gone.
+  await page.getByRole("button", { name: "Sök" }).click();
+  await page.getByText("Ingen löpare från biljettkassan heter så.").waitFor();
+});

@@ -67,7 +67,8 @@ import { finish, restore, restoreTime, type FinishTap } from "./rules/finish";
 import { applyReview, discardReview } from "./rules/review";
 import { beginMove, cancelMove, checkMove, endMove, isPermanentRefusal } from "./rules/move";
 import { reset } from "./rules/reset";
-import { addRunner, anonymiseRunner, removeRunner, updateRunner } from "./rules/runners";
+import { anonymiseRunner, runnerHistory, type RunnerHistory } from "./rules/erase";
+import { addRunner, removeRunner, updateRunner } from "./rules/runners";
 import { start } from "./rules/start";
 
 export class RaceDO extends DurableObject<Env> {
@@ -155,15 +156,25 @@ export class RaceDO extends DurableObject<Env> {
     });
   }
 
+  /**
+   * Erasure (rules/erase.ts): the runner's row, race-day log and review items keep no name, whether it runs here,
+   * left (a tombstone), or the race has ended. An object without storage has nothing about anyone: it answers null
+   * without making itself from D1, and so does a race that never had the runner.
+   */
   async anonymiseRunner(
     id: string,
     replacement: { firstname: string; lastname: string },
     by: ChangeAuthor = {},
-  ): Promise<RaceAnswer<RunnerRecord>> {
+  ): Promise<RaceAnswer<{ runner: RunnerRecord | null } | null>> {
     return answer(async () => {
-      await this.ready();
+      if (!this.store.meta()) return null;
       return this.commit(anonymiseRunner(this.context(by), id, replacement));
     });
+  }
+
+  /** What the race has about one runner (its record, log lines, review items), for a person's export; or null. */
+  async runnerHistory(id: string): Promise<RaceAnswer<RunnerHistory | null>> {
+    return answer(async () => runnerHistory(this.store, id));
   }
 
   async registerBib(id: string, bib: number | "next", by: ChangeAuthor = {}): Promise<RaceAnswer<RunnerRecord>> {

@@ -13,6 +13,7 @@ import { SEASON, type CampaignRule, type Season } from "../../shared/season";
 import { stockholmDeadlineEnd } from "../../shared/stockholm";
 import type { Db } from "../db/client";
 import { campaignCodes, payments } from "../db/schema";
+import { ERASED_TEXT, type ErasureScope, type ErasureStatement } from "../db/erasure";
 import {
   builtinMaxUses,
   findBuiltin,
@@ -363,4 +364,28 @@ export async function setCampaignDisabled(db: Db, code: string, disabled: boolea
     .returning({ code: campaignCodes.code })
     .get();
   return row !== undefined;
+}
+
+/**
+ * Erasure (db/erasure.ts): in the organiser's notes of the codes found naming the person (`notes`, read before the
+ * batch), each of the person's texts (address, phone) becomes '[raderad]', whatever its case; a note changed since
+ * it was read is left (the guard on the old note). Epassi codes' notes are the Epassi invitations' (epassiErasure).
+ */
+export function campaignNoteErasure(
+  d1: D1Database,
+  scope: ErasureScope,
+  notes: readonly { code: unknown; note: unknown }[],
+): ErasureStatement[] {
+  return notes.map((row) => {
+    let note = String(row.note);
+    for (const text of scope.texts) {
+      note = note.replace(new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "gi"), ERASED_TEXT);
+    }
+    return {
+      count: "campaignCodes",
+      statement: d1
+        .prepare("UPDATE campaign_codes SET note = ?1 WHERE code = ?2 AND note = ?3")
+        .bind(note, row.code, row.note),
+    };
+  });
 }

@@ -1,4 +1,5 @@
 import type { Db } from "./client";
+import { ERASED_ADDRESS, ERASED_TEXT, scoped, type ErasureScope, type ErasureStatement } from "./erasure";
 import { emailLog } from "./schema";
 
 export interface EmailLogEntry {
@@ -23,4 +24,24 @@ export async function logEmail(db: Db, entry: EmailLogEntry): Promise<number> {
     .returning({ id: emailLog.id })
     .get();
   return row.id;
+}
+
+/**
+ * Erasure (db/erasure.ts): e-mails sent to the address keep kind, subject, time and status; the address, the
+ * bodies and any mention of the address in the provider's error are removed. Box-office runners got no e-mail.
+ */
+export function emailLogErasure(d1: D1Database, scope: ErasureScope): ErasureStatement[] {
+  if (scope.email === null) return [];
+  return [
+    {
+      count: "emails",
+      statement: scoped(
+        d1,
+        scope,
+        `UPDATE email_log SET "to" = ?3, html = '', text = '', error = replace(error, ?1, ?4) WHERE "to" = ?1`,
+        ERASED_ADDRESS,
+        ERASED_TEXT,
+      ),
+    },
+  ];
 }

@@ -3,6 +3,8 @@
  * `purgeExpired` every five minutes; each call removes at most `PURGE_BATCH` rows per kind, so a backlog is worked
  * off over a few runs instead of in one long write.
  */
+import { SEASON, type Season } from "../../shared/season";
+import { addDays, stockholmToEpoch } from "../../shared/stockholm";
 import type { Db } from "./client";
 
 const HOUR = 60 * 60_000;
@@ -17,7 +19,23 @@ export const RETENTION_MS = {
   loginFailures: DAY,
   /** The body of a logged e-mail (receipts, mass mail); recipient, subject, kind and time stay. */
   emailBodies: 30 * DAY,
+  /**
+   * A box-office runner's phone number, counted from the end of its season's race day: long enough to reach the
+   * payer about a refund or a lost item, then the runner keeps no contact at all (its name, age and result stay,
+   * like any runner's, until an erasure).
+   */
+  boxOfficePhones: 30 * DAY,
 } as const;
+
+/**
+ * The newest season whose box-office phone numbers are past their retention at `now`: the configured season once
+ * 30 days have passed since its race day ended (Stockholm), otherwise the one before it (every earlier season's
+ * race day was before the configured one's).
+ */
+export function phonesKeptAfterSeason(season: Season, now: number): number {
+  const raceDayEnd = stockholmToEpoch(`${addDays(season.raceDay, 1)}T00:00`);
+  return now >= raceDayEnd + RETENTION_MS.boxOfficePhones ? season.year : season.year - 1;
+}
 
 export const PURGE_BATCH = 500;
 
@@ -26,11 +44,12 @@ export interface PurgeReport {
   loginCodes: number;
   loginFailures: number;
   emailBodies: number;
+  boxOfficePhones: number;
 }
 
-export async function purgeExpired(db: Db, now: number): Promise<PurgeReport> {
+export async function purgeExpired(db: Db, now: number, season: Season = SEASON): Promise<PurgeReport> {
   const d1 = db.$client;
-  const [sessions, loginCodes, loginFailures, emailBodies] = await d1.batch([
+  const [sessions, loginCodes, loginFailures, emailBodies, boxOfficePhones] = await d1.batch([
     d1
       .prepare(
         `DELETE FROM sessions WHERE id IN (SELECT id FROM sessions
@@ -51,11 +70,19 @@ export async function purgeExpired(db: Db, now: number): Promise<PurgeReport> {
            WHERE (html <> '' OR text <> '') AND created_at < ?1 LIMIT ?2)`,
       )
       .bind(now - RETENTION_MS.emailBodies, PURGE_BATCH),
+    // Box-office runners are the participants without a registration (index participants_registration).
+    d1
+      .prepare(
+        `UPDATE participants SET phone = NULL WHERE id IN (SELECT id FROM participants
+           WHERE registration_id IS NULL AND phone IS NOT NULL AND season <= ?1 LIMIT ?2)`,
+      )
+      .bind(phonesKeptAfterSeason(season, now), PURGE_BATCH),
   ]);
   return {
     sessions: sessions!.meta.changes,
     loginCodes: loginCodes!.meta.changes,
     loginFailures: loginFailures!.meta.changes,
     emailBodies: emailBodies!.meta.changes,
+    boxOfficePhones: boxOfficePhones!.meta.changes,
   };
 }

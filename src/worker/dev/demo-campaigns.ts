@@ -6,9 +6,20 @@
  * Worker-only: the browser bundle must never hold a code word (eslint forbids src/web and src/shared importing
  * this; test/e2e/client-bundle.test.ts searches the built client for every word).
  */
-import type { BuiltinCampaign } from "../campaigns/builtin-campaigns";
+import type { CampaignRule, StockholmDateTime } from "../../shared/season";
 
-export const DEMO_CAMPAIGNS: readonly BuiltinCampaign[] = [
+/**
+ * The shape of a built-in campaign (campaigns/builtin-campaigns.ts `BuiltinCampaign`), spelled here so this file
+ * imports nothing from campaigns/, which imports it (no import cycle, README "Architecture").
+ */
+interface DemoCampaign {
+  code: string;
+  rule: CampaignRule;
+  validUntil?: StockholmDateTime;
+  maxUses?: number;
+}
+
+export const DEMO_CAMPAIGNS: readonly DemoCampaign[] = [
   // Spec §9: a flat 50 per person.
   { code: "VANLOPP50", rule: "flat50" },
   // Spec §9: a free order. No maxUses: the default cap of a free code applies (FREE_CODE_DEFAULT_MAX_USES).

@@ -7,6 +7,7 @@ import { and, desc, eq, inArray } from "drizzle-orm";
 import { EPASSI_RULE } from "../../shared/campaign";
 import type { Db } from "../db/client";
 import { campaignCodes, epassiInvitations, payments, registrations } from "../db/schema";
+import { ERASED_ADDRESS, ERASED_TEXT, scoped, type ErasureScope, type ErasureStatement } from "../db/erasure";
 
 export type InvitationRow = typeof epassiInvitations.$inferSelect;
 
@@ -155,4 +156,34 @@ export async function listInvitations(db: Db, onlyId?: number): Promise<Invitati
     };
   }
   return [...byId.values()];
+}
+
+/**
+ * Erasure (db/erasure.ts): the address's invitations lose name and address (who sent it, when and the code stay,
+ * for the code's use), and their codes' notes, which name the invitee ('Epassi-inbjudan: <name> <address>'), become
+ * 'Epassi-inbjudan: [raderad]'. The notes first: they are found through the invitations' address.
+ */
+export function epassiErasure(d1: D1Database, scope: ErasureScope): ErasureStatement[] {
+  if (scope.email === null) return [];
+  return [
+    {
+      count: "campaignCodes",
+      statement: scoped(
+        d1,
+        scope,
+        "UPDATE campaign_codes SET note = ?3 WHERE code IN (SELECT code FROM epassi_invitations WHERE email = ?1)",
+        `Epassi-inbjudan: ${ERASED_TEXT}`,
+      ),
+    },
+    {
+      count: "epassiInvitations",
+      statement: scoped(
+        d1,
+        scope,
+        "UPDATE epassi_invitations SET name = ?3, email = ?4 WHERE email = ?1",
+        ERASED_TEXT,
+        ERASED_ADDRESS,
+      ),
+    },
+  ];
 }

@@ -12,6 +12,7 @@ import { toDistance } from "../../shared/distances";
 import type { Db } from "../db/client";
 import { sha256Hex } from "../lib/crypto";
 import { mailingRecipients, mailings, participants, registrations, unsubscribes } from "../db/schema";
+import { scoped, type ErasureScope, type ErasureStatement } from "../db/erasure";
 
 export type Audience = "previous" | "current";
 
@@ -342,4 +343,16 @@ export async function isUnsubscribed(db: Db, email: string): Promise<boolean> {
     (await db.select({ email: unsubscribes.email }).from(unsubscribes).where(eq(unsubscribes.email, email)).get()) !==
     undefined
   );
+}
+
+/**
+ * Erasure (db/erasure.ts): the address's unsubscribe row and its rows among mailings' recipients (address, name,
+ * race) are deleted; the mailings themselves name nobody and stay with their counts.
+ */
+export function mailingErasure(d1: D1Database, scope: ErasureScope): ErasureStatement[] {
+  if (scope.email === null) return [];
+  return [
+    { count: "unsubscribes", statement: scoped(d1, scope, "DELETE FROM unsubscribes WHERE email = ?1") },
+    { count: "mailings", statement: scoped(d1, scope, "DELETE FROM mailing_recipients WHERE email = ?1") },
+  ];
 }

@@ -9,6 +9,7 @@ import { campaignUsable, claimCampaignUseStatement } from "../campaigns/campaign
 import type { Db } from "../db/client";
 import { findRegistrationById } from "../registration/registrations-db";
 import { auditLog, participants, payments, registrations } from "../db/schema";
+import { scoped, type ErasureScope, type ErasureStatement } from "../db/erasure";
 
 export type PaymentRow = typeof payments.$inferSelect;
 export type NewPaymentRow = typeof payments.$inferInsert;
@@ -282,4 +283,24 @@ export async function swishtoryOf(db: Db, registrationId: string): Promise<Recor
     .orderBy(asc(payments.dateCreated))
     .all();
   return Object.fromEntries(rows.map((row) => [row.id, paymentRecord(row)]));
+}
+
+/**
+ * Erasure (db/erasure.ts): a payment keeps what bookkeeping needs (bokföringslagen 7 kap. 2 §: amount, currency,
+ * dates, status, Swish and payee reference, campaign code, child/adult counts, which runners it paid for and at
+ * what price); the payer's phone number (`payer_alias`), the message sent to Swish and the Swish token and
+ * callback identifier are removed. Refunds hold nothing about the payer and stay as they are.
+ */
+export function paymentErasure(d1: D1Database, scope: ErasureScope): ErasureStatement[] {
+  return [
+    {
+      count: "payments",
+      statement: scoped(
+        d1,
+        scope,
+        `UPDATE payments SET payer_alias = NULL, message = NULL, token = NULL, callback_identifier = NULL
+          WHERE id IN (${scope.payments})`,
+      ),
+    },
+  ];
 }

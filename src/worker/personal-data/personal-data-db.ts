@@ -1,53 +1,69 @@
 /**
- * Personal data on request (issue 8): everything D1 holds about one e-mail address, read for the admin's summary
- * and the JSON export, and its erasure.
+ * Personal data on request (issue 8, issue 29): everything D1 holds about one person, read for the admin's summary
+ * and the JSON export, and its erasure. A person is an e-mail address (a family) or box-office runners found by
+ * phone number or picked by id (they have no address): db/erasure.ts has the two scopes.
  *
  * What belongs to an address: its registrations of every season with their runners and payments (and the refunds
  * of those payments), e-mails sent to it (`email_log`), login codes and wrong tries, sessions, the unsubscribe row,
  * mass-mail recipient rows, Epassi invitations, campaign codes whose note names it, whether it is an admin, and
  * audit rows about it (by it, about it or one of its payments/registrations, or naming it in their detail).
- * Box-office runners have no address and are not found here.
+ * What belongs to box-office runners: the runners, their payments and refunds, the audit rows about those payments.
  *
- * Erasure, one D1 batch (a transaction: all of it or nothing):
- * - registrations stay (their payments need them) but their address becomes `raderad-<id>@raderad.invalid`, a
- *   reserved domain that never receives mail, and that placeholder is put on the unsubscribe list so no mass
- *   mailing ever picks it; runners are anonymised ('Anonym Löpare', no club, no phone) keeping age, distance,
- *   group, bib and race, which the season's figures (analytics, goodie bags) need and which name nobody; the
- *   registration's check-in code for the bib desk is erased (its QR then finds nobody);
- * - payments keep what bookkeeping needs (amount, currency, dates, status, payment and payee reference, campaign,
- *   child/adult counts, which runners it covered); the payer's phone number (`payer_alias`), the message sent to
- *   Swish and the Swish token/callback identifier are removed. Refund rows hold nothing about the payer and stay;
- * - e-mails sent to it keep kind, subject, time and status; the address and bodies are removed;
- * - login codes, wrong tries and visitor sessions are deleted (a deleted session is signed out at once);
- * - unsubscribe and mass-mail recipient rows are deleted; Epassi invitations lose name and address;
- *   the address in a campaign code's note becomes '[raderad]';
- * - audit rows: the address as actor or subject becomes its hash (`sha256:<hex>`), in a detail it becomes
- *   '[raderad]'; rows about its payments keep the payid (a bookkeeping reference);
- * - one audit row for the erasure itself, naming the address only by its hash.
- * The batch starts with a guard that aborts it while one of the address's payments is still CREATED (a Swish
- * request that may yet be paid, whose receipt would go to the address); the caller then answers 409.
- * Everything is found by the address, so a repeated erasure finds nothing and changes nothing. The race objects
- * are not part of the batch: the route anonymises runners of races not yet ended first (routes/
- * admin-personal-data.ts), so a failure there leaves D1 untouched and the erasure can simply be repeated.
- *
- * Lookups use the e-mail indexes of each table; the audit log's detail can only be searched whole (`instr`),
- * acceptable for an action taken a few times a year.
+ * Erasure is one D1 batch (a transaction: all of it or nothing) of every resource's erasure statements (each
+ * resource's `…Erasure` function says what it does to its rows), after a guard that aborts it while one of the
+ * person's payments is still CREATED (a Swish request that may yet be paid, whose receipt would go to the
+ * address); the caller then answers 409. The batch ends with one audit row for the erasure itself, naming the
+ * person only by the hash of the address or phone number. Everything is found again by the address (or the runners'
+ * ids), so a repeated erasure finds nothing and changes nothing. The race objects are not part of the batch: the
+ * route erases there first (race-day/race-runners.ts eraseFromRaces), so a failure there leaves D1 untouched and the
+ * erasure can simply be repeated.
  */
 import type { ErasureCounts } from "../../shared/personal-data";
+import { boxOfficeRunnersByPhone } from "../box-office/box-office-db";
+import { campaignNoteErasure } from "../campaigns/campaigns-db";
+import { auditErasure } from "../db/audit";
 import type { Db } from "../db/client";
+import { emailLogErasure } from "../db/email-log";
+import {
+  boxOfficeScope,
+  emailScope,
+  scoped,
+  type ErasureCountKey,
+  type ErasureScope,
+  type ErasureStatement,
+} from "../db/erasure";
+import { epassiErasure } from "../epassi/epassi-db";
+import { mailingErasure } from "../mass-email/mailings-db";
+import { paymentErasure } from "../payments/payments-db";
+import { registrationErasure } from "../registration/registrations-db";
+import { sessionErasure } from "../session/sessions-db";
 
-export const ERASED_DOMAIN = "raderad.invalid";
-/** What an erased address becomes where a row must keep some address (e-mail log, Epassi invitations). */
-export const ERASED_ADDRESS = `raderad@${ERASED_DOMAIN}`;
-/** What an erased runner is called, in D1 and in a race not yet ended. */
-export const ANONYMOUS_RUNNER = { firstname: "Anonym", lastname: "Löpare", company: "" } as const;
-/** What replaces the address inside free text (a campaign note, an audit detail). */
-export const ERASED_TEXT = "[raderad]";
+export { ANONYMOUS_RUNNER, ERASED_ADDRESS, ERASED_DOMAIN, ERASED_TEXT } from "../db/erasure";
 
-/** 'sha256:<hex>' of the (lower-case) address: how audit rows name an address once it is erased. */
+/** 'sha256:<hex>' of the (lower-case) address or phone digits: how audit rows name a person once erased. */
 export async function emailHash(email: string): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(email)));
   return `sha256:${[...digest].map((b) => b.toString(16).padStart(2, "0")).join("")}`;
+}
+
+/** Whom the call is about: an address, a phone number (box-office runners) or one box-office runner's id. */
+export type PersonKey = { email: string } | { phone: string } | { runner: string };
+
+/** The scope of a person; box-office runners are looked up first (by number, or the one id). */
+export async function scopeOf(db: Db, key: PersonKey): Promise<ErasureScope> {
+  if ("email" in key) return emailScope(key.email);
+  if ("phone" in key) {
+    const runners = await boxOfficeRunnersByPhone(db, key.phone);
+    return boxOfficeScope(
+      runners.map((r) => r.id),
+      [...new Set(runners.map((r) => r.phone).filter((p): p is string => p !== null))],
+    );
+  }
+  const row = await db.$client
+    .prepare("SELECT id, phone FROM participants WHERE id = ?1 AND registration_id IS NULL")
+    .bind(key.runner)
+    .first<{ id: string; phone: string | null }>();
+  return boxOfficeScope(row ? [row.id] : [], row?.phone ? [row.phone] : []);
 }
 
 type Row = Record<string, unknown>;
@@ -69,9 +85,6 @@ export interface StoredPersonalData {
   audit: Row[];
 }
 
-const OWN_REGISTRATIONS = "SELECT id FROM registrations WHERE email = ?1";
-const OWN_PAYMENTS = `SELECT id FROM payments WHERE registration_id IN (${OWN_REGISTRATIONS})`;
-
 async function hasTable(d1: D1Database, name: string): Promise<boolean> {
   const row = await d1
     .prepare("SELECT 1 AS x FROM sqlite_master WHERE type = 'table' AND name = ?1")
@@ -80,99 +93,80 @@ async function hasTable(d1: D1Database, name: string): Promise<boolean> {
   return row !== null;
 }
 
-/** Every row stored about the address (secrets left out: login-code hashes, session ids), in one read batch. */
-export async function storedPersonalData(db: Db, email: string): Promise<StoredPersonalData> {
+const KINDS = [
+  "registrations",
+  "participants",
+  "payments",
+  "refunds",
+  "emails",
+  "loginCodes",
+  "loginFailures",
+  "sessions",
+  "unsubscribes",
+  "mailings",
+  "epassiInvitations",
+  "campaignCodes",
+  "admins",
+  "audit",
+] as const satisfies readonly (keyof StoredPersonalData)[];
+
+/** Every row stored about the person (secrets left out: login-code hashes, session ids), in one read batch. */
+export async function storedPersonalData(db: Db, scope: ErasureScope): Promise<StoredPersonalData> {
   const d1 = db.$client;
   const withRefunds = await hasTable(d1, "refunds");
-  const q = (sql: string) => d1.prepare(sql).bind(email);
-  const reads = [
-    q("SELECT * FROM registrations WHERE email = ?1 ORDER BY season, id"),
-    q(`SELECT * FROM participants WHERE registration_id IN (${OWN_REGISTRATIONS}) ORDER BY season, created_at, id`),
-    q(`SELECT * FROM payments WHERE registration_id IN (${OWN_REGISTRATIONS}) ORDER BY date_created, id`),
-    q(`SELECT * FROM email_log WHERE "to" = ?1 ORDER BY id`),
-    q(
-      `SELECT id, email, created_at, expires_at, attempts, used_at, replaced_at, client_key FROM login_codes
-        WHERE email = ?1 ORDER BY created_at`,
-    ),
-    q("SELECT email, at FROM login_failures WHERE email = ?1 ORDER BY at"),
-    q("SELECT kind, email, created_at, expires_at, revoked_at FROM sessions WHERE email = ?1 ORDER BY created_at"),
-    q("SELECT * FROM unsubscribes WHERE email = ?1"),
-    q(
-      `SELECT r.*, m.audience, m.subject, m.created_at AS mailing_created_at FROM mailing_recipients r
-         LEFT JOIN mailings m ON m.id = r.mailing_id WHERE r.email = ?1 ORDER BY r.mailing_id`,
-    ),
-    q("SELECT * FROM epassi_invitations WHERE email = ?1 ORDER BY id"),
-    q("SELECT * FROM campaign_codes WHERE instr(lower(note), ?1) > 0 ORDER BY code"),
-    q("SELECT * FROM admins WHERE email = ?1"),
-    q(
-      `SELECT * FROM audit_log WHERE actor = ?1 OR subject = ?1 OR subject IN (${OWN_REGISTRATIONS})
-          OR subject IN (${OWN_PAYMENTS}) OR instr(detail, ?1) > 0
-        ORDER BY id`,
-    ),
-    ...(withRefunds ? [q(`SELECT * FROM refunds WHERE payid IN (${OWN_PAYMENTS}) ORDER BY created_at, id`)] : []),
-  ];
-  const results = (await d1.batch<Row>(reads)).map((r) => r.results);
-  const [
-    registrations = [],
-    participants = [],
-    payments = [],
-    emails = [],
-    loginCodes = [],
-    loginFailures = [],
-    sessions = [],
-    unsubscribes = [],
-    mailings = [],
-    epassiInvitations = [],
-    campaignCodes = [],
-    admins = [],
-    audit = [],
-    refunds = [],
-  ] = results;
-  return {
-    registrations,
-    participants,
-    payments,
-    refunds,
-    emails,
-    loginCodes,
-    loginFailures,
-    sessions,
-    unsubscribes,
-    mailings,
-    epassiInvitations,
-    campaignCodes,
-    admins,
-    audit,
+  const q = (sql: string) => scoped(d1, scope, sql);
+  const byEmail = scope.email !== null;
+  const reads: Partial<Record<keyof StoredPersonalData, D1PreparedStatement>> = {
+    registrations: q(`SELECT * FROM registrations WHERE id IN (${scope.registrations}) ORDER BY season, id`),
+    participants: q(`SELECT * FROM participants WHERE id IN (${scope.participants}) ORDER BY season, created_at, id`),
+    payments: q(`SELECT * FROM payments WHERE id IN (${scope.payments}) ORDER BY date_created, id`),
+    ...(withRefunds
+      ? { refunds: q(`SELECT * FROM refunds WHERE payid IN (${scope.payments}) ORDER BY created_at, id`) }
+      : {}),
+    ...(byEmail
+      ? {
+          emails: q(`SELECT * FROM email_log WHERE "to" = ?1 ORDER BY id`),
+          loginCodes: q(
+            `SELECT id, email, created_at, expires_at, attempts, used_at, replaced_at, client_key FROM login_codes
+              WHERE email = ?1 ORDER BY created_at`,
+          ),
+          loginFailures: q("SELECT email, at FROM login_failures WHERE email = ?1 ORDER BY at"),
+          sessions: q(
+            "SELECT kind, email, created_at, expires_at, revoked_at FROM sessions WHERE email = ?1 ORDER BY created_at",
+          ),
+          unsubscribes: q("SELECT * FROM unsubscribes WHERE email = ?1"),
+          mailings: q(
+            `SELECT r.*, m.audience, m.subject, m.created_at AS mailing_created_at FROM mailing_recipients r
+               LEFT JOIN mailings m ON m.id = r.mailing_id WHERE r.email = ?1 ORDER BY r.mailing_id`,
+          ),
+          epassiInvitations: q("SELECT * FROM epassi_invitations WHERE email = ?1 ORDER BY id"),
+          campaignCodes: q("SELECT * FROM campaign_codes WHERE instr(lower(note), ?1) > 0 ORDER BY code"),
+          admins: q("SELECT * FROM admins WHERE email = ?1"),
+          audit: q(
+            `SELECT * FROM audit_log WHERE actor = ?1 OR subject = ?1 OR subject IN (${scope.registrations})
+                OR subject IN (${scope.payments}) OR instr(detail, ?1) > 0
+              ORDER BY id`,
+          ),
+        }
+      : {
+          audit: q(`SELECT * FROM audit_log WHERE subject IN (${scope.payments}) ORDER BY id`),
+        }),
   };
+  const kinds = KINDS.filter((k) => reads[k] !== undefined);
+  const results = await d1.batch<Row>(kinds.map((k) => reads[k]!));
+  const data = Object.fromEntries(KINDS.map((k) => [k, [] as Row[]])) as unknown as StoredPersonalData;
+  kinds.forEach((k, i) => (data[k] = results[i]!.results));
+  return data;
 }
 
-/** Whether anything at all is stored about the address. */
+/** Whether anything at all is stored about the person. */
 export function isEmpty(data: StoredPersonalData): boolean {
   return Object.values(data).every((rows) => rows.length === 0);
 }
 
-/** A payment of the address still waiting in Swish: erasure waits for it (see the module comment). */
+/** A payment of the person still waiting in Swish: erasure waits for it (see the module comment). */
 export function hasOpenPayment(data: StoredPersonalData): boolean {
   return data.payments.some((p) => p.status === "CREATED");
-}
-
-/** The address's runners in races whose index row is not 'ended': the race objects anonymise those. */
-export async function runnersInOpenRaces(db: Db, email: string): Promise<{ id: string; part: string }[]> {
-  const { results } = await db.$client
-    .prepare(
-      `SELECT p.id, p.race_id AS part FROM participants p
-         JOIN registrations r ON r.id = p.registration_id
-         JOIN races ON races.part = p.race_id
-        WHERE r.email = ?1 AND races.state <> 'ended'
-        ORDER BY p.race_id, p.id`,
-    )
-    .bind(email)
-    .all<{ id: string; part: string }>();
-  return results;
-}
-
-function replaceIgnoringCase(text: string, needle: string, by: string): string {
-  return text.replace(new RegExp(needle.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "gi"), by);
 }
 
 export type ErasureResult = { status: "erased"; counts: ErasureCounts } | { status: "open-payment" };
@@ -180,72 +174,57 @@ export type ErasureResult = { status: "erased"; counts: ErasureCounts } | { stat
 export interface ErasureAuthor {
   actor: string;
   device: string | null;
-  /** emailHash(email) */
+  /** emailHash of the address (or the phone digits) */
   hash: string;
   now: number;
-  /** The erasure's own audit line's detail (what was found); it must not name the address. */
+  /** The erasure's own audit line's detail (what was found); it must not name the person. */
   detail: Record<string, unknown>;
 }
 
 /**
- * Erases the address in one batch (module comment). `campaignCodes` are the rows storedPersonalData found: their
- * notes are rewritten only if unchanged since.
+ * Every resource's erasure, in the order the batch runs them: the rows that lead to the person (registrations,
+ * runners) last, since the others find their rows through them. A resource that stores something about a person
+ * adds its function here (db/erasure.ts).
+ */
+function erasureStatements(
+  d1: D1Database,
+  scope: ErasureScope,
+  campaignNotes: readonly Row[],
+  by: ErasureAuthor,
+): ErasureStatement[] {
+  return [
+    ...paymentErasure(d1, scope),
+    ...emailLogErasure(d1, scope),
+    ...sessionErasure(d1, scope),
+    ...mailingErasure(d1, scope),
+    ...epassiErasure(d1, scope),
+    ...campaignNoteErasure(
+      d1,
+      scope,
+      campaignNotes.map((c) => ({ code: c.code, note: c.note })),
+    ),
+    ...auditErasure(d1, scope, by.hash),
+    ...registrationErasure(d1, scope, by.now),
+  ];
+}
+
+/**
+ * Erases the person in one batch (module comment). `found` is what storedPersonalData read: the campaign notes
+ * found then are rewritten only if unchanged since.
  */
 export async function erasePersonalData(
   db: Db,
-  email: string,
-  campaignCodes: readonly Row[],
+  scope: ErasureScope,
+  found: StoredPersonalData,
   by: ErasureAuthor,
 ): Promise<ErasureResult> {
   const d1 = db.$client;
-  const q = (sql: string, ...more: unknown[]) => d1.prepare(sql).bind(email, ...more);
-  const placeholder = `'raderad-' || lower(id) || '@${ERASED_DOMAIN}'`;
+  const openPayment = `SELECT 1 FROM payments WHERE id IN (${scope.payments}) AND status = 'CREATED'`;
+  const parts = erasureStatements(d1, scope, found.campaignCodes, by);
   const statements = [
     // json('open-payment') raises "malformed JSON", which aborts the batch and rolls everything back.
-    q(
-      `SELECT json(CASE WHEN EXISTS (SELECT 1 FROM payments WHERE registration_id IN (${OWN_REGISTRATIONS})
-         AND status = 'CREATED') THEN 'open-payment' ELSE '1' END)`,
-    ),
-    q(
-      `UPDATE participants SET firstname = ?2, lastname = ?3, company = '', phone = NULL
-        WHERE registration_id IN (${OWN_REGISTRATIONS})`,
-      ANONYMOUS_RUNNER.firstname,
-      ANONYMOUS_RUNNER.lastname,
-    ),
-    q(
-      `UPDATE payments SET payer_alias = NULL, message = NULL, token = NULL, callback_identifier = NULL
-        WHERE registration_id IN (${OWN_REGISTRATIONS})`,
-    ),
-    q(`UPDATE email_log SET "to" = ?2, html = '', text = '' WHERE "to" = ?1`, ERASED_ADDRESS),
-    q("DELETE FROM login_codes WHERE email = ?1"),
-    q("DELETE FROM login_failures WHERE email = ?1"),
-    q("DELETE FROM sessions WHERE email = ?1 AND kind = 'visitor'"),
-    q("DELETE FROM unsubscribes WHERE email = ?1"),
-    q("DELETE FROM mailing_recipients WHERE email = ?1"),
-    q("UPDATE epassi_invitations SET name = ?2, email = ?3 WHERE email = ?1", ERASED_TEXT, ERASED_ADDRESS),
-    ...campaignCodes.map((c) =>
-      d1
-        .prepare("UPDATE campaign_codes SET note = ?1 WHERE code = ?2 AND note = ?3")
-        .bind(replaceIgnoringCase(String(c.note), email, ERASED_TEXT), c.code, c.note),
-    ),
-    q(
-      `UPDATE audit_log SET actor = CASE WHEN actor = ?1 THEN ?2 ELSE actor END,
-          subject = CASE WHEN subject = ?1 THEN ?2 ELSE subject END,
-          detail = replace(detail, ?1, ?3)
-        WHERE actor = ?1 OR subject = ?1 OR instr(detail, ?1) > 0`,
-      by.hash,
-      ERASED_TEXT,
-    ),
-    // Mass mailings skip unsubscribed addresses: the placeholder goes there before it replaces the address.
-    q(
-      `INSERT OR IGNORE INTO unsubscribes (email, at) SELECT ${placeholder}, ?2 FROM registrations WHERE email = ?1`,
-      by.now,
-    ),
-    // The check-in code goes with the address: a QR kept from an old receipt then finds nobody at the bib desk.
-    q(
-      `UPDATE registrations SET email = ${placeholder}, checkin_token = NULL, updated_at = ?2 WHERE email = ?1`,
-      by.now,
-    ),
+    scoped(d1, scope, `SELECT json(CASE WHEN EXISTS (${openPayment}) THEN 'open-payment' ELSE '1' END)`),
+    ...parts.map((p) => p.statement),
     d1
       .prepare("INSERT INTO audit_log (at, actor, device, action, subject, detail) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
       .bind(by.now, by.actor, by.device, "personal-data.erase", by.hash, JSON.stringify(by.detail)),
@@ -254,28 +233,29 @@ export async function erasePersonalData(
   try {
     results = await d1.batch(statements);
   } catch (err) {
-    const open = await d1
-      .prepare(`SELECT 1 AS x FROM payments WHERE registration_id IN (${OWN_REGISTRATIONS}) AND status = 'CREATED'`)
-      .bind(email)
-      .first();
-    if (open) return { status: "open-payment" };
+    if (await scoped(d1, scope, openPayment).first()) return { status: "open-payment" };
     throw err;
   }
-  const changes = (i: number) => results[i]!.meta.changes;
-  const notes = campaignCodes.length;
-  const counts: ErasureCounts = {
-    runners: changes(1),
-    payments: changes(2),
-    emails: changes(3),
-    loginCodes: changes(4),
-    loginFailures: changes(5),
-    sessions: changes(6),
-    unsubscribes: changes(7),
-    mailings: changes(8),
-    epassiInvitations: changes(9),
-    campaignCodes: results.slice(10, 10 + notes).reduce((n, r) => n + r.meta.changes, 0),
-    auditRows: changes(10 + notes),
-    registrations: changes(12 + notes),
-  };
+  const counts = Object.fromEntries(
+    (
+      [
+        "registrations",
+        "runners",
+        "payments",
+        "emails",
+        "loginCodes",
+        "loginFailures",
+        "sessions",
+        "unsubscribes",
+        "mailings",
+        "epassiInvitations",
+        "campaignCodes",
+        "auditRows",
+      ] as const satisfies readonly ErasureCountKey[]
+    ).map((k) => [k, 0]),
+  ) as Record<ErasureCountKey, number>;
+  parts.forEach((part, i) => {
+    if (part.count) counts[part.count] += results[i + 1]!.meta.changes;
+  });
   return { status: "erased", counts };
 }

@@ -5,6 +5,7 @@
  */
 import type { RaceDO } from "../../durable/race/race-do";
 import type { AddRunnerResult, ChangeAuthor, RaceAnswer, RunnerInput } from "../../durable/race/types";
+import type { RunnerHistory } from "../../durable/race/rules/erase";
 import { toDistance } from "../../shared/distances";
 import { isRaceId, raceIdForSeason } from "../../shared/race-id";
 import {
@@ -39,6 +40,7 @@ const RACE_METHODS = [
   "addRunner",
   "updateRunner",
   "anonymiseRunner",
+  "runnerHistory",
   "registerBib",
   "removeRunner",
   "start",
@@ -324,4 +326,73 @@ export async function takeRunnerOutOfRaces(env: Env, db: Db, id: string, by: Cha
   // Still moving between races: the caller's repair (the cron) tries again.
   if (after?.raceId) throw new Error(`runner ${id} is still linked to ${after.raceId}`);
   return { removedFrom, keptIn: null };
+}
+
+/** A runner as the personal-data calls know it from D1. */
+export interface StoredRunner {
+  id: string;
+  season: number;
+  race_id: string | null;
+}
+
+/**
+ * The races a runner may have left something in: every race of its season in D1's index (a change of distance
+ * leaves the runner's add and its tombstone in the race it left; ended races too), and the race D1 has it in.
+ */
+async function racesOf(db: Db, runners: readonly StoredRunner[]): Promise<Map<string, string[]>> {
+  const seasons = [...new Set(runners.map((r) => r.season))];
+  const { results } = await db.$client
+    .prepare("SELECT part, season FROM races WHERE season IN (SELECT value FROM json_each(?1)) ORDER BY part")
+    .bind(JSON.stringify(seasons))
+    .all<{ part: string; season: number }>();
+  const out = new Map<string, string[]>();
+  for (const runner of runners) {
+    const parts = results.filter((r) => r.season === runner.season).map((r) => r.part);
+    if (runner.race_id && !parts.includes(runner.race_id)) parts.push(runner.race_id);
+    out.set(runner.id, parts);
+  }
+  return out;
+}
+
+/**
+ * Erasure in the race objects (src/durable/race/rules/erase.ts): every race a runner may have been in renames it
+ * and rewrites its race-day log and review items, whether it runs there, left, or the race has ended. Answers how
+ * many (race, runner) pairs held something. One race at a time; a failure is thrown (the caller answers 502 and
+ * changes nothing in D1); repeating is harmless (a race with nothing left to rename writes nothing new but a log
+ * line without any name).
+ */
+export async function eraseFromRaces(
+  env: Env,
+  db: Db,
+  runners: readonly StoredRunner[],
+  replacement: { firstname: string; lastname: string },
+  by: ChangeAuthor,
+): Promise<number> {
+  const races = await racesOf(db, runners);
+  let touched = 0;
+  for (const runner of runners) {
+    for (const part of races.get(runner.id) ?? []) {
+      if (!isRaceId(part)) continue;
+      if ((await raceStub(env, part).anonymiseRunner(runner.id, replacement, by)) !== null) touched++;
+    }
+  }
+  return touched;
+}
+
+/** What the race objects hold about the runners (record, bib, finish, log lines, review items), for the export. */
+export async function raceDayHistory(
+  env: Env,
+  db: Db,
+  runners: readonly StoredRunner[],
+): Promise<(RunnerHistory & { runnerId: string })[]> {
+  const races = await racesOf(db, runners);
+  const out: (RunnerHistory & { runnerId: string })[] = [];
+  for (const runner of runners) {
+    for (const part of races.get(runner.id) ?? []) {
+      if (!isRaceId(part)) continue;
+      const history = await raceStub(env, part).runnerHistory(runner.id);
+      if (history) out.push({ runnerId: runner.id, ...history });
+    }
+  }
+  return out;
 }

@@ -12,6 +12,7 @@ import type { DistanceKm } from "../../shared/season";
 import type { Group } from "../../shared/distances";
 import type { Db } from "../db/client";
 import { participants, registrations } from "../db/schema";
+import { ANONYMOUS_RUNNER, ERASED_DOMAIN, scoped, type ErasureScope, type ErasureStatement } from "../db/erasure";
 
 export type RegistrationRow = typeof registrations.$inferSelect;
 
@@ -265,4 +266,49 @@ export async function saveRunners(db: Db, input: SaveRunnersInput): Promise<Save
     if (unpaidChanged || paidChanged) return { status: "paid-meanwhile" };
     throw err;
   }
+}
+
+/**
+ * Erasure (db/erasure.ts), the last statements of the batch (the others find the person's rows through these):
+ * runners are anonymised ('Anonym Löpare', no club, no phone) keeping age, distance, group, bib, race and payment,
+ * which the season's figures and the payments need and which name nobody (box-office runners alike); the
+ * registrations stay for their payments, under `raderad-<id>@raderad.invalid`, a reserved domain that never
+ * receives mail, put on the unsubscribe list first so no mass mailing ever picks it; their check-in code for the
+ * bib desk is erased (its QR then finds nobody).
+ */
+export function registrationErasure(d1: D1Database, scope: ErasureScope, now: number): ErasureStatement[] {
+  const placeholder = `'raderad-' || lower(id) || '@${ERASED_DOMAIN}'`;
+  return [
+    {
+      count: "runners",
+      statement: scoped(
+        d1,
+        scope,
+        `UPDATE participants SET firstname = ?3, lastname = ?4, company = '', phone = NULL
+          WHERE id IN (${scope.participants})`,
+        ANONYMOUS_RUNNER.firstname,
+        ANONYMOUS_RUNNER.lastname,
+      ),
+    },
+    {
+      statement: scoped(
+        d1,
+        scope,
+        `INSERT OR IGNORE INTO unsubscribes (email, at) SELECT ${placeholder}, ?3 FROM registrations
+          WHERE id IN (${scope.registrations})`,
+        now,
+      ),
+    },
+    {
+      count: "registrations",
+      statement: scoped(
+        d1,
+        scope,
+        // The check-in code goes with the address: a QR kept from an old receipt then finds nobody at the bib desk.
+        `UPDATE registrations SET email = ${placeholder}, checkin_token = NULL, updated_at = ?3
+          WHERE id IN (${scope.registrations})`,
+        now,
+      ),
+    },
+  ];
 }

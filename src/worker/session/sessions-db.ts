@@ -1,6 +1,7 @@
 import { and, eq, gt, isNull } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { sessions } from "../db/schema";
+import { scoped, type ErasureScope, type ErasureStatement } from "../db/erasure";
 
 export type SessionKind = "visitor" | "admin";
 
@@ -31,4 +32,17 @@ export async function revokeSession(db: Db, id: string, now: number): Promise<vo
     .update(sessions)
     .set({ revokedAt: now })
     .where(and(eq(sessions.id, id), isNull(sessions.revokedAt)));
+}
+
+/**
+ * Erasure (db/erasure.ts): the address's login codes, wrong tries and visitor sessions are deleted (a deleted
+ * session is signed out at once). An admin's own session is not the family's data and stays.
+ */
+export function sessionErasure(d1: D1Database, scope: ErasureScope): ErasureStatement[] {
+  if (scope.email === null) return [];
+  return [
+    { count: "loginCodes", statement: scoped(d1, scope, "DELETE FROM login_codes WHERE email = ?1") },
+    { count: "loginFailures", statement: scoped(d1, scope, "DELETE FROM login_failures WHERE email = ?1") },
+    { count: "sessions", statement: scoped(d1, scope, "DELETE FROM sessions WHERE email = ?1 AND kind = 'visitor'") },
+  ];
 }

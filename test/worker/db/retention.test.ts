@@ -6,7 +6,11 @@ import { createExecutionContext, createScheduledController, waitOnExecutionConte
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import worker from "../../../src/worker/index";
-import { RETENTION_MS } from "../../../src/worker/db/retention";
+import { SEASON } from "../../../src/shared/season";
+import { stockholmToEpoch } from "../../../src/shared/stockholm";
+import { database } from "../../../src/worker/db/client";
+import { purgeExpired, RETENTION_MS } from "../../../src/worker/db/retention";
+import { loginAdmin, post } from "../helpers";
 
 const HOUR = 60 * 60_000;
 
@@ -87,5 +91,42 @@ describe("retention", () => {
   it("keeps what the per-address login limits look back on (one hour)", () => {
     expect(RETENTION_MS.loginCodes).toBeGreaterThanOrEqual(HOUR);
     expect(RETENTION_MS.loginFailures).toBeGreaterThanOrEqual(HOUR);
+  });
+
+  it("a box-office runner's phone number stays 30 days after its season's race day, then the cron removes it", async () => {
+    const admin = await loginAdmin();
+    const phone = `070-${String(Math.floor(Math.random() * 1e7)).padStart(7, "0")}`;
+    const sale = await post(
+      "/admin/api/quickreg",
+      {
+        firstname: "Tova",
+        lastname: "Telefon",
+        age: "30",
+        distance: "0.8",
+        group: "Dam",
+        phone,
+        bib: String(150 + Math.floor(Math.random() * 40)),
+        method: "kontant",
+      },
+      { jar: admin },
+    );
+    expect(sale.status, await sale.clone().text()).toBe(200);
+    const { payid } = (await sale.json()) as { payid: string };
+    const stored = () =>
+      env.DB.prepare("SELECT firstname, phone FROM participants WHERE paid_by = ?")
+        .bind(payid)
+        .first<{ firstname: string; phone: string | null }>();
+    const raceDayEnd = stockholmToEpoch(`${SEASON.raceDay}T23:59:59`) + 1000;
+
+    await purgeExpired(database(env.DB), raceDayEnd + RETENTION_MS.boxOfficePhones - HOUR);
+    expect(await stored()).toEqual({ firstname: "Tova", phone });
+
+    // The real cron, on today's clock (the 2025 season is long over): the number goes, the runner stays.
+    await runCron();
+    expect(await stored()).toEqual({ firstname: "Tova", phone: null });
+  });
+
+  it("keeps a box-office number 30 days after the race day, and no longer", () => {
+    expect(RETENTION_MS.boxOfficePhones).toBe(30 * 24 * HOUR);
   });
 });

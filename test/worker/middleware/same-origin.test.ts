@@ -27,6 +27,7 @@ const READ_ONLY_GETS = new Set([
   "/admin/api/mailings/:id",
   "/admin/api/me",
   "/admin/api/personal-data",
+  "/admin/api/personal-data/box-office",
   "/admin/api/personal-data/export",
   "/admin/api/previous-runners",
   "/admin/api/previous-runners-count",

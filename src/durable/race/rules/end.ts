@@ -6,7 +6,7 @@
  *   audit trail (finish.ts restoreTime), DNS and bib changes (dns.ts, bib.ts, runners.ts updateRunner), and the
  *   decisions on its review list (review.ts);
  * - it takes a reset (reset.ts), and a runner leaving: a refund that deregisters (runners.ts removeRunner) or an
- *   erasure, which anonymises an ended race's runners as any other's (runners.ts anonymiseRunner);
+ *   erasure, which anonymises an ended race's runners as any other's (erase.ts anonymiseRunner);
  * - a runner arrives in it only marked DNS, with `lateForEndedRace` in the audit line: a late payment, an admin's
  *   add (runners.ts addRunner);
  * - it refuses a start (start.ts: a start tap goes to the review list) and a change of distance into it (move.ts,

@@ -1,5 +1,5 @@
 /**
- * The race's runners: add (idempotent by participant id), change details or bib, anonymise (erasure), remove.
+ * The race's runners: add (idempotent by participant id), change details or bib, remove (erasure: erase.ts).
  * A runner is in the race's lists unless it is on its way to another race (`moving_to`, see move.ts).
  */
 import { metersToKm, RaceError, type RunnerRecord } from "../../../shared/race-protocol";
@@ -139,58 +139,6 @@ export function updateRunner({ store, now, by }: RuleContext, id: string, patch:
     runners: changed ? [row.id] : [],
     mirror: [row.id],
   });
-}
-
-/**
- * Erasure on request (admin personal data): the runner's name and club become `replacement`, and so do they in
- * every earlier event of the audit trail that names the runner (an edit records old and new values, an add the
- * whole runner), so the race keeps no trace of who ran. The change itself is logged without any name. Times,
- * bib, age and group stay: the race's results still need them.
- */
-export function anonymiseRunner(
-  { store, now, by }: RuleContext,
-  id: string,
-  replacement: { firstname: string; lastname: string },
-): Decision<RunnerRecord> {
-  const meta = store.requireMeta();
-  const row = liveRunner(store, id);
-  const firstname = checkName(replacement.firstname);
-  const lastname = checkName(replacement.lastname);
-  const swap = new Map<string, string>();
-  for (const [old, replaced] of [
-    [row.firstname, firstname],
-    [row.lastname, lastname],
-    [row.company, ""],
-  ] as const) {
-    if (old) swap.set(old, replaced);
-  }
-  const scrub = (value: unknown): unknown => {
-    if (typeof value === "string") return swap.get(value) ?? value;
-    if (Array.isArray(value)) return value.map(scrub);
-    if (value && typeof value === "object") {
-      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, scrub(v)]));
-    }
-    return value;
-  };
-  store.write("runner-anonymised", { id: row.id }, by, (seq) => {
-    const mentions = store.sql<{ seq: number; payload: string }>(
-      "SELECT seq, payload FROM events WHERE instr(payload, ?) > 0",
-      JSON.stringify(row.id),
-    );
-    for (const event of mentions) {
-      const payload = JSON.stringify(scrub(JSON.parse(event.payload)));
-      if (payload !== event.payload) store.sql("UPDATE events SET payload = ? WHERE seq = ?", payload, event.seq);
-    }
-    store.sql(
-      "UPDATE runners SET firstname = ?, lastname = ?, company = '', updated_at = ?, seq = ? WHERE id = ?",
-      firstname,
-      lastname,
-      now,
-      seq,
-      row.id,
-    );
-  });
-  return decided(runnerRecord(store.runnerRow(row.id)!, meta), { runners: [row.id], mirror: [row.id] });
 }
 
 /** Takes a runner out of the race; the removed record, or null when the runner was not in it. */

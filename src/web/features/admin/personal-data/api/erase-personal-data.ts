@@ -1,10 +1,12 @@
-/** POST /admin/api/personal-data/erase {email, confirm}: erases the address (confirm: the address typed again). */
+/**
+ * POST /admin/api/personal-data/erase {email | phone | runner, confirm}: erases the person (confirm: the same typed
+ * again).
+ */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { ErasedCounts } from "../../../../../shared/personal-data";
+import type { ErasedCounts, PersonalDataKey } from "../../../../../shared/personal-data";
 import { api } from "../../../../lib/api";
-import { personalDataQueryOptions } from "./get-personal-data";
 
-export function erasePersonalData(body: { email: string; confirm: string }): Promise<{ erased: ErasedCounts }> {
+export function erasePersonalData(body: PersonalDataKey & { confirm: string }): Promise<{ erased: ErasedCounts }> {
   return api<{ erased: ErasedCounts }>("/admin/api/personal-data/erase", { method: "POST", json: body });
 }
 
@@ -12,6 +14,6 @@ export function useErasePersonalData() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: erasePersonalData,
-    onSuccess: (_, { email }) => queryClient.removeQueries({ queryKey: personalDataQueryOptions(email).queryKey }),
+    onSuccess: () => queryClient.removeQueries({ queryKey: ["admin", "personal-data"] }),
   });
 }

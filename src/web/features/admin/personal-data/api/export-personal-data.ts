@@ -1,12 +1,13 @@
 /**
- * GET /admin/api/personal-data/export?email=…: everything stored about the address as one JSON file, saved by the
- * browser under the name the server gives it.
+ * GET /admin/api/personal-data/export?email=…|phone=…|runner=…: everything stored about the person (race day
+ * included) as one JSON file, saved by the browser under the name the server gives it.
  */
 import { useMutation } from "@tanstack/react-query";
+import { personalDataQuery, type PersonalDataKey } from "../../../../../shared/personal-data";
 import { ApiError, apiResponse } from "../../../../lib/api";
 
-export async function exportPersonalData(email: string): Promise<string> {
-  const res = await apiResponse(`/admin/api/personal-data/export?email=${encodeURIComponent(email)}`);
+export async function exportPersonalData(key: PersonalDataKey): Promise<string> {
+  const res = await apiResponse(`/admin/api/personal-data/export?${personalDataQuery(key)}`);
   if (!res.ok) {
     const body: unknown = await res.json().catch(() => undefined);
     throw new ApiError(res.status, body);

@@ -1,0 +1,161 @@
+/**
+ * Personal data in the race (erasure and export on request, src/worker/personal-data/).
+ *
+ * What the race holds about a runner: its row (name, club, age, group, bib, finish), or only a tombstone when it
+ * left (a change of distance, a refund, an admin's removal); the events of its race-day log that name it (an add
+ * records the whole runner, an edit the old and the new values, so a name from before an edit is in the log);
+ * the review items made from its taps (with its name as it was then); its taps (ids and moments only).
+ *
+ * Erasure (`anonymiseRunner`) works on whatever of that the race has, in one transaction: the row is renamed
+ * (club emptied), every event about the runner (its payload's `id` is the runner's) has every name and club value
+ * it carries replaced, whatever the value was at the time, and each review item of the runner is renamed. The
+ * erasure is logged by id only. Times, bib, age and group stay: the race's results still need them and they name
+ * nobody. A race with nothing about the runner, or where it is anonymous already, writes nothing (so an erasure
+ * asks every race of the season, twice, and a repeated one changes nothing). An ended race is treated like any
+ * other. The rule reads and writes in one synchronous step: a tap or an edit lands before or after it, never
+ * between (an edit after it is a new name, which only a new erasure removes).
+ */
+import type { RaceAuditEvent, ReviewRecord, RunnerRecord } from "../../../shared/race-protocol";
+import { reviewRecord, runnerRecord } from "../records";
+import type { RaceStore, ReviewRow } from "../storage";
+import { checkId, checkName } from "./checks";
+import { decided, type Decision, type RuleContext } from "./decision";
+
+/** Payload keys that hold a person's name or club (an edit's `changes` hold [old, new] under the same keys). */
+const NAME_KEYS = ["firstname", "lastname", "company", "name"] as const;
+type NameKey = (typeof NAME_KEYS)[number];
+
+export interface Replacement {
+  firstname: string;
+  lastname: string;
+}
+
+/** Everything the race has about the runner: for the export of a person's data. */
+export interface RunnerHistory {
+  part: string;
+  /** The runner as the race has it now; null when it left the race (only its log lines remain). */
+  runner: RunnerRecord | null;
+  /** The race-day log lines about the runner, oldest first. */
+  events: RaceAuditEvent[];
+  /** Review items ('Att granska') made from taps on the runner. */
+  reviews: ReviewRecord[];
+}
+
+function eventsAbout(store: RaceStore, id: string): RaceAuditEvent[] {
+  return store.sql<RaceAuditEvent>(
+    "SELECT seq, type, payload, actor, device, at FROM events WHERE instr(payload, ?) > 0 ORDER BY seq",
+    JSON.stringify(id),
+  );
+}
+
+function reviewsAbout(store: RaceStore, id: string): ReviewRow[] {
+  return store.sql<ReviewRow>("SELECT * FROM review WHERE runner_id = ? ORDER BY created_at, id", id);
+}
+
+/** Everything about `id` in this race; null when the race has nothing about it. */
+export function runnerHistory(store: RaceStore, id: string): RunnerHistory | null {
+  const meta = store.meta();
+  if (!meta) return null;
+  const runnerId = checkId(id);
+  const row = store.runnerRow(runnerId);
+  const events = eventsAbout(store, runnerId);
+  const reviews = reviewsAbout(store, runnerId);
+  if (!row && events.length === 0 && reviews.length === 0) return null;
+  return {
+    part: meta.part,
+    runner: row && row.moving_to === null ? runnerRecord(row, meta) : null,
+    events,
+    reviews: reviews.map((r) => reviewRecord(r, meta)),
+  };
+}
+
+/** Every name or club value in `value` replaced (keys anywhere in the payload; arrays of [old, new] too). */
+function scrubbed(value: unknown, replacement: Replacement): unknown {
+  if (Array.isArray(value)) return value.map((v) => scrubbed(v, replacement));
+  if (!value || typeof value !== "object") return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, v]) => {
+      if ((NAME_KEYS as readonly string[]).includes(key)) return [key, replaced(key as NameKey, v, replacement)];
+      return [key, scrubbed(v, replacement)];
+    }),
+  );
+}
+
+function replaced(key: NameKey, value: unknown, replacement: Replacement): unknown {
+  if (Array.isArray(value)) return value.map((v) => replaced(key, v, replacement));
+  if (typeof value !== "string" && value !== null) return scrubbed(value, replacement);
+  if (value === null) return null;
+  switch (key) {
+    case "firstname":
+      return replacement.firstname;
+    case "lastname":
+      return replacement.lastname;
+    case "company":
+      return "";
+    case "name":
+      return `${replacement.firstname} ${replacement.lastname}`;
+  }
+}
+
+/**
+ * Erasure: the runner's row, its log lines and its review items keep no name or club (module comment). Answers
+ * null when the race has nothing about the runner (nothing written), else the runner as the race has it now (null
+ * when it left the race: only its log lines were there).
+ */
+export function anonymiseRunner(
+  { store, now, by }: RuleContext,
+  id: string,
+  replacement: Replacement,
+): Decision<{ runner: RunnerRecord | null } | null> {
+  const meta = store.requireMeta();
+  const runnerId = checkId(id);
+  const names: Replacement = { firstname: checkName(replacement.firstname), lastname: checkName(replacement.lastname) };
+  const row = store.runnerRow(runnerId);
+  const events = eventsAbout(store, runnerId);
+  const reviews = reviewsAbout(store, runnerId);
+  if (!row && events.length === 0 && reviews.length === 0) return decided(null);
+  const fullName = `${names.firstname} ${names.lastname}`;
+  // An event is about the runner when its payload's `id` (or `runnerId`) is the runner's; only those are rewritten,
+  // so a line that merely mentions the id elsewhere keeps any other runner's name.
+  const rewritten = events
+    .map((event) => ({ event, payload: JSON.parse(event.payload) as Record<string, unknown> }))
+    .filter(({ payload }) => payload?.id === runnerId || payload?.runnerId === runnerId)
+    .map(({ event, payload }) => ({
+      seq: event.seq,
+      before: event.payload,
+      after: JSON.stringify(scrubbed(payload, names)),
+    }))
+    .filter((event) => event.after !== event.before);
+  const renamedReviews = reviews.filter((r) => r.name !== null && r.name !== fullName);
+  const renameRow =
+    row !== null && (row.firstname !== names.firstname || row.lastname !== names.lastname || row.company !== "");
+  const live = (r: typeof row) => r !== null && r.moving_to === null;
+  // Already anonymous here (a repeated erasure, the route's second pass): nothing is written.
+  if (rewritten.length === 0 && renamedReviews.length === 0 && !renameRow) {
+    return decided({ runner: live(row) ? runnerRecord(row!, meta) : null });
+  }
+  store.write("runner-anonymised", { id: runnerId }, by, (seq) => {
+    for (const event of rewritten) store.sql("UPDATE events SET payload = ? WHERE seq = ?", event.after, event.seq);
+    for (const item of renamedReviews)
+      store.sql("UPDATE review SET name = ?, seq = ? WHERE id = ?", fullName, seq, item.id);
+    if (row) {
+      store.sql(
+        "UPDATE runners SET firstname = ?, lastname = ?, company = '', updated_at = ?, seq = ? WHERE id = ?",
+        names.firstname,
+        names.lastname,
+        now,
+        seq,
+        runnerId,
+      );
+    }
+  });
+  const after = store.runnerRow(runnerId);
+  return decided(
+    { runner: live(after) ? runnerRecord(after!, meta) : null },
+    {
+      runners: after ? [runnerId] : [],
+      reviews: renamedReviews.map((r) => r.id),
+      mirror: live(after) ? [runnerId] : [],
+    },
+  );
+}
