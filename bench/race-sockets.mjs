@@ -28,16 +28,20 @@
  * `RACE_BENCH_ROUNDS` the number of sustained pairs, `RACE_BENCH_BURSTS` the number of burst pairs. The whole
  * benchmark keeps to BUDGET_MS: a round that would overrun it stops sending early, and the figures say so.
  */
-import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { performance } from "node:perf_hooks";
-import WebSocket from "ws";
-import { bin, NODE, ROOT, toolEnv } from "../scripts/lib/proc.mjs";
-import { freePort } from "../scripts/lib/server.mjs";
-import { clientDelays, machineLoad } from "./lib/machine.mjs";
-import { BENCH_SERVER_ENV } from "./lib/server-env.mjs";
+import { sleep } from "./lib/async.mjs";
+import {
+  closeAll,
+  openBenchSocket,
+  parseJson,
+  positiveInteger,
+  positiveNumber,
+  round,
+  stats,
+  waitUntil as waitFor,
+} from "./lib/socket-bench.mjs";
+import { clientDelays, machineLine, machineLoad } from "./lib/machine.mjs";
+import { startEcho } from "./lib/echo-server.mjs";
 
 const ROUND_SECONDS = positiveNumber(process.env.RACE_BENCH_SECONDS) ?? 10;
 const ROUND_PAIRS = positiveInteger(process.env.RACE_BENCH_ROUNDS) ?? 3;
@@ -64,11 +68,9 @@ const TARGET_BURST_MS = 1_000;
 const BUDGET_MS = 6 * 60_000;
 /** One request, socket answer or echo server start taking longer than this is a failure, not a sample. */
 const STEP_TIMEOUT_MS = 20_000;
-const ECHO_START_TIMEOUT_MS = 60_000;
 /** Parallel add-runner calls while setting up (the race object serialises them anyway). */
 const SETUP_CONCURRENCY = 4;
 const ADMIN_EMAIL = "arrangor@example.se";
-const ECHO_DIR = path.join(ROOT, "bench", "echo");
 
 const LATENCY_DEFINITION =
   "Från starten av HTTP-anropet (performance.now() före fetch) till att sockeln fick löparens målgångshändelse " +
@@ -401,14 +403,6 @@ function burstLine(b) {
 
 function percentiles(s) {
   return `${s.p50}/${s.p95}/${s.p99}/${s.max}`;
-}
-
-function machineLine(m) {
-  return (
-    `belastning ${m.load1mStart}→${m.load1mEnd}, CPU-tryck ${m.cpuPressurePct ?? "–"} %, ` +
-    `våra trådar väntade ${m.oursWaitMs ?? "–"} ms på kärna (CPU ${m.oursCpuMs ?? "–"} ms), ` +
-    `klientens event-loop max ${m.client.eventLoopDelayMaxMs} ms`
-  );
 }
 
 function ratio(a, b) {
@@ -750,74 +744,10 @@ function listen(sockets, tracker) {
   for (const socket of sockets) socket.tracker = tracker;
 }
 
-/**
- * Opens one socket and subscribes; resolves once it is subscribed (the race: hello and its snapshot frame have
- * arrived; the echo: hello). Every later array frame goes to the tracker.
- */
+/** One subscribed socket (lib/socket-bench.mjs); its later frames go to its tracker, if any. */
 function openSocket(target, room, index) {
-  const ws = new WebSocket(target.socketUrl(room), { headers: target.socketHeaders });
-  const socket = { index, ws, ready: false, tracker: null, errors: [], closed: null, syncs: new Map() };
-  socket.sync = (id, t0) =>
-    withTimeout(
-      new Promise((resolve) => {
-        socket.syncs.set(id, resolve);
-        ws.send(JSON.stringify({ action: "sync", id, t0 }));
-      }),
-      `sync på socket ${index}`,
-    );
-  const opened = new Promise((resolve, reject) => {
-    let hello = false;
-    const ready = () => {
-      socket.ready = true;
-      resolve(socket);
-    };
-    ws.on("open", () => ws.send(JSON.stringify({ action: "subscribe-to-race" })));
-    ws.on("message", (data) => {
-      const at = performance.now();
-      const frame = parseJson(String(data));
-      if (Array.isArray(frame)) {
-        if (socket.ready) {
-          if (socket.tracker) onEvents(socket.tracker, socket, frame, at);
-        } else if (hello) ready();
-      } else if (frame?.type === "hello") {
-        hello = true;
-        if (!target.snapshotAfterHello) ready();
-      } else if (frame?.type === "sync") {
-        const at2 = Date.now();
-        socket.syncs.get(frame.id)?.({ frame, at: at2 });
-        socket.syncs.delete(frame.id);
-      } else {
-        socket.errors.push(String(data).slice(0, 200));
-      }
-    });
-    ws.on("error", (err) => {
-      socket.errors.push(String(err.message ?? err));
-      reject(err);
-    });
-    ws.once("unexpected-response", (req, res) => {
-      reject(new Error(`Sockeln ${target.socketUrl(room)} svarade HTTP ${res.statusCode}`));
-      req.destroy();
-    });
-    ws.on("close", (code) => {
-      socket.closed = code;
-      if (!socket.ready) reject(new Error(`Sockeln stängdes (${code}) innan den prenumererade`));
-    });
-  });
-  return withTimeout(opened, `socket ${index} till ${room}`).catch((err) => {
-    ws.terminate();
-    throw err;
-  });
-}
-
-function closeAll(sockets) {
-  for (const socket of sockets) {
-    try {
-      socket.ws.close(1000, "bench done");
-    } catch {
-      // already closing
-    }
-    setTimeout(() => socket.ws.terminate(), 1_000).unref();
-  }
+  const onFrame = (socket, frame, at) => socket.tracker && onEvents(socket.tracker, socket, frame, at);
+  return openBenchSocket(target, room, index, onFrame, STEP_TIMEOUT_MS);
 }
 
 function socketErrors(sockets) {
@@ -827,149 +757,10 @@ function socketErrors(sockets) {
   };
 }
 
-// ——— the echo Worker ———
-
-/** Starts bench/echo on the project's wrangler, on free loopback ports with a temporary state directory. */
-async function startEcho() {
-  const began = performance.now();
-  const port = await freePort();
-  const inspectorPort = await freePort();
-  const stateDir = mkdtempSync(path.join(tmpdir(), "loppet-echo-"));
-  const tmpOfWrangler = path.join(ECHO_DIR, ".wrangler");
-  const madeTmp = !existsSync(tmpOfWrangler);
-  const baseURL = `http://127.0.0.1:${port}`;
-  const child = spawn(
-    NODE,
-    [
-      bin("wrangler"),
-      "dev",
-      "-c",
-      path.join(ECHO_DIR, "wrangler.toml"),
-      "--port",
-      String(port),
-      "--ip",
-      "127.0.0.1",
-      "--inspector-port",
-      String(inspectorPort),
-      "--persist-to",
-      stateDir,
-      "--show-interactive-dev-session=false",
-    ],
-    { cwd: ROOT, env: toolEnv(BENCH_SERVER_ENV), detached: true, stdio: ["ignore", "pipe", "pipe"] },
-  );
-  let output = "";
-  const collect = (chunk) => (output = (output + chunk.toString()).slice(-8_000));
-  child.stdout.on("data", collect);
-  child.stderr.on("data", collect);
-  let exited = null;
-  const exit = new Promise((resolve) => child.on("exit", (code, signal) => resolve((exited = signal ?? code))));
-  // A crash of this process must not leave wrangler running.
-  const onExit = () => killGroup(child.pid, "SIGKILL");
-  process.on("exit", onExit);
-
-  let stopped = false;
-  async function stop() {
-    if (stopped) return;
-    stopped = true;
-    if (exited === null) {
-      killGroup(child.pid, "SIGTERM");
-      const gone = await Promise.race([exit.then(() => true), sleep(5_000).then(() => false)]);
-      if (!gone) killGroup(child.pid, "SIGKILL");
-    }
-    killGroup(child.pid, "SIGKILL");
-    process.off("exit", onExit);
-    rmSync(stateDir, { recursive: true, force: true });
-    if (madeTmp) rmSync(tmpOfWrangler, { recursive: true, force: true });
-  }
-
-  const until = Date.now() + ECHO_START_TIMEOUT_MS;
-  while (Date.now() < until) {
-    if (exited !== null) {
-      await stop();
-      throw new Error(`Eko-Workern slutade (${exited}) innan den svarade:\n${output}`);
-    }
-    try {
-      const res = await fetch(`${baseURL}/health`, { signal: AbortSignal.timeout(2_000) });
-      if (res.status === 200) {
-        return { baseURL, stop, output: () => output, startMs: round(performance.now() - began) };
-      }
-    } catch {
-      // not listening yet
-    }
-    await sleep(300);
-  }
-  await stop();
-  throw new Error(`Eko-Workern svarade inte inom ${ECHO_START_TIMEOUT_MS / 1000} s:\n${output}`);
-}
-
-function killGroup(pid, signal) {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // the group is already gone
-  }
-}
-
 // ——— helpers ———
-
-/** Waits until `done()` or the performance.now() moment `until`, checking every 20 ms. */
-async function waitFor(done, until) {
-  while (!done() && performance.now() < until) await sleep(Math.min(20, Math.max(0, until - performance.now())));
-}
-
-function withTimeout(promise, what) {
-  let timer;
-  const timeout = new Promise((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`Inget svar inom ${STEP_TIMEOUT_MS} ms: ${what}`)), STEP_TIMEOUT_MS);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
-function sleep(ms) {
-  return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
-}
-
-function parseJson(text) {
-  try {
-    return text ? JSON.parse(text) : null;
-  } catch {
-    return { body: String(text).slice(0, 200) };
-  }
-}
 
 function isoDate(ms) {
   return new Date(ms).toISOString().slice(0, 10);
-}
-
-function positiveNumber(value) {
-  const n = Number(value);
-  return value && Number.isFinite(n) && n > 0 ? n : null;
-}
-
-function positiveInteger(value) {
-  const n = positiveNumber(value);
-  return n !== null && Number.isInteger(n) ? n : null;
-}
-
-/** Nearest-rank percentiles, in ms to one decimal. */
-function stats(values) {
-  if (values.length === 0) return { n: 0, p50: null, p95: null, p99: null, max: null, min: null, mean: null };
-  const sorted = [...values].sort((a, b) => a - b);
-  const rank = (p) => sorted[Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length))) - 1];
-  const mean = sorted.reduce((a, b) => a + b, 0) / sorted.length;
-  return {
-    n: sorted.length,
-    p50: round(rank(50)),
-    p95: round(rank(95)),
-    p99: round(rank(99)),
-    max: round(sorted.at(-1)),
-    min: round(sorted[0]),
-    mean: round(mean),
-  };
-}
-
-function round(ms) {
-  return Math.round(ms * 10) / 10;
 }
 
 function countBy(values) {

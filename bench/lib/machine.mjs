@@ -23,6 +23,15 @@ export function machineLoad() {
   return { end: () => difference(began, snapshot()) };
 }
 
+/** One round's `{...machineLoad().end(), client: clientDelays().end()}` in a line of Swedish. */
+export function machineLine(m) {
+  return (
+    `belastning ${m.load1mStart}→${m.load1mEnd}, CPU-tryck ${m.cpuPressurePct ?? "–"} %, ` +
+    `våra trådar väntade ${m.oursWaitMs ?? "–"} ms på kärna (CPU ${m.oursCpuMs ?? "–"} ms), ` +
+    `klientens event-loop max ${m.client.eventLoopDelayMaxMs} ms`
+  );
+}
+
 /** Starts watching this process; `end()` answers `{eventLoopDelayP99Ms, eventLoopDelayMaxMs, gcCount, gcMs}`. */
 export function clientDelays() {
   const delay = monitorEventLoopDelay({ resolution: 10 });

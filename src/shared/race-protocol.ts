@@ -6,8 +6,10 @@
  * Live sockets (`{wsUrl}/race/{raceId}`, `{wsUrl}/races`), browser and Durable Object share these frames:
  * - client → server: `subscribe-to-race` (with the last `seq` it has, to get only what it missed), `sync` (one
  *   NTP-style clock sample). Every change goes through the HTTP calls, never the socket: one way in.
- * - server → client: an array of events (race or runner records, each with the `seq` of its last change; a
- *   removed runner comes as `{sort, removed: true}`), or one control object (`hello`, `sync`, `error`).
+ * - server → client: an array of events (records of the race, its runners, its review items, and rapid timing's
+ *   taps and typed bibs, each with the `seq` of its last change; a removed runner comes as `{sort, removed: true}`,
+ *   a cleared tap or removed bib as its record with `removed: true`), or one control object (`hello`, `sync`,
+ *   `error`). Dispatch by the prefix of `sort`: 'race', 'runner-', 'review-', 'slot-', 'bib-'.
  */
 import type { DistanceKm } from "./season";
 import { formatResult, resultMs } from "./time-format";
@@ -34,7 +36,29 @@ export interface RaceRecord {
   /** Metres. */
   distance: number;
   openForReg: boolean;
+  /** The results' status (absent until the first finish): see ResultsStatus. */
+  results?: ResultsStatus;
+  /** When an admin marked the results official, epoch ms. */
+  officialAt?: number;
+  /**
+   * Rapid timing: the device whose time a finish two phones timed takes (src/shared/timer-alignment.ts); absent
+   * when the organiser named none (the earliest tap's is taken). Admin only: the public start list drops it.
+   */
+  mainTimer?: string;
 }
+
+/**
+ * 'preliminary' from the first finish until an admin marks the results official ('official', only on an ended
+ * race); 'corrected' once a result changed after that (each such runner has `corrected: true`).
+ */
+export type ResultsStatus = "preliminary" | "official" | "corrected";
+
+/** How the status reads on the site. */
+export const RESULTS_STATUS_TEXT: Record<ResultsStatus, string> = {
+  preliminary: "Preliminära",
+  official: "Officiella",
+  corrected: "Officiella, korrigerade",
+};
 
 /**
  * A runner's distance in km as the spec writes it ('0.8' … '5.6'). A race an organiser creates by hand may have
@@ -74,12 +98,27 @@ export interface RunnerRecord {
    * answer overwrite a newer record it already has.
    */
   seq?: number;
+  /** Rapid timing: the key of the merged slot the finish time came from (its reference tap's id). */
+  slot?: string;
+  /** The result changed after the race's results were marked official. */
+  corrected?: true;
 }
 
 /** The start list a visitor sees: no age, no participant id (admin spec's start-list columns). */
 export type PublicRunnerRecord = Pick<
   RunnerRecord,
-  "type" | "part" | "sort" | "bib" | "firstname" | "lastname" | "group" | "company" | "finished" | "time" | "dns"
+  | "type"
+  | "part"
+  | "sort"
+  | "bib"
+  | "firstname"
+  | "lastname"
+  | "group"
+  | "company"
+  | "finished"
+  | "time"
+  | "dns"
+  | "corrected"
 >;
 
 /** `GET /api/races/get/{part}`: the race record, then its runner records. */
@@ -115,6 +154,13 @@ export function toPublicRunner(r: RunnerRecord): PublicRunnerRecord {
   };
   if (r.time !== undefined) pub.time = r.time;
   if (r.dns) pub.dns = true;
+  if (r.corrected) pub.corrected = true;
+  return pub;
+}
+
+/** The race record a visitor sees: without the admin's device ids. */
+export function toPublicRace(race: RaceRecord): RaceRecord {
+  const { mainTimer: _mainTimer, ...pub } = race;
   return pub;
 }
 
@@ -247,44 +293,163 @@ export interface RemovedRunnerRecord {
 }
 
 /**
- * 'Att granska': something a volunteer tapped that the race could not take as it was, kept by the race object
- * until an admin applies it (with its original moment) or discards it; both are audited. Nothing tapped
- * disappears without a person deciding. Each item has a kind, so a new kind is one case more:
+ * 'Att granska': something the race could not take as it was, kept by the race object until a person decides;
+ * every decision is audited. Nothing tapped disappears without a person deciding. Each item has a kind, so a new
+ * kind is one case more:
  * - 'tap': a finish tap refused by the race's rules (race not started or ended, runner moved or marked DNS, a
  *   moment out of range, a finish undone on another phone after the tap was made). Applying records the
  *   runner's finish at the tap's moment.
  * - 'start': a start tap that needs a person: far from the race's day and time, a second start more than
  *   START_SAME_WINDOW_MS from the first, or a start for an ended race. Applying makes its moment the start.
+ * - 'rapid': a rapid finish tap ('Mål!') for a race not started or ended, or with a moment out of range. Applying
+ *   adds it as a finish slot at its moment.
+ *
+ * Rapid timing's kinds (issue 26) are kept by the race object from its own state (DERIVED_REVIEW_KINDS): one opens
+ * when the problem appears and is 'resolved' when a change (the one-tap resolution, or any other) removes it.
+ * - 'slot-single': a finish slot only one of several timing phones has. Apply: keep it; discard: a stray tap.
+ * - 'slot-unmatched': a slot without a bib (before a slot that has one, or once the race has ended). Discard: a
+ *   stray tap; or assign it a bib.
+ * - 'bib-unmatched': a bib typed in finish order with no slot left for it. Discard: remove the bib.
+ * - 'bib-twice': a bib typed twice (or typed, and assigned to a slot by hand). Discard: remove this one; or take
+ *   one of its suggestions (a typo of a waiting runner's bib), or remove the other (`other`).
+ * - 'bib-unknown': a bib not in the race, with the likely meant runners among those still waiting
+ *   (`suggestions`). Apply: the only suggestion; discard: remove the bib.
+ * - 'bib-finished': a bib whose runner already has a time from elsewhere (a tile tap) or is marked DNS. Apply:
+ *   the slot's time replaces it; discard: remove the bib.
  */
-export const REVIEW_KINDS = ["tap", "start"] as const;
+export const REVIEW_KINDS = [
+  "tap",
+  "start",
+  "rapid",
+  "slot-single",
+  "slot-unmatched",
+  "bib-unmatched",
+  "bib-twice",
+  "bib-unknown",
+  "bib-finished",
+] as const;
 export type ReviewKind = (typeof REVIEW_KINDS)[number];
-export type ReviewStatus = "open" | "applied" | "discarded";
+/** The kinds the race object opens and resolves from its own state (rapid timing). */
+export const DERIVED_REVIEW_KINDS: readonly ReviewKind[] = [
+  "slot-single",
+  "slot-unmatched",
+  "bib-unmatched",
+  "bib-twice",
+  "bib-unknown",
+  "bib-finished",
+];
+/** 'resolved': a derived item whose problem a change removed. */
+export type ReviewStatus = "open" | "applied" | "discarded" | "resolved";
+
+/** A runner a mistyped bib likely meant (src/shared/bib-suggestions.ts). */
+export interface ReviewSuggestion {
+  bib: number;
+  runnerId: string;
+  name: string;
+  /** 'swapped', 'one-digit', 'missing' or 'doubled'. */
+  reason: string;
+}
 
 export interface ReviewRecord {
   type: "review";
   part: string;
-  /** 'review-<id>' (the tap's id for a tap or a start). */
+  /** 'review-<id>' (the tap's id for a tap or a start; '<kind prefix>-<slot or bib id>' for rapid timing's). */
   sort: `review-${string}`;
   id: string;
   kind: ReviewKind;
   status: ReviewStatus;
   /** Why the race could not take it as it was: a Swedish sentence for the list. */
   reason: string;
-  /** The tap's moment on the server's clock, epoch ms. */
+  /** The tap's moment on the server's clock (a bib's item: its slot's moment, or when it was typed), epoch ms. */
   at: number;
-  /** A finish tap's runner, as the race knew them when the item was made. */
+  /** A finish tap's runner, as the race knew them when the item was made (a bib's item: the runner it names). */
   runnerId?: string;
   bib?: number | null;
   name?: string;
   /** A start item: the race's start time when the item was made (null: not started). */
   started?: number | null;
-  /** Who tapped, on which device, and when the tap reached the server. */
+  /** Rapid timing: the slot (its key tap's id) the item is about, or the bib's slot. */
+  slot?: string;
+  /** Rapid timing: the bib typed in finish order the item is about (its entry id). */
+  entry?: string;
+  /** Rapid timing: the hand-made assignment the item is about (the tap it was made on). */
+  pin?: string;
+  /** 'bib-twice': the claim that has the runner (an entry id, or 'pin-<tap id>'). */
+  other?: string;
+  /** 'bib-unknown', 'bib-twice', 'bib-finished': the likely meant runners, most likely first. */
+  suggestions?: ReviewSuggestion[];
+  /** Who tapped, on which device, and when the tap reached the server (a derived item: when it opened). */
   actor: string;
   device: string | null;
   createdAt: number;
-  /** Who applied or discarded it, and when. */
+  /** Who applied, discarded or resolved it, and when. */
   decidedBy?: string;
   decidedAt?: number;
+}
+
+/** A review item's id: a tap id, or rapid timing's '<prefix>-<id>' (up to 80 characters of [A-Za-z0-9_-]). */
+export const REVIEW_ID_PATTERN = /^[A-Za-z0-9_-]{8,80}$/;
+
+export function isReviewId(x: unknown): x is string {
+  return typeof x === "string" && REVIEW_ID_PATTERN.test(x);
+}
+
+/**
+ * Rapid timing (issue 26): one 'Mål!' tap of one device, a finish without a runner. The merged, numbered finish
+ * slots are computed from every device's taps (src/shared/timer-alignment.ts), on the server and on each phone.
+ */
+export interface SlotRecord {
+  type: "slot";
+  part: string;
+  /** 'slot-<tap id>'. */
+  sort: `slot-${string}`;
+  /** The tap id made on the device. */
+  id: string;
+  device: string;
+  /** The tap's moment on the server's clock (clamped to the server's now when it was ahead), epoch ms. */
+  at: number;
+  /** Its moment as sent, when it was clamped. */
+  clampedFrom?: number;
+  actor: string;
+  /** When it reached the server. */
+  createdAt: number;
+  /** Discarded as a stray tap (with the others of its slot); can be taken back. */
+  discarded?: true;
+  /** Kept: a slot only this device has is a finish all the same (its 'slot-single' item decided). */
+  confirmed?: true;
+  /** The runner an organiser assigned this tap's slot to by hand. */
+  pin?: string;
+  /** Cleared by a reset. */
+  removed?: true;
+}
+
+/** Rapid timing: a bib typed in finish order ('Startnummer i målordning'). */
+export interface BibEntryRecord {
+  type: "bib";
+  part: string;
+  /** 'bib-<entry id>'. */
+  sort: `bib-${string}`;
+  /** The entry id made on the device. */
+  id: string;
+  bib: number;
+  /** The bib as first typed, when it was corrected since. */
+  typed?: number;
+  /** Its place in finish order: entries are matched with the slots in this order (ascending). */
+  position: number;
+  device: string | null;
+  actor: string;
+  /** When it reached the server, epoch ms. */
+  at: number;
+  /** Removed (undone), or cleared by a reset. */
+  removed?: true;
+}
+
+export function slotSort(tapId: string): `slot-${string}` {
+  return `slot-${tapId}`;
+}
+
+export function bibEntrySort(id: string): `bib-${string}` {
+  return `bib-${id}`;
 }
 
 export function reviewSort(id: string): `review-${string}` {
@@ -295,7 +460,9 @@ export function reviewSort(id: string): `review-${string}` {
 export const START_SAME_WINDOW_MS = 2_000;
 
 /** One event on a socket: a record as it is now, and the sequence number of its last change. */
-export type RaceEvent = (RaceRecord | RunnerRecord | RemovedRunnerRecord | ReviewRecord) & { seq: number };
+export type RaceEvent = (
+  RaceRecord | RunnerRecord | RemovedRunnerRecord | ReviewRecord | SlotRecord | BibEntryRecord
+) & { seq: number };
 
 /** Server → client data frame: the records that changed, in `seq` order. */
 export type RaceEventsFrame = RaceEvent[];
@@ -324,7 +491,19 @@ export function isRaceEvent(e: RaceEvent): e is RaceRecord & { seq: number } {
 }
 
 export function isRemovedRunner(e: RaceEvent): e is RemovedRunnerRecord & { seq: number } {
-  return e.sort !== "race" && "removed" in e && e.removed === true;
+  return e.sort.startsWith("runner-") && "removed" in e && e.removed === true;
+}
+
+export function isRunnerEvent(e: RaceEvent): e is (RunnerRecord | RemovedRunnerRecord) & { seq: number } {
+  return e.sort.startsWith("runner-");
+}
+
+export function isSlotEvent(e: RaceEvent): e is SlotRecord & { seq: number } {
+  return e.sort.startsWith("slot-");
+}
+
+export function isBibEntryEvent(e: RaceEvent): e is BibEntryRecord & { seq: number } {
+  return e.sort.startsWith("bib-");
 }
 
 export function isReviewEvent(e: RaceEvent): e is ReviewRecord & { seq: number } {

@@ -276,3 +276,112 @@ describe("parseServerFrame", () => {
     expect(event).toMatchObject({ sort: "runner-z", id: "z", bib: null, group: "Ingen", company: "" });
   });
 });
+
+describe("rapid timing's records (issue 26)", () => {
+  const slot = (id: string, over: object = {}) => ({
+    type: "slot",
+    part: PART,
+    sort: `slot-${id}`,
+    id,
+    device: "phone-a",
+    at: 1_000,
+    actor: "a@example.se",
+    createdAt: 1_000,
+    ...over,
+  });
+  const bib = (id: string, n: number, over: object = {}) => ({
+    type: "bib",
+    part: PART,
+    sort: `bib-${id}`,
+    id,
+    bib: n,
+    position: 1,
+    device: "phone-c",
+    actor: "a@example.se",
+    at: 2_000,
+    ...over,
+  });
+
+  it("a snapshot's taps and typed bibs are kept apart from the runners", () => {
+    const next = applyRaceEvents(
+      PART,
+      start,
+      [ev(race(), 1), ev(runner("a"), 2), ev(slot("t1"), 3), ev(bib("e1", 7), 4)],
+      { seq: 4, snapshot: true },
+    );
+    expect(next.snapshot!.map((r) => r.sort)).toEqual(["race", "runner-a"]);
+    expect(next.rapid!.slots.map((s) => s.sort)).toEqual(["slot-t1"]);
+    expect(next.rapid!.bibs.map((b) => b.bib)).toEqual([7]);
+  });
+
+  it("live taps and bibs update in place; a removed one is kept marked; none of them becomes a runner", () => {
+    let live = applyRaceEvents(PART, start, [ev(slot("t1"), 11), ev(bib("e1", 7), 12)]);
+    live = applyRaceEvents(PART, live, [ev(slot("t1", { discarded: true }), 13), ev(bib("e1", 8, { typed: 7 }), 14)]);
+    live = applyRaceEvents(PART, live, [ev(bib("e1", 8, { removed: true }), 12)]);
+    expect(live.snapshot!.map((r) => r.sort)).toEqual(["race", "runner-a", "runner-b"]);
+    expect(live.rapid!.slots).toEqual([{ ...slot("t1", { discarded: true }), seq: 13 }]);
+    // The replay (seq 12) changed nothing.
+    expect(live.rapid!.bibs).toEqual([{ ...bib("e1", 8, { typed: 7 }), seq: 14 }]);
+  });
+});
+
+describe("parseServerFrame: rapid timing's records and fields (issue 26)", () => {
+  it("keeps taps, typed bibs, a resolved item with its suggestions, the results status and a runner's slot", () => {
+    const frame = [
+      { ...race({ state: "ended", results: "official", officialAt: 9, mainTimer: "phone-a" }), seq: 1 },
+      { ...runner("a", { finished: 5, slot: "t1", corrected: true }), seq: 2 },
+      {
+        type: "slot",
+        part: PART,
+        sort: "slot-t1",
+        id: "t1",
+        device: "phone-a",
+        at: 5,
+        actor: "x",
+        createdAt: 6,
+        seq: 3,
+      },
+      {
+        type: "bib",
+        part: PART,
+        sort: "bib-e1",
+        id: "e1",
+        bib: 33,
+        typed: 3,
+        position: 1,
+        device: null,
+        actor: "x",
+        at: 7,
+        seq: 4,
+      },
+      {
+        type: "review",
+        part: PART,
+        sort: "review-bu-e1",
+        id: "bu-e1",
+        kind: "bib-unknown",
+        status: "resolved",
+        reason: "Nr 33 finns inte i loppet.",
+        at: 7,
+        actor: "x",
+        device: null,
+        createdAt: 7,
+        entry: "e1",
+        suggestions: [{ bib: 3, runnerId: "c", name: "C", reason: "doubled" }, { bib: "3" }],
+        seq: 5,
+      },
+    ];
+    const parsed = parseServerFrame(JSON.stringify(frame));
+    expect(parsed?.kind).toBe("events");
+    const events = (parsed as { events: RaceEvent[] }).events;
+    expect(events.map((e) => e.sort)).toEqual(["race", "runner-a", "slot-t1", "bib-e1", "review-bu-e1"]);
+    expect(events[0]).toMatchObject({ results: "official", officialAt: 9, mainTimer: "phone-a" });
+    expect(events[1]).toMatchObject({ slot: "t1", corrected: true });
+    expect(events[3]).toMatchObject({ bib: 33, typed: 3, position: 1 });
+    expect(events[4]).toMatchObject({
+      status: "resolved",
+      entry: "e1",
+      suggestions: [{ bib: 3, runnerId: "c", name: "C", reason: "doubled" }],
+    });
+  });
+});

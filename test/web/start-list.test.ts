@@ -9,6 +9,7 @@ import {
   raceTabLabel,
   raceTabLabels,
   refreshInterval,
+  resultsStatusText,
   startListView,
 } from "../../src/web/features/start-lists/start-list";
 
@@ -135,5 +136,21 @@ describe("refreshInterval", () => {
 describe("clockText", () => {
   it("is Stockholm wall-clock time with seconds", () => {
     expect(clockText(Date.parse("2025-09-13T09:32:05Z"))).toBe("11:32:05");
+  });
+});
+
+describe("preliminary and official results (issue 26)", () => {
+  it("the status is said once there are results; a result changed after 'Officiella' is marked corrected", () => {
+    const ended = { ...race("race-250913-56", 5600, "ended"), results: "corrected" as const };
+    const view = startListView([
+      ended,
+      runner("a", { bib: 1, finished: 2, time: "19:58.001", corrected: true }),
+      runner("b", { bib: 2, finished: 3, time: "21:03.200" }),
+    ] as PublicRaceSnapshot);
+    expect(view.rows.map((r) => r.result)).toEqual(["19:58.001 (korrigerad)", "21:03.200"]);
+    expect(resultsStatusText(ended)).toBe("Resultaten är officiella, med rättelser (markerade korrigerad).");
+    expect(resultsStatusText({ results: "preliminary" })).toBe("Resultaten är preliminära.");
+    expect(resultsStatusText({ results: "official" })).toBe("Resultaten är officiella.");
+    expect(resultsStatusText({})).toBeNull();
   });
 });

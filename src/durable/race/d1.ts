@@ -1,6 +1,7 @@
 /**
- * The race object and D1. D1 is an index: participants' race, bib and distance, and the race's state and start,
- * are mirrored here after the write in the object has committed; the race object is the truth. A failed race
+ * The race object and D1. D1 is an index: participants' race, bib and distance, and the race's state, start and
+ * results status (with the moment they were marked official), are mirrored here after the write in the object has
+ * committed; the race object is the truth. A failed race
  * mirror sets `mirror_pending` and the alarm retries it (every later race write re-sends it too).
  *
  * Also the two reads the object makes from D1: a race of the index (a distance move's target) and the runners
@@ -101,7 +102,10 @@ export async function mirrorRunner(env: Env, store: RaceStore, id: string): Prom
   }
 }
 
-/** The race index (lists, hub) follows state and start; the hub's sockets hear of it. A failure is retried. */
+/**
+ * The race index (lists, hub) follows state, start and results status; the hub's sockets hear of it. A failure is
+ * retried.
+ */
 export async function mirrorRace(
   env: Env,
   store: RaceStore,
@@ -110,8 +114,10 @@ export async function mirrorRace(
 ): Promise<void> {
   const meta = store.requireMeta();
   try {
-    await env.DB.prepare("UPDATE races SET state = ?1, started = ?2 WHERE part = ?3")
-      .bind(meta.state, meta.started, meta.part)
+    await env.DB.prepare(
+      "UPDATE races SET state = ?1, started = ?2, results_status = ?3, results_official_at = ?4 WHERE part = ?5",
+    )
+      .bind(meta.state, meta.started, meta.results, meta.official_at, meta.part)
       .run();
     // Only the state that was written is done: a change that landed while D1 answered keeps its debt.
     store.sql("UPDATE meta SET mirror_pending = 0 WHERE id = 1 AND seq = ?", meta.seq);

@@ -28,7 +28,16 @@ import {
 } from "../../shared/race-protocol";
 import { indexedRace, mirrorRace, mirrorRunner, participantsInRace, RETRY_MS, type IndexedRace } from "./d1";
 import { isRaceId } from "../../shared/race-id";
-import { raceEvent, raceRecord, reviewEvents, reviewRecord, runnerEvents, runnerRecord } from "./records";
+import {
+  bibEntryEvents,
+  raceEvent,
+  raceRecord,
+  reviewEvents,
+  reviewRecord,
+  runnerEvents,
+  runnerRecord,
+  slotEvents,
+} from "./records";
 import { acceptRaceSocket, broadcast, closeSessions, subscribe, subscribedSessions } from "./sockets";
 import { endedSessions, SessionRecheck, socketSessionFrom } from "../socket-sessions";
 import { RaceStore } from "./storage";
@@ -41,6 +50,7 @@ import {
   type MoveResult,
   type RaceAnswer,
   type RaceInit,
+  type RapidTiming,
   type ReviewDecision,
   type SentToReview,
   type StartResult,
@@ -60,7 +70,20 @@ import {
 } from "./rules/checkin";
 import { checkId } from "./rules/checks";
 import { checkRaceInit, createRace, updateExistingRace } from "./rules/create";
-import type { Decision, Effects, RuleContext } from "./rules/decision";
+import { mergeEffects, type Decision, type Effects, type RuleContext } from "./rules/decision";
+import { changeBibEntry, enterBib, removeBibEntry, restoreBibEntry, type BibEntryResult } from "./rules/bib-entries";
+import { rapidTap, type RapidTapResult } from "./rules/rapid";
+import { rapidView, reconcile } from "./rules/reconcile";
+import { keepResultsStatus, markOfficial, type OfficialResult } from "./rules/results";
+import {
+  assignSlot,
+  discardSlot,
+  restoreSlot,
+  setMainTimer,
+  unassignSlot,
+  type AssignTarget,
+  type SlotResult,
+} from "./rules/slots";
 import { setDns } from "./rules/dns";
 import { end } from "./rules/end";
 import { finish, restore, restoreTime, type FinishTap } from "./rules/finish";
@@ -95,13 +118,13 @@ export class RaceDO extends DurableObject<Env> {
     return answer(async () => {
       checkRaceInit(race);
       const existing = updateExistingRace(this.context(by), race);
-      if (existing) return this.commit(existing);
+      if (existing) return this.commit(by, existing);
       // Runners that reached D1 before this object existed (e.g. seeded data) join the race with it.
       const [indexed, known] = await Promise.all([
         indexedRace(this.env, race.part),
         participantsInRace(this.env, race.part),
       ]);
-      return this.commit(createRace(this.context(by), { ...race, ...mirroredState(indexed) }, known));
+      return this.commit(by, createRace(this.context(by), { ...race, ...mirroredState(indexed) }, known));
     });
   }
 
@@ -145,14 +168,14 @@ export class RaceDO extends DurableObject<Env> {
   ): Promise<RaceAnswer<AddRunnerResult>> {
     return answer(async () => {
       await this.ready();
-      return this.commit(addRunner(this.context(by), input, options));
+      return this.commit(by, addRunner(this.context(by), input, options));
     });
   }
 
   async updateRunner(id: string, patch: RunnerPatch, by: ChangeAuthor = {}): Promise<RaceAnswer<RunnerRecord>> {
     return answer(async () => {
       await this.ready();
-      return this.commit(updateRunner(this.context(by), id, patch));
+      return this.commit(by, updateRunner(this.context(by), id, patch));
     });
   }
 
@@ -168,7 +191,7 @@ export class RaceDO extends DurableObject<Env> {
   ): Promise<RaceAnswer<{ runner: RunnerRecord | null } | null>> {
     return answer(async () => {
       if (!this.store.meta()) return null;
-      return this.commit(anonymiseRunner(this.context(by), id, replacement));
+      return this.commit(by, anonymiseRunner(this.context(by), id, replacement));
     });
   }
 
@@ -180,14 +203,14 @@ export class RaceDO extends DurableObject<Env> {
   async registerBib(id: string, bib: number | "next", by: ChangeAuthor = {}): Promise<RaceAnswer<RunnerRecord>> {
     return answer(async () => {
       await this.ready();
-      return this.commit(registerBib(this.context(by), id, bib));
+      return this.commit(by, registerBib(this.context(by), id, bib));
     });
   }
 
   async removeRunner(id: string, by: ChangeAuthor = {}): Promise<RaceAnswer<RunnerRecord | null>> {
     return answer(async () => {
       await this.ready();
-      return this.commit(removeRunner(this.context(by), id));
+      return this.commit(by, removeRunner(this.context(by), id));
     });
   }
 
@@ -215,7 +238,7 @@ export class RaceDO extends DurableObject<Env> {
   ): Promise<RaceAnswer<PickupResult>> {
     return answer(async () => {
       await this.ready();
-      return this.commit(pickUp(this.context(by), ids, pickedUp, action));
+      return this.commit(by, pickUp(this.context(by), ids, pickedUp, action));
     });
   }
 
@@ -223,7 +246,7 @@ export class RaceDO extends DurableObject<Env> {
   async bibAtPickup(id: string, bib: number | "next", by: ChangeAuthor = {}): Promise<RaceAnswer<RunnerRecord>> {
     return answer(async () => {
       await this.ready();
-      return this.commit(bibAtPickup(this.context(by), id, bib));
+      return this.commit(by, bibAtPickup(this.context(by), id, bib));
     });
   }
 
@@ -231,7 +254,7 @@ export class RaceDO extends DurableObject<Env> {
   async dnsNotPickedUp(by: ChangeAuthor = {}): Promise<RaceAnswer<NotPickedUpResult>> {
     return answer(async () => {
       await this.ready();
-      return this.commit(dnsNotPickedUp(this.context(by)));
+      return this.commit(by, dnsNotPickedUp(this.context(by)));
     });
   }
 
@@ -244,7 +267,7 @@ export class RaceDO extends DurableObject<Env> {
   ): Promise<RaceAnswer<StartResult | SentToReview>> {
     return answer(async () => {
       await this.ready();
-      return this.commit(start(this.context(by), tap));
+      return this.commit(by, start(this.context(by), tap));
     });
   }
 
@@ -256,7 +279,7 @@ export class RaceDO extends DurableObject<Env> {
   ): Promise<RaceAnswer<FinishResult | SentToReview>> {
     return answer(async () => {
       await this.ready();
-      return this.commit(finish(this.context(by), id, tap));
+      return this.commit(by, finish(this.context(by), id, tap));
     });
   }
 
@@ -264,7 +287,7 @@ export class RaceDO extends DurableObject<Env> {
   async restoreTime(seq: number, by: ChangeAuthor = {}): Promise<RaceAnswer<RunnerRecord>> {
     return answer(async () => {
       await this.ready();
-      return this.commit(restoreTime(this.context(by), seq));
+      return this.commit(by, restoreTime(this.context(by), seq));
     });
   }
 
@@ -280,42 +303,150 @@ export class RaceDO extends DurableObject<Env> {
   async applyReview(id: string, by: ChangeAuthor = {}): Promise<RaceAnswer<ReviewDecision>> {
     return answer(async () => {
       await this.ready();
-      return this.commit(applyReview(this.context(by), id));
+      return this.commit(by, applyReview(this.context(by), id));
     });
   }
 
   async discardReview(id: string, by: ChangeAuthor = {}): Promise<RaceAnswer<ReviewDecision>> {
     return answer(async () => {
       await this.ready();
-      return this.commit(discardReview(this.context(by), id));
+      return this.commit(by, discardReview(this.context(by), id));
     });
   }
 
   async restore(id: string, by: ChangeAuthor = {}): Promise<RaceAnswer<RunnerRecord>> {
     return answer(async () => {
       await this.ready();
-      return this.commit(restore(this.context(by), id));
+      return this.commit(by, restore(this.context(by), id));
     });
   }
 
   async setDns(id: string, dns: boolean, by: ChangeAuthor = {}): Promise<RaceAnswer<RunnerRecord>> {
     return answer(async () => {
       await this.ready();
-      return this.commit(setDns(this.context(by), id, dns));
+      return this.commit(by, setDns(this.context(by), id, dns));
     });
   }
 
   async end(by: ChangeAuthor = {}): Promise<RaceAnswer<RaceRecord>> {
     return answer(async () => {
       await this.ready();
-      return this.commit(end(this.context(by)));
+      return this.commit(by, end(this.context(by)));
     });
   }
 
   async reset(by: ChangeAuthor = {}): Promise<RaceAnswer<RaceRecord>> {
     return answer(async () => {
       await this.ready();
-      return this.commit(reset(this.context(by)));
+      return this.commit(by, reset(this.context(by)));
+    });
+  }
+
+  // ——— rapid timing and official results (issue 26) ———
+
+  /** rules/rapid.ts: a 'Mål!' tap (a slot), or (a tap the race cannot take as it is) an item for the review list. */
+  async rapidTap(
+    tap: TapInput & { err?: number },
+    by: ChangeAuthor = {},
+  ): Promise<RaceAnswer<RapidTapResult | SentToReview>> {
+    return answer(async () => {
+      await this.ready();
+      return this.commit(by, rapidTap(this.context(by), tap));
+    });
+  }
+
+  /** rules/bib-entries.ts: a bib typed in finish order. */
+  async enterBib(input: { entryId: string; bib: number }, by: ChangeAuthor = {}): Promise<RaceAnswer<BibEntryResult>> {
+    return answer(async () => {
+      await this.ready();
+      return this.commit(by, enterBib(this.context(by), input));
+    });
+  }
+
+  async changeBibEntry(entryId: string, bib: number, by: ChangeAuthor = {}): Promise<RaceAnswer<BibEntryResult>> {
+    return answer(async () => {
+      await this.ready();
+      return this.commit(by, changeBibEntry(this.context(by), entryId, bib));
+    });
+  }
+
+  async removeBibEntry(entryId: string, by: ChangeAuthor = {}): Promise<RaceAnswer<BibEntryResult>> {
+    return answer(async () => {
+      await this.ready();
+      return this.commit(by, removeBibEntry(this.context(by), entryId));
+    });
+  }
+
+  async restoreBibEntry(entryId: string, by: ChangeAuthor = {}): Promise<RaceAnswer<BibEntryResult>> {
+    return answer(async () => {
+      await this.ready();
+      return this.commit(by, restoreBibEntry(this.context(by), entryId));
+    });
+  }
+
+  /** rules/slots.ts: the slot holding tap `tapId` is this runner (by bib or id). */
+  async assignSlot(tapId: string, target: AssignTarget, by: ChangeAuthor = {}): Promise<RaceAnswer<SlotResult>> {
+    return answer(async () => {
+      await this.ready();
+      return this.commit(by, assignSlot(this.context(by), tapId, target));
+    });
+  }
+
+  async unassignSlot(tapId: string, by: ChangeAuthor = {}): Promise<RaceAnswer<SlotResult>> {
+    return answer(async () => {
+      await this.ready();
+      return this.commit(by, unassignSlot(this.context(by), tapId));
+    });
+  }
+
+  async discardSlot(tapId: string, by: ChangeAuthor = {}): Promise<RaceAnswer<SlotResult>> {
+    return answer(async () => {
+      await this.ready();
+      return this.commit(by, discardSlot(this.context(by), tapId));
+    });
+  }
+
+  async restoreSlot(tapId: string, by: ChangeAuthor = {}): Promise<RaceAnswer<SlotResult>> {
+    return answer(async () => {
+      await this.ready();
+      return this.commit(by, restoreSlot(this.context(by), tapId));
+    });
+  }
+
+  async setMainTimer(device: string | null, by: ChangeAuthor = {}): Promise<RaceAnswer<RaceRecord>> {
+    return answer(async () => {
+      await this.ready();
+      return this.commit(by, setMainTimer(this.context(by), device));
+    });
+  }
+
+  /** rules/results.ts: the results become official (once; only on an ended race). */
+  async markOfficial(confirm: boolean, by: ChangeAuthor = {}): Promise<RaceAnswer<OfficialResult>> {
+    return answer(async () => {
+      await this.ready();
+      return this.commit(by, markOfficial(this.context(by), confirm === true));
+    });
+  }
+
+  /** Rapid timing now: the merged, numbered slots and who each one is. */
+  async rapidTiming(): Promise<RaceAnswer<RapidTiming>> {
+    return answer(async () => {
+      await this.ready();
+      const view = rapidView(this.store);
+      const bySlot = new Map(view.matching.pairs.map((p) => [p.slot, p]));
+      return {
+        reference: view.alignment.reference,
+        offsets: view.alignment.offsets,
+        slots: view.alignment.slots.map((slot) => ({
+          key: slot.key,
+          number: slot.number,
+          at: slot.at,
+          taps: slot.taps,
+          single: slot.single,
+          runnerId: bySlot.get(slot.key)?.runnerId ?? null,
+          claim: bySlot.get(slot.key)?.claim ?? null,
+        })),
+      };
     });
   }
 
@@ -331,7 +462,7 @@ export class RaceDO extends DurableObject<Env> {
       }
       const moving = beginMove(this.context(by), targetPart, id);
       if (moving.effects.runners?.length) await this.ctx.storage.setAlarm(this.clock.now() + RETRY_MS);
-      const row = await this.commit(moving);
+      const row = await this.commit(by, moving);
       return this.completeMove(row.id, by);
     });
   }
@@ -449,7 +580,7 @@ export class RaceDO extends DurableObject<Env> {
     const [indexed, known] = await Promise.all([indexedRace(this.env, part), participantsInRace(this.env, part)]);
     if (!indexed) return false;
     // Two calls may both have read D1 by now: the first to get here makes the race, the second finds it made.
-    await this.commit(createRace(this.context({ actor: "system" }), indexed, known));
+    await this.commit({ actor: "system" }, createRace(this.context({ actor: "system" }), indexed, known));
     return true;
   }
 
@@ -460,21 +591,36 @@ export class RaceDO extends DurableObject<Env> {
   }
 
   /**
-   * Broadcasts what the rule changed, then mirrors it to D1; answers the rule's value. A mirror that fails is
-   * left owed (the rule marked it) and the alarm retries it: the change itself has committed and stands.
+   * Reconciles rapid timing and the results' status with the rule's change (synchronously, before any await),
+   * broadcasts what changed, then mirrors it to D1; answers the rule's value. A mirror that fails is left owed
+   * (the rule marked it) and the alarm retries it: the change itself has committed and stands.
    */
-  private async commit<T>(decision: Decision<T>): Promise<T> {
-    const effects: Effects = decision.effects;
-    if (effects.race || effects.runners?.length || effects.reviews?.length) {
+  private async commit<T>(by: ChangeAuthor, decision: Decision<T>): Promise<T> {
+    // Still the rule's synchronous step (no await before this): rapid timing is reconciled with the change, and
+    // the results' status follows it, before any other call can land.
+    const context = this.context(by);
+    let effects: Effects = decision.effects;
+    if (!effects.reconciled) effects = mergeEffects(effects, reconcile(context).effects);
+    effects = mergeEffects(effects, keepResultsStatus(context, effects));
+    if (
+      effects.race ||
+      effects.runners?.length ||
+      effects.reviews?.length ||
+      effects.slots?.length ||
+      effects.entries?.length
+    ) {
       await this.recheckSessions();
       const meta = this.store.requireMeta();
+      const events = [
+        ...(effects.race ? [raceEvent(meta)] : []),
+        ...(effects.runners?.length ? runnerEvents(this.store, effects.runners) : []),
+        ...(effects.reviews?.length ? reviewEvents(this.store, effects.reviews) : []),
+        ...(effects.slots?.length ? slotEvents(this.store, effects.slots) : []),
+        ...(effects.entries?.length ? bibEntryEvents(this.store, effects.entries) : []),
+      ];
       broadcast(
         this.ctx,
-        [
-          ...(effects.race ? [raceEvent(meta)] : []),
-          ...(effects.runners?.length ? runnerEvents(this.store, effects.runners) : []),
-          ...(effects.reviews?.length ? reviewEvents(this.store, effects.reviews) : []),
-        ],
+        events.sort((a, b) => a.seq - b.seq),
         this.clock.now(),
       );
     }
@@ -542,11 +688,11 @@ export class RaceDO extends DurableObject<Env> {
       const refusal = new RaceError(answer.status, answer.error, { final: answer.final === true });
       // A refusal that a retry could change (a 409 of a busy race) leaves the move for the alarm.
       if (!isPermanentRefusal(refusal)) throw refusal;
-      await this.commit(cancelMove(this.context(by), id, targetPart, answer.error));
+      await this.commit(by, cancelMove(this.context(by), id, targetPart, answer.error));
       throw answer.status === 409 ? refusal : new RaceError(404, "Loppet finns inte");
     }
     const added: AddRunnerResult = answer.value;
-    return this.commit(endMove(this.context(by), row, targetPart, added));
+    return this.commit(by, endMove(this.context(by), row, targetPart, added));
   }
 
   private runnersNow(): RunnerRecord[] {

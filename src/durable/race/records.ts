@@ -2,23 +2,33 @@
  * Rows to the wire records (shared/race-protocol.ts): what the RPC methods answer and the sockets carry.
  */
 import {
+  bibEntrySort,
   isRaceState,
   REVIEW_KINDS,
   reviewSort,
   runnerSort,
   runnerTime,
+  slotSort,
+  type BibEntryRecord,
   type RaceEvent,
   type RaceRecord,
   type RaceState,
   type RemovedRunnerRecord,
+  type ResultsStatus,
   type ReviewKind,
   type ReviewRecord,
+  type ReviewStatus,
+  type ReviewSuggestion,
   type RunnerRecord,
+  type SlotRecord,
 } from "../../shared/race-protocol";
-import type { MetaRow, RaceStore, ReviewRow, RunnerRow } from "./storage";
+import type { BibEntryRow, MetaRow, RaceStore, RapidTapRow, ReviewRow, RunnerRow } from "./storage";
+
+const RESULTS_STATUSES: readonly string[] = ["preliminary", "official", "corrected"] satisfies ResultsStatus[];
+const REVIEW_STATUSES: readonly string[] = ["open", "applied", "discarded", "resolved"] satisfies ReviewStatus[];
 
 export function raceRecord(meta: MetaRow): RaceRecord {
-  return {
+  const record: RaceRecord = {
     type: "race",
     part: meta.part,
     sort: "race",
@@ -28,6 +38,10 @@ export function raceRecord(meta: MetaRow): RaceRecord {
     distance: meta.distance,
     openForReg: Boolean(meta.open_for_reg),
   };
+  if (RESULTS_STATUSES.includes(meta.results)) record.results = meta.results as ResultsStatus;
+  if (meta.official_at !== null) record.officialAt = meta.official_at;
+  if (meta.main_timer !== null) record.mainTimer = meta.main_timer;
+  return record;
 }
 
 export function runnerRecord(row: RunnerRow, meta: MetaRow): RunnerRecord {
@@ -50,6 +64,8 @@ export function runnerRecord(row: RunnerRow, meta: MetaRow): RunnerRecord {
   if (row.dns) record.dns = true;
   if (row.picked_up_at !== null) record.pickedUpAt = row.picked_up_at;
   record.seq = row.seq;
+  if (row.slot !== null) record.slot = row.slot;
+  if (row.corrected) record.corrected = true;
   return record;
 }
 
@@ -60,7 +76,7 @@ export function reviewRecord(row: ReviewRow, meta: MetaRow): ReviewRecord & { se
     sort: reviewSort(row.id),
     id: row.id,
     kind: (REVIEW_KINDS as readonly string[]).includes(row.kind) ? (row.kind as ReviewKind) : "tap",
-    status: row.status === "applied" || row.status === "discarded" ? row.status : "open",
+    status: REVIEW_STATUSES.includes(row.status) ? (row.status as ReviewStatus) : "open",
     reason: row.reason,
     at: row.at,
     actor: row.actor,
@@ -72,11 +88,88 @@ export function reviewRecord(row: ReviewRow, meta: MetaRow): ReviewRecord & { se
     record.runnerId = row.runner_id;
     record.bib = row.bib;
     record.name = row.name ?? "";
+  } else if (row.bib !== null) {
+    // A typed bib nobody has (rapid timing's 'bib-unknown'): the list names the number.
+    record.bib = row.bib;
   }
   if (row.kind === "start") record.started = row.started;
+  if (row.data !== null) Object.assign(record, reviewData(row.data));
   if (row.decided_by !== null) record.decidedBy = row.decided_by;
   if (row.decided_at !== null) record.decidedAt = row.decided_at;
   return record;
+}
+
+/** Rapid timing's review details, as the review row keeps them (JSON). */
+export interface ReviewData {
+  slot?: string;
+  entry?: string;
+  pin?: string;
+  other?: string;
+  suggestions?: ReviewSuggestion[];
+}
+
+function reviewData(json: string): ReviewData {
+  const data = JSON.parse(json) as ReviewData;
+  const out: ReviewData = {};
+  for (const key of ["slot", "entry", "pin", "other"] as const) if (typeof data[key] === "string") out[key] = data[key];
+  if (Array.isArray(data.suggestions)) out.suggestions = data.suggestions;
+  return out;
+}
+
+export function slotRecord(row: RapidTapRow, meta: MetaRow): SlotRecord & { seq: number } {
+  const record: SlotRecord & { seq: number } = {
+    type: "slot",
+    part: meta.part,
+    sort: slotSort(row.tap_id),
+    id: row.tap_id,
+    device: row.device,
+    at: row.at,
+    actor: row.actor,
+    createdAt: row.received,
+    seq: row.seq,
+  };
+  if (row.clamped_from !== null) record.clampedFrom = row.clamped_from;
+  if (row.discarded) record.discarded = true;
+  if (row.confirmed) record.confirmed = true;
+  if (row.pin !== null) record.pin = row.pin;
+  if (row.cleared) record.removed = true;
+  return record;
+}
+
+export function bibEntryRecord(row: BibEntryRow, meta: MetaRow): BibEntryRecord & { seq: number } {
+  const record: BibEntryRecord & { seq: number } = {
+    type: "bib",
+    part: meta.part,
+    sort: bibEntrySort(row.id),
+    id: row.id,
+    bib: row.bib,
+    position: row.pos,
+    device: row.device,
+    actor: row.actor,
+    at: row.at,
+    seq: row.seq,
+  };
+  if (row.typed !== row.bib) record.typed = row.typed;
+  if (row.removed || row.cleared) record.removed = true;
+  return record;
+}
+
+/** The events for these rapid taps as they are now. */
+export function slotEvents(store: RaceStore, ids: readonly string[]): RaceEvent[] {
+  const meta = store.requireMeta();
+  return [...new Set(ids)]
+    .map((id) => store.rapidTap(id))
+    .filter((row): row is RapidTapRow => row !== null)
+    .map((row) => slotRecord(row, meta));
+}
+
+/** The events for these typed bibs as they are now. */
+export function bibEntryEvents(store: RaceStore, ids: readonly string[]): RaceEvent[] {
+  const meta = store.requireMeta();
+  return [...new Set(ids)]
+    .map((id) => store.bibEntry(id))
+    .filter((row): row is BibEntryRow => row !== null)
+    .map((row) => bibEntryRecord(row, meta));
 }
 
 /** The events for these review items as they are now. */

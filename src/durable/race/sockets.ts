@@ -8,7 +8,17 @@
 import { compareRunners, type RaceEvent } from "../../shared/race-protocol";
 import { sendFrame } from "../client-frames";
 import { closeForEndedSession, sessionExpired, type SocketSession } from "../socket-sessions";
-import { raceEvent, reviewEvents, reviewRecord, runnerEvent, runnerEvents } from "./records";
+import {
+  bibEntryEvents,
+  bibEntryRecord,
+  raceEvent,
+  reviewEvents,
+  reviewRecord,
+  runnerEvent,
+  runnerEvents,
+  slotEvents,
+  slotRecord,
+} from "./records";
 import type { RaceStore } from "./storage";
 
 const RACE_TAG = "race";
@@ -61,7 +71,8 @@ export function closeSessions(ctx: DurableObjectState, sessions: ReadonlySet<str
 
 /**
  * `subscribe-to-race`: a page that is new, or ahead of the race (the object was reset by hand, or a bad number),
- * gets the whole race; otherwise only the records changed after `since`, in seq order.
+ * gets the whole race (the race, its runners, the open review items, rapid timing's taps and typed bibs);
+ * otherwise only the records changed after `since`, in seq order.
  */
 export function subscribe(store: RaceStore, ws: WebSocket, since: number, now: number): void {
   const socket = socketState(ws);
@@ -77,13 +88,17 @@ export function subscribe(store: RaceStore, ws: WebSocket, since: number, now: n
     sendFrame(ws, { type: "hello", part: meta.part, seq: latest, snapshot: true });
     const runners = store.liveRunnerRows().map((row) => runnerEvent(row, meta));
     const reviews = store.openReviews().map((row) => reviewRecord(row, meta));
-    sendFrame(ws, [raceEvent(meta), ...runners.sort(compareRunners), ...reviews]);
+    const slots = store.rapidTaps().map((row) => slotRecord(row, meta));
+    const bibs = store.liveBibEntries().map((row) => bibEntryRecord(row, meta));
+    sendFrame(ws, [raceEvent(meta), ...runners.sort(compareRunners), ...reviews, ...slots, ...bibs]);
     return;
   }
   const events: RaceEvent[] = [];
   if (meta.seq > since) events.push(raceEvent(meta));
   events.push(...runnerEvents(store, store.changedSince(since)));
   events.push(...reviewEvents(store, store.reviewsChangedSince(since)));
+  events.push(...slotEvents(store, store.rapidTapsChangedSince(since)));
+  events.push(...bibEntryEvents(store, store.bibEntriesChangedSince(since)));
   events.sort((a, b) => a.seq - b.seq);
   sendFrame(ws, { type: "hello", part: meta.part, seq: latest, snapshot: false });
   sendFrame(ws, events);

@@ -24,6 +24,10 @@ export type MetaRow = {
   seq: number;
   epoch: number;
   mirror_pending: number;
+  main_timer: string | null;
+  /** '' (no finish yet), 'preliminary', 'official', 'corrected'. */
+  results: string;
+  official_at: number | null;
 };
 
 export type RunnerRow = {
@@ -45,6 +49,12 @@ export type RunnerRow = {
   mirror_pending: number;
   /** When the runner's bib was picked up at the desk (rules/checkin.ts); null until then. */
   picked_up_at: number | null;
+  /** Rapid timing: the key of the slot the finish time came from (null: not from a slot). */
+  slot: string | null;
+  /** Rapid timing: the claim (a typed bib's entry id, or 'pin-<tap id>') that paired the runner with it. */
+  claim: string | null;
+  /** The result changed after the results were marked official. */
+  corrected: number;
 };
 
 export type ReviewRow = {
@@ -63,7 +73,45 @@ export type ReviewRow = {
   decided_by: string | null;
   decided_at: number | null;
   seq: number;
+  /** Rapid timing's items: their details as JSON (ReviewData). */
+  data: string | null;
 };
+
+/** Rapid timing: one 'Mål!' tap. Every write to the row sets its `seq` to the change's (replays and the cache). */
+export type RapidTapRow = {
+  tap_id: string;
+  device: string;
+  at: number;
+  received: number;
+  actor: string;
+  clamped_from: number | null;
+  /** 0, or the seq of the discard that took it (and the rest of its slot) out. */
+  discarded: number;
+  confirmed: number;
+  /** The runner its slot was assigned to by hand, and the seq of that assignment. */
+  pin: string | null;
+  pin_seq: number | null;
+  /** Cleared by a reset. */
+  cleared: number;
+  seq: number;
+};
+
+/** Rapid timing: a bib typed in finish order. */
+export type BibEntryRow = {
+  id: string;
+  /** Its place in finish order (the seq it was typed with). */
+  pos: number;
+  bib: number;
+  typed: number;
+  device: string | null;
+  actor: string;
+  at: number;
+  removed: number;
+  cleared: number;
+  seq: number;
+};
+
+export type OfficialResultRow = { id: string; bib: number | null; finished: number | null; dns: number };
 
 export type TapRow = {
   tap_id: string;
@@ -150,6 +198,48 @@ const SCHEMA_MIGRATIONS: readonly string[] = [
    CREATE INDEX review_open ON review (status, created_at);
    ALTER TABLE runners ADD COLUMN mirror_pending INTEGER NOT NULL DEFAULT 0;
    ALTER TABLE removed ADD COLUMN mirror_pending INTEGER NOT NULL DEFAULT 0;`,
+  // Times first, bibs later (rapid timing), and preliminary → official results.
+  `CREATE TABLE rapid_taps (
+     tap_id TEXT PRIMARY KEY,
+     device TEXT NOT NULL,
+     at INTEGER NOT NULL,
+     received INTEGER NOT NULL,
+     actor TEXT NOT NULL,
+     clamped_from INTEGER,
+     discarded INTEGER NOT NULL DEFAULT 0,
+     confirmed INTEGER NOT NULL DEFAULT 0,
+     pin TEXT,
+     pin_seq INTEGER,
+     cleared INTEGER NOT NULL DEFAULT 0,
+     seq INTEGER NOT NULL
+   );
+   CREATE INDEX rapid_taps_seq ON rapid_taps (seq);
+   CREATE TABLE bib_entries (
+     id TEXT PRIMARY KEY,
+     pos INTEGER NOT NULL,
+     bib INTEGER NOT NULL,
+     typed INTEGER NOT NULL,
+     device TEXT,
+     actor TEXT NOT NULL,
+     at INTEGER NOT NULL,
+     removed INTEGER NOT NULL DEFAULT 0,
+     cleared INTEGER NOT NULL DEFAULT 0,
+     seq INTEGER NOT NULL
+   );
+   CREATE INDEX bib_entries_seq ON bib_entries (seq);
+   CREATE TABLE official_results (
+     id TEXT PRIMARY KEY,
+     bib INTEGER,
+     finished INTEGER,
+     dns INTEGER NOT NULL
+   );
+   ALTER TABLE meta ADD COLUMN main_timer TEXT;
+   ALTER TABLE meta ADD COLUMN results TEXT NOT NULL DEFAULT '';
+   ALTER TABLE meta ADD COLUMN official_at INTEGER;
+   ALTER TABLE runners ADD COLUMN slot TEXT;
+   ALTER TABLE runners ADD COLUMN claim TEXT;
+   ALTER TABLE runners ADD COLUMN corrected INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE review ADD COLUMN data TEXT;`,
   // Bib pick-up at the desk (rules/checkin.ts): when a runner picked up, and the desk's actions by their id, so a
   // queued action replayed answers what it answered the first time.
   `ALTER TABLE runners ADD COLUMN picked_up_at INTEGER;
@@ -165,6 +255,10 @@ const SCHEMA_MIGRATIONS: readonly string[] = [
 export class RaceStore {
   /** The race row as last read; every write to `meta` must reset it to undefined (`write` does). */
   private metaCache: MetaRow | null | undefined;
+  /** Rows rapid timing reads on every change, kept in memory and read again only where they changed (`incremental`). */
+  private cached = new Map<string, { version: number; rows: Map<string, unknown> }>();
+  /** One computed value kept with the key it was computed for (rules/reconcile.ts keeps the merged slots here). */
+  private memo: { key: string; value: unknown } | null = null;
 
   constructor(
     private readonly storage: DurableObjectStorage,
@@ -194,6 +288,11 @@ export class RaceStore {
   transaction<T>(apply: () => T): T {
     try {
       return this.storage.transactionSync(apply);
+    } catch (err) {
+      // A rolled-back write may have handed out a seq that the next one gets again: nothing read since is kept.
+      this.cached.clear();
+      this.memo = null;
+      throw err;
     } finally {
       this.metaCache = undefined;
     }
@@ -307,6 +406,134 @@ export class RaceStore {
   /** Ids of review items changed after `since`. */
   reviewsChangedSince(since: number): string[] {
     return this.sql<{ id: string }>("SELECT id FROM review WHERE seq > ?", since).map((r) => r.id);
+  }
+
+  // ——— rapid timing ———
+
+  rapidTap(tapId: string): RapidTapRow | null {
+    return this.sql<RapidTapRow>("SELECT * FROM rapid_taps WHERE tap_id = ?", tapId)[0] ?? null;
+  }
+
+  /** The race's rapid taps (not cleared by a reset), discarded ones too, in no particular order. */
+  rapidTaps(): RapidTapRow[] {
+    return this.incremental(
+      "taps",
+      this.maxSeq("rapid_taps"),
+      (since) => this.sql<RapidTapRow>("SELECT * FROM rapid_taps WHERE seq > ?", since),
+      (row) => row.tap_id,
+      (row) => row.cleared === 1,
+    );
+  }
+
+  /** The bibs typed in finish order (not removed, not cleared by a reset), in that order. */
+  liveBibEntries(): BibEntryRow[] {
+    return this.incremental(
+      "entries",
+      this.maxSeq("bib_entries"),
+      (since) => this.sql<BibEntryRow>("SELECT * FROM bib_entries WHERE seq > ?", since),
+      (row) => row.id,
+      (row) => row.removed === 1 || row.cleared === 1,
+    ).sort((a, b) => a.pos - b.pos || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+
+  /**
+   * The runners in this race now, as rapid timing reads them on every change: read again only where they changed
+   * (every change of a runner sets its seq; a removed one leaves a tombstone with its seq). Every column is current
+   * but `mirror_pending`.
+   */
+  liveRunnersForTiming(): RunnerRow[] {
+    const version = Math.max(this.maxSeq("runners"), this.maxSeq("removed"));
+    const cached = this.cached.get("runners")?.version;
+    const gone = cached === undefined ? [] : this.sql<{ id: string }>("SELECT id FROM removed WHERE seq > ?", cached);
+    return this.incremental(
+      "runners",
+      version,
+      (since) => this.sql<RunnerRow>("SELECT * FROM runners WHERE seq > ?", since),
+      (row) => row.id,
+      (row) => row.moving_to !== null,
+      gone.map((r) => r.id),
+    );
+  }
+
+  /**
+   * Rows kept in memory under `name` with the table's highest seq when read (`version`): only rows changed since
+   * are read again. A row for which `drop` holds (or whose key is in `deleted`) leaves the set. Every write to these
+   * tables sets the row's seq to the change's, so a change always raises the version; a rolled-back write drops
+   * every set (`transaction`).
+   */
+  private incremental<T>(
+    name: string,
+    version: number,
+    since: (seq: number) => T[],
+    key: (row: T) => string,
+    drop: (row: T) => boolean,
+    deleted: readonly string[] = [],
+  ): T[] {
+    let entry = this.cached.get(name) as { version: number; rows: Map<string, T> } | undefined;
+    if (!entry || version < entry.version) {
+      entry = { version: -1, rows: new Map() };
+      this.cached.set(name, entry);
+    }
+    if (version !== entry.version) {
+      // Deletions first: a row deleted and added again since is in `since` and must stay.
+      for (const id of deleted) entry.rows.delete(id);
+      for (const row of since(entry.version < 0 ? -1 : entry.version)) {
+        if (drop(row)) entry.rows.delete(key(row));
+        else entry.rows.set(key(row), row);
+      }
+      entry.version = version;
+    }
+    return [...entry.rows.values()];
+  }
+
+  private maxSeq(table: "rapid_taps" | "bib_entries" | "runners" | "removed"): number {
+    return this.sql<{ s: number | null }>(`SELECT MAX(seq) AS s FROM ${table}`)[0]?.s ?? 0;
+  }
+
+  /** The version of the rapid taps: it rises with any change of any of them. */
+  rapidTapsVersion(): number {
+    return this.maxSeq("rapid_taps");
+  }
+
+  /** `compute()` for `key`, or the value kept from the last call with the same key. */
+  memoised<T>(key: string, compute: () => T): T {
+    if (this.memo?.key === key) return this.memo.value as T;
+    const value = compute();
+    this.memo = { key, value };
+    return value;
+  }
+
+  rapidTapsChangedSince(since: number): string[] {
+    return this.sql<{ tap_id: string }>("SELECT tap_id FROM rapid_taps WHERE seq > ?", since).map((r) => r.tap_id);
+  }
+
+  bibEntry(id: string): BibEntryRow | null {
+    return this.sql<BibEntryRow>("SELECT * FROM bib_entries WHERE id = ?", id)[0] ?? null;
+  }
+
+  bibEntriesChangedSince(since: number): string[] {
+    return this.sql<{ id: string }>("SELECT id FROM bib_entries WHERE seq > ?", since).map((r) => r.id);
+  }
+
+  /** Whether rapid timing has anything to reconcile: taps, typed bibs, slot times, or its open review items. */
+  usesRapidTiming(): boolean {
+    return (
+      this.sql<{ n: number }>(
+        `SELECT (EXISTS (SELECT 1 FROM rapid_taps WHERE cleared = 0)
+              OR EXISTS (SELECT 1 FROM bib_entries WHERE cleared = 0)
+              OR EXISTS (SELECT 1 FROM runners WHERE slot IS NOT NULL)
+              OR EXISTS (SELECT 1 FROM review WHERE status = 'open' AND data IS NOT NULL)) AS n`,
+      )[0]!.n === 1
+    );
+  }
+
+  /** Rapid timing's open review items (kept from the race's state). */
+  openDerivedReviews(): ReviewRow[] {
+    return this.sql<ReviewRow>("SELECT * FROM review WHERE status = 'open' AND data IS NOT NULL");
+  }
+
+  officialResult(id: string): OfficialResultRow | null {
+    return this.sql<OfficialResultRow>("SELECT * FROM official_results WHERE id = ?", id)[0] ?? null;
   }
 
   tap(tapId: string): TapRow | null {

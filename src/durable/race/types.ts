@@ -112,6 +112,24 @@ export interface MoveResult {
 export type RaceAnswer<T> =
   { ok: true; value: T } | { ok: false; status: RaceErrorStatus; error: string; final?: true };
 
+/** Rapid timing as the race object sees it now: the merged, numbered slots and who each one is. */
+export interface RapidTiming {
+  /** The device whose time a paired finish takes (null: no taps). */
+  reference: string | null;
+  /** Each device's shift from the reference's timeline, ms. */
+  offsets: Record<string, number>;
+  slots: {
+    key: string;
+    number: number;
+    at: number;
+    taps: { id: string; device: string; at: number }[];
+    single: boolean;
+    /** The runner it is, and the claim that made it so (a typed bib's entry id, or 'pin-<tap id>'). */
+    runnerId: string | null;
+    claim: string | null;
+  }[];
+}
+
 /** The header through which the Worker tells the race object who opened a socket (the admin's e-mail). */
 export const RACE_ACTOR_HEADER = "x-race-actor";
 /** The one hub object's name in the RACE_HUB namespace. */

@@ -316,6 +316,12 @@ export const races = sqliteTable(
     /** Mirrors the Durable Object: '' (not started), 'started', 'ended'. */
     state: text("state").notNull().default(""),
     started: integer("started"),
+    /**
+     * Mirrors the Durable Object's results status: '' (no finish yet), 'preliminary', 'official', 'corrected'.
+     * 'official' (with resultsOfficialAt) is the moment the results were marked official.
+     */
+    resultsStatus: text("results_status").notNull().default(""),
+    resultsOfficialAt: integer("results_official_at"),
   },
   (t) => [
     index("races_season").on(t.season),

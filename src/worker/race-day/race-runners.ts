@@ -61,6 +61,18 @@ const RACE_METHODS = [
   "pickUp",
   "bibAtPickup",
   "dnsNotPickedUp",
+  "rapidTap",
+  "enterBib",
+  "changeBibEntry",
+  "removeBibEntry",
+  "restoreBibEntry",
+  "assignSlot",
+  "unassignSlot",
+  "discardSlot",
+  "restoreSlot",
+  "setMainTimer",
+  "markOfficial",
+  "rapidTiming",
 ] as const satisfies readonly (keyof RaceDO)[];
 type RaceMethod = (typeof RACE_METHODS)[number];
 /** Every RPC method of the race object that answers a RaceAnswer; the client must have each (checked below). */

@@ -5,7 +5,7 @@
 import { asc, eq, sql } from "drizzle-orm";
 import { distanceMeters } from "../../shared/distances";
 import { raceIdForSeason } from "../../shared/race-id";
-import { isRaceState, type RaceRecord, type RaceState } from "../../shared/race-protocol";
+import { isRaceState, type RaceRecord, type RaceState, type ResultsStatus } from "../../shared/race-protocol";
 import type { Season } from "../../shared/season";
 import type { Db } from "../db/client";
 import { participants, races } from "../db/schema";
@@ -70,7 +70,7 @@ export async function setRaceState(db: Db, part: string, state: RaceState, start
 
 /** The spec's race record from an index row. */
 export function raceRecordFromRow(row: RaceRow): RaceRecord {
-  return {
+  const record: RaceRecord = {
     type: "race",
     part: row.part,
     sort: "race",
@@ -80,6 +80,13 @@ export function raceRecordFromRow(row: RaceRow): RaceRecord {
     distance: row.distance,
     openForReg: row.openForReg,
   };
+  if (isResultsStatus(row.resultsStatus)) record.results = row.resultsStatus;
+  if (row.resultsOfficialAt !== null) record.officialAt = row.resultsOfficialAt;
+  return record;
+}
+
+function isResultsStatus(x: string): x is ResultsStatus {
+  return x === "preliminary" || x === "official" || x === "corrected";
 }
 
 /** A race an organiser creates by hand (admin "Lägg till lopp"); false when the part already exists. */

@@ -7,7 +7,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { SEASON } from "../../shared/season";
 import { raceIdForSeason } from "../../shared/race-id";
-import { toPublicRunner, type PublicRaceSnapshot, type RaceRecord } from "../../shared/race-protocol";
+import { toPublicRace, toPublicRunner, type PublicRaceSnapshot, type RaceRecord } from "../../shared/race-protocol";
 import { database, type Db } from "../db/client";
 import { ensureSeasonRaces, listRaces, raceRecordFromRow } from "./races-db";
 import type { AppEnv } from "../env";
@@ -48,7 +48,7 @@ function publicRace(env: Env, part: string, now: number): Promise<PublicRaceSnap
   const cached = publicRaceCache.get(part);
   if (cached && now - cached.at < PUBLIC_RACE_TTL_MS && now >= cached.at) return cached.body;
   const body = raceSnapshot(env, database(env.DB), part).then(([race, ...runners]): PublicRaceSnapshot => [
-    race,
+    toPublicRace(race),
     ...runners.map(toPublicRunner),
   ]);
   publicRaceCache.set(part, { at: now, body });

@@ -10,7 +10,14 @@ import { RACE_ACTOR_HEADER, RACE_HUB_NAME, type ChangeAuthor } from "../../durab
 import { MAX_AGE } from "../../shared/age";
 import { toGroup } from "../../shared/distances";
 import { isRaceId, raceId } from "../../shared/race-id";
-import { DNS_NOT_PICKED_UP_WORD, isDeviceId, isTapId, RESET_WORD, runnerIdFromSort } from "../../shared/race-protocol";
+import {
+  DNS_NOT_PICKED_UP_WORD,
+  isDeviceId,
+  isReviewId,
+  isTapId,
+  RESET_WORD,
+  runnerIdFromSort,
+} from "../../shared/race-protocol";
 import { isIsoDate } from "../../shared/stockholm";
 import { database } from "../db/client";
 import { createRace, getRace, raceRecordFromRow } from "./races-db";
@@ -37,6 +44,9 @@ const MSG = {
   name: "Ange namn",
   group: "Ogiltig grupp (Ingen, Dam eller Herr).",
   company: "Föreningens namn är för långt.",
+  typedBib: "Startnummer måste vara ett heltal från 1 till 99999.",
+  entry: "Ogiltigt id för startnumret.",
+  slot: "Måltiden finns inte.",
 } as const;
 
 const raceParam = z.object({ raceId: z.string().max(64).refine(isRaceId, MSG.race) });
@@ -201,7 +211,7 @@ raceDayRoutes.get(
 // ——— 'Att granska': taps the race could not take as they were; an admin applies or discards each ———
 
 const reviewParam = raceParam.extend({
-  itemId: z.string().refine(isTapId, "Det finns inget sådant att granska."),
+  itemId: z.string().refine(isReviewId, "Det finns inget sådant att granska."),
 });
 
 raceDayRoutes.get("/admin/api/races/review/:raceId", validate("param", raceParam), async (c) =>
@@ -225,6 +235,178 @@ raceDayRoutes.post(
   async (c) => {
     const { raceId, itemId } = c.req.valid("param");
     return c.json(await raceStub(c.env, raceId).discardReview(itemId, author(c, c.req.valid("query").device)));
+  },
+);
+
+// ——— rapid timing: 'Mål!' slots, bibs typed in finish order, slots by hand, official results (issue 26) ———
+
+/** 'Mål!': a finish moment without a runner. The same query as a finish tap (the tap id is required). */
+raceDayRoutes.post(
+  "/admin/api/races/rapid/:raceId",
+  validate("param", raceParam),
+  validate(
+    "query",
+    tapQuery.omit({ rerecord: true }).extend({ tap: z.string({ error: MSG.tap }).refine(isTapId, MSG.tap) }),
+  ),
+  async (c) => {
+    const { tap, at, err, device } = c.req.valid("query");
+    const result = await raceStub(c.env, c.req.valid("param").raceId).rapidTap(
+      { tapId: tap, at, err },
+      author(c, device),
+    );
+    // 202: on the review list ('Att granska'): the phone drops it from its queue, a person decides.
+    return c.json(result, result.outcome === "review" ? 202 : 200);
+  },
+);
+
+/** A bib typed at the finish: a whole number 1–99999 (a digit string from a keypad is taken too). */
+const typedBib = z
+  .union(
+    [
+      z.number({ error: MSG.typedBib }),
+      z
+        .string({ error: MSG.typedBib })
+        .trim()
+        .regex(/^\d{1,5}$/, MSG.typedBib),
+    ],
+    {
+      error: MSG.typedBib,
+    },
+  )
+  .transform(Number)
+  .refine((n) => Number.isInteger(n) && n >= 1 && n <= 99_999, MSG.typedBib);
+
+const entryParam = raceParam.extend({ entryId: z.string().refine(isTapId, MSG.entry) });
+const slotParam = raceParam.extend({ tapId: z.string().refine(isTapId, MSG.slot) });
+
+raceDayRoutes.post(
+  "/admin/api/races/bibs/:raceId",
+  validate("param", raceParam),
+  validate("query", deviceQuery),
+  validate(
+    "json",
+    z.object(
+      { entry: z.string({ error: MSG.entry }).refine(isTapId, MSG.entry), bib: typedBib },
+      { error: MSG.typedBib },
+    ),
+  ),
+  async (c) => {
+    const { entry, bib } = c.req.valid("json");
+    const stub = raceStub(c.env, c.req.valid("param").raceId);
+    return c.json(await stub.enterBib({ entryId: entry, bib }, author(c, c.req.valid("query").device)));
+  },
+);
+
+raceDayRoutes.post(
+  "/admin/api/races/bibs/:raceId/:entryId/change",
+  validate("param", entryParam),
+  validate("query", deviceQuery),
+  validate("json", z.object({ bib: typedBib }, { error: MSG.typedBib })),
+  async (c) => {
+    const { raceId, entryId } = c.req.valid("param");
+    const stub = raceStub(c.env, raceId);
+    return c.json(await stub.changeBibEntry(entryId, c.req.valid("json").bib, author(c, c.req.valid("query").device)));
+  },
+);
+
+for (const action of ["remove", "restore"] as const) {
+  raceDayRoutes.post(
+    `/admin/api/races/bibs/:raceId/:entryId/${action}`,
+    validate("param", entryParam),
+    validate("query", deviceQuery),
+    async (c) => {
+      const { raceId, entryId } = c.req.valid("param");
+      const stub = raceStub(c.env, raceId);
+      const by = author(c, c.req.valid("query").device);
+      return c.json(await (action === "remove" ? stub.removeBibEntry(entryId, by) : stub.restoreBibEntry(entryId, by)));
+    },
+  );
+}
+
+/** Rapid timing as the race sees it now: the merged, numbered slots and who each one is. */
+raceDayRoutes.get("/admin/api/races/slots/:raceId", validate("param", raceParam), async (c) =>
+  c.json(await raceStub(c.env, c.req.valid("param").raceId).rapidTiming()),
+);
+
+/** The slot holding tap `tapId` is this runner: by bib (typed) or by the runner's sort (a tile tapped). */
+raceDayRoutes.post(
+  "/admin/api/races/slots/:raceId/:tapId/assign",
+  validate("param", slotParam),
+  validate("query", deviceQuery),
+  validate(
+    "json",
+    z.union(
+      [
+        z.object({ bib: typedBib }),
+        z.object({
+          sort: z
+            .string()
+            .max(120)
+            .refine((s) => runnerIdFromSort(s) !== null, MSG.runner),
+        }),
+      ],
+      { error: "Ange startnummer eller löpare." },
+    ),
+  ),
+  async (c) => {
+    const { raceId, tapId } = c.req.valid("param");
+    const body = c.req.valid("json");
+    const target = "bib" in body ? { bib: body.bib } : { runnerId: runnerId(body.sort) };
+    const stub = raceStub(c.env, raceId);
+    return c.json(await stub.assignSlot(tapId, target, author(c, c.req.valid("query").device)));
+  },
+);
+
+for (const action of ["unassign", "discard", "restore"] as const) {
+  raceDayRoutes.post(
+    `/admin/api/races/slots/:raceId/:tapId/${action}`,
+    validate("param", slotParam),
+    validate("query", deviceQuery),
+    async (c) => {
+      const { raceId, tapId } = c.req.valid("param");
+      const stub = raceStub(c.env, raceId);
+      const by = author(c, c.req.valid("query").device);
+      const call = { unassign: stub.unassignSlot, discard: stub.discardSlot, restore: stub.restoreSlot }[action];
+      return c.json(await call(tapId, by));
+    },
+  );
+}
+
+/** The device whose time a finish two phones timed takes (null: the earliest tap's). */
+raceDayRoutes.post(
+  "/admin/api/races/main-timer/:raceId",
+  validate("param", raceParam),
+  validate("query", deviceQuery),
+  validate(
+    "json",
+    z.object({ mainTimer: z.union([z.null(), z.string().refine(isDeviceId, MSG.device)], { error: MSG.device }) }),
+  ),
+  async (c) => {
+    const stub = raceStub(c.env, c.req.valid("param").raceId);
+    const race = await stub.setMainTimer(c.req.valid("json").mainTimer, author(c, c.req.valid("query").device));
+    return c.json({ race });
+  },
+);
+
+/**
+ * 'Officiella': the results become official (only on an ended race; `{confirm: true}` past open review items).
+ * The answer `{outcome: 'official'}` comes once per race: a second call is a 409.
+ */
+raceDayRoutes.post(
+  "/admin/api/races/official/:raceId",
+  validate("param", raceParam),
+  validate("query", deviceQuery),
+  validate(
+    "json",
+    z.strictObject(
+      { confirm: z.boolean({ error: "Ange om resultaten ändå ska bli officiella." }).optional() },
+      { error: "Ogiltig förfrågan." },
+    ),
+  ),
+  async (c) => {
+    const stub = raceStub(c.env, c.req.valid("param").raceId);
+    const by = author(c, c.req.valid("query").device);
+    return c.json(await stub.markOfficial(c.req.valid("json").confirm === true, by));
   },
 );
 

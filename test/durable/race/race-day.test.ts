@@ -251,9 +251,10 @@ describe("reconnect and eviction", () => {
 
     const back = await subscribe(jar, part, hello.seq);
     expect(back.hello.snapshot).toBe(false);
-    expect(back.first.map((e) => e.sort)).toEqual(["race", runners[0]!.sort, runners[1]!.sort]);
+    // In seq order: the finish, then the race (its results became preliminary with that first finish), the move.
+    expect(back.first.map((e) => e.sort)).toEqual([runners[0]!.sort, "race", runners[1]!.sort]);
     expect(back.first[2]).toMatchObject({ removed: true });
-    expect(back.first[0]).toMatchObject({ state: "started" });
+    expect(back.first[1]).toMatchObject({ state: "started", results: "preliminary" });
 
     // Nothing missed: an empty replay. A client ahead of the race (bad number) gets a snapshot.
     const current = await subscribe(jar, part, back.hello.seq);

@@ -36,6 +36,7 @@ const READ_ONLY_GETS = new Set([
   "/admin/api/races/audit/:raceId",
   "/admin/api/races/get/:raceId",
   "/admin/api/races/review/:raceId",
+  "/admin/api/races/slots/:raceId",
   "/admin/api/registration-analytics",
   "/admin/api/box-office-sales",
   // The bib desk's reads: a family by its check-in code, by search or by id (the pick-up and the bib are POSTs).

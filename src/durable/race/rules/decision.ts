@@ -11,8 +11,17 @@ export interface Effects {
   race?: boolean;
   /** These runners' records changed (or they left): broadcast them. */
   runners?: readonly string[];
-  /** These review items were added, applied or discarded: broadcast them. */
+  /** These review items were added, applied, discarded or resolved: broadcast them. */
   reviews?: readonly string[];
+  /** These rapid taps (by tap id) changed: broadcast them. */
+  slots?: readonly string[];
+  /** These typed bibs (by entry id) changed: broadcast them. */
+  entries?: readonly string[];
+  /**
+   * Rapid timing is already reconciled with this change (rules/reconcile.ts); otherwise the shell reconciles it
+   * before broadcasting.
+   */
+  reconciled?: boolean;
   /** Mirror these runners' race, bib and distance to D1 now (the rule marked what it owes, for the alarm). */
   mirror?: readonly string[];
   /** Mirror the race's state and start to D1 (and tell the hub). */
@@ -33,4 +42,19 @@ export interface RuleContext {
 
 export function decided<T>(value: T, effects: Effects = {}): Decision<T> {
   return { value, effects };
+}
+
+/** Both changes' effects: every record either names, mirrored if either mirrors. */
+export function mergeEffects(a: Effects, b: Effects): Effects {
+  const both = (x?: readonly string[], y?: readonly string[]) =>
+    x?.length || y?.length ? [...new Set([...(x ?? []), ...(y ?? [])])] : undefined;
+  const merged: Effects = {};
+  if (a.race || b.race) merged.race = true;
+  if (a.mirrorRace || b.mirrorRace) merged.mirrorRace = true;
+  if (a.reconciled || b.reconciled) merged.reconciled = true;
+  for (const key of ["runners", "reviews", "slots", "entries", "mirror"] as const) {
+    const list = both(a[key], b[key]);
+    if (list) merged[key] = list;
+  }
+  return merged;
 }

@@ -11,7 +11,14 @@
  *   add (runners.ts addRunner);
  * - it refuses a start (start.ts: a start tap goes to the review list) and a change of distance into it (move.ts,
  *   runners.ts addRunner with `move`); undoing a finish (finish.ts restore) is offered only while the race runs;
- * - a queued tap arriving after the end goes to the review list (finish.ts).
+ * - a queued tap arriving after the end goes to the review list (finish.ts), and so does a rapid 'Mål!' tap
+ *   (rapid.ts);
+ * - rapid timing's corrections are an admin's corrections and are taken: bibs typed in finish order, changed or
+ *   removed (bib-entries.ts), slots assigned, discarded, kept, a main timer (slots.ts), and the decisions on their
+ *   review items; once ended, every slot without a bib and every slot only one device has is on the review list
+ *   (reconcile.ts);
+ * - the results can be marked official only once the race has ended (results.ts); a correction after that is
+ *   taken and shows as corrected.
  */
 import { RaceError, type RaceRecord } from "../../../shared/race-protocol";
 import { raceRecord } from "../records";

@@ -8,16 +8,22 @@
  *
  * Erasure (`anonymiseRunner`) works on whatever of that the race has, in one transaction: the row is renamed
  * (club emptied), every event about the runner (its payload's `id` is the runner's) has every name and club value
- * it carries replaced, whatever the value was at the time, and each review item of the runner is renamed. The
+ * it carries replaced, whatever the value was at the time, and each review item of the runner is renamed (rapid
+ * timing's items also in their sentence, and where they suggest the runner for a mistyped bib). The
  * erasure is logged by id only. Times, bib, age and group stay: the race's results still need them and they name
  * nobody. A race with nothing about the runner, or where it is anonymous already, writes nothing (so an erasure
  * asks every race of the season, twice, and a repeated one changes nothing). An ended race is treated like any
  * other. The rule reads and writes in one synchronous step: a tap or an edit lands before or after it, never
  * between (an edit after it is a new name, which only a new erasure removes).
  */
-import type { RaceAuditEvent, ReviewRecord, RunnerRecord } from "../../../shared/race-protocol";
+import {
+  DERIVED_REVIEW_KINDS,
+  type RaceAuditEvent,
+  type ReviewRecord,
+  type RunnerRecord,
+} from "../../../shared/race-protocol";
 import { reviewRecord, runnerRecord } from "../records";
-import type { RaceStore, ReviewRow } from "../storage";
+import type { RaceStore, ReviewRow, RunnerRow } from "../storage";
 import { checkId, checkName } from "./checks";
 import { decided, type Decision, type RuleContext } from "./decision";
 
@@ -67,6 +73,53 @@ export function runnerHistory(store: RaceStore, id: string): RunnerHistory | nul
     events,
     reviews: reviews.map((r) => reviewRecord(r, meta)),
   };
+}
+
+/** Every full name the race has had for the runner: its row's, each one its log lines and review items carry. */
+function knownNames(row: RunnerRow | null, events: readonly RaceAuditEvent[], reviews: readonly ReviewRow[]): string[] {
+  const names = new Set<string>();
+  if (row) names.add(`${row.firstname} ${row.lastname}`);
+  for (const r of reviews) if (r.name) names.add(r.name);
+  const collect = (value: unknown): void => {
+    if (Array.isArray(value)) return value.forEach(collect);
+    if (!value || typeof value !== "object") return;
+    const o = value as Record<string, unknown>;
+    if (typeof o.firstname === "string" && typeof o.lastname === "string") names.add(`${o.firstname} ${o.lastname}`);
+    Object.values(o).forEach(collect);
+  };
+  for (const event of events) collect(JSON.parse(event.payload));
+  return [...names].filter((n) => n.trim() !== "").sort((a, b) => b.length - a.length);
+}
+
+/**
+ * Rapid timing's review items (issue 26) that name the runner in their sentence (a bib typed twice, a runner with a
+ * time from elsewhere) or offer it as a likely meant runner (`suggestions`), open or decided: their reason and
+ * suggestions with the runner's names replaced. Only the items that change.
+ */
+function rapidItemsNaming(
+  store: RaceStore,
+  runnerId: string,
+  oldNames: readonly string[],
+  fullName: string,
+): { id: string; reason: string; data: string | null }[] {
+  const kinds = DERIVED_REVIEW_KINDS.map(() => "?").join(", ");
+  const rows = store.sql<ReviewRow>(`SELECT * FROM review WHERE kind IN (${kinds})`, ...DERIVED_REVIEW_KINDS);
+  const changed: { id: string; reason: string; data: string | null }[] = [];
+  for (const row of rows) {
+    const data =
+      row.data === null ? null : (JSON.parse(row.data) as { suggestions?: { runnerId: string; name: string }[] });
+    const suggests = data?.suggestions?.some((s) => s.runnerId === runnerId) ?? false;
+    if (row.runner_id !== runnerId && !suggests) continue;
+    let reason = row.reason;
+    if (row.runner_id === runnerId) for (const name of oldNames) reason = reason.split(name).join(fullName);
+    let text = row.data;
+    if (data && suggests) {
+      data.suggestions = data.suggestions!.map((s) => (s.runnerId === runnerId ? { ...s, name: fullName } : s));
+      text = JSON.stringify(data);
+    }
+    if (reason !== row.reason || text !== row.data) changed.push({ id: row.id, reason, data: text });
+  }
+  return changed;
 }
 
 /** Every name or club value in `value` replaced (keys anywhere in the payload; arrays of [old, new] too). */
@@ -127,17 +180,21 @@ export function anonymiseRunner(
     }))
     .filter((event) => event.after !== event.before);
   const renamedReviews = reviews.filter((r) => r.name !== null && r.name !== fullName);
+  const rapidItems = rapidItemsNaming(store, runnerId, knownNames(row, events, reviews), fullName);
   const renameRow =
     row !== null && (row.firstname !== names.firstname || row.lastname !== names.lastname || row.company !== "");
   const live = (r: typeof row) => r !== null && r.moving_to === null;
   // Already anonymous here (a repeated erasure, the route's second pass): nothing is written.
-  if (rewritten.length === 0 && renamedReviews.length === 0 && !renameRow) {
+  if (rewritten.length === 0 && renamedReviews.length === 0 && rapidItems.length === 0 && !renameRow) {
     return decided({ runner: live(row) ? runnerRecord(row!, meta) : null });
   }
   store.write("runner-anonymised", { id: runnerId }, by, (seq) => {
     for (const event of rewritten) store.sql("UPDATE events SET payload = ? WHERE seq = ?", event.after, event.seq);
     for (const item of renamedReviews)
       store.sql("UPDATE review SET name = ?, seq = ? WHERE id = ?", fullName, seq, item.id);
+    for (const item of rapidItems) {
+      store.sql("UPDATE review SET reason = ?, data = ?, seq = ? WHERE id = ?", item.reason, item.data, seq, item.id);
+    }
     if (row) {
       store.sql(
         "UPDATE runners SET firstname = ?, lastname = ?, company = '', updated_at = ?, seq = ? WHERE id = ?",
@@ -154,7 +211,7 @@ export function anonymiseRunner(
     { runner: live(after) ? runnerRecord(after!, meta) : null },
     {
       runners: after ? [runnerId] : [],
-      reviews: renamedReviews.map((r) => r.id),
+      reviews: [...new Set([...renamedReviews.map((r) => r.id), ...rapidItems.map((r) => r.id)])],
       mirror: live(after) ? [runnerId] : [],
     },
   );

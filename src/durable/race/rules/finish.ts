@@ -13,7 +13,10 @@
  *
  * An ended race takes no plain tap (it goes to the review list); a re-record confirmed on the phone, or the spec's
  * bare call (no tap id), is an admin's correction and is recorded (rules/end.ts lists what an ended race takes).
- * Undoing a finish (restore) is offered only while the race runs.
+ * Undoing a finish (restore) is offered only while the race runs, and not for a time from rapid timing's slots
+ * (that is undone by removing or changing the typed bib: rules/bib-entries.ts). Any other new time of a runner
+ * whose time came from a slot ends the slot's hold on them (rules/reconcile.ts then puts the slot's claim on the
+ * review list).
  */
 import { RaceError, SAME_FINISH_WINDOW_MS, type RunnerRecord } from "../../../shared/race-protocol";
 import { reviewRecord, runnerRecord } from "../records";
@@ -122,7 +125,13 @@ export function recordFinish(
     by,
     (seq) => {
       if (changed) {
-        store.sql("UPDATE runners SET finished = ?, dns = 0, seq = ? WHERE id = ?", write.finished, seq, row.id);
+        // A time from anywhere but a slot ends the slot's hold on the runner (rules/reconcile.ts).
+        store.sql(
+          "UPDATE runners SET finished = ?, dns = 0, slot = NULL, claim = NULL, seq = ? WHERE id = ?",
+          write.finished,
+          seq,
+          row.id,
+        );
       }
       if (write.tapId !== null && write.outcome !== "applied") {
         store.storeTap(write.tapId, "finish", row.id, write.at, now, by, write.outcome, write.finished);
@@ -140,6 +149,12 @@ export function restore({ store, by }: RuleContext, id: string): Decision<Runner
     throw new RaceError(409, meta.state === "ended" ? "Loppet är avslutat." : "Loppet har inte startat.");
   }
   const row = liveRunner(store, id);
+  if (row.slot !== null) {
+    throw new RaceError(
+      409,
+      "Tiden kommer från snabbtidtagningen. Ta bort eller ändra startnumret i målordningen i stället.",
+    );
+  }
   if (row.finished !== null) {
     store.write("restore", { id: row.id, bib: row.bib, previous: row.finished }, by, (seq) => {
       store.sql("UPDATE runners SET finished = NULL, seq = ? WHERE id = ?", seq, row.id);
@@ -168,7 +183,12 @@ export function restoreTime({ store, by }: RuleContext, seq: number): Decision<R
       { id: row.id, bib: row.bib, at: previous, previous: row.finished, from: seq },
       by,
       (changeSeq) => {
-        store.sql("UPDATE runners SET finished = ?, dns = 0, seq = ? WHERE id = ?", previous, changeSeq, row.id);
+        store.sql(
+          "UPDATE runners SET finished = ?, dns = 0, slot = NULL, claim = NULL, seq = ? WHERE id = ?",
+          previous,
+          changeSeq,
+          row.id,
+        );
       },
     );
   }
@@ -184,6 +204,7 @@ function replayed(
   tapId: string,
   runnerId: string,
 ): FinishResult | SentToReview | null {
+  if (store.rapidTap(tapId)) throw reusedTapId();
   const stored = store.tap(tapId);
   if (stored) {
     if (stored.kind !== "finish" || stored.runner_id !== runnerId) throw reusedTapId();

@@ -1,6 +1,8 @@
 /**
  * Reset: any state back to not started; start, finishes and DNS cleared, runners and bibs kept. The epoch moves
- * on, so taps made before stay spent (a replay of one answers what it answered then).
+ * on, so taps made before stay spent (a replay of one answers what it answered then). Rapid timing's taps and
+ * typed bibs are cleared too (their replays answer 'replayed' and add nothing), with the main timer and the
+ * results' status (official results included: the race is run again).
  */
 import type { RaceRecord } from "../../../shared/race-protocol";
 import { raceRecord } from "../records";
@@ -9,23 +11,40 @@ import { decided, type Decision, type RuleContext } from "./decision";
 export function reset({ store, by }: RuleContext): Decision<RaceRecord> {
   const meta = store.requireMeta();
   const finishes = store.sql<{ id: string; finished: number | null; dns: number }>(
-    "SELECT id, finished, dns FROM runners WHERE finished IS NOT NULL OR dns = 1",
+    "SELECT id, finished, dns FROM runners WHERE finished IS NOT NULL OR dns = 1 OR corrected = 1",
   );
+  const slots = store.sql<{ tap_id: string }>("SELECT tap_id FROM rapid_taps WHERE cleared = 0").map((r) => r.tap_id);
+  const entries = store.sql<{ id: string }>("SELECT id FROM bib_entries WHERE cleared = 0").map((r) => r.id);
   store.write(
     "reset",
-    { previous: { state: meta.state, started: meta.started }, finishes: finishes.map((r) => [r.id, r.finished]) },
+    {
+      previous: { state: meta.state, started: meta.started, results: meta.results || null },
+      finishes: finishes.map((r) => [r.id, r.finished]),
+      ...(slots.length > 0 || entries.length > 0 ? { rapidTaps: slots.length, typedBibs: entries.length } : {}),
+    },
     by,
     (seq) => {
       store.sql(
-        "UPDATE meta SET state = '', started = NULL, seq = ?, epoch = epoch + 1, mirror_pending = 1 WHERE id = 1",
+        `UPDATE meta SET state = '', started = NULL, seq = ?, epoch = epoch + 1, mirror_pending = 1, results = '',
+           official_at = NULL, main_timer = NULL
+         WHERE id = 1`,
         seq,
       );
-      store.sql("UPDATE runners SET finished = NULL, dns = 0, seq = ? WHERE finished IS NOT NULL OR dns = 1", seq);
+      store.sql(
+        `UPDATE runners SET finished = NULL, dns = 0, slot = NULL, claim = NULL, corrected = 0, seq = ?
+         WHERE finished IS NOT NULL OR dns = 1 OR corrected = 1`,
+        seq,
+      );
+      store.sql("UPDATE rapid_taps SET cleared = 1, seq = ? WHERE cleared = 0", seq);
+      store.sql("UPDATE bib_entries SET cleared = 1, seq = ? WHERE cleared = 0", seq);
+      store.sql("DELETE FROM official_results");
     },
   );
   return decided(raceRecord(store.requireMeta()), {
     race: true,
     runners: finishes.map((r) => r.id),
+    slots,
+    entries,
     mirrorRace: true,
   });
 }

@@ -52,7 +52,13 @@ export function openItem({ store }: RuleContext, id: string): ReviewRow {
   const item = typeof id === "string" ? store.review(id) : null;
   if (!item) throw new RaceError(404, "Det finns inget sådant att granska.");
   if (item.status !== "open") {
-    throw new RaceError(409, item.status === "applied" ? "Den är redan använd." : "Den är redan kastad.");
+    const why =
+      item.status === "applied"
+        ? "Den är redan använd."
+        : item.status === "discarded"
+          ? "Den är redan kastad."
+          : "Den är redan avgjord.";
+    throw new RaceError(409, why);
   }
   return item;
 }

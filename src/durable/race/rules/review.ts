@@ -1,14 +1,24 @@
 /**
  * Deciding an item of 'Att granska' (review-list.ts): apply it with its original moment, or discard it. Both are
- * audited (a finish with outcome 'applied', 'start-moved', or 'review-discarded'), in the same transaction as
- * the item's new status.
+ * audited (a finish with outcome 'applied', 'start-moved', 'rapid-tap', or 'review-discarded'), in the same
+ * transaction as the item's new status.
+ *
+ * Rapid timing's kinds (DERIVED_REVIEW_KINDS) are kept from the race's state: applying or discarding one makes the
+ * change that removes its problem (race-protocol.ts says which for each kind), audited as that change, and the
+ * item is 'resolved' by it (rules/reconcile.ts). A kind that needs a choice (a bib for a slot, one of several
+ * suggestions) is refused with what to do; the phone offers each choice as its own call.
  */
-import { RaceError } from "../../../shared/race-protocol";
+import { DERIVED_REVIEW_KINDS, RaceError } from "../../../shared/race-protocol";
 import { reviewRecord, runnerRecord } from "../records";
+import type { ReviewRow } from "../storage";
 import type { ReviewDecision } from "../types";
-import { decided, type Decision, type RuleContext } from "./decision";
+import { changeBibEntry, removeBibEntry } from "./bib-entries";
+import { decided, mergeEffects, type Decision, type Effects, type RuleContext } from "./decision";
 import { recordFinish } from "./finish";
+import { insertRapidTap } from "./rapid";
+import { reconcile } from "./reconcile";
 import { close, openItem } from "./review-list";
+import { discardSlot, keepSlot, unassignSlot, useSlotTime } from "./slots";
 import { moveStart } from "./start";
 
 /**
@@ -20,6 +30,8 @@ export function applyReview(context: RuleContext, id: string): Decision<ReviewDe
   const { store, by, now } = context;
   const item = openItem(context, id);
   const meta = store.requireMeta();
+  if (DERIVED_REVIEW_KINDS.includes(item.kind as never)) return decideDerived(context, item, "apply");
+  if (item.kind === "rapid") return applyRapid(context, item);
   if (item.kind === "start") {
     const moved = moveStart(context, item.at, id, (seq) => close(context, id, "applied", seq));
     return decided(
@@ -49,8 +61,95 @@ export function applyReview(context: RuleContext, id: string): Decision<ReviewDe
 export function discardReview(context: RuleContext, id: string): Decision<ReviewDecision> {
   const { store, by } = context;
   const item = openItem(context, id);
+  if (DERIVED_REVIEW_KINDS.includes(item.kind as never)) return decideDerived(context, item, "discard");
   store.write("review-discarded", { id, kind: item.kind, at: item.at }, by, (seq) =>
     close(context, id, "discarded", seq),
   );
   return decided({ review: reviewRecord(store.review(id)!, store.requireMeta()) }, { reviews: [id] });
+}
+
+/** A rapid tap the race could not take: added as a slot at its moment, by the tapping device (a person decided). */
+function applyRapid(context: RuleContext, item: ReviewRow): Decision<ReviewDecision> {
+  const { store, now, by } = context;
+  const meta = store.requireMeta();
+  if (meta.state === "") throw new RaceError(409, "Loppet har inte startat. Starta loppet först.");
+  if (meta.started !== null && item.at < meta.started) throw new RaceError(409, "Tidpunkten ligger före starten.");
+  if (store.rapidTap(item.id)) throw new RaceError(409, "Måltiden finns redan.");
+  store.write("rapid-tap", { tapId: item.id, at: item.at, receivedAt: item.created_at, review: item.id }, by, (seq) => {
+    insertRapidTap(
+      store,
+      {
+        tapId: item.id,
+        at: item.at,
+        received: item.created_at,
+        by: { actor: item.actor, device: item.device ?? undefined },
+        clampedFrom: null,
+      },
+      seq,
+    );
+    close(context, item.id, "applied", seq);
+  });
+  const reconciled = reconcile({ store, now, by });
+  return decided(
+    { review: reviewRecord(store.review(item.id)!, store.requireMeta()) },
+    mergeEffects({ slots: [item.id], reviews: [item.id] }, reconciled.effects),
+  );
+}
+
+/** Apply or discard one of rapid timing's items: the change that removes its problem (module comment). */
+function decideDerived(context: RuleContext, item: ReviewRow, action: "apply" | "discard"): Decision<ReviewDecision> {
+  const { store } = context;
+  const data = JSON.parse(item.data ?? "{}") as {
+    slot?: string;
+    entry?: string;
+    pin?: string;
+    suggestions?: { bib: number }[];
+  };
+  const removeClaim = (): Decision<unknown> => {
+    if (data.entry) return removeBibEntry(context, data.entry);
+    if (data.pin) return unassignSlot(context, data.pin);
+    throw new RaceError(409, "Det finns inget att ta bort.");
+  };
+  const onlySuggestion = (): Decision<unknown> => {
+    const suggestions = data.suggestions ?? [];
+    if (!data.entry || suggestions.length === 0)
+      throw new RaceError(409, "Det finns inget förslag. Ta bort startnumret eller skriv rätt nummer.");
+    if (suggestions.length > 1) throw new RaceError(409, "Välj ett av förslagen.");
+    return changeBibEntry(context, data.entry, suggestions[0]!.bib);
+  };
+  let done: Decision<unknown>;
+  let runnerId: string | null = null;
+  switch (item.kind) {
+    case "slot-single":
+      done = action === "apply" ? keepSlot(context, data.slot!) : discardSlot(context, data.slot!);
+      break;
+    case "slot-unmatched":
+      if (action === "apply") throw new RaceError(409, "Ange vilket startnummer måltiden ska ha.");
+      done = discardSlot(context, data.slot!);
+      break;
+    case "bib-unmatched":
+      if (action === "apply") {
+        throw new RaceError(409, "Det finns ingen måltid för startnumret. Ta bort det, eller tilldela det en måltid.");
+      }
+      done = removeClaim();
+      break;
+    case "bib-unknown":
+    case "bib-twice":
+      done = action === "apply" ? onlySuggestion() : removeClaim();
+      break;
+    case "bib-finished":
+      if (action === "apply") {
+        done = useSlotTime(context, data.entry ?? `pin-${data.pin}`);
+        runnerId = item.runner_id;
+      } else done = removeClaim();
+      break;
+    default:
+      throw new RaceError(409, "Det går inte att avgöra den här posten så.");
+  }
+  const effects: Effects = mergeEffects(done.effects, { reviews: [item.id] });
+  const meta = store.requireMeta();
+  const decision: ReviewDecision = { review: reviewRecord(store.review(item.id)!, meta) };
+  const runner = runnerId ? store.runnerRow(runnerId) : null;
+  if (runner) decision.runner = runnerRecord(runner, meta);
+  return decided(decision, effects);
 }

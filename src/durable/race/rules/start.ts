@@ -23,6 +23,7 @@ export function start(context: RuleContext, tap: TapInput & { err?: number }): D
   const meta = store.requireMeta();
   const tapId = tap.tapId === undefined ? undefined : checkTapId(tap.tapId);
   if (tapId !== undefined) {
+    if (store.rapidTap(tapId)) throw new RaceError(409, "Tryck-id:t är redan använt för en annan tryckning.");
     const stored = store.tap(tapId);
     if (stored) {
       if (stored.kind !== "start") throw new RaceError(409, "Tryck-id:t är redan använt för en annan tryckning.");

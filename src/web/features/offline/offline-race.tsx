@@ -5,7 +5,8 @@
  * the queue as always (use-tap-queue.ts) and are sent when the network is back.
  *
  * - Kept in Cache Storage (RACE_SNAPSHOT_CACHE, one entry per race) at most every SAVE_EVERY_MS while the state is
- *   live, with the moment it was saved; the admin worker deletes it when the browser is no longer signed in as an
+ *   live, with the moment it was saved and rapid timing's taps and typed bibs (so the slots keep their numbers); the
+ *   admin worker deletes it when the browser is no longer signed in as an
  *   admin (src/web/sw/worker/admin.ts).
  * - Used when the race has no data yet and its GET found no server (no network, or a server in trouble), or has
  *   not answered within FALLBACK_AFTER_MS (a connection that hangs rather than fails). A late answer, or the socket's snapshot once it connects, replaces
@@ -19,7 +20,9 @@ import type { RaceSnapshot } from "../../../shared/race-protocol";
 import { stockholmDate, stockholmParts, formatSwedishDateTime } from "../../../shared/stockholm";
 import { ApiError } from "../../lib/api";
 import { RACE_SNAPSHOT_CACHE } from "../../sw/names";
+import type { RapidRecords } from "../race-day/apply-race-events";
 import { raceQueryOptions } from "../race-day/api/get-race";
+import { rapidQueryOptions, useRapid } from "../race-day/api/rapid-timing";
 
 const SAVE_EVERY_MS = 2_000;
 /** As long as the admin worker waits for the network before it answers from its copies (common.ts). */
@@ -28,14 +31,21 @@ const FALLBACK_AFTER_MS = 4_000;
 interface SavedRace {
   savedAt: number;
   snapshot: RaceSnapshot;
+  /** Rapid timing's taps and typed bibs as the screen had them (absent in a state saved before they existed). */
+  rapid?: RapidRecords;
 }
 
 const storageKey = (raceId: string) => `/admin/api/races/get/${encodeURIComponent(raceId)}`;
 const hasCacheStorage = () => typeof caches !== "undefined";
 
-export async function saveRace(raceId: string, snapshot: RaceSnapshot, savedAt = Date.now()): Promise<void> {
+export async function saveRace(
+  raceId: string,
+  snapshot: RaceSnapshot,
+  savedAt = Date.now(),
+  rapid?: RapidRecords,
+): Promise<void> {
   if (!hasCacheStorage()) return;
-  const body: SavedRace = { savedAt, snapshot };
+  const body: SavedRace = rapid ? { savedAt, snapshot, rapid } : { savedAt, snapshot };
   const cache = await caches.open(RACE_SNAPSHOT_CACHE);
   await cache.put(
     storageKey(raceId),
@@ -48,9 +58,11 @@ export async function loadRace(raceId: string): Promise<SavedRace | null> {
   const res = await caches.match(storageKey(raceId), { cacheName: RACE_SNAPSHOT_CACHE });
   const body: unknown = await res?.json().catch(() => null);
   if (typeof body !== "object" || body === null) return null;
-  const { savedAt, snapshot } = body as Partial<SavedRace>;
+  const { savedAt, snapshot, rapid } = body as Partial<SavedRace>;
   if (typeof savedAt !== "number" || !Array.isArray(snapshot) || snapshot.length === 0) return null;
-  return { savedAt, snapshot };
+  const withRapid =
+    typeof rapid === "object" && rapid !== null && Array.isArray(rapid.slots) && Array.isArray(rapid.bibs);
+  return withRapid ? { savedAt, snapshot, rapid } : { savedAt, snapshot };
 }
 
 export interface OfflineRace {
@@ -64,6 +76,7 @@ export function useOfflineRace(raceId: string, race: UseQueryResult<RaceSnapshot
   const [shown, setShown] = useState<SavedRace | null>(null);
   const [waitedLong, setWaitedLong] = useState(false);
   const data = race.data;
+  const rapid = useRapid(raceId);
 
   useEffect(() => {
     const timer = setTimeout(() => setWaitedLong(true), FALLBACK_AFTER_MS);
@@ -82,6 +95,11 @@ export function useOfflineRace(raceId: string, race: UseQueryResult<RaceSnapshot
       const { queryKey } = raceQueryOptions(raceId);
       if (cancelled || !saved || queryClient.getQueryData(queryKey)) return;
       queryClient.setQueryData(queryKey, saved.snapshot);
+      const rapidKey = rapidQueryOptions(raceId).queryKey;
+      const known = queryClient.getQueryData(rapidKey);
+      if (saved.rapid && !(known && (known.slots.length > 0 || known.bibs.length > 0))) {
+        queryClient.setQueryData(rapidKey, saved.rapid);
+      }
       setShown(saved);
     });
     return () => {
@@ -93,8 +111,10 @@ export function useOfflineRace(raceId: string, race: UseQueryResult<RaceSnapshot
   // server confirmed over HTTP meanwhile changes one runner, not the rest: still the saved state.)
   if (shown !== null && live && data !== undefined && data !== shown.snapshot) setShown(null);
 
-  // Saved a while after a change, with whatever is newest then; never while the saved state is what is shown.
+  // Saved a while after a change (of the race, or of its rapid timing records), with whatever is newest then; never
+  // while the saved state is what is shown.
   const pending = useRef<RaceSnapshot | null>(null);
+  const rapidNow = () => queryClient.getQueryData(rapidQueryOptions(raceId).queryKey);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => {
     if (!data || shown !== null) return;
@@ -103,15 +123,15 @@ export function useOfflineRace(raceId: string, race: UseQueryResult<RaceSnapshot
       timer.current = undefined;
       const snapshot = pending.current;
       pending.current = null;
-      if (snapshot) void saveRace(raceId, snapshot).catch(() => {});
+      if (snapshot) void saveRace(raceId, snapshot, Date.now(), rapidNow()).catch(() => {});
     }, SAVE_EVERY_MS);
-  }, [data, raceId, shown]);
+  }, [data, rapid, raceId, shown]);
   // Leaving the screen: what it showed last is saved now rather than lost with the timer.
   useEffect(
     () => () => {
       clearTimeout(timer.current);
       timer.current = undefined;
-      if (pending.current) void saveRace(raceId, pending.current).catch(() => {});
+      if (pending.current) void saveRace(raceId, pending.current, Date.now(), rapidNow()).catch(() => {});
       pending.current = null;
     },
     [raceId],

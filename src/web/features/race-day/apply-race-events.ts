@@ -9,13 +9,28 @@
  * so an HTTP answer that arrives late (its record older than what the socket brought) is not written over them.
  */
 import {
+  isBibEntryEvent,
   isReviewEvent,
+  isSlotEvent,
+  type BibEntryRecord,
   type RaceEvent,
   type RaceRecord,
   type RaceSnapshot,
   type ReviewRecord,
   type RunnerRecord,
+  type SlotRecord,
 } from "../../../shared/race-protocol";
+
+/**
+ * Rapid timing's records (issue 26): every device's 'Mål!' taps and the bibs typed in finish order, as the socket
+ * brought them (a cleared tap or a removed bib is kept with `removed`; the screen leaves those out).
+ */
+export interface RapidRecords {
+  slots: readonly WithSeq<SlotRecord>[];
+  bibs: readonly WithSeq<BibEntryRecord>[];
+}
+
+export const EMPTY_RAPID: RapidRecords = { slots: [], bibs: [] };
 
 export interface LiveRace {
   snapshot: RaceSnapshot | undefined;
@@ -23,6 +38,8 @@ export interface LiveRace {
   seq: number;
   /** The open review items, oldest first (undefined: not known yet). */
   reviews?: readonly ReviewRecord[] | undefined;
+  /** Rapid timing's taps and typed bibs (undefined: not known yet). */
+  rapid?: RapidRecords | undefined;
 }
 
 /** A record as the cache keeps it: with the seq of its last change when the server said. */
@@ -74,6 +91,21 @@ export function applyReview(reviews: readonly ReviewRecord[], review: ReviewReco
   return sortReviews([...rest, review]);
 }
 
+/** A tap or typed bib as it is now, in place of the one with the same sort. */
+function upsertBySort<T extends { sort: string }>(list: readonly T[], record: T): T[] {
+  const at = list.findIndex((r) => r.sort === record.sort);
+  if (at === -1) return [...list, record];
+  const next = [...list];
+  next[at] = record;
+  return next;
+}
+
+export function applyRapid(rapid: RapidRecords, event: RaceEvent): RapidRecords {
+  if (isSlotEvent(event)) return { ...rapid, slots: upsertBySort(rapid.slots, event) };
+  if (isBibEntryEvent(event)) return { ...rapid, bibs: upsertBySort(rapid.bibs, event) };
+  return rapid;
+}
+
 /** What the `hello` before this array said. */
 export interface HelloInfo {
   seq: number;
@@ -116,16 +148,16 @@ export function applyRaceEvents(
     const raceEvent = ours.find((e) => e.sort === "race");
     const race = raceEvent ? (raceEvent as RaceRecord) : current.snapshot?.[0];
     const runners = ours.filter(
-      (e): e is RunnerRecord & { seq: number } =>
-        e.sort !== "race" && !isReviewEvent(e) && !("removed" in e && e.removed),
+      (e): e is RunnerRecord & { seq: number } => isRunnerSort(e.sort) && !("removed" in e && e.removed),
     );
     const reviews = sortReviews(ours.filter(isReviewEvent).filter((r) => r.status === "open"));
+    const rapid = ours.reduce(applyRapid, EMPTY_RAPID);
     // A server whose sequence started over (its storage was reset) is believed: its seq, not our higher one.
     const seq = Math.max(hello.seq, ...ours.map((e) => e.seq));
-    return { snapshot: race ? [race, ...runners] : undefined, seq, reviews };
+    return { snapshot: race ? [race, ...runners] : undefined, seq, reviews, rapid };
   }
 
-  let { snapshot, seq, reviews } = current;
+  let { snapshot, seq, reviews, rapid } = current;
   for (const event of ours) {
     if (event.seq <= current.seq) continue;
     seq = Math.max(seq, event.seq);
@@ -134,6 +166,11 @@ export function applyRaceEvents(
       snapshot = snapshot ? replaceRace(snapshot, race) : [race];
     } else if (isReviewEvent(event)) {
       reviews = applyReview(reviews ?? [], event);
+    } else if (isSlotEvent(event) || isBibEntryEvent(event)) {
+      rapid = applyRapid(rapid ?? EMPTY_RAPID, event);
+    } else if (!isRunnerSort(event.sort)) {
+      // A record of a kind newer code sends: not a runner.
+      continue;
     } else if ("removed" in event && event.removed) {
       if (snapshot) snapshot = removeRunner(snapshot, event.sort);
     } else if (snapshot) {
@@ -141,8 +178,10 @@ export function applyRaceEvents(
     }
   }
   if (hello) seq = Math.max(seq, hello.seq);
-  return { snapshot, seq, reviews };
+  return { snapshot, seq, reviews, rapid };
 }
+
+const isRunnerSort = (sort: string) => sort.startsWith("runner-");
 
 export interface LiveRaces {
   races: RaceRecord[] | undefined;

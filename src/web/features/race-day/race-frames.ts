@@ -6,12 +6,16 @@
 import {
   isRaceState,
   REVIEW_KINDS,
+  type BibEntryRecord,
   type RaceControlFrame,
   type RaceEvent,
   type RaceRecord,
   type RemovedRunnerRecord,
+  type ResultsStatus,
   type ReviewRecord,
+  type ReviewSuggestion,
   type RunnerRecord,
+  type SlotRecord,
 } from "../../../shared/race-protocol";
 
 export type ParsedFrame = { kind: "events"; events: RaceEvent[] } | { kind: "control"; frame: RaceControlFrame };
@@ -37,8 +41,14 @@ export function toRaceRecord(x: unknown): RaceRecord | null {
     date: x.date,
     distance: x.distance,
     openForReg: x.openForReg === true,
+    ...(isResultsStatus(x.results) ? { results: x.results } : {}),
+    ...(isTime(x.officialAt) ? { officialAt: x.officialAt } : {}),
+    ...(typeof x.mainTimer === "string" ? { mainTimer: x.mainTimer } : {}),
   };
 }
+
+const isResultsStatus = (x: unknown): x is ResultsStatus =>
+  x === "preliminary" || x === "official" || x === "corrected";
 
 /** The fields a tile and the results need are required; the rest fall back to what the server leaves out. */
 export function toRunnerRecord(x: unknown): RunnerRecord | null {
@@ -65,6 +75,8 @@ export function toRunnerRecord(x: unknown): RunnerRecord | null {
   if (x.dns === true) runner.dns = true;
   // Picked up at the bib desk (admins' sockets only): the race screen marks the runners without it 'ej hämtad'.
   if (isTime(x.pickedUpAt)) runner.pickedUpAt = x.pickedUpAt;
+  if (typeof x.slot === "string") runner.slot = x.slot;
+  if (x.corrected === true) runner.corrected = true;
   return runner;
 }
 
@@ -75,7 +87,7 @@ function toRemovedRunner(x: Obj): RemovedRunnerRecord | null {
 
 const isReviewSort = (x: unknown): x is `review-${string}` =>
   typeof x === "string" && x.startsWith("review-") && x.length > "review-".length;
-const REVIEW_STATUSES: readonly unknown[] = ["open", "applied", "discarded"];
+const REVIEW_STATUSES: readonly unknown[] = ["open", "applied", "discarded", "resolved"];
 const optional = <T>(x: unknown, ok: (v: unknown) => v is T): x is T | undefined => x === undefined || ok(x);
 const isString = (x: unknown): x is string => typeof x === "string";
 const isBib = (x: unknown): x is number | null => x === null || (Number.isSafeInteger(x) && (x as number) > 0);
@@ -111,7 +123,60 @@ export function toReviewRecord(x: unknown): ReviewRecord | null {
   if (x.started !== undefined) review.started = x.started;
   if (x.decidedBy !== undefined) review.decidedBy = x.decidedBy;
   if (x.decidedAt !== undefined) review.decidedAt = x.decidedAt;
+  // Rapid timing's items (issue 26): what they are about, and the runners a mistyped bib likely meant.
+  for (const key of ["slot", "entry", "pin", "other"] as const) if (isString(x[key])) review[key] = x[key];
+  if (Array.isArray(x.suggestions)) review.suggestions = x.suggestions.filter(isSuggestion);
   return review;
+}
+
+function isSuggestion(x: unknown): x is ReviewSuggestion {
+  return isObj(x) && Number.isSafeInteger(x.bib) && isString(x.runnerId) && isString(x.name) && isString(x.reason);
+}
+
+const hasPrefix = (x: unknown, prefix: string) =>
+  typeof x === "string" && x.startsWith(prefix) && x.length > prefix.length;
+
+/** Rapid timing: one device's 'Mål!' tap, or null when it is not one. */
+export function toSlotRecord(x: unknown): SlotRecord | null {
+  if (!isObj(x) || !hasPrefix(x.sort, "slot-") || typeof x.part !== "string" || !isString(x.id)) return null;
+  if (!isString(x.device) || !isTime(x.at) || !isString(x.actor) || !isTime(x.createdAt)) return null;
+  const slot: SlotRecord = {
+    type: "slot",
+    part: x.part,
+    sort: x.sort as SlotRecord["sort"],
+    id: x.id,
+    device: x.device,
+    at: x.at,
+    actor: x.actor,
+    createdAt: x.createdAt,
+  };
+  if (isTime(x.clampedFrom)) slot.clampedFrom = x.clampedFrom;
+  if (x.discarded === true) slot.discarded = true;
+  if (x.confirmed === true) slot.confirmed = true;
+  if (isString(x.pin)) slot.pin = x.pin;
+  if (x.removed === true) slot.removed = true;
+  return slot;
+}
+
+/** Rapid timing: a bib typed in finish order, or null when it is not one. */
+export function toBibEntryRecord(x: unknown): BibEntryRecord | null {
+  if (!isObj(x) || !hasPrefix(x.sort, "bib-") || typeof x.part !== "string" || !isString(x.id)) return null;
+  if (!Number.isSafeInteger(x.bib) || !isTime(x.position) || !isString(x.actor) || !isTime(x.at)) return null;
+  if (!(x.device === null || x.device === undefined || isString(x.device))) return null;
+  const entry: BibEntryRecord = {
+    type: "bib",
+    part: x.part,
+    sort: x.sort as BibEntryRecord["sort"],
+    id: x.id,
+    bib: x.bib as number,
+    position: x.position,
+    device: isString(x.device) ? x.device : null,
+    actor: x.actor,
+    at: x.at,
+  };
+  if (Number.isSafeInteger(x.typed)) entry.typed = x.typed as number;
+  if (x.removed === true) entry.removed = true;
+  return entry;
 }
 
 /** One event of an array frame, or null when it is not one. */
@@ -122,9 +187,13 @@ export function toRaceEvent(x: unknown): RaceEvent | null {
       ? toRaceRecord(x)
       : isReviewSort(x.sort)
         ? toReviewRecord(x)
-        : x.removed === true
-          ? toRemovedRunner(x)
-          : toRunnerRecord(x);
+        : hasPrefix(x.sort, "slot-")
+          ? toSlotRecord(x)
+          : hasPrefix(x.sort, "bib-")
+            ? toBibEntryRecord(x)
+            : x.removed === true
+              ? toRemovedRunner(x)
+              : toRunnerRecord(x);
   return record ? { ...record, seq: x.seq } : null;
 }
 

@@ -1,8 +1,10 @@
 /**
  * /admin/race/{id}: timing one race on a phone held in one hand (admin spec, "Race screen"). The controls for
- * the race's state, the runner tiles (tap: a bib before the start, a finish after it), the review list, the
- * results and the log. Presses never wait for the network: 'Starta' and each finish are shown at once and sent by
- * the tap queue (tap-queue-provider.tsx), which keeps them on the phone until the server has them. A lazy chunk.
+ * the race's state, the results' status ('Preliminära'/'Officiella'), the review list, three modes (the runner
+ * tiles: a bib before the start, a finish after it; rapid timing's 'Mål!'; 'Startnummer i målordning', both
+ * rapid-panel.tsx), the results and the log. Presses never wait for the network: 'Starta', each finish and each
+ * 'Mål!' are shown at once and sent by the tap queue (tap-queue-provider.tsx), which keeps them on the phone until
+ * the server has them. A lazy chunk.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Link, useParams } from "react-router";
@@ -15,6 +17,7 @@ import { useAudit } from "./api/get-audit";
 import { useEndRace } from "./api/end-race";
 import { useRace } from "./api/get-race";
 import { useReviews } from "./api/get-reviews";
+import { useChangeBib, useRapid } from "./api/rapid-timing";
 import { useResetRace } from "./api/reset-race";
 import { useRestoreRunner } from "./api/restore-runner";
 import { AuditLog } from "./audit-log";
@@ -24,6 +27,17 @@ import { NetworkStatus, useOnline } from "./network-status";
 import { messageOf, RaceAlerts, useMessages } from "./race-alerts";
 import { RaceControls } from "./race-controls";
 import { PickupMarks } from "./pickup-marks";
+import {
+  BibKeypad,
+  FinishButton,
+  MainTimerChoice,
+  ModeSwitch,
+  SlotDialog,
+  SlotList,
+  type TimingMode,
+} from "./rapid-panel";
+import { slotRows, timingDevices, type SlotRow } from "./rapid-view";
+import { ResultsStatus } from "./results-status";
 import { deviceLabel, deviceNumbers, runnersFromLog, type LogContext, type NamedRunner } from "./race-log";
 import {
   isFinished,
@@ -85,12 +99,20 @@ function RaceScreen({ raceId }: { raceId: string }) {
   const [rerecord, setRerecord] = useState<Rerecord | null>(null);
   const [logOpen, setLogOpen] = useState(false);
   const [thisDevice] = useState(deviceId);
+  const rapid = useRapid(raceId);
+  const [mode, setMode] = useState<TimingMode>(() => storedMode(raceId));
+  const chooseMode = (next: TimingMode) => {
+    setMode(next);
+    storeMode(raceId, next);
+  };
+  const [slotKey, setSlotKey] = useState<string | null>(null);
+  const changeBib = useChangeBib(raceId);
+  const timers = useMemo(() => timingDevices(rapid), [rapid]);
 
-  // The log also numbers the devices the review list names, so it is read when the list has items.
-  const audit = useAudit(raceId, logOpen || reviews.length > 0);
+  // The log also numbers the devices the review list and two timers name, so it is read when they name any.
+  const audit = useAudit(raceId, logOpen || reviews.length > 0 || timers.length > 1);
   const devices = useMemo(() => deviceNumbers(audit.data ?? []), [audit.data]);
-  const missingDevices = reviews
-    .map((r) => r.device)
+  const missingDevices = [...reviews.map((r) => r.device), ...(timers.length > 1 ? timers : [])]
     .filter((d): d is string => !!d && d !== thisDevice && !devices.has(d))
     .join(" ");
   const { refetch: refetchAudit, isFetching: auditFetching } = audit;
@@ -151,12 +173,19 @@ function RaceScreen({ raceId }: { raceId: string }) {
     return { runners: named, reviews: new Map(reviews.map((r) => [r.id, r])), devices, thisDevice };
   }, [audit.data, runners, reviews, devices, thisDevice]);
 
+  // The merged slots, as the race object numbers them (a pending 'Starta' changes nothing they depend on).
+  const raceRecord = snapshot?.[0];
+  const slots = useMemo(
+    () => (raceRecord ? slotRows(raceRecord, rapid, runners, items, thisDevice) : []),
+    [raceRecord, rapid, runners, items, thisDevice],
+  );
+
   const known = knownItems(queue.queue);
   const labelOfSort = (sort: string) => {
     const r = runners.find((x) => x.sort === sort);
     return r ? runnerLabel(r) : "";
   };
-  const unsentFinishes = known.filter((i) => i.kind === "finish").length;
+  const unsentFinishes = known.filter((i) => i.kind === "finish" || i.kind === "rapid").length;
   const unsentStart = known.some((i) => i.kind === "start");
 
   const header = (
@@ -198,6 +227,8 @@ function RaceScreen({ raceId }: { raceId: string }) {
   }
 
   const raceView = raceWithQueue(snapshot[0], items);
+  const slotByKey = (key: string | null): SlotRow | null => slots.find((r) => r.key === key) ?? null;
+  const labelOfDevice = (device: string) => deviceLabel(device, { devices, thisDevice });
   const rows = resultRows(raceView.started, view);
   const finished = view.filter(isFinished).length;
   const canEnd = view.every((r) => !isWaiting(r)) && known.length === 0;
@@ -243,12 +274,17 @@ function RaceScreen({ raceId }: { raceId: string }) {
     }
   }
 
+  function rapidPress() {
+    queue.add({ kind: "rapid", ...press() });
+    navigator.vibrate?.(20);
+  }
+
   function undo(row: ResultRow) {
     setUndos((list) => addUndo(list, row.runner.sort, runnerLabel(row.runner), Date.now()));
   }
 
   return (
-    <section className="page race-day race-screen">
+    <section className={`page race-day race-screen${mode === "rapid" ? " race-screen-rapid" : ""}`}>
       {header}
       <RaceControls
         race={raceView}
@@ -266,14 +302,55 @@ function RaceScreen({ raceId }: { raceId: string }) {
         }
       />
       <PickupMarks raceId={raceId} race={raceView} runners={view} onDone={(text) => report(text, "info")} />
+      <ResultsStatus raceId={raceId} race={raceView} openReviews={reviews.length} onError={(m) => report(m)} />
       <ReviewList
         raceId={raceId}
         reviews={reviews}
         runnerLabel={labelOfReview}
         deviceLabel={(device) => deviceLabel(device, { devices, thisDevice })}
         onError={(message) => report(message)}
+        suggesting={changeBib.isPending ? (changeBib.variables?.entry ?? null) : null}
+        onSuggestion={(entry, bib) => changeBib.mutate({ entry, bib }, { onError: (err) => report(messageOf(err)) })}
       />
-      <RunnerTiles runners={tileOrder(view)} onTap={tap} onMenu={(r) => setMenuSort(r.sort)} />
+      <ModeSwitch mode={mode} onChange={chooseMode} />
+      {mode === "tiles" && <RunnerTiles runners={tileOrder(view)} onTap={tap} onMenu={(r) => setMenuSort(r.sort)} />}
+      {mode === "bibs" && (
+        <BibKeypad
+          raceId={raceId}
+          rapid={rapid}
+          rows={slots}
+          started={raceView.started}
+          onError={(message) => report(message)}
+        />
+      )}
+      {mode !== "tiles" && (
+        <section className="rapid-slots" aria-labelledby="rapid-slots-title">
+          <h3 id="rapid-slots-title">Måltider ({slots.length})</h3>
+          <MainTimerChoice
+            raceId={raceId}
+            race={raceView}
+            devices={timers}
+            deviceLabel={labelOfDevice}
+            onError={(message) => report(message)}
+          />
+          <SlotList
+            rows={slots}
+            started={raceView.started}
+            deviceLabel={labelOfDevice}
+            showDevices={timers.length > 1}
+            onSlot={(row) => setSlotKey(row.key)}
+          />
+        </section>
+      )}
+      {mode === "rapid" && raceView.state !== "ended" && <FinishButton count={slots.length} onPress={rapidPress} />}
+      <SlotDialog
+        raceId={raceId}
+        row={slotByKey(slotKey)}
+        started={raceView.started}
+        runners={view}
+        onClose={() => setSlotKey(null)}
+        onError={(message) => report(message)}
+      />
       <ResultsTable rows={rows} onUndo={raceView.state === "started" ? undo : undefined} />
       <AuditLog
         raceId={raceId}
@@ -314,4 +391,24 @@ function RaceScreen({ raceId }: { raceId: string }) {
       )}
     </section>
   );
+}
+
+const MODE_KEY = "race-day:mode:";
+
+/** The timing mode a phone was in for this race (a reload keeps the volunteer where they were). */
+function storedMode(raceId: string): TimingMode {
+  try {
+    const stored = window.localStorage.getItem(MODE_KEY + raceId);
+    return stored === "rapid" || stored === "bibs" ? stored : "tiles";
+  } catch {
+    return "tiles";
+  }
+}
+
+function storeMode(raceId: string, mode: TimingMode): void {
+  try {
+    window.localStorage.setItem(MODE_KEY + raceId, mode);
+  } catch {
+    // Private mode without storage: the mode lasts as long as the page.
+  }
 }

@@ -21,15 +21,47 @@ export interface ReviewListProps {
   runnerLabel: (review: ReviewRecord) => string;
   deviceLabel: (device: string | null) => string;
   onError: (message: string) => void;
+  /** Rapid timing: a typed bib corrected to a suggested runner's bib (the one-tap resolution of a typo). */
+  onSuggestion?: ((entry: string, bib: number) => void) | undefined;
+  /** A suggestion being sent (its entry id). */
+  suggesting?: string | null;
 }
 
-/** What the item is, in a few words: 'Måltid 10:58:09 för Ella Berg (200)', 'Start 10:00:00'. */
+/** What the item is, in a few words: 'Måltid 10:58:09 för Ella Berg (200)', 'Start 10:00:00', 'Nr 21 okänt'. */
 export function reviewTitle(review: ReviewRecord, runner: string): string {
   const at = stockholmClockTime(review.at);
-  return review.kind === "start" ? `Start ${at}` : `Måltid ${at}${runner ? ` för ${runner}` : ""}`;
+  const bib = review.bib != null ? `Nr ${review.bib}` : "Startnummer";
+  switch (review.kind) {
+    case "start":
+      return `Start ${at}`;
+    case "rapid":
+      return `Mål! ${at}`;
+    case "slot-single":
+      return `Måltid ${at} från bara en telefon`;
+    case "slot-unmatched":
+      return `Måltid ${at} utan startnummer`;
+    case "bib-unmatched":
+      return `${bib} utan måltid`;
+    case "bib-twice":
+      return `${bib} inskrivet två gånger`;
+    case "bib-unknown":
+      return `${bib} finns inte i loppet`;
+    case "bib-finished":
+      return `${bib} har redan en tid${runner ? ` (${runner})` : ""}`;
+    default:
+      return `Måltid ${at}${runner ? ` för ${runner}` : ""}`;
+  }
 }
 
-export function ReviewList({ raceId, reviews, runnerLabel, deviceLabel, onError }: ReviewListProps) {
+export function ReviewList({
+  raceId,
+  reviews,
+  runnerLabel,
+  deviceLabel,
+  onError,
+  onSuggestion,
+  suggesting,
+}: ReviewListProps) {
   const decide = useDecideReview();
   const [discarding, setDiscarding] = useState<ReviewRecord | null>(null);
   if (reviews.length === 0) return null;
@@ -56,6 +88,22 @@ export function ReviewList({ raceId, reviews, runnerLabel, deviceLabel, onError 
               <p className="review-meta">
                 {[review.actor, device, `kom in ${stockholmClockTime(review.createdAt)}`].filter(Boolean).join(", ")}
               </p>
+              {review.entry && onSuggestion && (review.suggestions ?? []).length > 0 && (
+                <div className="review-suggestions">
+                  {review.suggestions!.map((sug) => (
+                    <Button
+                      key={sug.runnerId}
+                      size="small"
+                      variant="secondary"
+                      loading={suggesting === review.entry}
+                      disabled={decide.isPending || !!suggesting}
+                      onClick={() => onSuggestion(review.entry!, sug.bib)}
+                    >
+                      Menade du {sug.bib} {sug.name}?
+                    </Button>
+                  ))}
+                </div>
+              )}
               <div className="review-actions">
                 <Button
                   size="small"

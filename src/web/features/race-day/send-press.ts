@@ -1,6 +1,7 @@
 /** One queued press to its call, and the answer to what the queue does with it (tap-queue.ts, `SendResult`). */
 import type { ReviewRecord } from "../../../shared/race-protocol";
 import { finishRunner, type FinishAnswer } from "./api/finish-runner";
+import { rapidTap, type RapidAnswer } from "./api/rapid-timing";
 import { startRace, type StartAnswer } from "./api/start-race";
 import { stockholmClockTime } from "./race-view";
 import { resultOfError, reviewMessage, type KnownItem, type SendResult } from "./tap-queue";
@@ -25,6 +26,11 @@ export function startResult(answer: StartAnswer): SendResult {
   return result;
 }
 
+export function rapidResult(answer: RapidAnswer): SendResult {
+  if (isReview(answer)) return { kind: "review", review: answer.review, message: reviewMessage(answer.review) };
+  return { kind: "sent", outcome: answer.outcome, slot: answer.slot };
+}
+
 export async function sendPress(raceId: string, item: KnownItem): Promise<SendResult> {
   try {
     switch (item.kind) {
@@ -32,6 +38,8 @@ export async function sendPress(raceId: string, item: KnownItem): Promise<SendRe
         return finishResult(await finishRunner(raceId, item));
       case "start":
         return startResult(await startRace(raceId, item));
+      case "rapid":
+        return rapidResult(await rapidTap(raceId, item));
     }
   } catch (err) {
     return resultOfError(err);

@@ -17,6 +17,7 @@ import {
   type ReactNode,
 } from "react";
 import { Link, useLocation } from "react-router";
+import { cacheRapidRecord } from "./api/rapid-timing";
 import { cacheRace, cacheRunner } from "./race-cache";
 import { TapQueueStore, type KeyValueStorage } from "./queue-store";
 import { sendPress } from "./send-press";
@@ -53,6 +54,7 @@ export function TapQueueProvider({ children }: { children: ReactNode }) {
       if (result.kind !== "sent") return;
       if (result.runner) cacheRunner(queryClient, raceId, result.runner);
       if (result.race) cacheRace(queryClient, result.race);
+      if (result.slot) cacheRapidRecord(queryClient, raceId, result.slot);
     });
     const onStorage = (e: StorageEvent) => {
       if (e.storageArea === null || e.storageArea === window.localStorage) store.external(e.key);

@@ -1,5 +1,6 @@
 /**
- * What this device pressed on race day that has not reached the server yet: finish taps and 'Starta'. A finish
+ * What this device pressed on race day that has not reached the server yet: finish taps, 'Starta' and rapid
+ * timing's 'Mål!' (a finish without a runner, issue 26). A finish
  * line has patchy coverage, so a press is recorded on the device at once (its moment on the server's clock, an id
  * made here, this device's id, the clock's uncertainty), shown, and sent when the network lets it. The id makes a
  * resend harmless: the server answers a replayed id with its first answer and changes nothing.
@@ -11,7 +12,7 @@
  * Pure: the stored form, how two tabs' copies merge, and the send loop. `queue-store.ts` binds it to storage.
  *
  * Stored form (one key per race): `{v: 2, items: [...], done: [{tap, t}]}`. Each item has a `kind`; this code
- * knows 'finish' and 'start'. Anything else (a kind added by newer code, an item it cannot read, a whole document
+ * knows 'finish', 'start' and 'rapid'. Anything else (a kind added by newer code, an item it cannot read, a whole document
  * of another version) is kept as it was and written back untouched, never sent and never dropped, so a phone that
  * runs older or newer code than the one that queued an item does not lose it. Today's v1 form (a bare array of
  * finish taps) is read too. A new kind is one case more in `parseItem`, `serializeItem` and the sender.
@@ -23,6 +24,7 @@ import {
   type RaceRecord,
   type ReviewRecord,
   type RunnerRecord,
+  type SlotRecord,
 } from "../../../shared/race-protocol";
 
 export const QUEUE_VERSION = 2;
@@ -58,7 +60,12 @@ export interface StartItem extends PressBase {
   kind: "start";
 }
 
-export type KnownItem = FinishItem | StartItem;
+/** Rapid timing's 'Mål!': a finish moment without a runner (a numbered slot on every phone). */
+export interface RapidItem extends PressBase {
+  kind: "rapid";
+}
+
+export type KnownItem = FinishItem | StartItem | RapidItem;
 
 /** Something this code cannot read or send: kept and written back exactly as it was. */
 export interface ForeignItem {
@@ -96,6 +103,7 @@ export function makeTapId(randomUUID: () => string = () => crypto.randomUUID()):
 export const isKnown = (item: QueueItem): item is KnownItem => item.kind !== null;
 export const isFinishItem = (item: QueueItem): item is FinishItem => item.kind === "finish";
 export const isStartItem = (item: QueueItem): item is StartItem => item.kind === "start";
+export const isRapidItem = (item: QueueItem): item is RapidItem => item.kind === "rapid";
 
 export function itemKey(item: QueueItem): string {
   return item.kind === null ? item.key : `tap:${item.tap}`;
@@ -148,6 +156,9 @@ export function parseItem(x: unknown): QueueItem {
     case "start":
       if (base && known(START_FIELDS)) return { kind: "start", ...base };
       return foreign(x);
+    case "rapid":
+      if (base && known(START_FIELDS)) return { kind: "rapid", ...base };
+      return foreign(x);
     default:
       return foreign(x);
   }
@@ -198,6 +209,7 @@ export function serializeItem(item: QueueItem): unknown {
     case "finish":
       return { ...base, sort: item.sort, rerecord: item.rerecord };
     case "start":
+    case "rapid":
       return base;
   }
 }
@@ -275,7 +287,7 @@ export const foreignCount = (queue: TapQueue) => queue.items.filter((i) => i.kin
 
 export type SendResult =
   /** The server has it. `runner`/`race`: the record as the answer gave it (with its seq), for the cache. */
-  | { kind: "sent"; outcome: string; runner?: RunnerRecord; race?: RaceRecord; message?: string }
+  | { kind: "sent"; outcome: string; runner?: RunnerRecord; race?: RaceRecord; slot?: SlotRecord; message?: string }
   /** The race could not take it as it was: it is in the race's review list now, out of the queue. */
   | { kind: "review"; review: ReviewRecord; message: string }
   /** Not now (no network, server trouble, signed out): keep it and try later. */

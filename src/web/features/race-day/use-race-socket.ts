@@ -21,6 +21,7 @@ import { applyHubEvents, applyRaceEvents, type HelloInfo } from "./apply-race-ev
 import { raceQueryOptions } from "./api/get-race";
 import { racesQueryOptions } from "./api/get-races";
 import { reviewsQueryOptions } from "./api/get-reviews";
+import { rapidQueryOptions } from "./api/rapid-timing";
 import { noteLiveSeq } from "./race-cache";
 import { parseServerFrame } from "./race-frames";
 
@@ -184,8 +185,8 @@ function useLiveSocket(path: string, handlers: Handlers): LiveSocket {
 }
 
 /**
- * One race, kept in the caches of GET /admin/api/races/get/{raceId} and of its review list
- * (GET /admin/api/races/review/{raceId}).
+ * One race, kept in the caches of GET /admin/api/races/get/{raceId}, of its review list
+ * (GET /admin/api/races/review/{raceId}) and of its rapid timing records (api/rapid-timing.ts).
  */
 export function useRaceSocket(raceId: string): LiveSocket {
   const queryClient = useQueryClient();
@@ -197,7 +198,9 @@ export function useRaceSocket(raceId: string): LiveSocket {
       const reviewsKey = reviewsQueryOptions(raceId).queryKey;
       const snapshot = queryClient.getQueryData(queryKey);
       const reviews = queryClient.getQueryData(reviewsKey);
-      const next = applyRaceEvents(raceId, { snapshot, seq: seq.current, reviews }, events, hello);
+      const rapidKey = rapidQueryOptions(raceId).queryKey;
+      const rapid = queryClient.getQueryData(rapidKey);
+      const next = applyRaceEvents(raceId, { snapshot, seq: seq.current, reviews, rapid }, events, hello);
       seq.current = next.seq;
       noteLiveSeq(queryClient, raceId, next.seq);
       // An HTTP answer still on its way was read before these events; it must not land on top of them.
@@ -208,6 +211,10 @@ export function useRaceSocket(raceId: string): LiveSocket {
       if (next.reviews !== reviews && next.reviews) {
         void queryClient.cancelQueries({ queryKey: reviewsKey });
         queryClient.setQueryData(reviewsKey, [...next.reviews]);
+      }
+      if (next.rapid !== rapid && next.rapid) {
+        void queryClient.cancelQueries({ queryKey: rapidKey });
+        queryClient.setQueryData(rapidKey, next.rapid);
       }
     },
   });

@@ -11,6 +11,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from "../../components/ui/ta
 import { kmText } from "../landing/season-text";
 import { useRunnerFilter } from "../runner-search/runner-search";
 import { usePublicRace } from "../start-lists/api/get-public-race";
+import { resultsStatusText } from "../start-lists/start-list";
 import { useResultsFile } from "./api/get-results-file";
 import {
   defaultDistance,
@@ -78,17 +79,21 @@ function RaceResults({ part, caption }: { part: string; caption: string }) {
   // An ended race no longer changes (a reset would reopen it; the next visit shows that).
   const query = usePublicRace(part, { live: false });
   const rows = useMemo(() => (query.data ? rowsFromRace(query.data) : undefined), [query.data]);
-  return <Results rows={rows} query={query} caption={caption} />;
+  const status = query.data ? resultsStatusText(query.data[0]) : null;
+  return <Results rows={rows} query={query} caption={caption} status={status} />;
 }
 
 function Results({
   rows,
   query,
   caption,
+  status = null,
 }: {
   rows: ResultRow[] | undefined;
   query: Parameters<typeof LoadState>[0]["query"];
   caption: string;
+  /** A race's results status ('Resultaten är preliminära.'); null for a results file. */
+  status?: string | null;
 }) {
   // As a transition: see results-page.tsx.
   const shownRows = useDeferredValue(rows);
@@ -101,6 +106,7 @@ function Results({
       <p className={search.summary ? "results-count search-status" : "results-count muted"} role="status">
         {search.summary ?? `${lines.length} löpare i mål`}
       </p>
+      {status && <p className="results-status-text">{status}</p>}
       <ResultTable lines={lines} caption={caption} visibleKeys={search.visibleKeys} />
     </>
   );

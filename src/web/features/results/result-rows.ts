@@ -90,7 +90,8 @@ export function rowsFromRace(snapshot: PublicRaceSnapshot): ResultRow[] {
     if (i === 0 || ms !== timed[i - 1]!.ms) place = i + 1;
     return {
       place,
-      name: `${r.firstname} ${r.lastname}`.trim(),
+      // A result changed after the results were official says so (issue 26).
+      name: `${r.firstname} ${r.lastname}`.trim() + (r.corrected ? " (korrigerad)" : ""),
       timeMs: ms,
       klass: r.group === "Ingen" ? "" : r.group,
       bib: r.bib !== null && r.bib > 0 ? r.bib : null,

@@ -8,7 +8,7 @@ import { DataGrid, type GridColumn } from "../../components/ui/data-grid";
 import { LoadState } from "../../components/ui/load-state";
 import { useRunnerFilter } from "../runner-search/runner-search";
 import { usePublicRace } from "./api/get-public-race";
-import { clockText, raceTabLabel, startListView, type StartListRow } from "./start-list";
+import { clockText, raceTabLabel, resultsStatusText, startListView, type StartListRow } from "./start-list";
 
 export function StartList({ part }: { part: string }) {
   const query = usePublicRace(part);
@@ -35,6 +35,7 @@ export function StartList({ part }: { part: string }) {
         ) : (
           <>{rows.length === 1 ? "1 löpare anmäld." : `${rows.length} löpare anmälda.`}</>
         )}
+        {withResults && resultsStatusText(race) && <> {resultsStatusText(race)}</>}
       </p>
       {query.isError && <LoadState query={query} loading="" />}
       {rows.length === 0 ? (

@@ -87,7 +87,7 @@ function bibText(r: PublicRunnerRecord, withResults: boolean): string {
 }
 
 function resultText(r: PublicRunnerRecord, state: RaceState): string {
-  if (r.time !== undefined) return r.time;
+  if (r.time !== undefined) return r.corrected ? `${r.time} (korrigerad)` : r.time;
   if (r.dns || !(r.bib !== null && r.bib > 0)) return "DNS";
   return state === "ended" ? "–" : "";
 }
@@ -141,6 +141,23 @@ export function startListView(snapshot: PublicRaceSnapshot): StartListView {
       dns: withResults && r.time === undefined && (r.dns === true || !hasBib(r)),
     }));
   return { race, withResults, rows };
+}
+
+/**
+ * What the race's results are (issue 26): 'Preliminära' from the first finish until an admin marks them
+ * 'Officiella'; a result changed after that is marked corrected on its row. Null before any finish.
+ */
+export function resultsStatusText(race: Pick<RaceRecord, "results">): string | null {
+  switch (race.results) {
+    case "preliminary":
+      return "Resultaten är preliminära.";
+    case "official":
+      return "Resultaten är officiella.";
+    case "corrected":
+      return "Resultaten är officiella, med rättelser (markerade korrigerad).";
+    default:
+      return null;
+  }
 }
 
 /** How often an open start list asks again: every 5 s while its race runs, every 30 s on race day before it. */

@@ -1,0 +1,148 @@
+/**
+ * Rapid timing's calls (issue 26; README "Times first, bibs later"), all under /admin/api/races/ and each one
+ * audited change on the race object:
+ * - POST rapid/{race}?tap&at&err&device: one 'Mål!' (sent by the tap queue, never awaited by a click);
+ * - POST bibs/{race} {entry, bib}: a bib typed in finish order; …/{entry}/change {bib}; …/{entry}/remove;
+ * - POST slots/{race}/{tap}/assign {bib} or {sort}; …/discard: one slot by hand;
+ * - POST main-timer/{race} {mainTimer}; POST official/{race} {confirm?}.
+ * Each id (tap, entry) is made on the phone, so a call sent again changes nothing.
+ */
+import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
+import type {
+  BibEntryRecord,
+  RaceRecord,
+  RaceEvent,
+  ReviewKind,
+  ReviewRecord,
+  RunnerRecord,
+  SlotRecord,
+} from "../../../../shared/race-protocol";
+import { api } from "../../../lib/api";
+import { applyRapid, EMPTY_RAPID, isStaleAnswer, seqOf, type RapidRecords, type WithSeq } from "../apply-race-events";
+import { cacheRace, cacheRunner, liveSeq } from "../race-cache";
+import type { RapidItem } from "../tap-queue";
+import { raceDayUrl, SEND_TIMEOUT_MS } from "./race-day-url";
+
+/** The race socket's rapid records for one race (its hello snapshot, then each change); nothing is fetched. */
+export const rapidQueryOptions = (raceId: string) =>
+  queryOptions<RapidRecords>({
+    queryKey: ["admin", "race-rapid", raceId],
+    queryFn: () => EMPTY_RAPID,
+    staleTime: Infinity,
+  });
+
+export function useRapid(raceId: string): RapidRecords {
+  return (
+    useQuery({ ...rapidQueryOptions(raceId), refetchOnWindowFocus: false, refetchOnReconnect: false }).data ??
+    EMPTY_RAPID
+  );
+}
+
+/** A tap or typed bib from a call's answer, unless the socket already brought a newer state of it. */
+export function cacheRapidRecord(
+  queryClient: QueryClient,
+  raceId: string,
+  record: WithSeq<SlotRecord> | WithSeq<BibEntryRecord>,
+): void {
+  const seq = seqOf(record);
+  if (seq === undefined) return;
+  queryClient.setQueryData(rapidQueryOptions(raceId).queryKey, (current) => {
+    const rapid = current ?? EMPTY_RAPID;
+    const list: readonly { sort: string; seq?: number }[] = record.type === "slot" ? rapid.slots : rapid.bibs;
+    const cached = list.find((r) => r.sort === record.sort);
+    if (isStaleAnswer(seqOf(cached), seq, liveSeq(queryClient, raceId))) return rapid;
+    return applyRapid(rapid, { ...record, seq } as RaceEvent);
+  });
+}
+
+export type RapidAnswer =
+  | { outcome: "recorded" | "replayed"; slot: WithSeq<SlotRecord>; number: number | null; key: string | null }
+  | { outcome: "review"; review: ReviewRecord };
+
+export function rapidTap(raceId: string, { tap, at, device, err }: RapidItem): Promise<RapidAnswer> {
+  return api<RapidAnswer>(raceDayUrl(["rapid", raceId], { tap, at, err, device }), {
+    method: "POST",
+    signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
+  });
+}
+
+export interface BibAnswer {
+  outcome: string;
+  entry: WithSeq<BibEntryRecord>;
+  slot: string | null;
+  number: number | null;
+  runner?: WithSeq<RunnerRecord>;
+  problem?: ReviewKind;
+}
+
+function settleBib(queryClient: QueryClient, raceId: string, answer: BibAnswer): void {
+  cacheRapidRecord(queryClient, raceId, answer.entry);
+  if (answer.runner) cacheRunner(queryClient, raceId, answer.runner);
+}
+
+/** 'Startnummer i målordning': one bib typed, with the entry id the phone made for it. */
+export function useEnterBib(raceId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ entry, bib }: { entry: string; bib: string }) =>
+      api<BibAnswer>(raceDayUrl(["bibs", raceId]), {
+        method: "POST",
+        json: { entry, bib },
+        signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
+      }),
+    onSuccess: (answer) => settleBib(queryClient, raceId, answer),
+  });
+}
+
+/** A typed bib corrected in its place (a suggestion taken), or taken out of the order. */
+export function useChangeBib(raceId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ entry, bib }: { entry: string; bib: number | null }) =>
+      api<BibAnswer>(raceDayUrl(["bibs", raceId, entry, bib === null ? "remove" : "change"]), {
+        method: "POST",
+        json: bib === null ? {} : { bib },
+      }),
+    onSuccess: (answer) => settleBib(queryClient, raceId, answer),
+  });
+}
+
+export type SlotAction = { tap: string } & ({ bib: string } | { sort: string } | { discard: true });
+
+/** One slot by hand: this runner (a bib typed, or a tile tapped), or out as a stray tap. */
+export function useSlotAction(raceId: string) {
+  return useMutation({
+    mutationFn: (action: SlotAction) =>
+      "discard" in action
+        ? api<unknown>(raceDayUrl(["slots", raceId, action.tap, "discard"]), { method: "POST", json: {} })
+        : api<unknown>(raceDayUrl(["slots", raceId, action.tap, "assign"]), {
+            method: "POST",
+            json: "bib" in action ? { bib: action.bib } : { sort: action.sort },
+          }),
+  });
+}
+
+export function useMainTimer(raceId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (mainTimer: string | null) =>
+      api<{ race: WithSeq<RaceRecord> }>(raceDayUrl(["main-timer", raceId]), { method: "POST", json: { mainTimer } }),
+    onSuccess: ({ race }) => cacheRace(queryClient, race),
+  });
+}
+
+export interface OfficialAnswer {
+  outcome: "official";
+  race: WithSeq<RaceRecord>;
+  openReviews: number;
+}
+
+/** 'Officiella': once, on an ended race; past open review items only with `confirm`. */
+export function useMarkOfficial(raceId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (confirm: boolean) =>
+      api<OfficialAnswer>(raceDayUrl(["official", raceId]), { method: "POST", json: confirm ? { confirm } : {} }),
+    onSuccess: ({ race }) => cacheRace(queryClient, race),
+  });
+}

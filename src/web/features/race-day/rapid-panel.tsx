@@ -1,0 +1,340 @@
+/**
+ * Rapid timing on the race screen (issue 26). Two modes beside the runner tiles:
+ * - 'Mål!': one full-width button at the bottom of the screen, for a thumb. Each press is a finish moment without a
+ *   runner, put in the same tap queue as finish taps (kind 'rapid'), so it counts at once, offline too, and is sent
+ *   when the network lets it; its tap id makes a resend harmless. The slots ('#1 12:03.4 – ?') are the same on
+ *   every phone: each computes them from every device's taps as the race object does (rapid-view.ts).
+ * - 'Startnummer i målordning': a numeric keypad; each bib sent is matched by the race with the next slot. A bib
+ *   the server has not answered stays on the keypad's line, sent again with the same entry id on the next 'OK'.
+ * A slot tapped opens a dialog to give it a runner (a bib typed, or a waiting runner's tile) or to drop it as a
+ * stray tap. Two phones assigning one slot at once: the race takes the first, the second gets its Swedish 409. A
+ * slot whose key changes while its dialog is open (another phone's tap merged into it) closes the dialog.
+ * Two phones typing bibs at once: the race takes them in the order they arrive (finish order is one phone's job);
+ * a bib sent twice (a retry after a lost answer) is one entry. Two tabs pressing 'Mål!': the tap queue's own rules.
+ */
+import { useState, type FormEvent } from "react";
+import type { RaceRecord } from "../../../shared/race-protocol";
+import { Button } from "../../components/ui/button";
+import { Dialog, DialogContent } from "../../components/ui/dialog";
+import { Field } from "../../components/ui/field";
+import { useEnterBib, useMainTimer, useSlotAction, useChangeBib } from "./api/rapid-timing";
+import { messageOf } from "./race-alerts";
+import { liveBibs, slotText, type SlotRow } from "./rapid-view";
+import type { RapidRecords } from "./apply-race-events";
+import { bibText, fullName, isWaiting, type RunnerView } from "./race-view";
+import { makeTapId } from "./tap-queue";
+
+export type TimingMode = "tiles" | "rapid" | "bibs";
+
+export const MODE_LABEL: Record<TimingMode, string> = {
+  tiles: "Löpare",
+  rapid: "Mål!",
+  bibs: "Startnummer",
+};
+
+export function ModeSwitch({ mode, onChange }: { mode: TimingMode; onChange: (mode: TimingMode) => void }) {
+  return (
+    <div className="timing-modes" role="group" aria-label="Tidtagningsläge">
+      {(Object.keys(MODE_LABEL) as TimingMode[]).map((m) => (
+        <Button
+          key={m}
+          size="small"
+          variant={m === mode ? "primary" : "outlined"}
+          aria-pressed={m === mode}
+          onClick={() => onChange(m)}
+        >
+          {MODE_LABEL[m]}
+        </Button>
+      ))}
+    </div>
+  );
+}
+
+export interface SlotListProps {
+  rows: readonly SlotRow[];
+  started: number | null;
+  deviceLabel: (device: string) => string;
+  /** Several devices timed: each slot says which. */
+  showDevices: boolean;
+  onSlot?: ((row: SlotRow) => void) | undefined;
+}
+
+/** The merged slots, the latest first (the one just timed is at the top, next to the thumb's last press). */
+export function SlotList({ rows, started, deviceLabel, showDevices, onSlot }: SlotListProps) {
+  if (rows.length === 0) return <p className="muted">Inga måltider än.</p>;
+  return (
+    <ol className="slot-list" aria-label="Måltider">
+      {[...rows].reverse().map((row) => {
+        const text = slotText(row, started);
+        const notes = [
+          row.pending && "ej skickad",
+          row.single && "bara en telefon",
+          showDevices && row.devices.map(deviceLabel).join(" + "),
+        ].filter(Boolean);
+        return (
+          <li
+            key={row.key}
+            className={`slot-row${row.runner ? " slot-paired" : ""}${row.single ? " slot-single" : ""}`}
+          >
+            <button
+              type="button"
+              className="slot-button"
+              disabled={!onSlot || row.pending}
+              onClick={() => onSlot?.(row)}
+            >
+              <span className="slot-text">{text}</span>
+              {notes.length > 0 && <span className="slot-note">{notes.join(" · ")}</span>}
+            </button>
+          </li>
+        );
+      })}
+    </ol>
+  );
+}
+
+/** The big 'Mål!' button, fixed at the bottom of the screen. */
+export function FinishButton({ count, onPress }: { count: number; onPress: () => void }) {
+  return (
+    <div className="rapid-bar">
+      <button
+        type="button"
+        className="rapid-button"
+        // Pointer down, not click: the moment of the press is the finish, not the release.
+        onPointerDown={(e) => {
+          if (e.button !== 0) return;
+          e.preventDefault();
+          onPress();
+        }}
+        // A click without a pointer press before it (the keyboard, a screen reader's activation) is a press too.
+        onClick={(e) => {
+          if (e.detail === 0) onPress();
+        }}
+        aria-label={`Mål! (${count} tider)`}
+      >
+        Mål!
+      </button>
+    </div>
+  );
+}
+
+const KEYS = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "⌫", "0", "OK"] as const;
+
+/** 'Startnummer i målordning': a keypad, the bibs typed so far and the slot each one reached. */
+export function BibKeypad({
+  raceId,
+  rapid,
+  rows,
+  started,
+  onError,
+}: {
+  raceId: string;
+  rapid: RapidRecords;
+  rows: readonly SlotRow[];
+  started: number | null;
+  onError: (message: string) => void;
+}) {
+  const enter = useEnterBib(raceId);
+  const change = useChangeBib(raceId);
+  // The entry id stays with the digits until the server has them: a resend is the same entry.
+  const [typing, setTyping] = useState<{ digits: string; entry: string }>(() => ({ digits: "", entry: makeTapId() }));
+  const entries = liveBibs(rapid);
+  const slotOf = new Map(rows.filter((r) => r.runner).map((r) => [r.runner!.bib, r]));
+
+  function key(k: (typeof KEYS)[number]) {
+    if (enter.isPending) return;
+    if (k === "⌫") return setTyping((t) => ({ ...t, digits: t.digits.slice(0, -1) }));
+    if (k !== "OK") return setTyping((t) => (t.digits.length >= 5 ? t : { ...t, digits: t.digits + k }));
+    if (typing.digits === "") return;
+    enter.mutate(
+      { entry: typing.entry, bib: typing.digits },
+      {
+        onSuccess: () => setTyping({ digits: "", entry: makeTapId() }),
+        onError: (err) => onError(messageOf(err)),
+      },
+    );
+  }
+
+  return (
+    <section className="bib-entry" aria-labelledby="bib-entry-title">
+      <h3 id="bib-entry-title">Startnummer i målordning</h3>
+      <p className="bib-display" role="status" aria-label="Inskrivet startnummer">
+        {typing.digits || "–"}
+      </p>
+      <div className="keypad">
+        {KEYS.map((k) => (
+          <button
+            key={k}
+            type="button"
+            className={`key${k === "OK" ? " key-ok" : ""}`}
+            aria-label={k === "⌫" ? "Radera" : k === "OK" ? "OK, skicka startnumret" : k}
+            disabled={enter.isPending}
+            onClick={() => key(k)}
+          >
+            {k}
+          </button>
+        ))}
+      </div>
+      {entries.length > 0 && (
+        <ol className="bib-entries" aria-label="Inskrivna startnummer">
+          {entries.map((e, i) => {
+            const row = slotOf.get(e.bib);
+            return (
+              <li key={e.id} className="bib-entry-row">
+                <span>
+                  {i + 1}. Nr {e.bib}
+                  {e.typed !== undefined && ` (skrevs ${e.typed})`}
+                  {row ? ` → ${slotText(row, started)}` : " → ingen tid än"}
+                </span>
+                <Button
+                  size="small"
+                  variant="text"
+                  aria-label={`Ta bort nr ${e.bib} ur målordningen`}
+                  disabled={change.isPending}
+                  onClick={() =>
+                    change.mutate({ entry: e.id, bib: null }, { onError: (err) => onError(messageOf(err)) })
+                  }
+                >
+                  Ta bort
+                </Button>
+              </li>
+            );
+          })}
+        </ol>
+      )}
+    </section>
+  );
+}
+
+/** One slot by hand: a bib typed, a waiting runner's tile, or out as a stray tap. */
+export function SlotDialog({
+  raceId,
+  row,
+  started,
+  runners,
+  onClose,
+  onError,
+}: {
+  raceId: string;
+  row: SlotRow | null;
+  started: number | null;
+  runners: readonly RunnerView[];
+  onClose: () => void;
+  onError: (message: string) => void;
+}) {
+  const action = useSlotAction(raceId);
+  const [bib, setBib] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const waiting = runners.filter(isWaiting);
+  const close = () => {
+    setBib("");
+    setError(null);
+    onClose();
+  };
+  const done = { onSuccess: close, onError: (err: unknown) => setError(messageOf(err)) };
+
+  function submit(e: FormEvent) {
+    e.preventDefault();
+    if (!row) return;
+    if (!/^\d{1,5}$/.test(bib.trim())) {
+      setError("Skriv ett startnummer med siffror.");
+      return;
+    }
+    action.mutate({ tap: row.key, bib: bib.trim() }, done);
+  }
+
+  return (
+    <Dialog open={row !== null} onOpenChange={(open) => !open && close()}>
+      {row && (
+        <DialogContent
+          title={slotText(row, started)}
+          description="Vem var det? Skriv startnumret eller tryck på löparen."
+        >
+          <form className="race-form" onSubmit={submit} noValidate>
+            <Field label="Startnummer" error={error}>
+              {(control) => (
+                <input
+                  {...control}
+                  inputMode="numeric"
+                  autoComplete="off"
+                  value={bib}
+                  onChange={(e) => {
+                    setBib(e.target.value);
+                    setError(null);
+                  }}
+                />
+              )}
+            </Field>
+            <div className="race-form-actions">
+              <Button type="submit" variant="primary" loading={action.isPending}>
+                Ge tiden
+              </Button>
+              <Button
+                onClick={() =>
+                  action.mutate(
+                    { tap: row.key, discard: true },
+                    { onSuccess: close, onError: (err) => onError(messageOf(err)) },
+                  )
+                }
+              >
+                Kasta tiden
+              </Button>
+            </div>
+          </form>
+          {waiting.length > 0 && (
+            <ul className="slot-runners" aria-label="Väntande löpare">
+              {waiting.map((r) => (
+                <li key={r.sort}>
+                  <Button
+                    size="small"
+                    disabled={action.isPending}
+                    onClick={() => action.mutate({ tap: row.key, sort: r.sort }, done)}
+                  >
+                    {bibText(r.bib)} {fullName(r)}
+                  </Button>
+                </li>
+              ))}
+            </ul>
+          )}
+        </DialogContent>
+      )}
+    </Dialog>
+  );
+}
+
+/** Two timers: which phone's times a finish both timed takes (the organiser's main timer, else the earliest). */
+export function MainTimerChoice({
+  raceId,
+  race,
+  devices,
+  deviceLabel,
+  onError,
+}: {
+  raceId: string;
+  race: RaceRecord;
+  devices: readonly string[];
+  deviceLabel: (device: string) => string;
+  onError: (message: string) => void;
+}) {
+  const set = useMainTimer(raceId);
+  if (devices.length < 2) return null;
+  const choose = (device: string | null) => set.mutate(device, { onError: (err) => onError(messageOf(err)) });
+  return (
+    <div className="main-timer" role="group" aria-label="Huvudtidtagare">
+      <p className="muted">
+        Huvudtidtagare: {race.mainTimer ? deviceLabel(race.mainTimer) : "tidigaste trycket gäller"}
+      </p>
+      {devices.map((d) => (
+        <Button
+          key={d}
+          size="small"
+          variant={race.mainTimer === d ? "primary" : "outlined"}
+          aria-pressed={race.mainTimer === d}
+          disabled={set.isPending}
+          onClick={() => choose(race.mainTimer === d ? null : d)}
+        >
+          {deviceLabel(d)}
+        </Button>
+      ))}
+    </div>
+  );
+}

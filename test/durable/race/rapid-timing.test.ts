@@ -1,0 +1,647 @@
+/**
+ * Times first, bibs later (issue 26): rapid 'Mål!' slots from several phones, bibs typed in finish order, the two
+ * timers reconciled, the review list's new kinds, and preliminary → official results, through the Worker's calls
+ * and the race object's sockets.
+ */
+import { evictDurableObject, runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import type { RaceDO } from "../../../src/durable/race/race-do";
+import type { RapidTiming } from "../../../src/durable/race/types";
+import type { RaceRecord, ReviewRecord, RunnerRecord } from "../../../src/shared/race-protocol";
+import { get, loginAdmin, post, waitFor, type CookieJar } from "../../worker/helpers";
+import {
+  addRunner,
+  applyFrames,
+  auditTypes,
+  dataFrames,
+  finish,
+  json,
+  newRace,
+  snapshot,
+  subscribe,
+  tapId,
+  useRaceYear,
+} from "./race-helpers";
+
+useRaceYear(2076);
+
+const MINUTE = 60_000;
+
+function rapid(jar: CookieJar, part: string, query: { tap: string; at?: number; device?: string; err?: number }) {
+  const qs = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString();
+  return post(`/admin/api/races/rapid/${part}?${qs}`, {}, { jar });
+}
+
+function typeBib(jar: CookieJar, part: string, entry: string, bib: unknown, device = "phone-c") {
+  return post(`/admin/api/races/bibs/${part}?device=${device}`, { entry, bib }, { jar });
+}
+
+async function reviews(jar: CookieJar, part: string): Promise<ReviewRecord[]> {
+  return json<ReviewRecord[]>(await get(`/admin/api/races/review/${part}`, { jar }));
+}
+
+async function timing(jar: CookieJar, part: string): Promise<RapidTiming> {
+  return json<RapidTiming>(await get(`/admin/api/races/slots/${part}`, { jar }));
+}
+
+function decide(jar: CookieJar, part: string, id: string, action: "apply" | "discard") {
+  return post(`/admin/api/races/review/${part}/${id}/${action}?device=phone-c`, {}, { jar });
+}
+
+/** A started race (its start `startedAgo` ms ago) with runners of bibs `bibs`. */
+async function startedRace(jar: CookieJar, bibs: number[], startedAgo = 20 * MINUTE) {
+  const part = await newRace(jar);
+  const runners: RunnerRecord[] = [];
+  for (const bib of bibs) runners.push(await addRunner(jar, part, { firstname: `Löpare${bib}`, lastname: "Ek", bib }));
+  const { started } = await json<{ started: number }>(
+    await get(`/admin/api/races/start/${part}?tap=${tapId()}&at=${Date.now() - startedAgo}`, { jar }),
+  );
+  return { part, runners, started };
+}
+
+/** A seeded random source (mulberry32). */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+async function auditCount(part: string): Promise<number> {
+  return (await auditTypes(part)).length;
+}
+
+describe("the issue's race: 60 finishers, two timing phones, bibs typed on a third", () => {
+  it("after the review list is resolved the results equal the truth, nothing doubled, through replays and an eviction", async () => {
+    const jar = await loginAdmin();
+    const bibs = Array.from({ length: 60 }, (_, i) => 601 + i);
+    const { part, runners, started } = await startedRace(jar, bibs);
+    const random = seeded(26);
+    // The truth: who finished when (a shuffled order; gaps of 1–8 s, a third of them in clumps 0.2–0.7 s apart).
+    const order = [...runners].sort(() => random() - 0.5);
+    const truth: number[] = [];
+    let t = started + 2 * MINUTE;
+    for (let i = 0; i < 60; i++) {
+      t += random() < 0.3 ? 200 + Math.round(random() * 500) : 1_000 + Math.round(random() * 7_000);
+      truth.push(t);
+    }
+    expect(truth.at(-1)!).toBeLessThan(Date.now() - MINUTE);
+    // Phone A's clock sync left it 0.35 s late, phone B's 0.3 s early; each volunteer reacts within ±60 ms.
+    // B misses three finishers.
+    const missedByB = new Set([4, 31, 47]);
+    const jitter = () => Math.round((random() * 2 - 1) * 60);
+    const aTaps = truth.map((at) => ({ tap: tapId(), at: at + 350 + jitter(), device: "phone-a" }));
+    const bTaps = truth.map((at, i) =>
+      missedByB.has(i) ? null : { tap: tapId(), at: at - 300 + jitter(), device: "phone-b" },
+    );
+    // Phone C types the bibs in finish order: two typos (two digits swapped: 615 as 165; a digit left out: 642 as
+    // 62), neither of them another runner's bib, and one bib typed twice.
+    const middle = (i: number) => Math.floor((order[i]!.bib! % 100) / 10);
+    const swapAt = order.findIndex((_, i) => i >= 10 && middle(i) >= 1 && middle(i) <= 5);
+    const missingAt = order.findIndex((_, i) => i >= 35);
+    const typed: { entry: string; bib: number }[] = [];
+    order.forEach((runner, i) => {
+      const digits = String(runner.bib);
+      if (i === swapAt) typed.push({ entry: tapId(), bib: Number(digits[1]! + digits[0]! + digits[2]!) });
+      else if (i === missingAt) typed.push({ entry: tapId(), bib: Number(digits[0]! + digits[2]!) });
+      else typed.push({ entry: tapId(), bib: runner.bib! });
+      if (i === 50) typed.push({ entry: tapId(), bib: runner.bib! }); // pressed twice
+    });
+    expect(typed.filter((e) => !bibs.includes(e.bib))).toHaveLength(2);
+
+    const { socket } = await subscribe(jar, part);
+    const send = async (i: number) => {
+      const a = await json<{ outcome: string }>(await rapid(jar, part, aTaps[i]!));
+      expect(a.outcome).toBe("recorded");
+      const b = bTaps[i];
+      if (b) expect((await json<{ outcome: string }>(await rapid(jar, part, b))).outcome).toBe("recorded");
+    };
+    // The first half timed live, bibs following behind; replays of taps and bibs in between.
+    for (let i = 0; i < 30; i++) {
+      await send(i);
+      if (i >= 5) await json(await typeBib(jar, part, typed[i - 5]!.entry, typed[i - 5]!.bib));
+    }
+    const replayedTap = await json<{ outcome: string }>(await rapid(jar, part, aTaps[3]!));
+    expect(replayedTap.outcome).toBe("replayed");
+    expect((await json<{ outcome: string }>(await typeBib(jar, part, typed[2]!.entry, typed[2]!.bib))).outcome).toBe(
+      "replayed",
+    );
+
+    await evictDurableObject(env.RACE.getByName(part));
+
+    for (let i = 30; i < 60; i++) await send(i);
+    for (let i = 25; i < typed.length; i++) await json(await typeBib(jar, part, typed[i]!.entry, typed[i]!.bib));
+    // Every tap and bib sent again (a phone's queue after a lost answer): nothing changes.
+    const seqBefore = await auditCount(part);
+    for (const tap of [...aTaps.slice(28, 33), ...bTaps.slice(28, 33).filter((b) => b !== null)]) {
+      expect((await json<{ outcome: string }>(await rapid(jar, part, tap!))).outcome).toBe("replayed");
+    }
+    for (const entry of typed.slice(40, 45)) {
+      expect((await json<{ outcome: string }>(await typeBib(jar, part, entry.entry, entry.bib))).outcome).toBe(
+        "replayed",
+      );
+    }
+    expect(await auditCount(part)).toBe(seqBefore);
+
+    // The two streams are one sequence of 60, B (earlier) the reference; A's shift found beyond the tolerance.
+    const view = await timing(jar, part);
+    expect(view.slots).toHaveLength(60);
+    expect(view.reference).toBe("phone-b");
+    expect(Math.abs(view.offsets["phone-a"]! - 650)).toBeLessThan(60);
+    expect(view.slots.filter((s) => s.taps.length === 1).map((s) => s.number)).toEqual([5, 32, 48]);
+
+    // The review list: three slots only A has, two bibs not in the race (with the meant runner suggested), one bib
+    // typed twice (which holds its slot: every later bib is one slot off until it goes, so the last has none).
+    const open = await reviews(jar, part);
+    const kinds = open.map((r) => r.kind).sort();
+    expect(kinds).toEqual([
+      "bib-twice",
+      "bib-unknown",
+      "bib-unknown",
+      "bib-unmatched",
+      "slot-single",
+      "slot-single",
+      "slot-single",
+    ]);
+    expect(open.find((r) => r.kind === "bib-unmatched")).toMatchObject({ entry: typed.at(-1)!.entry });
+    for (const item of open.filter((r) => r.kind === "bib-unknown")) {
+      const meant = order[typed.findIndex((e) => e.entry === item.entry)]!;
+      expect(item.reason).toMatch(/finns inte i loppet/);
+      expect(item.suggestions?.map((s) => s.bib)).toContain(meant.bib);
+    }
+
+    // Resolved from the list, one tap each: keep A's singles; remove the second of the bib typed twice; take the
+    // suggestion that is the meant runner.
+    for (const item of open) {
+      if (item.kind === "slot-single") await json(await decide(jar, part, item.id, "apply"));
+      if (item.kind === "bib-twice") await json(await decide(jar, part, item.id, "discard"));
+    }
+    for (const item of (await reviews(jar, part)).filter((r) => r.kind === "bib-unknown")) {
+      const meant = order[typed.findIndex((e) => e.entry === item.entry)]!;
+      await json(await post(`/admin/api/races/bibs/${part}/${item.entry}/change`, { bib: meant.bib }, { jar }));
+    }
+    expect(await reviews(jar, part)).toEqual([]);
+
+    // The results equal the truth: everyone in the true order, each time within the phones' error of the truth
+    // (on B's timeline, 0.3 s early), each runner once, each slot once.
+    const { race, runners: after } = await snapshot(jar, part);
+    expect(race.results).toBe("preliminary");
+    const byFinish = [...after].sort((x, y) => x.finished! - y.finished!);
+    expect(byFinish.map((r) => r.bib)).toEqual(order.map((r) => r.bib));
+    byFinish.forEach((runner, i) => expect(Math.abs(runner.finished! - (truth[i]! - 300))).toBeLessThanOrEqual(130));
+    expect(new Set(after.map((r) => r.slot)).size).toBe(60);
+    const finalView = await timing(jar, part);
+    expect(finalView.slots.every((s) => s.runnerId !== null)).toBe(true);
+
+    // The phone that watched all along (through the eviction) shows the same runners.
+    await waitFor(
+      () => {
+        const seen = applyFrames(dataFrames(socket));
+        return after.every((r) => (seen.get(r.sort) as RunnerRecord | undefined)?.finished === r.finished);
+      },
+      5000,
+      "the socket's runners equal the race's",
+    );
+    const seen = applyFrames(dataFrames(socket));
+    expect([...seen.values()].filter((e) => e.sort.startsWith("slot-"))).toHaveLength(
+      aTaps.length + bTaps.filter(Boolean).length,
+    );
+    expect(
+      [...seen.values()].filter((e) => e.sort.startsWith("review-") && (e as ReviewRecord).status === "open"),
+    ).toEqual([]);
+
+    // Each pairing is its own audited change, numbered; every runner's last pairing is its slot's.
+    const events = await json<{ type: string; payload: string }[]>(
+      await get(`/admin/api/races/audit/${part}?limit=5000`, { jar }),
+    );
+    const paired = events.filter((e) => e.type === "slot-paired").map((e) => JSON.parse(e.payload) as { id: string });
+    expect(new Set(paired.map((p) => p.id)).size).toBe(60);
+  }, 120_000);
+});
+
+describe("rapid taps", () => {
+  it("a slot appears on every phone at once, numbered; a replay answers the same and changes nothing", async () => {
+    const jar = await loginAdmin();
+    const { part, started } = await startedRace(jar, [701]);
+    const one = await subscribe(jar, part);
+    const two = await subscribe(jar, part);
+    const tap = tapId();
+    const first = await json<{ outcome: string; number: number; key: string; slot: { at: number } }>(
+      await rapid(jar, part, { tap, at: started + MINUTE, device: "phone-a" }),
+    );
+    expect(first).toMatchObject({ outcome: "recorded", number: 1, key: tap, slot: { at: started + MINUTE } });
+    for (const phone of [one, two]) {
+      await waitFor(() => applyFrames(dataFrames(phone.socket)).has(`slot-${tap}`), 3000, "the slot on the socket");
+    }
+    const events = await auditCount(part);
+    const again = await json<{ outcome: string; number: number }>(
+      await rapid(jar, part, { tap, at: started + 2 * MINUTE, device: "phone-a" }),
+    );
+    expect(again).toMatchObject({ outcome: "replayed", number: 1, slot: { at: started + MINUTE } });
+    expect(await auditCount(part)).toBe(events);
+  });
+
+  it("a tap ahead of the server within the clock-sync error is clamped to now; further ahead it goes to review", async () => {
+    const jar = await loginAdmin();
+    const { part } = await startedRace(jar, [702]);
+    const ahead = Date.now() + 4_000;
+    const clamped = await json<{ slot: { at: number; clampedFrom: number } }>(
+      await rapid(jar, part, { tap: tapId(), at: ahead, err: 5_000, device: "phone-a" }),
+    );
+    expect(clamped.slot.clampedFrom).toBe(ahead);
+    expect(clamped.slot.at).toBeLessThan(ahead);
+    const far = await json<{ outcome: string; review: ReviewRecord }>(
+      await rapid(jar, part, { tap: tapId(), at: Date.now() + 60_000, device: "phone-a" }),
+      202,
+    );
+    expect(far.review).toMatchObject({ kind: "rapid", status: "open" });
+    expect(far.review.reason).toMatch(/framtiden/);
+  });
+
+  it("a rapid tap for a race not started, or ended, lands on the review list; applied, it is a slot", async () => {
+    const jar = await loginAdmin();
+    const part = await newRace(jar);
+    const early = tapId();
+    const at = Date.now() - 5 * MINUTE;
+    const queued = await json<{ outcome: string; review: ReviewRecord }>(
+      await rapid(jar, part, { tap: early, at, device: "phone-a" }),
+      202,
+    );
+    expect(queued.review).toMatchObject({ kind: "rapid", reason: "Loppet har inte startat." });
+    // A replay of it finds the same item.
+    expect((await json<{ review: ReviewRecord }>(await rapid(jar, part, { tap: early, at }), 202)).review.id).toBe(
+      early,
+    );
+    const refused = await post(`/admin/api/races/review/${part}/${early}/apply`, {}, { jar });
+    expect(refused.status).toBe(409);
+
+    await json(await get(`/admin/api/races/start/${part}?tap=${tapId()}&at=${Date.now() - 10 * MINUTE}`, { jar }));
+    const applied = await json<{ review: ReviewRecord }>(await decide(jar, part, early, "apply"));
+    expect(applied.review.status).toBe("applied");
+    expect((await timing(jar, part)).slots.map((s) => [s.key, s.at])).toEqual([[early, at]]);
+    expect(await auditTypes(part)).toContain("rapid-tap");
+
+    // Ended: nobody waiting (no runners), then a late tap goes to review.
+    await json(await get(`/admin/api/races/end/${part}`, { jar }));
+    const late = await json<{ review: ReviewRecord }>(await rapid(jar, part, { tap: tapId(), device: "phone-a" }), 202);
+    expect(late.review.reason).toMatch(/avslutat/);
+  });
+
+  it("a tap id already used for a finish tap is refused, and one used for a rapid tap by a finish tap", async () => {
+    const jar = await loginAdmin();
+    const { part, runners, started } = await startedRace(jar, [703]);
+    const used = tapId();
+    await json(await finish(jar, part, runners[0]!.sort, { tap: used, at: started + MINUTE }));
+    expect((await rapid(jar, part, { tap: used, at: started + MINUTE })).status).toBe(409);
+    const slot = tapId();
+    await json(await rapid(jar, part, { tap: slot, at: started + MINUTE }));
+    expect((await finish(jar, part, runners[0]!.sort, { tap: slot, at: started + MINUTE })).status).toBe(409);
+    expect((await get(`/admin/api/races/start/${part}?tap=${slot}`, { jar })).status).toBe(409);
+  });
+});
+
+describe("bibs in finish order", () => {
+  it("pairs in order; the runner's time is the slot's; removing a bib typed twice moves the later ones back", async () => {
+    const jar = await loginAdmin();
+    const { part, runners, started } = await startedRace(jar, [801, 802, 803]);
+    const taps = [1, 2, 3].map((s) => ({ tap: tapId(), at: started + s * 10_000, device: "phone-a" }));
+    for (const tap of taps) await json(await rapid(jar, part, tap));
+    const e1 = await json<{ outcome: string; number: number; runner: RunnerRecord }>(
+      await typeBib(jar, part, tapId(), 802),
+    );
+    expect(e1).toMatchObject({ outcome: "recorded", number: 1, runner: { bib: 802, finished: started + 10_000 } });
+    const twice = tapId();
+    const dup = await json<{ problem: string; number: number }>(await typeBib(jar, part, twice, "802"));
+    expect(dup).toMatchObject({ problem: "bib-twice", number: 2 });
+    await json(await typeBib(jar, part, tapId(), 801));
+    let now = await snapshot(jar, part);
+    // 801 sits on slot 3 while the second 802 holds slot 2.
+    expect(now.runners.find((r) => r.bib === 801)?.finished).toBe(started + 30_000);
+
+    await json(await post(`/admin/api/races/bibs/${part}/${twice}/remove`, {}, { jar }));
+    now = await snapshot(jar, part);
+    expect(now.runners.find((r) => r.bib === 801)?.finished).toBe(started + 20_000);
+    expect(now.runners.find((r) => r.bib === 803)?.finished).toBeNull();
+    // Undone again: back as it was.
+    await json(await post(`/admin/api/races/bibs/${part}/${twice}/restore`, {}, { jar }));
+    expect((await snapshot(jar, part)).runners.find((r) => r.bib === 801)?.finished).toBe(started + 30_000);
+    const types = await auditTypes(part);
+    expect(types.filter((t) => t === "slot-paired").length).toBeGreaterThanOrEqual(4);
+    expect(types).toContain("bib-removed");
+    expect(types).toContain("bib-restored");
+    expect(runners).toHaveLength(3);
+  });
+
+  it("discarding a stray slot moves every later bib one slot forward; taking it back restores them", async () => {
+    const jar = await loginAdmin();
+    const { part, started } = await startedRace(jar, [811, 812]);
+    const stray = tapId();
+    await json(await rapid(jar, part, { tap: tapId(), at: started + 10_000 }));
+    await json(await rapid(jar, part, { tap: stray, at: started + 15_000 }));
+    await json(await rapid(jar, part, { tap: tapId(), at: started + 20_000 }));
+    await json(await typeBib(jar, part, tapId(), 811));
+    await json(await typeBib(jar, part, tapId(), 812));
+    expect((await snapshot(jar, part)).runners.find((r) => r.bib === 812)?.finished).toBe(started + 15_000);
+    await json(await post(`/admin/api/races/slots/${part}/${stray}/discard`, {}, { jar }));
+    expect((await snapshot(jar, part)).runners.find((r) => r.bib === 812)?.finished).toBe(started + 20_000);
+    await json(await post(`/admin/api/races/slots/${part}/${stray}/restore`, {}, { jar }));
+    expect((await snapshot(jar, part)).runners.find((r) => r.bib === 812)?.finished).toBe(started + 15_000);
+  });
+
+  it("a slot assigned by hand (a tile tapped, or a bib typed) is taken out of the order", async () => {
+    const jar = await loginAdmin();
+    const { part, runners, started } = await startedRace(jar, [821, 822, 823]);
+    const taps = [1, 2, 3].map((s) => ({ tap: tapId(), at: started + s * 10_000 }));
+    for (const tap of taps) await json(await rapid(jar, part, tap));
+    // The volunteer forgot 822, who finished second.
+    await json(await typeBib(jar, part, tapId(), 821));
+    await json(await typeBib(jar, part, tapId(), 823));
+    expect((await snapshot(jar, part)).runners.find((r) => r.bib === 823)?.finished).toBe(started + 20_000);
+    const assigned = await json<{ outcome: string; runner: RunnerRecord }>(
+      await post(`/admin/api/races/slots/${part}/${taps[1]!.tap}/assign`, { sort: runners[1]!.sort }, { jar }),
+    );
+    expect(assigned).toMatchObject({ outcome: "assigned", runner: { bib: 822, finished: started + 20_000 } });
+    const { runners: after } = await snapshot(jar, part);
+    expect(after.map((r) => [r.bib, r.finished])).toEqual([
+      [821, started + 10_000],
+      [822, started + 20_000],
+      [823, started + 30_000],
+    ]);
+    // Undone: 823 is back on slot 2, 822 waits.
+    await json(await post(`/admin/api/races/slots/${part}/${taps[1]!.tap}/unassign`, {}, { jar }));
+    expect((await snapshot(jar, part)).runners.find((r) => r.bib === 822)?.finished).toBeNull();
+  });
+
+  it("a tile tap on a runner timed from a slot puts the slot's claim on the list; 'Använd' gives back the slot's time", async () => {
+    const jar = await loginAdmin();
+    const { part, runners, started } = await startedRace(jar, [831]);
+    await json(await rapid(jar, part, { tap: tapId(), at: started + 10_000 }));
+    const entry = tapId();
+    await json(await typeBib(jar, part, entry, 831));
+    // Ångra does not undo a slot's time (the typed bib does).
+    expect((await get(`/admin/api/races/restore/${part}/${runners[0]!.sort}`, { jar })).status).toBe(409);
+    await json(await finish(jar, part, runners[0]!.sort, { tap: tapId(), at: started + 9_000, rerecord: 1 }));
+    const [item] = await reviews(jar, part);
+    expect(item).toMatchObject({ kind: "bib-finished", entry, runnerId: runners[0]!.id });
+    const applied = await json<{ review: ReviewRecord; runner: RunnerRecord }>(
+      await decide(jar, part, item!.id, "apply"),
+    );
+    expect(applied.review.status).toBe("resolved");
+    expect(applied.runner.finished).toBe(started + 10_000);
+    expect(await reviews(jar, part)).toEqual([]);
+    expect(await auditTypes(part)).toContain("slot-time-used");
+  });
+
+  it("a bib for a runner added later pairs by itself; a slot without a bib is on the list once the race ends", async () => {
+    const jar = await loginAdmin();
+    const { part, started } = await startedRace(jar, [841]);
+    await json(await rapid(jar, part, { tap: tapId(), at: started + 10_000 }));
+    await json(await rapid(jar, part, { tap: tapId(), at: started + 20_000 }));
+    await json(await typeBib(jar, part, tapId(), 849));
+    // The item names the number typed (the phone's list titles it 'Nr 849 finns inte i loppet').
+    expect((await reviews(jar, part)).map((r) => [r.kind, r.bib])).toEqual([["bib-unknown", 849]]);
+    const late = await addRunner(jar, part, { firstname: "Sen", bib: 849 });
+    expect(await reviews(jar, part)).toEqual([]);
+    expect((await snapshot(jar, part)).runners.find((r) => r.id === late.id)?.finished).toBe(started + 10_000);
+    // 841 is marked DNS so the race can end; the second slot then has no bib.
+    const r841 = (await snapshot(jar, part)).runners.find((r) => r.bib === 841)!;
+    await json(await get(`/admin/api/races/dns/${part}/${r841.sort}/on`, { jar }));
+    await json(await get(`/admin/api/races/end/${part}`, { jar }));
+    expect((await reviews(jar, part)).map((r) => r.kind)).toEqual(["slot-unmatched"]);
+  });
+});
+
+describe("two timers", () => {
+  it("the main timer's times are taken for paired finishes, audited per runner", async () => {
+    const jar = await loginAdmin();
+    const { part, started } = await startedRace(jar, [851, 852]);
+    for (const s of [1, 2]) {
+      await json(await rapid(jar, part, { tap: tapId(), at: started + s * 10_000, device: "phone-a" }));
+      await json(await rapid(jar, part, { tap: tapId(), at: started + s * 10_000 + 200, device: "phone-b" }));
+    }
+    await json(await typeBib(jar, part, tapId(), 852));
+    await json(await typeBib(jar, part, tapId(), 851));
+    expect((await snapshot(jar, part)).runners.map((r) => r.finished)).toEqual([started + 10_000, started + 20_000]);
+    const { race } = await json<{ race: RaceRecord }>(
+      await post(`/admin/api/races/main-timer/${part}`, { mainTimer: "phone-b" }, { jar }),
+    );
+    expect(race.mainTimer).toBe("phone-b");
+    expect((await snapshot(jar, part)).runners.map((r) => r.finished)).toEqual([started + 10_200, started + 20_200]);
+    // The public start list does not carry the device.
+    const [publicRace] = await json<[RaceRecord]>(await get(`/api/races/get/${part}`));
+    expect(publicRace.mainTimer).toBeUndefined();
+    expect((await post(`/admin/api/races/main-timer/${part}`, { mainTimer: "phone-x" }, { jar })).status).toBe(404);
+  });
+});
+
+describe("bad input: a Swedish 4xx, nothing changed", () => {
+  it("a bib that is not a number, a slot that does not exist, a pairing of a runner with a time, a second 'Officiella'", async () => {
+    const jar = await loginAdmin();
+    const { part, runners, started } = await startedRace(jar, [861, 862]);
+    const slot = tapId();
+    await json(await rapid(jar, part, { tap: slot, at: started + 10_000 }));
+    await json(await finish(jar, part, runners[1]!.sort, { tap: tapId(), at: started + 5_000 }));
+    const before = await auditCount(part);
+    const refusals: [Response, number, RegExp][] = [
+      [await typeBib(jar, part, tapId(), "sex"), 400, /heltal/],
+      [await typeBib(jar, part, tapId(), 0), 400, /heltal/],
+      [await typeBib(jar, part, tapId(), 1.5), 400, /heltal/],
+      [await typeBib(jar, part, "kort", 861), 400, /id/],
+      [
+        await post(`/admin/api/races/slots/${part}/${tapId()}/assign`, { bib: 861 }, { jar }),
+        404,
+        /Måltiden finns inte/,
+      ],
+      [await post(`/admin/api/races/slots/${part}/${tapId()}/discard`, {}, { jar }), 404, /Måltiden finns inte/],
+      [await post(`/admin/api/races/slots/${part}/${slot}/assign`, { bib: 862 }, { jar }), 409, /har redan en tid/],
+      [await post(`/admin/api/races/slots/${part}/${slot}/assign`, { bib: 999 }, { jar }), 404, /finns inte i loppet/],
+      [await post(`/admin/api/races/slots/${part}/${slot}/assign`, { bib: "x" }, { jar }), 400, /startnummer/i],
+      [await post(`/admin/api/races/bibs/${part}/${tapId()}/remove`, {}, { jar }), 404, /finns inte/],
+      [await post(`/admin/api/races/official/${part}`, {}, { jar }), 409, /avslutat/],
+      [await rapid(jar, part, { tap: "x" }), 400, /tryck-id/],
+    ];
+    for (const [res, status, message] of refusals) {
+      const body = (await res.json()) as { error: string };
+      expect([res.status, body.error]).toEqual([status, expect.stringMatching(message)]);
+    }
+    expect(await auditCount(part)).toBe(before);
+
+    // A second 'Officiella'.
+    await json(await post(`/admin/api/races/slots/${part}/${slot}/assign`, { bib: 861 }, { jar }));
+    await json(await get(`/admin/api/races/end/${part}`, { jar }));
+    await json(await post(`/admin/api/races/official/${part}`, {}, { jar }));
+    const afterOfficial = await auditCount(part);
+    const second = await post(`/admin/api/races/official/${part}`, {}, { jar });
+    expect(second.status).toBe(409);
+    expect(((await second.json()) as { error: string }).error).toBe("Resultaten är redan officiella.");
+    expect(await auditCount(part)).toBe(afterOfficial);
+  });
+});
+
+describe("preliminary → official", () => {
+  it("'Preliminära' from the first finish; 'Officiella' only ended, past open items only confirmed; a correction shows", async () => {
+    const jar = await loginAdmin();
+    const { part, runners, started } = await startedRace(jar, [871, 872]);
+    expect((await snapshot(jar, part)).race.results).toBeUndefined();
+    await json(await finish(jar, part, runners[0]!.sort, { tap: tapId(), at: started + 10_000 }));
+    expect((await snapshot(jar, part)).race.results).toBe("preliminary");
+    await json(await get(`/admin/api/races/dns/${part}/${runners[1]!.sort}/on`, { jar }));
+    await json(await get(`/admin/api/races/end/${part}`, { jar }));
+    // An open item on the list: a stray rapid tap after the end.
+    await json(await rapid(jar, part, { tap: tapId() }), 202);
+    const refused = await post(`/admin/api/races/official/${part}`, {}, { jar });
+    expect(refused.status).toBe(409);
+    expect(((await refused.json()) as { error: string }).error).toMatch(/1 sak under Att granska/);
+
+    const official = await json<{ outcome: string; race: RaceRecord; openReviews: number }>(
+      await post(`/admin/api/races/official/${part}`, { confirm: true }, { jar }),
+    );
+    expect(official).toMatchObject({ outcome: "official", openReviews: 1, race: { results: "official" } });
+    // D1 carries the moment for the Worker (the families' mail).
+    const row = await env.DB.prepare("SELECT results_status, results_official_at FROM races WHERE part = ?")
+      .bind(part)
+      .first<{ results_status: string; results_official_at: number }>();
+    expect(row).toEqual({ results_status: "official", results_official_at: official.race.officialAt });
+    const listed = (await (await get("/api/races")).json()) as RaceRecord[];
+    expect(listed.find((r) => r.part === part)).toMatchObject({ results: "official" });
+
+    // A correction after that: allowed, audited, shown as corrected (the race and the runner).
+    const corrected = await finish(jar, part, runners[0]!.sort, { tap: tapId(), at: started + 11_000, rerecord: 1 });
+    expect(corrected.status).toBe(200);
+    const pub = await json<[RaceRecord, ...RunnerRecord[]]>(await get(`/api/races/get/${part}`));
+    expect(pub[0].results).toBe("corrected");
+    const publicRunners = pub.slice(1) as RunnerRecord[];
+    expect(publicRunners.find((r) => r.sort === runners[0]!.sort)).toMatchObject({ corrected: true });
+    expect(publicRunners.find((r) => r.sort === runners[1]!.sort)?.corrected).toBeUndefined();
+    expect(await auditTypes(part)).toEqual(
+      expect.arrayContaining(["results-preliminary", "results-official", "results-corrected"]),
+    );
+    await waitFor(async () => {
+      const d1 = await env.DB.prepare("SELECT results_status FROM races WHERE part = ?")
+        .bind(part)
+        .first<{ results_status: string }>();
+      return d1?.results_status === "corrected";
+    });
+  });
+
+  it("two admins pressing 'Officiella' at once: one is the event, the other a 409", async () => {
+    const jar = await loginAdmin();
+    const { part, runners, started } = await startedRace(jar, [881]);
+    await json(await finish(jar, part, runners[0]!.sort, { tap: tapId(), at: started + 10_000 }));
+    await json(await get(`/admin/api/races/end/${part}`, { jar }));
+    const answers = await runInDurableObject(env.RACE.getByName(part), async (race: RaceDO) =>
+      Promise.all([race.markOfficial(false, { actor: "a" }), race.markOfficial(false, { actor: "b" })]),
+    );
+    expect(answers.map((a) => (a.ok ? a.value.outcome : a.status)).sort()).toEqual([409, "official"]);
+    expect((await auditTypes(part)).filter((t) => t === "results-official")).toHaveLength(1);
+  });
+
+  it("a reset clears rapid timing and the results' status", async () => {
+    const jar = await loginAdmin();
+    const { part, started } = await startedRace(jar, [891]);
+    const { socket } = await subscribe(jar, part);
+    const slot = tapId();
+    await json(await rapid(jar, part, { tap: slot, at: started + 10_000 }));
+    const entry = tapId();
+    await json(await typeBib(jar, part, entry, 891));
+    await json(await get(`/admin/api/races/reset/${part}?confirm=APRAKET`, { jar }));
+    const { race, runners } = await snapshot(jar, part);
+    expect(race.results).toBeUndefined();
+    expect(runners[0]).toMatchObject({ finished: null });
+    expect(runners[0]!.slot).toBeUndefined();
+    expect((await timing(jar, part)).slots).toEqual([]);
+    await waitFor(
+      () => {
+        const seen = applyFrames(dataFrames(socket));
+        return seen.get(`slot-${slot}`) === undefined && seen.get(`bib-${entry}`) === undefined;
+      },
+      3000,
+      "the cleared slot and bib gone from the phone",
+    );
+    // A replay of the old tap answers 'replayed' and adds nothing.
+    expect((await json<{ outcome: string }>(await rapid(jar, part, { tap: slot }))).outcome).toBe("replayed");
+    expect((await timing(jar, part)).slots).toEqual([]);
+  });
+});
+
+describe("interleavings", () => {
+  it("two phones tapping and a third typing bibs at the same moments: one sequence, each runner once", async () => {
+    const jar = await loginAdmin();
+    const { part, started } = await startedRace(jar, [901, 902, 903, 904, 905]);
+    const answers = await runInDurableObject(env.RACE.getByName(part), async (race: RaceDO) =>
+      Promise.all(
+        [1, 2, 3, 4, 5].flatMap((s) => [
+          race.rapidTap({ tapId: tapId(), at: started + s * 5_000 }, { actor: "a", device: "phone-a" }),
+          race.rapidTap({ tapId: tapId(), at: started + s * 5_000 + 150 }, { actor: "b", device: "phone-b" }),
+          race.enterBib({ entryId: tapId(), bib: 906 - s }, { actor: "c", device: "phone-c" }),
+        ]),
+      ),
+    );
+    expect(answers.every((a) => a.ok)).toBe(true);
+    const { runners } = await snapshot(jar, part);
+    expect(runners.map((r) => [r.bib, r.finished])).toEqual([
+      [905, started + 5_000],
+      [904, started + 10_000],
+      [903, started + 15_000],
+      [902, started + 20_000],
+      [901, started + 25_000],
+    ]);
+    expect(await reviews(jar, part)).toEqual([]);
+    // Every change has its own sequence number.
+    const seqs = (await raceClientEvents(part)).map((e) => e.seq);
+    expect(new Set(seqs).size).toBe(seqs.length);
+  });
+
+  it("two phones deciding one review item at once: the first decides, the second is told it is decided", async () => {
+    const jar = await loginAdmin();
+    const { part, started } = await startedRace(jar, [911]);
+    await json(await rapid(jar, part, { tap: tapId(), at: started + 5_000 }));
+    await json(await typeBib(jar, part, tapId(), 919));
+    const [item] = await reviews(jar, part);
+    const [first, second] = await Promise.all([
+      decide(jar, part, item!.id, "discard"),
+      decide(jar, part, item!.id, "discard"),
+    ]);
+    expect([first.status, second.status].sort()).toEqual([200, 409]);
+    const refused = first.status === 409 ? first : second;
+    expect(((await refused.json()) as { error: string }).error).toBe("Den är redan avgjord.");
+    expect((await auditTypes(part)).filter((t) => t === "bib-removed")).toHaveLength(1);
+  });
+});
+
+async function raceClientEvents(part: string) {
+  return json<{ seq: number }[]>(await get(`/admin/api/races/audit/${part}?limit=5000`, { jar: await loginAdmin() }));
+}
+
+describe("erasure (personal data) and rapid timing's review items", () => {
+  it("no item keeps an erased runner's name: not in its sentence, not as a suggestion, open or resolved", async () => {
+    const jar = await loginAdmin();
+    const { part, runners, started } = await startedRace(jar, [801, 802]);
+    for (const s of [1, 2, 3]) await json(await rapid(jar, part, { tap: tapId(), at: started + s * 10_000 }));
+    await json(await typeBib(jar, part, tapId(), 802));
+    const twice = tapId();
+    await json(await typeBib(jar, part, twice, 802));
+    await json(await typeBib(jar, part, tapId(), 8011));
+    const open = await reviews(jar, part);
+    expect(open.map((r) => r.kind).sort()).toEqual(["bib-twice", "bib-unknown"]);
+    expect(JSON.stringify(open)).toContain("Löpare801 Ek");
+    expect(JSON.stringify(open)).toContain("Löpare802 Ek");
+    // The bib typed twice is removed: its item is resolved, and kept with its sentence.
+    await json(await post(`/admin/api/races/bibs/${part}/${twice}/remove`, {}, { jar }));
+
+    const stored = await runInDurableObject(env.RACE.getByName(part), async (race: RaceDO, state) => {
+      for (const r of runners) await race.anonymiseRunner(r.id, { firstname: "Anonym", lastname: "Löpare" });
+      return state.storage.sql.exec("SELECT kind, status, reason, data, name FROM review").toArray();
+    });
+    expect(stored.some((r) => r.status === "resolved")).toBe(true);
+    const text = JSON.stringify(stored);
+    expect(text).not.toContain("Löpare801");
+    expect(text).not.toContain("Löpare802");
+    expect(text).toContain("Anonym Löpare");
+  });
+});

@@ -1,0 +1,178 @@
+/**
+ * Times first, bibs later (issue 26) on two phones at 390 px, each its own Chromium behind its own proxy
+ * (phone-proxy.ts: cut off for real, as out of coverage). Phone A taps 'Mål!' for 10 runners while cut off;
+ * back online its slots reach phone B, which types the 10 bibs in finish order, one mistyped and fixed from the
+ * review list's suggestion; both phones end with the same 10 results, each time the slot's, 'Preliminära' until
+ * the race is ended and marked 'Officiella'. A phone reloaded
+ * without a connection keeps its slots' numbers (the saved race has the taps), and its next 'Mål!' is the next
+ * number. E2E_SCREENSHOTS=<dir> saves the screens.
+ */
+import type { Browser, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, expect, inject, test } from "vitest";
+import type { RaceAuditEvent, RaceRecord, RunnerRecord } from "../../src/shared/race-protocol";
+import { contextsStayOnSite, launchBrowser } from "./browser";
+import { startPhoneProxy, type PhoneProxy } from "./phone-proxy";
+import {
+  addRunner,
+  adminPhone,
+  createRace,
+  getRace,
+  HEADERS,
+  openRace,
+  resultBibs,
+  serverToday,
+} from "./race-day-support";
+
+const baseURL = inject("baseURL");
+const SCREENSHOTS = process.env.E2E_SCREENSHOTS;
+const NAMES = ["Alfa", "Bravo", "Charlie", "Delta", "Echo", "Foxtrot", "Golf", "Hotel", "India", "Juliett"];
+
+const browsers: Browser[] = [];
+let proxies: PhoneProxy[] = [];
+const onSite = contextsStayOnSite();
+
+beforeAll(async () => {
+  browsers.push(await launchBrowser(), await launchBrowser());
+});
+
+afterEach(async () => {
+  await Promise.all(proxies.map((p) => p.close()));
+  proxies = [];
+});
+
+afterAll(async () => {
+  await Promise.all(browsers.map((b) => b.close()));
+});
+
+interface Phone {
+  page: Page;
+  proxy: PhoneProxy;
+}
+
+async function phone(n: 0 | 1): Promise<Phone> {
+  const proxy = await startPhoneProxy(baseURL);
+  proxies.push(proxy);
+  return { page: await adminPhone(browsers[n]!, proxy.baseURL, onSite), proxy };
+}
+
+const slotTexts = (page: Page) => page.locator(".slot-list .slot-text").allTextContents();
+
+function storedItems(page: Page, part: string) {
+  return page.evaluate((key) => {
+    const text = localStorage.getItem(key);
+    return text ? (JSON.parse(text) as { items: { kind: string; tap: string; at: number }[] }).items : [];
+  }, `race-day:taps:${part}`);
+}
+
+test("A taps 'Mål!' for 10 while cut off, B types the 10 bibs (one mistyped, fixed from the suggestion): the same 10 results", async () => {
+  const a = await phone(0);
+  const b = await phone(1);
+  const race = await createRace(a.page, await serverToday(a.page));
+  for (const [i, name] of NAMES.entries()) await addRunner(a.page, race.part, name, i + 1);
+  await openRace(a.page, race.part);
+  await openRace(b.page, race.part);
+  await a.page.getByRole("button", { name: "Starta (0 i mål)" }).click();
+  for (const { page } of [a, b]) await page.getByRole("timer").waitFor({ timeout: 15_000 });
+
+  // A: rapid mode, cut off, ten presses.
+  await a.page.getByRole("button", { name: "Mål!", exact: true }).click();
+  await a.proxy.cut();
+  await a.page.getByText("socket stängd").waitFor();
+  const finish = a.page.getByRole("button", { name: /^Mål! \(\d+ tider\)$/ });
+  for (let i = 0; i < 10; i++) {
+    await finish.click();
+    await a.page.waitForTimeout(120);
+  }
+  await a.page.getByText("Ej skickade måltider: 10").waitFor();
+  const texts = await slotTexts(a.page);
+  expect(texts).toHaveLength(10);
+  expect(texts[0]).toMatch(/^#10 \d\d:\d\d\.\d – \?$/);
+  const queued = await storedItems(a.page, race.part);
+  expect(queued.map((i) => i.kind)).toEqual(Array(10).fill("rapid"));
+  if (SCREENSHOTS) await a.page.screenshot({ path: `${SCREENSHOTS}/rapid-mal-390.png` });
+  // B hears nothing of them meanwhile.
+  await b.page.getByRole("button", { name: "Startnummer", exact: true }).click();
+  await b.page.getByText("Inga måltider än.").waitFor();
+
+  await a.proxy.restore();
+  await a.page.getByText("socket ansluten").waitFor({ timeout: 20_000 });
+  await a.page.getByText(/Ej skickade/).waitFor({ state: "detached", timeout: 20_000 });
+  await expect.poll(() => slotTexts(b.page), { timeout: 15_000 }).toHaveLength(10);
+
+  // B: the bibs in finish order; the third typed as 33.
+  const keypad = b.page.locator(".keypad");
+  for (const bib of ["1", "2", "33", "4", "5", "6", "7", "8", "9", "10"]) {
+    for (const digit of bib) await keypad.getByRole("button", { name: digit, exact: true }).click();
+    await keypad.getByRole("button", { name: "OK, skicka startnumret" }).click();
+    await b.page.locator(".bib-display").getByText("–").waitFor();
+  }
+  const review = b.page.locator(".race-review");
+  await review.getByText("Nr 33 finns inte i loppet").waitFor({ timeout: 15_000 });
+  await a.page.locator(".race-review").getByText("Nr 33 finns inte i loppet").waitFor({ timeout: 15_000 });
+  if (SCREENSHOTS) await b.page.screenshot({ path: `${SCREENSHOTS}/rapid-bibs-390.png`, fullPage: true });
+  await review.getByRole("button", { name: "Menade du 3 Charlie Testsson?" }).click();
+
+  const bibs = NAMES.map((_, i) => String(i + 1));
+  for (const { page } of [a, b]) {
+    await page.locator(".race-review").waitFor({ state: "detached", timeout: 15_000 });
+    await expect.poll(() => resultBibs(page), { timeout: 15_000 }).toEqual(bibs);
+  }
+  await expect.poll(() => slotTexts(a.page)).toEqual(await slotTexts(b.page));
+  expect((await slotTexts(a.page)).at(-1)).toMatch(/^#1 \d\d:\d\d\.\d – 1 Alfa Testsson$/);
+  if (SCREENSHOTS) await a.page.screenshot({ path: `${SCREENSHOTS}/rapid-done-390.png`, fullPage: true });
+
+  // On the server: each runner's time is their slot's press, in order, each once.
+  const [, ...runners] = (await getRace(a.page, race.part)) as [RaceRecord, ...RunnerRecord[]];
+  const byBib = new Map(runners.map((r) => [r.bib, r]));
+  queued.forEach((item, i) => expect(byBib.get(i + 1)?.finished).toBe(item.at));
+  const res = await a.page.request.get(`/admin/api/races/audit/${race.part}?limit=5000`);
+  const events = (await res.json()) as RaceAuditEvent[];
+  expect(events.filter((e) => e.type === "rapid-tap")).toHaveLength(10);
+
+  // 'Preliminära' until the race has ended and an admin marks the results 'Officiella', on every phone and in public.
+  for (const { page } of [a, b]) await page.getByText("Resultat: Preliminära").waitFor();
+  await a.page.getByRole("button", { name: "Avsluta lopp" }).click();
+  await a.page.getByRole("button", { name: "Markera som officiella" }).click();
+  for (const { page } of [a, b]) await page.getByText("Resultat: Officiella").waitFor({ timeout: 15_000 });
+  expect(await a.page.getByRole("button", { name: "Markera som officiella" }).count()).toBe(0);
+  const pub = await a.page.request.get(`/api/races/get/${race.part}`);
+  const [publicRace] = (await pub.json()) as [RaceRecord];
+  expect(publicRace.results).toBe("official");
+  expect(publicRace.mainTimer).toBeUndefined();
+});
+
+test("reloaded without a connection, the slots keep their numbers and the next 'Mål!' is the next one", async (ctx) => {
+  const p = await phone(0);
+  const race = await createRace(p.page);
+  await addRunner(p.page, race.part, "Alfa", 1);
+  expect((await p.page.request.get(`/admin/api/races/start/${race.part}`, { headers: HEADERS })).status()).toBe(200);
+  await openRace(p.page, race.part);
+  const hasServiceWorker = await p.page.evaluate(async () => {
+    const ready = navigator.serviceWorker?.ready.then(() => true);
+    return ready ? Promise.race([ready, new Promise<boolean>((r) => setTimeout(() => r(false), 5_000))]) : false;
+  });
+  ctx.skip(!hasServiceWorker, "needs the service worker that serves the race screen offline");
+
+  await p.page.getByRole("button", { name: "Mål!", exact: true }).click();
+  const finish = p.page.getByRole("button", { name: /^Mål! \(\d+ tider\)$/ });
+  for (let i = 0; i < 2; i++) await finish.click();
+  await expect.poll(() => slotTexts(p.page)).toHaveLength(2);
+  await p.page.getByText(/Ej skickade/).waitFor({ state: "detached", timeout: 15_000 });
+  // The screen saves what it shows at most every 2 s.
+  await p.page.waitForTimeout(2_500);
+
+  await p.proxy.cut();
+  await p.page.reload();
+  await p.page.getByText("Offline.", { exact: false }).waitFor({ timeout: 15_000 });
+  await expect
+    .poll(() => slotTexts(p.page))
+    .toEqual([expect.stringMatching(/^#2 /) as unknown as string, expect.stringMatching(/^#1 /) as unknown as string]);
+  await finish.click();
+  await p.page.getByText("Ej skickade måltider: 1").waitFor();
+  expect((await slotTexts(p.page))[0]).toMatch(/^#3 \d\d:\d\d\.\d – \?$/);
+
+  await p.proxy.restore();
+  await p.page.getByText("socket ansluten").waitFor({ timeout: 20_000 });
+  await p.page.getByText(/Ej skickade/).waitFor({ state: "detached", timeout: 20_000 });
+  await expect.poll(() => slotTexts(p.page)).toHaveLength(3);
+});
