@@ -30,7 +30,9 @@ export function PickupMarks({ raceId, race, runners, onDone }: PickupMarksProps)
   const [error, setError] = useState<string | null>(null);
   const mark = useMarkNotPickedUpDns(raceId);
   const missing = runners.filter(notPickedUp).length;
-  if (missing === 0 || race.state === "ended") return null;
+  // An open dialog stays while another phone's confirmation marks the last of them: its own press then hears that
+  // nobody was left, instead of the dialog vanishing under the volunteer's finger.
+  if ((missing === 0 && !open) || race.state === "ended") return null;
 
   function confirm(e: FormEvent) {
     e.preventDefault();
