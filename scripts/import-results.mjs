@@ -51,6 +51,7 @@ register(new URL("./lib/ts-hooks.mjs", import.meta.url));
 const { parseResults, parseResultsFileName } = await import("../src/shared/results-file.ts");
 const { parseRecords } = await import("../src/shared/records-file.ts");
 const { toDistance } = await import("../src/shared/distances.ts");
+const { resultAge } = await import("../src/shared/child-safe.ts");
 const { stockholmYear } = await import("../src/shared/stockholm.ts");
 
 function fail(message, code = 1) {
@@ -117,7 +118,7 @@ if (records) {
   const { rows, errors } = parseResults(text);
   report(errors);
   if (rows.length === 0) fail(`${name}: filen har inga rader att importera.`);
-  sql = resultsSql(year, distance, rows);
+  sql = resultsSql(year, distance, rows, resultAge);
   what = `${rows.length} resultat för ${year}, ${distance.replace(".", ",")} km (ersätter det som finns för det året och den distansen)`;
 }
 

@@ -19,8 +19,11 @@ function sqlInt(n) {
 
 const sqlIntOrNull = (n) => (n === null ? "NULL" : sqlInt(n));
 
-/** DELETE the year's distance, then INSERT the rows in chunks. */
-export function resultsSql(year, distance, rows) {
+/**
+ * DELETE the year's distance, then INSERT the rows in chunks. `age` is the line's age for child-safe publishing:
+ * the file's, or its age class's (src/shared/child-safe.ts resultAge, which the caller passes in).
+ */
+export function resultsSql(year, distance, rows, resultAge = (r) => r.age ?? null) {
   const statements = [`DELETE FROM results WHERE year = ${sqlInt(year)} AND distance = ${sqlText(distance)};`];
   for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
     const values = rows
@@ -36,10 +39,11 @@ export function resultsSql(year, distance, rows) {
             sqlText(r.klass),
             sqlIntOrNull(r.bib),
             sqlText(r.club),
+            sqlIntOrNull(resultAge(r)),
           ].join(", ")})`,
       );
     statements.push(
-      `INSERT INTO results (year, distance, place, name, time_ms, klass, bib, club) VALUES\n${values.join(",\n")};`,
+      `INSERT INTO results (year, distance, place, name, time_ms, klass, bib, club, age) VALUES\n${values.join(",\n")};`,
     );
   }
   return statements.join("\n") + "\n";

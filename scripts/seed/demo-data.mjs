@@ -7,6 +7,14 @@
  *
  * The season values below mirror src/shared/season.ts (this is plain Node, no TypeScript);
  * test/shared/seed.test.ts fails if they drift apart.
+ *
+ * What makes it believable (issue 28), each held by a test:
+ * - the site's own race timing begins with the demo season: earlier seasons have registrations, payments and bibs,
+ *   and their results are imported files (2014 up to the season before), so no past race stands in the start lists
+ *   as ended with nobody in the finish while /resultat has that year;
+ * - everything happened before the demo's clock (`npm start`'s default NOW, scripts/lib/settings.mjs);
+ * - nobody's name is there twice in one race (a household member's name is unique among all of them, and the
+ *   people an imported year adds are unique within their distance).
  */
 import { galleryPlan, galleryUrl } from "./gallery-plan.mjs";
 import { CLUBS, COMPANIES, FEMALE, MALE, asciiSlug, surname } from "./names.mjs";
@@ -16,7 +24,9 @@ export const SEED = 20250913;
 export const DEMO_SEASON = 2025;
 /** Earlier seasons with registrations and payments in D1 (race day: the second Saturday of September). */
 export const RACE_DAYS = { 2022: "2022-09-10", 2023: "2023-09-09", 2024: "2024-09-14", 2025: "2025-09-13" };
-export const RESULT_YEARS = { first: 2014, last: 2023 };
+export const RESULT_YEARS = { first: 2014, last: 2024 };
+/** `npm start`'s clock when nothing else is asked for (scripts/lib/settings.mjs DEFAULT_NOW): nothing demo is later. */
+export const DEMO_NOW = "2025-08-25T10:00:00";
 
 export const DISTANCES = ["0.8", "1.6", "2.8", "5.6"];
 /** @typedef {"0.8" | "1.6" | "2.8" | "5.6"} DistanceKm */
@@ -110,8 +120,20 @@ function distanceFor(age, u) {
   return u < 0.05 ? "0.8" : u < 0.15 ? "1.6" : u < 0.45 ? "2.8" : "5.6";
 }
 
-function person(random, gender, lastname, birthYear, extra = {}) {
-  const firstname = random.pick(gender === "f" ? FEMALE : MALE);
+/**
+ * A first name for a new person with this surname that nobody of `taken` (full names) has: the same name twice
+ * in one race reads like a mistake in the start list.
+ */
+function freshFirstname(random, gender, lastname, taken) {
+  const names = gender === "f" ? FEMALE : MALE;
+  let firstname = random.pick(names);
+  for (let tries = 0; taken?.has(`${firstname} ${lastname}`) && tries < 50; tries++) firstname = random.pick(names);
+  taken?.add(`${firstname} ${lastname}`);
+  return firstname;
+}
+
+function person(random, gender, lastname, birthYear, extra = {}, taken = null) {
+  const firstname = freshFirstname(random, gender, lastname, taken);
   const adult = DEMO_SEASON - birthYear >= ADULT_AGE;
   const byGender = gender === "f" ? "Dam" : "Herr";
   return {
@@ -134,6 +156,7 @@ function person(random, gender, lastname, birthYear, extra = {}) {
 function makeHouseholds(random) {
   const households = [];
   const emails = new Set();
+  const names = new Set();
   const firstYears = [
     ...Array(44).fill(2022),
     ...Array(16).fill(2023),
@@ -145,18 +168,18 @@ function makeHouseholds(random) {
     const roll = random.next();
     const kind = roll < 0.55 ? "family" : roll < 0.7 ? "single-parent" : roll < 0.85 ? "couple" : "runner";
     const g1 = random.chance(0.55) ? "f" : "m";
-    const members = [person(random, g1, lastname, DEMO_SEASON - random.int(25, 50))];
+    const members = [person(random, g1, lastname, DEMO_SEASON - random.int(25, 50), {}, names)];
     if (kind === "family" || kind === "couple") {
       const other = random.chance(0.2) ? surname(random) : lastname;
       const age2 = Math.min(55, Math.max(25, DEMO_SEASON - members[0].birthYear + random.int(-4, 4)));
-      members.push(person(random, g1 === "f" ? "m" : "f", other, DEMO_SEASON - age2));
+      members.push(person(random, g1 === "f" ? "m" : "f", other, DEMO_SEASON - age2, {}, names));
     }
     if (kind === "family" || kind === "single-parent") {
       const parentAge = DEMO_SEASON - members[0].birthYear;
       const kids = kind === "family" ? random.int(1, 3) : random.int(1, 2);
       for (let k = 0; k < kids; k++) {
         const age = random.int(4, Math.min(15, parentAge - 20));
-        members.push(person(random, random.chance(0.5) ? "f" : "m", lastname, DEMO_SEASON - age));
+        members.push(person(random, random.chance(0.5) ? "f" : "m", lastname, DEMO_SEASON - age, {}, names));
       }
     }
     const affiliation = random.next();
@@ -172,17 +195,18 @@ function makeHouseholds(random) {
     const phone = `4670${String(random.int(0, 9_999_999)).padStart(7, "0")}`;
     households.push({ email: `${local}@example.se`, firstYear, members, phone });
   }
-  return households;
+  return { households, names };
 }
 
 /** A moment in a season's registration window, weighted towards August (when most families register). */
 function registrationMoment(random, season) {
+  // The demo season's registrations end the day before the demo's clock, so every payment is in the past.
   const windows =
     season === DEMO_SEASON
       ? [
           [0.2, `${season}-06-01`, 30],
           [0.15, `${season}-07-01`, 31],
-          [0.65, `${season}-08-01`, 31],
+          [0.65, `${season}-08-01`, Number(DEMO_NOW.slice(8, 10)) - 1],
         ]
       : [
           [0.15, `${season}-05-01`, 31],
@@ -385,34 +409,38 @@ function buildSeason(random, season, households, previous) {
     registration.updated_at = selected.date_created;
   }
 
-  // Paid runners are in their race with a bib from their distance's range, in order of payment.
+  // Paid runners have a bib from their distance's range, in order of payment. This season's are in its races;
+  // an earlier season was timed before the site's own race timing (its results are an imported file), so it has
+  // no races in the index.
   const nextBib = Object.fromEntries(DISTANCES.map((d) => [d, BIB_RANGES[d][0]]));
   paidRunners.sort((a, b) => a.paidAt - b.paidAt || a.row.id.localeCompare(b.row.id));
+  const timedHere = season === DEMO_SEASON;
   for (const { row } of paidRunners) {
     row.bib = nextBib[row.distance]++;
-    row.race_id = raceId(raceDay, row.distance);
+    row.race_id = timedHere ? raceId(raceDay, row.distance) : null;
   }
 
-  const ended = season < DEMO_SEASON;
-  const races = DISTANCES.map((d) => ({
-    part: raceId(raceDay, d),
-    season,
-    date: raceDay,
-    distance: Math.round(Number(d) * 1000),
-    start_time: START_TIMES[d],
-    open_for_reg: ended ? 0 : 1,
-    state: ended ? "ended" : "",
-    started: ended ? cest(`${raceDay}T${START_TIMES[d]}:00`) : null,
-  }));
+  const races = timedHere
+    ? DISTANCES.map((d) => ({
+        part: raceId(raceDay, d),
+        season,
+        date: raceDay,
+        distance: Math.round(Number(d) * 1000),
+        start_time: START_TIMES[d],
+        open_for_reg: 1,
+        state: "",
+        started: null,
+      }))
+    : [];
 
   return { registrations, participants, payments, races };
 }
 
 /** A runner who was not in D1 (paid at the box office, or before the site kept registrations). */
-function walkUp(random, year) {
+function walkUp(random, year, taken) {
   const gender = random.chance(0.5) ? "f" : "m";
   const age = random.chance(0.35) ? random.int(5, 15) : random.int(17, 70);
-  const m = person(random, gender, surname(random), year - age);
+  const m = person(random, gender, surname(random), year - age, {}, taken);
   if (random.chance(0.2)) m.company = random.pick([...CLUBS, ...COMPANIES]);
   return { member: m, age, distance: distanceFor(age, m.preference) };
 }
@@ -421,14 +449,18 @@ function klassOf(group) {
   return group === "Ingen" ? "" : group;
 }
 
-/** Results 2014–2023: the paid runners of the seasons in D1 plus walk-ups; 20–60 runners per distance. */
-function buildResults(random, households, seasonRunners) {
+/**
+ * Results 2014 up to the season before the demo's: the paid runners of the seasons in D1 plus walk-ups; 20–60
+ * runners per distance, no name twice on one distance. `names`: every household member's (walk-ups take others).
+ */
+function buildResults(random, households, seasonRunners, names) {
   const results = [];
   for (let year = RESULT_YEARS.first; year <= RESULT_YEARS.last; year++) {
     const byDistance = Object.fromEntries(DISTANCES.map((d) => [d, []]));
     for (const p of seasonRunners[year] ?? []) {
       if (random.chance(0.94)) byDistance[p.distance].push({ member: p.member, age: p.age, bib: p.bib });
     }
+    const walkUpNames = new Set(names);
     const pool = households.flatMap((h) => h.members).filter((m) => year - m.birthYear >= 4);
     for (const d of DISTANCES) {
       const target = Math.max(byDistance[d].length, random.int(20, 60));
@@ -442,7 +474,7 @@ function buildResults(random, households, seasonRunners) {
               const m = random.pick(pool);
               return { member: m, age: year - m.birthYear, distance: distanceFor(year - m.birthYear, m.preference) };
             })()
-          : walkUp(random, year);
+          : walkUp(random, year, walkUpNames);
         if (candidate.distance !== d || used.has(candidate.member)) continue;
         used.add(candidate.member);
         byDistance[d].push({ member: candidate.member, age: candidate.age, bib: null });
@@ -469,6 +501,8 @@ function buildResults(random, households, seasonRunners) {
           klass: klassOf(r.member.group),
           bib: r.bib,
           club: r.member.company,
+          // The age that year (an import stores it for child-safe publishing; the site never shows it).
+          age: r.age,
         });
       });
     }
@@ -478,7 +512,7 @@ function buildResults(random, households, seasonRunners) {
 
 export function buildDemoData() {
   const random = createRandom(SEED);
-  const households = makeHouseholds(random);
+  const { households, names } = makeHouseholds(random);
 
   const registrations = [];
   const participants = [];
@@ -492,7 +526,7 @@ export function buildDemoData() {
     participants.push(...s.participants);
     payments.push(...s.payments);
     races.push(...s.races);
-    seasonRunners[season] = s.participants.filter((p) => p.race_id !== null);
+    seasonRunners[season] = s.participants.filter((p) => p.bib !== null);
     previous = new Set(s.registrations.map((r) => r.email));
   }
 
@@ -508,7 +542,7 @@ export function buildDemoData() {
     updated_at: emptyAt,
   });
 
-  const results = buildResults(random, households, seasonRunners);
+  const results = buildResults(random, households, seasonRunners, names);
 
   const courseRecords = DISTANCES.map((d) => {
     const best = results
@@ -628,7 +662,7 @@ export const DEMO_TABLES = [
     "campaignCodes",
     ["code", "rule", "valid_until", "max_uses", "uses", "disabled", "builtin", "note", "created_at", "created_by"],
   ],
-  ["results", "results", ["year", "distance", "place", "name", "time_ms", "klass", "bib", "club"]],
+  ["results", "results", ["year", "distance", "place", "name", "time_ms", "klass", "bib", "club", "age"]],
   ["course_records", "courseRecords", ["distance", "name", "time_ms", "year"]],
   ["gallery_images", "galleryImages", ["year", "position", "url"]],
   ["unsubscribes", "unsubscribes", ["email", "at", "mailing_id"]],

@@ -129,7 +129,8 @@ function raceErrors(season: Season): string[] {
 /**
  * Every problem with a season config, in Swedish; empty when sound. Checked: dates and moments parse, race day
  * is in the season's year, early price cut-off before the last registration, registration closes by race day,
- * prices are positive integers, adult age sensible, races have valid unique distances, HH:MM start times and
+ * prices are positive integers, adult age sensible, the companion price a whole number of kronor (0 or more),
+ * child-safe publishing true or false, races have valid unique distances, HH:MM start times and
  * non-overlapping bib ranges, a contact address and a site name. (The built-in campaign codes are checked where they
  * are read, in the Worker: campaigns/builtin-campaigns.ts.)
  */
@@ -142,6 +143,12 @@ export function validateSeason(season: Season): string[] {
   errors.push(...tierErrors("onSitePrice", season.onSitePrice));
   if (!Number.isInteger(season.adultAge) || season.adultAge < 1 || season.adultAge > 120) {
     errors.push(`adultAge måste vara ett heltal 1–120 (är ${season.adultAge})`);
+  }
+  if (!Number.isSafeInteger(season.companionPrice) || season.companionPrice < 0) {
+    errors.push(`companionPrice måste vara ett heltal 0 eller mer (är ${season.companionPrice})`);
+  }
+  if (typeof season.childSafePublishing !== "boolean") {
+    errors.push(`childSafePublishing måste vara true eller false (är ${String(season.childSafePublishing)})`);
   }
   if (season.races.length === 0) errors.push("Säsongen har inga lopp");
   errors.push(...raceErrors(season));

@@ -7,6 +7,10 @@
  * - lastRegistration: 2025-09-12 23:59 Stockholm (the day before the race; on-site registration after that).
  * - on-site (box-office) price: adult 300, child 200 (above the late tier: paying on the day costs a little more).
  * - bib ranges per distance: 0.8 → 1–199, 1.6 → 200–399, 2.8 → 400–599, 5.6 → 600–999.
+ * - companionPrice: 0 kr for a parent running with their child without competing (issue 28; spec overview:
+ *   "Parents may run with their children without competing"), counted as neither child nor adult.
+ * - childSafePublishing: off, so a new season publishes every time as the spec does (issue 28; the README's
+ *   season guide explains the federation's rule and recommends turning it on for a club that follows it).
  *
  * This is the part of the season config the browser may import. The built-in campaign codes are the other part,
  * Worker-only (src/worker/campaigns/builtin-campaigns.ts: the CAMPAIGN_CODES secret in production), because their
@@ -52,6 +56,18 @@ export interface Season {
   /** The top bar's registration button shows until this moment. */
   registrationButtonUntil: StockholmDateTime;
   adultAge: number;
+  /**
+   * What a parent running with their child without competing ('Springer med barn (ej tävlande)') pays, whole
+   * kronor, online and at the box office alike; 0 is free. Not a child's or an adult's fee. Only validated so far:
+   * registering such a runner is not built yet (issue 28, item 6).
+   */
+  companionPrice: number;
+  /**
+   * Child-safe publishing (shared/child-safe.ts): when true, no time and no placing of a runner aged 11 or under
+   * is published (start lists, results, the public CSV/JSON, the spectators' view); they show 'Fullföljt' and are
+   * not ranked. The family still sees their own child's time, and the diploma has it.
+   */
+  childSafePublishing: boolean;
   races: SeasonRace[];
   contactEmail: string;
   siteName: string;
@@ -67,6 +83,8 @@ export const SEASON: Season = {
   lastRegistration: "2025-09-12T23:59:59",
   registrationButtonUntil: "2025-09-13T12:00:00",
   adultAge: 16,
+  companionPrice: 0,
+  childSafePublishing: false,
   races: [
     { distance: "0.8", startTime: "11:00", bibRange: [1, 199], openForReg: true },
     { distance: "1.6", startTime: "11:15", bibRange: [200, 399], openForReg: true },

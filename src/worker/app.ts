@@ -25,6 +25,7 @@ import { epassiRoutes } from "./epassi/routes";
 import { adminExportRoutes } from "./exports/routes";
 import { adminAnalyticsRoutes } from "./analytics/routes";
 import { registrationRoutes } from "./registration/routes";
+import { familyRoutes } from "./registration/family-routes";
 import { pagesRoutes } from "./site/pages-routes";
 import { notFound } from "./site/spa-fallback";
 import { resultsImportRoutes } from "./results/import-routes";
@@ -83,6 +84,7 @@ export function createApp() {
   app.route("/", adminExportRoutes);
   app.route("/", adminAnalyticsRoutes);
   app.route("/", registrationRoutes);
+  app.route("/", familyRoutes);
   app.route("/", resultsImportRoutes);
   app.route("/", paymentRoutes);
   app.route("/", adminRegistrationRoutes);

@@ -4,7 +4,7 @@
  * names wrap only between words, the desktop table stays a table at 1280 px; the gallery, its carousel, the map
  * and the course-record table fit 390 px; and 'Sök löpare' narrows a list as you type (by name, club or bib), also
  * with 10,000 characters or regular-expression characters, without a thrown error. Years this file imports
- * (2006–2008) are before the demo data (2014–2023); its races are on days in 2098 (start-lists.test.ts and the
+ * (2006–2008) are before the demo data (2014–2024); its races are on days in 2098 (start-lists.test.ts and the
  * race-day tests keep to 2099 and 2040–2097).
  */
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";

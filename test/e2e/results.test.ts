@@ -4,7 +4,7 @@
  * season (5.6K first) with ± to the winner, links to every older year and their pages (404 for a year without
  * results), a 500-row table that does not block the main thread, a finished race of the current season read from
  * the race itself, the organiser's import screen with its line errors, axe-core, 320 px and the network check.
- * Years this file imports into (1950–2012) are before the demo data (2014–2023).
+ * Years this file imports into (1950–2012) are before the demo data (2014–2024).
  */
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
@@ -114,7 +114,7 @@ for (const kind of ["phone", "desktop"] as const) {
     page.on("console", (msg) => msg.type() === "error" && errors.push(msg.text()));
     await page.goto("/resultat");
 
-    await page.getByRole("heading", { level: 2, name: "Resultat 2023" }).waitFor();
+    await page.getByRole("heading", { level: 2, name: "Resultat 2024" }).waitFor();
     await panel(page).getByRole("table").waitFor();
     expect(await page.locator(".year-link").count()).toBeGreaterThan(0);
     expect(await layoutShift(page)).toBeLessThanOrEqual(0.02);
@@ -140,8 +140,8 @@ for (const kind of ["phone", "desktop"] as const) {
 
     const years = (await page.locator(".year-link").allTextContents()).map(Number);
     expect(years).toEqual([...years].sort((a, b) => b - a));
-    expect(years).toEqual(expect.arrayContaining([2022, 2021, 2020, 2019, 2018, 2017, 2016, 2015, 2014]));
-    expect(years).not.toContain(2023);
+    expect(years).toEqual(expect.arrayContaining([2023, 2022, 2021, 2020, 2019, 2018, 2017, 2016, 2015, 2014]));
+    expect(years).not.toContain(2024);
 
     if (SCREENSHOTS && kind === "phone") {
       await page.getByRole("tab", { name: "5.6K" }).click();

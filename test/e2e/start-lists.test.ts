@@ -122,11 +122,14 @@ for (const kind of ["phone", "desktop"] as const) {
     page.on("pageerror", (err) => errors.push(err.message));
     page.on("console", (msg) => msg.type() === "error" && errors.push(msg.text()));
     await page.goto("/startlistor");
-    await page.getByRole("heading", { level: 2, name: "2024" }).waitFor();
+    await page.getByRole("heading", { level: 2, name: "2025" }).waitFor();
 
     const years = (await page.locator("main h2").allTextContents()).map(Number);
     expect(years).toEqual([...years].sort((a, b) => b - a));
-    expect(years).toEqual(expect.arrayContaining([2025, 2024, 2023, 2022]));
+    expect(years).toContain(2025);
+    // The demo's earlier seasons were timed before the site's own race timing: their results are on /resultat,
+    // and no start list of theirs says 'avslutat – 0 i mål' (issue 28).
+    for (const past of [2024, 2023, 2022]) expect(years).not.toContain(past);
     expect(await layoutShift(page)).toBeLessThanOrEqual(0.02);
 
     const season = page.locator("section.year-section").filter({ has: page.getByRole("heading", { name: "2025" }) });

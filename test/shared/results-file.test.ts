@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { publishingRules } from "../../src/shared/child-safe";
 import {
   RESULTS_HEADER,
+  parsePublishedResults,
   parseResults,
+  publishedResults,
   parseResultsFileName,
   resultsFileName,
   serializeResults,
@@ -166,8 +169,25 @@ describe("parseResults", () => {
 
   it("reports a header with the wrong columns", () => {
     const parsed = parseResults("Placering;Namn;Tid;Klass;Startnummer;Förening\n1;Åsa;19:42.123;;;");
-    expect(parsed.errors).toEqual([{ line: 1, message: `Rad 1: rubrikraden ska vara "${HEADER}".` }]);
+    expect(parsed.errors).toEqual([
+      { line: 1, message: `Rad 1: rubrikraden ska vara "${HEADER}" (med ";Ålder" sist om filen har åldrar).` },
+    ]);
     expect(parsed.rows).toHaveLength(1);
+  });
+
+  it("reads an optional Ålder column (the age that year; may be empty), never written back", () => {
+    const parsed = parseResults(`${HEADER};Ålder\n1;Åsa;19:42.123;Dam;;;34\n2;Vera;20:00.000;F10;;;\n3;Bo;21:00;;;;x`);
+    expect(parsed.rows).toEqual([
+      { place: 1, name: "Åsa", timeMs: 1_182_123, klass: "Dam", bib: null, club: "", age: 34 },
+      { place: 2, name: "Vera", timeMs: 1_200_000, klass: "F10", bib: null, club: "", age: null },
+    ]);
+    expect(parsed.errors).toEqual([
+      { line: 4, message: 'Rad 4: Ålder måste vara ett heltal 0–120 eller tom, inte "x".' },
+    ]);
+    // Without the column in the header, a seventh field is an error; without a header, seven fields are read.
+    expect(parseResults(`${HEADER}\n1;Åsa;19:42.123;Dam;;;34`).errors[0]?.message).toMatch(/raden har 7 fält/);
+    expect(parseResults("1;Åsa;19:42.123;Dam;;;34").rows[0]?.age).toBe(34);
+    expect(serializeResults(parsed.rows)).not.toContain("34");
   });
 
   it("never throws on arbitrary text", () => {
@@ -175,5 +195,43 @@ describe("parseResults", () => {
       expect(() => parseResults(text)).not.toThrow();
     }
     expect(parseResults(";;;;;").errors).toHaveLength(1);
+  });
+});
+
+describe("published results (child-safe publishing, issue 28)", () => {
+  const stored: ResultRow[] = [
+    { place: 1, name: "Alva Ek", timeMs: 180_000, klass: "F10", bib: 3, club: "", age: null },
+    { place: 2, name: "Ada Berg", timeMs: 190_000, klass: "Dam", bib: 4, club: "IK Ek", age: 34 },
+    { place: 3, name: "Vera Ek", timeMs: 195_000, klass: "", bib: 5, club: "", age: 9 },
+    { place: 4, name: "Bo Al", timeMs: 200_000, klass: "Herr", bib: null, club: "", age: null },
+  ];
+
+  it("is the stored list without ages when the setting is off", () => {
+    const off = publishedResults(stored, publishingRules({ childSafePublishing: false }));
+    expect(off.map((r) => [r.place, r.name])).toEqual([
+      [1, "Alva Ek"],
+      [2, "Ada Berg"],
+      [3, "Vera Ek"],
+      [4, "Bo Al"],
+    ]);
+    expect(off.some((r) => "age" in r)).toBe(false);
+  });
+
+  it("withholds 11 and under (by the stored age) when on: the rest placed among themselves, then 'Fullföljt'", () => {
+    // The import stores a line's age from its class when the file gives none (results-db.ts): F10 → 10.
+    const withClassAges = stored.map((r) => (r.name === "Alva Ek" ? { ...r, age: 10 } : r));
+    const on = publishedResults(withClassAges, publishingRules({ childSafePublishing: true }));
+    expect(on).toEqual([
+      { place: 1, name: "Ada Berg", timeMs: 190_000, klass: "Dam", bib: 4, club: "IK Ek" },
+      { place: 2, name: "Bo Al", timeMs: 200_000, klass: "Herr", bib: null, club: "" },
+      { place: null, name: "Alva Ek", timeMs: null, klass: "F10", bib: 3, club: "", withheld: true },
+      { place: null, name: "Vera Ek", timeMs: null, klass: "", bib: 5, club: "", withheld: true },
+    ]);
+    const text = serializeResults(on);
+    expect(text).toContain("\n;Alva Ek;Fullföljt;F10;3;\n");
+    expect(text).not.toContain("03:00.000");
+    expect(parsePublishedResults(text)).toEqual({ rows: on, errors: [] });
+    // The import never takes a withheld line: a file to import needs times.
+    expect(parseResults(text).errors.map((e) => e.line)).toEqual([4, 5]);
   });
 });

@@ -106,6 +106,20 @@ describe("validateSeason", () => {
 
   const broken = (change: Partial<Season>): string[] => validateSeason({ ...SEASON, ...change });
 
+  it("defaults to the spec's behaviour: companions free, every result published", () => {
+    expect(SEASON.companionPrice).toBe(0);
+    expect(SEASON.childSafePublishing).toBe(false);
+  });
+
+  it("rejects a companion price that is not whole kronor, and a child-safe setting that is not a boolean", () => {
+    expect(broken({ companionPrice: -1 })).toEqual([expect.stringContaining("companionPrice")]);
+    expect(broken({ companionPrice: 12.5 })).toEqual([expect.stringContaining("companionPrice")]);
+    expect(broken({ companionPrice: 50 })).toEqual([]);
+    expect(broken({ childSafePublishing: "ja" as unknown as boolean })).toEqual([
+      expect.stringContaining("childSafePublishing"),
+    ]);
+  });
+
   it("rejects a badly written moment or race day", () => {
     expect(broken({ raceDay: "2025-09-31" })).toHaveLength(1);
     expect(broken({ raceDay: "2024-09-13" })).toHaveLength(1);

@@ -139,6 +139,24 @@ describe("clockText", () => {
   });
 });
 
+describe("child-safe publishing in the start list (issue 28, item 5)", () => {
+  it("shows a withheld finisher as 'Fullföljt' after the timed finishers, never as DNS or still out", () => {
+    const view = startListView([
+      race("race-250913-08", 800, "started"),
+      runner("Ute", { bib: 5 }),
+      runner("Barn", { bib: 2, resultWithheld: true }),
+      runner("Vuxen", { bib: 9, finished: 10, time: "04:00.000" }),
+      runner("Utan", { resultWithheld: true }),
+    ] as PublicRaceSnapshot);
+    expect(view.rows.map((r) => [r.name, r.bib, r.result, r.finished, r.dns])).toEqual([
+      ["Vuxen Ek", "9", "04:00.000", true, false],
+      ["Barn Ek", "2", "Fullföljt", true, false],
+      ["Utan Ek", "–", "Fullföljt", true, false],
+      ["Ute Ek", "5", "", false, false],
+    ]);
+  });
+});
+
 describe("preliminary and official results (issue 26)", () => {
   it("the status is said once there are results; a result changed after 'Officiella' is marked corrected", () => {
     const ended = { ...race("race-250913-56", 5600, "ended"), results: "corrected" as const };

@@ -344,6 +344,11 @@ export const results = sqliteTable(
     klass: text("klass").notNull().default(""),
     bib: integer("bib"),
     club: text("club").notNull().default(""),
+    /**
+     * The runner's age that year, for child-safe publishing (shared/child-safe.ts): the file's `Ålder` column, or
+     * the oldest age of the line's age class ('P10' → 10); null when the file says neither. Never published.
+     */
+    age: integer("age"),
   },
   (t) => [
     index("results_year_distance").on(t.year, t.distance, t.place),
@@ -513,4 +518,24 @@ export const auditLog = sqliteTable(
     // Whether a step was done for a subject (a payment's settlement, receipt, refused callback …), per request.
     index("audit_log_action_subject").on(t.action, t.subject),
   ],
+);
+
+/**
+ * What a family was last told by e-mail about a race's results (issue 28, item 3; registration/results-mails.ts):
+ * one row per registration and race, claimed by the mail when the race's results turn official (so each family
+ * gets that mail once per race, however often it is asked for), and moved on by a correction's mail only when
+ * one of the family's own runners got another time or status. `results` is that summary as JSON, the claim's
+ * compare value.
+ */
+export const resultsMails = sqliteTable(
+  "results_mails",
+  {
+    registrationId: text("registration_id")
+      .notNull()
+      .references(() => registrations.id, { onDelete: "cascade" }),
+    raceId: text("race_id").notNull(),
+    results: text("results").notNull(),
+    mailedAt: integer("mailed_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.registrationId, t.raceId] })],
 );

@@ -15,6 +15,8 @@ import { mailingRecipients, mailings, participants, registrations, unsubscribes 
 import { scoped, type ErasureScope, type ErasureStatement } from "../db/erasure";
 
 export type Audience = "previous" | "current";
+/** Who a mailing row went to: a mass mailing's audience, or one family's results mail (registration/results-mails.ts). */
+export type MailingAudience = Audience | "results";
 
 /** A recipient as the lists show it (spec: previous runner {name, email}; current runner {name, email, race}). */
 export interface Recipient {
@@ -90,11 +92,13 @@ export async function audienceRecipients(db: Db, audience: Audience, season: num
 const RECIPIENTS_PER_INSERT = 1000;
 
 export interface NewMailing {
-  audience: Audience;
+  audience: MailingAudience;
   subject: string;
   message: string;
   createdBy: string;
   recipients: Recipient[];
+  /** Part of the double-send claim too: a mail to one family (results-mails.ts) names the family here. */
+  sendKeyExtra?: string;
 }
 
 /**
@@ -115,7 +119,10 @@ export async function createMailing(
   doubleSendWindowMs: number,
 ): Promise<number | null> {
   const d1 = db.$client;
-  const sendKey = await sha256Hex(`${input.audience}\u0000${input.subject}\u0000${input.message}`);
+  const sendKey = await sha256Hex(
+    `${input.audience}\u0000${input.subject}\u0000${input.message}` +
+      (input.sendKeyExtra === undefined ? "" : `\u0000${input.sendKeyExtra}`),
+  );
   const releaseOld = d1
     .prepare(`UPDATE mailings SET send_key = NULL WHERE send_key = ? AND created_at < ?`)
     .bind(sendKey, now - doubleSendWindowMs);

@@ -36,6 +36,7 @@ import { epassiErasure } from "../epassi/epassi-db";
 import { mailingErasure } from "../mass-email/mailings-db";
 import { paymentErasure } from "../payments/payments-db";
 import { registrationErasure } from "../registration/registrations-db";
+import { resultsMailErasure } from "../registration/results-mails";
 import { sessionErasure } from "../session/sessions-db";
 
 export { ANONYMOUS_RUNNER, ERASED_ADDRESS, ERASED_DOMAIN, ERASED_TEXT } from "../db/erasure";
@@ -83,6 +84,8 @@ export interface StoredPersonalData {
   campaignCodes: Row[];
   admins: Row[];
   audit: Row[];
+  /** What the family's results mails said about their runners (registration/results-mails.ts). */
+  resultsMails: Row[];
 }
 
 async function hasTable(d1: D1Database, name: string): Promise<boolean> {
@@ -108,6 +111,7 @@ const KINDS = [
   "campaignCodes",
   "admins",
   "audit",
+  "resultsMails",
 ] as const satisfies readonly (keyof StoredPersonalData)[];
 
 /** Every row stored about the person (secrets left out: login-code hashes, session ids), in one read batch. */
@@ -123,6 +127,7 @@ export async function storedPersonalData(db: Db, scope: ErasureScope): Promise<S
     ...(withRefunds
       ? { refunds: q(`SELECT * FROM refunds WHERE payid IN (${scope.payments}) ORDER BY created_at, id`) }
       : {}),
+    resultsMails: q(`SELECT * FROM results_mails WHERE registration_id IN (${scope.registrations}) ORDER BY race_id`),
     ...(byEmail
       ? {
           emails: q(`SELECT * FROM email_log WHERE "to" = ?1 ORDER BY id`),
@@ -197,6 +202,7 @@ function erasureStatements(
     ...emailLogErasure(d1, scope),
     ...sessionErasure(d1, scope),
     ...mailingErasure(d1, scope),
+    ...resultsMailErasure(d1, scope),
     ...epassiErasure(d1, scope),
     ...campaignNoteErasure(
       d1,

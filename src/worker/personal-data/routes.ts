@@ -125,6 +125,7 @@ function adminEmail(c: Context<AppEnv>): string {
 /** Columns holding epoch ms; the export writes them as ISO 8601 (UTC). */
 const TIME_COLUMNS = new Set([
   "created_at",
+  "mailed_at",
   "updated_at",
   "date_created",
   "date_paid",
@@ -267,6 +268,9 @@ personalDataRoutes.get("/admin/api/personal-data/export", validate("query", pers
       ...exported(r),
       deltagare: data.participants.filter((p) => p.registration_id === r.id).map(exported),
       payments: paymentsOf(data.payments.filter((p) => p.registration_id === r.id)),
+      resultsMails: data.resultsMails
+        .filter((m) => m.registration_id === r.id)
+        .map((m) => ({ ...exported(m), results: parseJson(String(m.results)) })),
     })),
     boxOffice: {
       runners: data.participants.filter((p) => p.registration_id === null).map(exported),

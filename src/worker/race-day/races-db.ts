@@ -53,6 +53,20 @@ export async function getRace(db: Db, part: string): Promise<RaceRow | null> {
   return (await db.select().from(races).where(eq(races.part, part)).get()) ?? null;
 }
 
+/**
+ * Whether a race of `season` is under way or over: the season's results page (/resultat/{year}) shows it from
+ * its races from then on (the page itself waits for the first finisher).
+ */
+export async function seasonRaceUnderWay(db: Db, season: number): Promise<boolean> {
+  const row = await db
+    .select({ part: races.part })
+    .from(races)
+    .where(sql`${races.season} = ${season} AND ${races.state} IN ('started', 'ended')`)
+    .limit(1)
+    .get();
+  return row !== undefined;
+}
+
 /** The D1 participants linked to a race (its runners before the race's object holds any). */
 export async function participantsInRace(db: Db, part: string) {
   return db.select().from(participants).where(eq(participants.raceId, part)).all();

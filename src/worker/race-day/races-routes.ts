@@ -7,7 +7,8 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { SEASON } from "../../shared/season";
 import { raceIdForSeason } from "../../shared/race-id";
-import { toPublicRace, toPublicRunner, type PublicRaceSnapshot, type RaceRecord } from "../../shared/race-protocol";
+import { publishesResult, publishingRules } from "../../shared/child-safe";
+import { publicRunners, toPublicRace, type PublicRaceSnapshot, type RaceRecord } from "../../shared/race-protocol";
 import { database, type Db } from "../db/client";
 import { ensureSeasonRaces, listRaces, raceRecordFromRow } from "./races-db";
 import type { AppEnv } from "../env";
@@ -47,9 +48,12 @@ const publicRaceCache = new Map<string, { at: number; body: Promise<PublicRaceSn
 function publicRace(env: Env, part: string, now: number): Promise<PublicRaceSnapshot> {
   const cached = publicRaceCache.get(part);
   if (cached && now - cached.at < PUBLIC_RACE_TTL_MS && now >= cached.at) return cached.body;
+  // Child-safe publishing (the season setting, child-safe.ts): a withheld runner is listed as finished, without
+  // a time, a finish moment or a placing.
+  const rules = publishingRules(SEASON);
   const body = raceSnapshot(env, database(env.DB), part).then(([race, ...runners]): PublicRaceSnapshot => [
     toPublicRace(race),
-    ...runners.map(toPublicRunner),
+    ...publicRunners(runners, (age) => publishesResult(age, rules)),
   ]);
   publicRaceCache.set(part, { at: now, body });
   body.catch(() => {

@@ -4,6 +4,7 @@
  */
 import { and, asc, count, eq, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
+import { resultAge, type PublishingRules } from "../../shared/child-safe";
 import type { DistanceKm } from "../../shared/distances";
 import type { ResultRow } from "../../shared/results-file";
 import type { Db } from "../db/client";
@@ -16,12 +17,15 @@ export interface CourseRecord {
   year: number;
 }
 
-/** D1 binds at most 100 parameters per statement (also inside a batch); a results row binds 8. */
+/** D1 binds at most 100 parameters per statement (also inside a batch); a results row binds 9. */
 const D1_MAX_PARAMS = 100;
-const PARAMS_PER_RESULT = 8;
+const PARAMS_PER_RESULT = 9;
 export const RESULT_ROWS_PER_INSERT = Math.floor(D1_MAX_PARAMS / PARAMS_PER_RESULT);
 
-/** One year's results on one distance, in finishing order (ties keep their file order). */
+/**
+ * One year's results on one distance, in finishing order (ties keep their file order), each with the age stored
+ * for child-safe publishing (never to be sent as is: shared/results-file.ts publishedResults).
+ */
 export async function listResults(db: Db, year: number, distance: DistanceKm): Promise<ResultRow[]> {
   return db
     .select({
@@ -31,6 +35,7 @@ export async function listResults(db: Db, year: number, distance: DistanceKm): P
       klass: results.klass,
       bib: results.bib,
       club: results.club,
+      age: results.age,
     })
     .from(results)
     .where(and(eq(results.year, year), eq(results.distance, distance)))
@@ -51,7 +56,8 @@ export async function listResultSets(db: Db): Promise<{ year: number; distance: 
 
 /**
  * Replaces one year's results on one distance in a single D1 batch (one transaction: either the whole new list
- * is stored or the old one stays). Inserts are chunked to stay under D1's bound-parameter limit.
+ * is stored or the old one stays). Inserts are chunked to stay under D1's bound-parameter limit. Each line's age
+ * is the file's, or its age class's oldest age (child-safe.ts resultAge).
  */
 export async function replaceResults(
   db: Db,
@@ -75,6 +81,7 @@ export async function replaceResults(
           klass: r.klass,
           bib: r.bib,
           club: r.club,
+          age: resultAge(r),
         })),
       ),
     );
@@ -126,14 +133,16 @@ export async function setCourseRecord(db: Db, record: CourseRecord): Promise<voi
  * imported result, so a new record in an imported year shows without anyone editing the records. On equal
  * times the earlier year holds the record.
  */
-export async function listCourseRecords(db: Db): Promise<CourseRecord[]> {
+export async function listCourseRecords(db: Db, rules: PublishingRules): Promise<CourseRecord[]> {
+  // Child-safe publishing: a withheld runner's time is nobody's record in public (the age stored at import).
+  const below = rules.resultsHiddenBelowAge ?? -1;
   const [stored, best] = await Promise.all([
     db.select().from(courseRecords).all(),
     db.all<{ distance: string; name: string; timeMs: number; year: number }>(sql`
       SELECT distance, name, time_ms AS timeMs, year FROM (
         SELECT distance, name, time_ms, year,
                row_number() OVER (PARTITION BY distance ORDER BY time_ms, year, place, id) AS n
-        FROM results
+        FROM results WHERE age IS NULL OR age >= ${below}
       ) WHERE n = 1`),
   ]);
   const byDistance = new Map<string, CourseRecord>();

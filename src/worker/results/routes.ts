@@ -5,7 +5,9 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { DISTANCES, type DistanceKm } from "../../shared/distances";
-import { parseResultsFileName, resultsFileName, serializeResults } from "../../shared/results-file";
+import { publishingRules, WITHHELD_TEXT } from "../../shared/child-safe";
+import { parseResultsFileName, publishedResults, resultsFileName, serializeResults } from "../../shared/results-file";
+import { SEASON } from "../../shared/season";
 import { formatResult } from "../../shared/time-format";
 import { database } from "../db/client";
 import { listGallerySummaries, listGalleryUrls } from "../gallery/gallery-db";
@@ -34,8 +36,10 @@ dataRoutes.get("/resultat/:csvfile", validate("param", z.object({ csvfile: z.str
   if (!file) throw notFound("Resultatfilen finns inte");
   const rows = await listResults(database(c.env.DB), file.year, file.distance);
   if (rows.length === 0) throw notFound("Resultatfilen finns inte");
+  // Child-safe publishing (the season's setting) decides whose time and placing are in it; no age leaves.
+  const published = publishedResults(rows, publishingRules(SEASON));
   // The BOM lets a spreadsheet opened by the organiser read å, ä, ö; fetch().text() drops it.
-  return c.body(`\uFEFF${serializeResults(rows)}`, 200, {
+  return c.body(`\uFEFF${serializeResults(published)}`, 200, {
     "content-type": "text/csv; charset=utf-8",
     "cache-control": CACHE,
   });
@@ -57,7 +61,7 @@ dataRoutes.get("/api/gallery", async (c) => {
 
 /** Course records: [{distance, name, time (mm:ss.fff), year}] plus timeMs for sorting and maths. */
 dataRoutes.get("/api/records", async (c) => {
-  const records = await listCourseRecords(database(c.env.DB));
+  const records = await listCourseRecords(database(c.env.DB), publishingRules(SEASON));
   return c.json(
     records.map((r) => ({
       distance: r.distance,
@@ -86,8 +90,12 @@ dataRoutes.get("/api/results/:year/:distance", validate("param", resultsParams),
   const { year, distance } = c.req.valid("param");
   const rows = await listResults(database(c.env.DB), year, distance);
   if (rows.length === 0) throw notFound("Det finns inga resultat för det året och den distansen");
+  // A withheld line (child-safe publishing) has no place, no time: 'Fullföljt'.
   return c.json(
-    rows.map((r) => ({ ...r, time: formatResult(r.timeMs) })),
+    publishedResults(rows, publishingRules(SEASON)).map((r) => ({
+      ...r,
+      time: r.timeMs === null ? WITHHELD_TEXT : formatResult(r.timeMs),
+    })),
     200,
     { "cache-control": CACHE },
   );

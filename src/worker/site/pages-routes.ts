@@ -17,6 +17,7 @@ import { SEASON } from "../../shared/season";
 import { isOnSiteRegistrationDay, showBibPickupBanner, showRegistrationButton } from "../../shared/season-rules";
 import { database } from "../db/client";
 import { gallerySummary } from "../gallery/gallery-db";
+import { seasonRaceUnderWay } from "../race-day/races-db";
 import { hasResultsForYear } from "../results/results-db";
 import type { AppEnv } from "../env";
 
@@ -161,12 +162,15 @@ for (const [path, assetPath] of Object.entries(PRERENDERED_PAGES)) {
  * (/resultat/resultat-2019-56.csv, src/worker/results/routes.ts), and a file name is never four digits, so the two cannot meet
  * (app.ts mounts these page routes before the data routes); a path is a real page to share and bookmark; and
  * being here, the page answers a real 404 for a year without results (with the SPA's Swedish message, never a
- * blank page), with its own title and sharing tags. The content comes from the results file in the browser:
- * it is the organiser's data, not the build's, so it is not pre-rendered.
+ * blank page), with its own title and sharing tags. The content comes from the results file in the browser (and,
+ * for the current season, from its races once one is under way): it is the organiser's data, not the build's, so
+ * it is not pre-rendered.
  */
 pagesRoutes.get("/resultat/:year{[0-9]{4}}", async (c) => {
   const year = Number(c.req.param("year"));
-  const found = await hasResultsForYear(database(c.env.DB), year);
+  const db = database(c.env.DB);
+  // The current season's page exists as soon as one of its races is under way (its results come from the races).
+  const found = (await hasResultsForYear(db, year)) || (year === SEASON.year && (await seasonRaceUnderWay(db, year)));
   const meta: PageMeta = found
     ? {
         title: `Resultat ${year} – ${SEASON.siteName}`,

@@ -16,6 +16,7 @@ useRaceYear(2073);
 const READ_ONLY_GETS = new Set([
   "/",
   "/:file{img_[0-9]{4}\\.txt}",
+  "/admin/api/diplomas/:race",
   "/admin/api/export/friidrott.csv",
   "/admin/api/export/registrations.csv",
   "/admin/api/export2racesplitter",
@@ -48,6 +49,8 @@ const READ_ONLY_GETS = new Set([
   // Draws the code it is given as a QR image; looks nothing up.
   "/api/checkin-qr/:file",
   "/api/config",
+  "/api/family/diplomas",
+  "/api/family/results",
   "/api/gallery",
   "/api/health",
   "/api/races",

@@ -179,6 +179,23 @@ async function family(tag: string): Promise<Family> {
     email,
     `Greta Ek-${tag}`,
   );
+  // A results mail (registration/results-mails.ts): its own mailing naming the family's runners, and what it said.
+  const resultsMailing = await env.DB.prepare(
+    "INSERT INTO mailings (audience, subject, message, created_by, created_at) VALUES ('results', 'Officiella resultat', ?, 'system', ?) RETURNING id",
+  )
+    .bind(`Olle Ek-${tag}: 04:10,2`, now)
+    .first<{ id: number }>();
+  await run(
+    "INSERT INTO mailing_recipients (mailing_id, email, name, race, status) VALUES (?, ?, '', 'race-250913-08', 'sent')",
+    resultsMailing!.id,
+    email,
+  );
+  await run(
+    "INSERT INTO results_mails (registration_id, race_id, results, mailed_at) VALUES (?, 'race-250913-08', ?, ?)",
+    reg2025,
+    JSON.stringify([{ id: child, name: `Olle Ek-${tag}`, status: "finished", time: "04:10.200" }]),
+    now,
+  );
   await run(
     "INSERT INTO epassi_invitations (name, email, code, created_by, created_at) VALUES (?, ?, ?, ?, ?)",
     `Greta Ek-${tag}`,
@@ -290,7 +307,7 @@ describe("personal data: find and export", () => {
         loginFailures: 1,
         sessions: 1,
         unsubscribes: 1,
-        mailings: 1,
+        mailings: 2,
         epassiInvitations: 1,
         campaignCodes: 1,
         auditRows: 3,
@@ -336,6 +353,14 @@ describe("personal data: find and export", () => {
       expect.objectContaining({ firstname: "Greta", company: "IK Ek", phone: "0701112233", distance: "2.8" }),
     ]);
     expect(r2025.deltagare.map((p: { firstname: string }) => p.firstname)).toEqual(["Greta", "Olle"]);
+    // What the results mail told the family about their runners.
+    expect(r2024.resultsMails).toEqual([]);
+    expect(r2025.resultsMails).toEqual([
+      expect.objectContaining({
+        raceId: "race-250913-08",
+        results: [expect.objectContaining({ name: "Olle Ek-anna" })],
+      }),
+    ]);
     expect(r2024.payments).toEqual([
       expect.objectContaining({
         id: anna.pay2024,
@@ -354,7 +379,10 @@ describe("personal data: find and export", () => {
     expect(file.loginFailures).toHaveLength(1);
     expect(file.sessions).toEqual([expect.objectContaining({ kind: "visitor", revokedAt: null })]);
     expect(file.unsubscribed).toEqual(expect.objectContaining({ email: anna.email }));
-    expect(file.mailings).toEqual([expect.objectContaining({ name: "Greta Ek-anna", subject: "Välkommen" })]);
+    expect(file.mailings).toEqual([
+      expect.objectContaining({ name: "Greta Ek-anna", subject: "Välkommen" }),
+      expect.objectContaining({ audience: "results", subject: "Officiella resultat" }),
+    ]);
     expect(file.epassiInvitations).toEqual([expect.objectContaining({ name: "Greta Ek-anna", code: "EPANNA" })]);
     expect(file.campaignCodes).toEqual([expect.objectContaining({ code: "NOTEANNA" })]);
     expect(file.admin).toBe(false);
@@ -446,7 +474,7 @@ describe("personal data: erasure", () => {
         loginFailures: 1,
         sessions: 1,
         unsubscribes: 1,
-        mailings: 1,
+        mailings: 2,
         epassiInvitations: 1,
         campaignCodes: 1,
         auditRows: 3,

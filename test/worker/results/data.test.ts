@@ -1,5 +1,7 @@
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { PUBLISH_ALL } from "../../../src/shared/child-safe";
+import { SEASON } from "../../../src/shared/season";
 import { parseResults, resultsFileName, type ResultRow } from "../../../src/shared/results-file";
 import { database } from "../../../src/worker/db/client";
 import { listGalleryUrls, listGalleryYears, replaceGallery } from "../../../src/worker/gallery/gallery-db";
@@ -22,6 +24,7 @@ function runners(n: number, baseMs: number, prefix = "Löpare"): ResultRow[] {
     klass: i % 2 ? "Dam" : "Herr",
     bib: i % 5 === 0 ? null : 600 + i,
     club: i % 3 ? "" : "IK Ekbacken",
+    age: null,
   }));
 }
 
@@ -62,7 +65,7 @@ describe("GET /resultat/:csvfile", () => {
     const text = await res.text();
     expect(text.split("\n")[0]).toBe("Placering;Namn;Resultat;Klass;Startnummer;Förening");
     expect(text.split("\n")[1]).toBe("1;Löpare 1 Åkesson;21:00.000;Herr;;IK Ekbacken");
-    expect(parseResults(text)).toEqual({ rows, errors: [] });
+    expect(parseResults(text)).toEqual({ rows: rows.map(({ age: _age, ...r }) => r), errors: [] });
   });
 
   it("answers 404 JSON for malformed names and for files with no results", async () => {
@@ -140,7 +143,62 @@ describe("GET /api/records", () => {
       year: 2050,
     });
     expect(records.find((r) => r.distance === "5.6")).toMatchObject({ name: "Snabb Rekordsdotter", time: "01:00.000" });
-    expect(await listCourseRecords(db())).toHaveLength(records.length);
+    expect(await listCourseRecords(db(), PUBLISH_ALL)).toHaveLength(records.length);
+  });
+});
+
+describe("child-safe publishing of imported results (issue 28, item 5)", () => {
+  const lines: ResultRow[] = [
+    { place: 1, name: "Alva Barnsson", timeMs: 100_000, klass: "F10", bib: 3, club: "", age: null },
+    { place: 2, name: "Ada Vuxensson", timeMs: 180_000, klass: "Dam", bib: 4, club: "IK Ek", age: 34 },
+    { place: 3, name: "Vera Barnsson", timeMs: 185_000, klass: "", bib: 5, club: "", age: 11 },
+    { place: 4, name: "Bo Tolvsson", timeMs: 190_000, klass: "Herr", bib: null, club: "", age: 12 },
+  ];
+
+  async function withChildSafe<T>(on: boolean, run: () => Promise<T>): Promise<T> {
+    const was = SEASON.childSafePublishing;
+    SEASON.childSafePublishing = on;
+    try {
+      return await run();
+    } finally {
+      SEASON.childSafePublishing = was;
+    }
+  }
+
+  it("stores each line's age from the file or its age class, and publishes every time while the setting is off", async () => {
+    await replaceResults(db(), 1961, "0.8", lines);
+    expect((await listResults(db(), 1961, "0.8")).map((r) => r.age)).toEqual([10, 34, 11, 12]);
+    const text = await (await get(`/resultat/${resultsFileName(1961, "0.8")}`)).text();
+    expect(text).toContain("1;Alva Barnsson;01:40.000;F10;3;");
+    expect(text).not.toContain("Fullföljt");
+  });
+
+  it("with the setting on: no time or placing of 11 and under in the file, the JSON or the records", async () => {
+    await replaceResults(db(), 1962, "0.8", lines);
+    await withChildSafe(true, async () => {
+      const text = await (await get(`/resultat/${resultsFileName(1962, "0.8")}`)).text();
+      expect(text.replace(/^\uFEFF/, "").split("\n")).toEqual([
+        "Placering;Namn;Resultat;Klass;Startnummer;Förening",
+        "1;Ada Vuxensson;03:00.000;Dam;4;IK Ek",
+        "2;Bo Tolvsson;03:10.000;Herr;;",
+        ";Alva Barnsson;Fullföljt;F10;3;",
+        ";Vera Barnsson;Fullföljt;;5;",
+        "",
+      ]);
+      const json = (await (await get("/api/results/1962/0.8")).json()) as Record<string, unknown>[];
+      expect(json.map((r) => [r.place, r.name, r.time])).toEqual([
+        [1, "Ada Vuxensson", "03:00.000"],
+        [2, "Bo Tolvsson", "03:10.000"],
+        [null, "Alva Barnsson", "Fullföljt"],
+        [null, "Vera Barnsson", "Fullföljt"],
+      ]);
+      expect(JSON.stringify(json)).not.toMatch(/100000|185000|"age"/);
+      // Alva's 1:40 is the fastest 0.8 km ever stored here, and nobody's record in public while she is withheld.
+      const records = (await (await get("/api/records")).json()) as { distance: string; name: string }[];
+      expect(records.find((r) => r.distance === "0.8")?.name).not.toBe("Alva Barnsson");
+    });
+    const records = (await (await get("/api/records")).json()) as { distance: string; name: string }[];
+    expect(records.find((r) => r.distance === "0.8")?.name).toBe("Alva Barnsson");
   });
 });
 

@@ -5,6 +5,7 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { PUBLISH_ALL } from "../../../src/shared/child-safe";
 import { serializeRecords } from "../../../src/shared/records-file";
 import { RESULTS_HEADER, serializeResults, type ResultRow } from "../../../src/shared/results-file";
 import { database } from "../../../src/worker/db/client";
@@ -29,6 +30,13 @@ function runners(n: number, baseMs: number, prefix = "Löpare"): ResultRow[] {
 interface ErrorBody {
   error: string;
   errors?: Record<string, string>;
+}
+
+/** The stored lines as the file gave them (no file here has an age or an age class: their age is null). */
+async function storedRows(year: number, distance: "0.8" | "1.6" | "2.8" | "5.6") {
+  const rows = await listResults(database(env.DB), year, distance);
+  expect(rows.every((r) => r.age === null)).toBe(true);
+  return rows.map(({ age: _age, ...row }) => row);
 }
 
 describe("POST /admin/api/results/import: who may call it", () => {
@@ -68,7 +76,7 @@ describe("POST /admin/api/results/import: a results file", () => {
       replaced: 0,
       stored: true,
     });
-    expect(await listResults(db(), 2016, "5.6")).toEqual(rows);
+    expect(await storedRows(2016, "5.6")).toEqual(rows);
     // The public file now serves it.
     const csv = await get("/resultat/resultat-2016-56.csv");
     expect(csv.status).toBe(200);
@@ -99,7 +107,7 @@ describe("POST /admin/api/results/import: a results file", () => {
     expect(body.errors!["31"]).toBe("Rad 31: raden har 5 fält men ska ha 6, avskilda med semikolon.");
 
     // The year's earlier results are untouched: nothing of the new file was stored, not even its good lines.
-    expect(await listResults(db(), 2017, "2.8")).toEqual(old);
+    expect(await storedRows(2017, "2.8")).toEqual(old);
   });
 
   it("names a wrong header line", async () => {
@@ -108,8 +116,10 @@ describe("POST /admin/api/results/import: a results file", () => {
     const res = await post(IMPORT, { kind: "results", year: 2017, distance: "0.8", text }, { jar });
     expect(res.status).toBe(422);
     const body = (await res.json()) as ErrorBody;
-    expect(body.errors).toEqual({ "1": `Rad 1: rubrikraden ska vara "${HEADER}".` });
-    expect(await listResults(db(), 2017, "0.8")).toEqual([]);
+    expect(body.errors).toEqual({
+      "1": `Rad 1: rubrikraden ska vara "${RESULTS_HEADER.join(";")}" (med ";Ålder" sist om filen har åldrar).`,
+    });
+    expect(await storedRows(2017, "0.8")).toEqual([]);
   });
 
   it("a re-import of the same year and distance replaces it, and leaves other distances and years alone", async () => {
@@ -139,9 +149,9 @@ describe("POST /admin/api/results/import: a results file", () => {
     expect(two.status).toBe(200);
     expect(await two.json()).toMatchObject({ year: 2018, rows: 7, replaced: 40, stored: true });
 
-    expect(await listResults(db(), 2018, "5.6")).toEqual(second);
-    expect(await listResults(db(), 2018, "1.6")).toHaveLength(5);
-    expect(await listResults(db(), 2019, "5.6")).toHaveLength(6);
+    expect(await storedRows(2018, "5.6")).toEqual(second);
+    expect(await storedRows(2018, "1.6")).toHaveLength(5);
+    expect(await storedRows(2019, "5.6")).toHaveLength(6);
     const audit = await env.DB.prepare(
       "SELECT actor, action, subject, detail FROM audit_log WHERE action = 'results.import' AND subject = '2018/5.6' ORDER BY id",
     ).all<{ actor: string; detail: string }>();
@@ -167,7 +177,7 @@ describe("POST /admin/api/results/import: a results file", () => {
       replaced: 0,
       stored: false,
     });
-    expect(await listResults(db(), 2014, "0.8")).toEqual([]);
+    expect(await storedRows(2014, "0.8")).toEqual([]);
   });
 
   it("answers 400 with a Swedish message for a bad year, distance or kind, and 422 for an empty file", async () => {
@@ -212,7 +222,9 @@ describe("POST /admin/api/results/import: the course records file", () => {
       { distance: "5.6", name: "Rekord Per", time_ms: 61_000, year: 2009 },
     ]);
     // 61 s on 5.6 km is faster than any imported result: the public list shows it.
-    expect((await listCourseRecords(db())).find((r) => r.distance === "5.6")).toMatchObject({ name: "Rekord Per" });
+    expect((await listCourseRecords(db(), PUBLISH_ALL)).find((r) => r.distance === "5.6")).toMatchObject({
+      name: "Rekord Per",
+    });
 
     const bad =
       "Distans;Namn;År;Tid\n5,6 km;Ny Rekord;2010;01:00.000\n5.6;Dubbel;2011;01:00.500\n3.0;Fel;2012;10:00.000\n";

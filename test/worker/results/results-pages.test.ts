@@ -6,7 +6,10 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { SEASON } from "../../../src/shared/season";
 import { database } from "../../../src/worker/db/client";
+import { ensureSeasonRaces, setRaceState } from "../../../src/worker/race-day/races-db";
+import { raceIdForSeason } from "../../../src/shared/race-id";
 import { replaceResults } from "../../../src/worker/results/results-db";
 import { call } from "../helpers";
 
@@ -61,6 +64,21 @@ describe("GET /resultat/{year}", () => {
     const html = await res.text();
     expect(html).toContain('<div id="root"></div>');
     expect(html).toContain("<title>Resultat saknas – Byloppet</title>");
+  });
+
+  it("answers 200 for the current season as soon as one of its races is under way, without any imported file", async () => {
+    const db = database(env.DB);
+    await ensureSeasonRaces(db, SEASON);
+    const year = SEASON.year;
+    const before = await open(`/resultat/${year}`);
+    expect(before.status).toBe(404);
+    await before.text();
+    await setRaceState(db, raceIdForSeason("0.8", SEASON), "started", Date.UTC(year, 8, 13, 9));
+    const res = await open(`/resultat/${year}`);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain(`<title>Resultat ${year} – Byloppet</title>`);
+    // A year before the season is its files alone: a race of that year (there is none) changes nothing.
+    expect((await open(`/resultat/${year - 1}`)).status).toBe(404);
   });
 
   it("leaves the results files and other names under /resultat/ to the data routes", async () => {

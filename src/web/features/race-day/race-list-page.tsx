@@ -1,8 +1,9 @@
 /**
  * /admin/edit-races: every race (admin spec, "Race list"), the newest race day first (this season's races lead),
  * each leading to its runners, and 'Lägg till lopp'. An ended race offers its results as the federation export
- * (GET /admin/api/export/friidrott.csv). On a phone each race is two lines (race-day.css, `.stack-table`): the race
- * and its status, then its date, distance, start and export, so nothing scrolls sideways.
+ * (GET /admin/api/export/friidrott.csv); a started or ended race its finishers' diplomas, one A4 page each, to print
+ * (GET /admin/api/diplomas/{race}). On a phone each race is two lines (race-day.css, `.stack-table`): the race and
+ * its status, then its date, distance, start, export and diplomas, so nothing scrolls sideways.
  */
 import { useState } from "react";
 import { Link } from "react-router";
@@ -77,6 +78,12 @@ export default function RaceListPage() {
                     {r.state === "ended" && (
                       <a href={`/admin/api/export/friidrott.csv?race=${encodeURIComponent(r.part)}`} download>
                         Friidrottsexport
+                      </a>
+                    )}
+                    {r.state === "ended" && " · "}
+                    {r.state !== "" && (
+                      <a href={`/admin/api/diplomas/${encodeURIComponent(r.part)}`} target="_blank" rel="noopener">
+                        Diplom
                       </a>
                     )}
                   </td>

@@ -21,6 +21,7 @@ import { useUpdateRunners } from "./api/update-runners";
 import { campaignQueryKeyRoot, useValidateKampanj } from "./api/validate-kampanj";
 import { CampaignField } from "./campaign-field";
 import { ErrorAlert, messagesOf } from "./error-alert";
+import { FamilyResults } from "./family-results";
 import { PaymentStatus } from "./payment-status";
 import { runnerState, unpaidRunners } from "../../../shared/registration-view";
 import { formatKr } from "./format";
@@ -151,6 +152,8 @@ export function RunnersStep({ registration }: { registration: Registration }) {
 
       <PaymentStatus registration={registration} />
       {registration.checkinCode && <CheckinQr code={registration.checkinCode} />}
+
+      <FamilyResults runners={runners} enabled={hasPaid} />
 
       {!registration.registrationOpen && (toPay.length > 0 || runners.length === 0) && (
         <div className="alert alert-warning" role="status">

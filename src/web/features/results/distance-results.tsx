@@ -3,9 +3,9 @@
  * fetched: an imported results file, or a finished race of the current season read from the race itself. The
  * page's 'Sök löpare' filters the open tab's list, and the next tab's when the visitor switches.
  */
-import { useDeferredValue, useMemo } from "react";
+import { useDeferredValue, useMemo, useState } from "react";
 import { distanceTabLabel, type DistanceKm } from "../../../shared/distances";
-import type { ResultRow } from "../../../shared/results-file";
+import type { PublishedRow } from "../../../shared/results-file";
 import { LoadState } from "../../components/ui/load-state";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "../../components/ui/tabs";
 import { kmText } from "../landing/season-text";
@@ -28,11 +28,19 @@ interface DistanceResultsProps {
   /** Null while it is not yet known where the results come from. */
   season: SeasonResults | null;
   label: string;
+  /**
+   * The tab to open on once the sources are known (result-rows.ts openingDistance: a distance that has results);
+   * until then, and without it, the spec's default. A tab the visitor picks stays picked.
+   */
+  opening?: DistanceKm | undefined;
 }
 
-export function DistanceResults({ distances, season, label }: DistanceResultsProps) {
+export function DistanceResults({ distances, season, label, opening }: DistanceResultsProps) {
+  const [picked, setPicked] = useState<string | null>(null);
+  const fallback = defaultDistance(distances);
+  const value = picked ?? (opening && distances.includes(opening) ? opening : fallback);
   return (
-    <Tabs defaultValue={defaultDistance(distances)} className="results-tabs">
+    <Tabs value={value} onValueChange={setPicked} className="results-tabs">
       <TabsList aria-label={label}>
         {distances.map((d) => (
           <TabsTrigger key={d} value={d}>
@@ -89,7 +97,7 @@ function Results({
   caption,
   status = null,
 }: {
-  rows: ResultRow[] | undefined;
+  rows: readonly PublishedRow[] | undefined;
   query: Parameters<typeof LoadState>[0]["query"];
   caption: string;
   /** A race's results status ('Resultaten är preliminära.'); null for a results file. */

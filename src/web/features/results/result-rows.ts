@@ -1,12 +1,14 @@
 /**
  * The results page's rules, as plain functions (spec, public site "Results"): which season is the latest and
  * where each of its distances comes from (an imported results file, or for a race of the current season that has
- * ended, the race itself), the older years to link, and the table's lines with ± to the winner.
+ * results, the race itself), which tab opens, the older years to link, and the table's lines with ± to the winner.
  */
 import { DISTANCES, distanceFromMeters, type DistanceKm } from "../../../shared/distances";
 import { partYear } from "../../../shared/race-id";
 import type { PublicRaceSnapshot, RaceRecord } from "../../../shared/race-protocol";
-import type { ResultRow } from "../../../shared/results-file";
+import { WITHHELD_TEXT } from "../../../shared/child-safe";
+import type { PublishedRow, ResultRow, WithheldRow } from "../../../shared/results-file";
+import type { Season } from "../../../shared/season";
 import { formatDiff, formatResult, parseResult } from "../../../shared/time-format";
 
 /** `GET /api/results`: which years and distances have an imported results file. */
@@ -34,6 +36,23 @@ export function defaultDistance(available: readonly DistanceKm[]): DistanceKm {
   return [...available].sort((a, b) => Number(b) - Number(a))[0]!;
 }
 
+/** The season's distances in the order they start on race day (0.8 at 11:00 first; equal starts longest first). */
+export function startOrder(season: Pick<Season, "races">): DistanceKm[] {
+  return [...season.races]
+    .sort((a, b) => a.startTime.localeCompare(b.startTime) || Number(b.distance) - Number(a.distance))
+    .map((r) => r.distance);
+}
+
+/**
+ * The tab a results page opens on (issue 28): the spec's 5.6K when it has results, else the first race of the
+ * day that has (on race day the 0.8K has finishers long before the 5.6K), else 5.6K. `withResults` are the
+ * distances that have results (a season's sources only name those).
+ */
+export function openingDistance(withResults: readonly DistanceKm[], order: readonly DistanceKm[]): DistanceKm {
+  if (withResults.includes(DEFAULT_DISTANCE) || withResults.length === 0) return DEFAULT_DISTANCE;
+  return order.find((d) => withResults.includes(d)) ?? defaultDistance(withResults);
+}
+
 /** One year's imported files per distance. */
 export function fileSources(sets: readonly ResultSet[], year: number): SeasonResults["sources"] {
   const sources: SeasonResults["sources"] = {};
@@ -42,51 +61,110 @@ export function fileSources(sets: readonly ResultSet[], year: number): SeasonRes
 }
 
 /**
- * The season the results page shows first. The current season once one of its races has ended: each distance
- * from its imported file if the organiser has imported one, else from the ended race. Otherwise the latest year
- * with imported results. Null when there are no results at all.
+ * A race as the race list gives it. Once the race object mirrors its results status into the race index
+ * (issue 26), the record carries it as `results` ('preliminary' from the first finish); until then it is absent.
+ */
+export type ListedRace = RaceRecord & { results?: string };
+
+/** Finishers counted from a race's public view, by part (the page counts them for started races: below). */
+export type FinisherCounts = ReadonlyMap<string, number>;
+
+/** How many runners of a public view have finished (a time shown or, for a withheld result, only the fact). */
+export function finishersOf(view: PublicRaceSnapshot): number {
+  const [, ...runners] = view;
+  return runners.filter((r) => r.finished !== null || r.resultWithheld === true).length;
+}
+
+/**
+ * Whether a race has results: a counted number of finishers decides; otherwise its results status when the record
+ * carries one, else whether it has ended (an ended race is one whose runners all finished or did not start).
+ */
+export function raceHasResults(race: ListedRace, finishers: FinisherCounts): boolean {
+  const counted = finishers.get(race.part);
+  if (counted !== undefined) return counted > 0;
+  if (race.results) return true;
+  return race.state === "ended";
+}
+
+/**
+ * The races of `year` whose finishers the page has to count from their public view to know whether they have
+ * results: started, not ended, and without a results status on the record. Only on race day is there any.
+ */
+export function racesToCount(races: readonly ListedRace[], year: number): string[] {
+  return races.filter((r) => r.state === "started" && !r.results && partYear(r.part) === year).map((r) => r.part);
+}
+
+/**
+ * One season's sources: each distance from its imported file if the organiser has imported one, else from the
+ * season's race when that race has results (live on race day, from its first finisher).
+ */
+export function seasonSources(
+  sets: readonly ResultSet[],
+  races: readonly ListedRace[],
+  year: number,
+  finishers: FinisherCounts = new Map(),
+): SeasonResults["sources"] {
+  const sources: SeasonResults["sources"] = {};
+  for (const race of races) {
+    if (partYear(race.part) !== year || !raceHasResults(race, finishers)) continue;
+    const d = distanceFromMeters(race.distance);
+    if (d) sources[d] = { kind: "race", part: race.part };
+  }
+  return { ...sources, ...fileSources(sets, year) };
+}
+
+/**
+ * The season the results page shows first: the current season as soon as one of its races has results (each
+ * distance from its imported file if there is one, else from the race); otherwise the latest year with imported
+ * results. Null when there are no results at all.
  */
 export function latestSeason(
   sets: readonly ResultSet[],
-  races: readonly RaceRecord[],
+  races: readonly ListedRace[],
   seasonYear: number,
+  finishers: FinisherCounts = new Map(),
 ): SeasonResults | null {
-  const ended = races.filter((r) => r.state === "ended" && partYear(r.part) === seasonYear);
+  const current = seasonSources([], races, seasonYear, finishers);
   const latestFileYear = sets.reduce<number | null>((max, s) => (max === null || s.year > max ? s.year : max), null);
-  if (ended.length > 0 && (latestFileYear === null || latestFileYear <= seasonYear)) {
-    const sources: SeasonResults["sources"] = {};
-    for (const race of ended) {
-      const d = distanceFromMeters(race.distance);
-      if (d) sources[d] = { kind: "race", part: race.part };
-    }
-    return { year: seasonYear, sources: { ...sources, ...fileSources(sets, seasonYear) } };
+  if (Object.keys(current).length > 0 && (latestFileYear === null || latestFileYear <= seasonYear)) {
+    return { year: seasonYear, sources: seasonSources(sets, races, seasonYear, finishers) };
   }
   if (latestFileYear === null) return null;
   return { year: latestFileYear, sources: fileSources(sets, latestFileYear) };
 }
 
-/** Every year with imported results except `shown`, newest first (the links to older years). */
-export function otherYears(sets: readonly ResultSet[], shown: number | null): number[] {
-  return [...new Set(sets.map((s) => s.year))].filter((y) => y !== shown).sort((a, b) => b - a);
-}
-
-/** The distances a year has results on, shortest first. */
-export function yearDistances(sets: readonly ResultSet[], year: number): DistanceKm[] {
-  return DISTANCES.filter((d) => sets.some((s) => s.year === year && s.distance === d));
+/** The distances a season's sources name, shortest first. */
+export function sourceDistances(sources: SeasonResults["sources"]): DistanceKm[] {
+  return DISTANCES.filter((d) => sources[d] !== undefined);
 }
 
 /**
- * A race's results as result rows: its finishers in order of time, places 1, 2, 3 … (equal times share a place).
- * Runners without a time (still out, did not start) are not results.
+ * Every year with results except `shown`, newest first (the links to other years): the imported years, and
+ * `seasonYear` when the current season has results from its races (`seasonHasResults`).
  */
-export function rowsFromRace(snapshot: PublicRaceSnapshot): ResultRow[] {
+export function otherYears(
+  sets: readonly ResultSet[],
+  shown: number | null,
+  current: { seasonYear: number; seasonHasResults: boolean } | null = null,
+): number[] {
+  const years = new Set(sets.map((s) => s.year));
+  if (current?.seasonHasResults) years.add(current.seasonYear);
+  return [...years].filter((y) => y !== shown).sort((a, b) => b - a);
+}
+
+/**
+ * A race's results as result rows: its finishers in order of time, places 1, 2, 3 … (equal times share a place),
+ * then the finishers whose result is withheld (child-safe publishing: 'Fullföljt', not placed), by name. Runners
+ * without a time (still out, did not start) are not results.
+ */
+export function rowsFromRace(snapshot: PublicRaceSnapshot): PublishedRow[] {
   const [, ...runners] = snapshot;
   const timed = runners
     .map((r) => ({ r, ms: r.time === undefined ? null : parseResult(r.time) }))
     .filter((x): x is { r: (typeof runners)[number]; ms: number } => x.ms !== null)
     .sort((a, b) => a.ms - b.ms || (a.r.bib ?? Infinity) - (b.r.bib ?? Infinity));
   let place = 0;
-  return timed.map(({ r, ms }, i) => {
+  const ranked = timed.map(({ r, ms }, i): ResultRow => {
     if (i === 0 || ms !== timed[i - 1]!.ms) place = i + 1;
     return {
       place,
@@ -98,6 +176,19 @@ export function rowsFromRace(snapshot: PublicRaceSnapshot): ResultRow[] {
       club: r.company,
     };
   });
+  const withheld = runners
+    .filter((r) => r.resultWithheld === true)
+    .map((r): WithheldRow => ({
+      place: null,
+      name: `${r.firstname} ${r.lastname}`.trim(),
+      timeMs: null,
+      klass: r.group === "Ingen" ? "" : r.group,
+      bib: r.bib !== null && r.bib > 0 ? r.bib : null,
+      club: r.company,
+      withheld: true,
+    }))
+    .sort((a, b) => a.name.localeCompare(b.name, "sv"));
+  return [...ranked, ...withheld];
 }
 
 export interface ResultLine {
@@ -112,15 +203,18 @@ export interface ResultLine {
   club: string;
 }
 
-/** The table's lines, in the given order, with ± to the fastest time. */
-export function resultLines(rows: readonly ResultRow[]): ResultLine[] {
-  const best = rows.reduce((min, r) => Math.min(min, r.timeMs), Infinity);
+/**
+ * The table's lines, in the given order, with ± to the fastest time. A withheld line (child-safe publishing) has
+ * no placing, 'Fullföljt' for its time and no ±.
+ */
+export function resultLines(rows: readonly PublishedRow[]): ResultLine[] {
+  const best = rows.reduce((min, r) => (r.timeMs === null ? min : Math.min(min, r.timeMs)), Infinity);
   return rows.map((r, i) => ({
     key: String(i),
-    place: String(r.place),
+    place: r.place === null ? "" : String(r.place),
     name: r.name,
-    time: formatResult(r.timeMs),
-    diff: formatDiff(r.timeMs - best),
+    time: r.timeMs === null ? WITHHELD_TEXT : formatResult(r.timeMs),
+    diff: r.timeMs === null ? "" : formatDiff(r.timeMs - best),
     klass: r.klass,
     bib: r.bib === null ? "" : String(r.bib),
     club: r.club,

@@ -13,23 +13,22 @@ import { SEASON } from "../../../shared/season";
 import { LoadState } from "../../components/ui/load-state";
 import { useDocumentTitle } from "../../lib/use-document-title";
 import { RunnerSearch, RunnerSearchField } from "../runner-search/runner-search";
-import { usePublicRaces } from "../start-lists/api/get-public-races";
-import { useResultSets } from "./api/get-result-sets";
 import { DistanceResults } from "./distance-results";
 import { RecordsTable } from "./records-table";
-import { latestSeason, otherYears } from "./result-rows";
+import { latestSeason, openingDistance, otherYears, sourceDistances, startOrder } from "./result-rows";
+import { useSeasonResults } from "./use-season-results";
 import { YearLinks } from "./year-links";
 
 export default function ResultsPage() {
   useDocumentTitle("Resultat");
-  const sets = useResultSets();
-  const races = usePublicRaces();
+  const current = useSeasonResults();
+  const sets = current.sets;
   // Data is rendered as a transition (useDeferredValue), which React splits into short tasks: an answer arriving
   // while a slow phone is still starting up never becomes one long task.
   const setsData = useDeferredValue(sets.data);
-  // Without the race list (an error) the imported results still show; the current season's races are a bonus.
-  const racesKnown = useDeferredValue(races.data ?? (races.isError ? [] : undefined));
-  const season = setsData && racesKnown ? latestSeason(setsData, racesKnown, SEASON.year) : undefined;
+  const racesKnown = useDeferredValue(current.racesKnown);
+  const season =
+    setsData && racesKnown ? latestSeason(setsData, racesKnown, SEASON.year, current.finishers) : undefined;
 
   return (
     <section className="page results-page">
@@ -56,7 +55,12 @@ export default function ResultsPage() {
           ) : season === null ? (
             <p className="results-empty">Det finns inga resultat ännu.</p>
           ) : (
-            <DistanceResults distances={DISTANCES} season={season ?? null} label="Distanser" />
+            <DistanceResults
+              distances={DISTANCES}
+              season={season ?? null}
+              opening={season ? openingDistance(sourceDistances(season.sources), startOrder(SEASON)) : undefined}
+              label="Distanser"
+            />
           )}
         </RunnerSearch>
       </section>

@@ -1,24 +1,36 @@
 /**
- * /resultat/{year}: one earlier year's results in tabs per distance with 'Sök löpare' over them, read from that
- * year's results files (`/resultat/{csvfile}`); the search stays when the visitor goes on to another year. Not
- * pre-rendered: the Worker answers the SPA shell with this page's title and sharing tags, and 404 for a year
- * without results (src/worker/site/pages-routes.ts); the page then says so in Swedish.
+ * /resultat/{year}: one year's results in tabs per distance with 'Sök löpare' over them, read from that year's
+ * results files (`/resultat/{csvfile}`) and, for the current season, from its races as soon as one has results
+ * (live on race day); the search stays when the visitor goes on to another year. Not pre-rendered: the Worker
+ * answers the SPA shell with this page's title and sharing tags, and 404 for a year without results
+ * (src/worker/site/pages-routes.ts); the page then says so in Swedish.
  */
 import { Link, useParams } from "react-router";
+import { SEASON } from "../../../shared/season";
 import { LoadState } from "../../components/ui/load-state";
 import { useDocumentTitle } from "../../lib/use-document-title";
 import { RunnerSearch, RunnerSearchField } from "../runner-search/runner-search";
-import { useResultSets } from "./api/get-result-sets";
 import { DistanceResults } from "./distance-results";
-import { fileSources, otherYears, yearDistances } from "./result-rows";
+import { openingDistance, otherYears, seasonSources, sourceDistances, startOrder } from "./result-rows";
+import { useSeasonResults } from "./use-season-results";
 import { YearLinks } from "./year-links";
 
 export default function ResultsYearPage() {
   const param = useParams().year ?? "";
   const year = /^\d{4}$/.test(param) ? Number(param) : null;
-  const sets = useResultSets();
-  const distances = year !== null && sets.data ? yearDistances(sets.data, year) : [];
-  const missing = year === null || (sets.data !== undefined && distances.length === 0);
+  const current = useSeasonResults();
+  const sets = current.sets;
+  // Only the current season has races with results of their own; any other year is its imported files alone.
+  const racesKnown = year === SEASON.year ? current.racesKnown : [];
+  const known = sets.data !== undefined && racesKnown !== undefined;
+  const sources =
+    year !== null && sets.data && racesKnown ? seasonSources(sets.data, racesKnown, year, current.finishers) : {};
+  const distances = sourceDistances(sources);
+  const missing = year === null || (known && distances.length === 0);
+  const seasonHasResults =
+    sets.data !== undefined &&
+    current.racesKnown !== undefined &&
+    sourceDistances(seasonSources([], current.racesKnown, SEASON.year, current.finishers)).length > 0;
   useDocumentTitle(missing ? "Resultat saknas" : `Resultat ${year}`);
 
   return (
@@ -38,11 +50,12 @@ export default function ResultsYearPage() {
       ) : (
         <RunnerSearch>
           <RunnerSearchField />
-          {sets.data && year !== null ? (
+          {known && year !== null ? (
             <DistanceResults
               key={year}
               distances={distances}
-              season={{ year, sources: fileSources(sets.data, year) }}
+              season={{ year, sources }}
+              opening={openingDistance(distances, startOrder(SEASON))}
               label={`Distanser ${year}`}
             />
           ) : (
@@ -54,7 +67,10 @@ export default function ResultsYearPage() {
       <section className="results-section" aria-labelledby="andra-ar">
         <h2 id="andra-ar">Andra år</h2>
         {sets.data ? (
-          <YearLinks years={otherYears(sets.data, year)} label="Resultat från andra år" />
+          <YearLinks
+            years={otherYears(sets.data, year, { seasonYear: SEASON.year, seasonHasResults })}
+            label="Resultat från andra år"
+          />
         ) : (
           <LoadState query={sets} loading="Hämtar åren …" />
         )}

@@ -8,6 +8,7 @@ import { partYear } from "../../../shared/race-id";
 import type { PublicRaceSnapshot, PublicRunnerRecord, RaceRecord, RaceState } from "../../../shared/race-protocol";
 import { stockholmParts } from "../../../shared/stockholm";
 import { parseResult } from "../../../shared/time-format";
+import { WITHHELD_TEXT } from "../../../shared/child-safe";
 
 export interface RaceYear {
   year: number;
@@ -83,11 +84,13 @@ function bibText(r: PublicRunnerRecord, withResults: boolean): string {
   if (r.bib !== null && r.bib > 0) return String(r.bib);
   // A missing number is still to be decided before the start; after it, a runner without one never started.
   if (!withResults) return "TBD";
-  return r.time !== undefined ? "–" : "DNS";
+  return r.time !== undefined || r.resultWithheld ? "–" : "DNS";
 }
 
 function resultText(r: PublicRunnerRecord, state: RaceState): string {
   if (r.time !== undefined) return r.corrected ? `${r.time} (korrigerad)` : r.time;
+  // Child-safe publishing: finished, time and placing not published.
+  if (r.resultWithheld) return WITHHELD_TEXT;
   if (r.dns || !(r.bib !== null && r.bib > 0)) return "DNS";
   return state === "ended" ? "–" : "";
 }
@@ -108,7 +111,10 @@ export function compareStartList(withResults: boolean) {
     return (hasBib(a) ? a.bib! - b.bib! : 0) || byName(a, b);
   };
   if (!withResults) return byBib;
-  const rank = (r: PublicRunnerRecord) => (resultMsOf(r) !== null ? 0 : r.dns || !hasBib(r) ? 2 : 1);
+  // Finishers with a time, then those whose result is withheld (child-safe publishing; by number, never in finish
+  // order), then the runners still out, then those who did not start.
+  const rank = (r: PublicRunnerRecord) =>
+    resultMsOf(r) !== null ? 0 : r.resultWithheld ? 1 : r.dns || !hasBib(r) ? 3 : 2;
   return (a: PublicRunnerRecord, b: PublicRunnerRecord) => {
     const ra = rank(a);
     const rb = rank(b);
@@ -137,8 +143,8 @@ export function startListView(snapshot: PublicRaceSnapshot): StartListView {
       klass: r.group === "Ingen" ? "" : r.group,
       club: r.company,
       result: withResults ? resultText(r, race.state) : "",
-      finished: r.time !== undefined,
-      dns: withResults && r.time === undefined && (r.dns === true || !hasBib(r)),
+      finished: r.time !== undefined || r.resultWithheld === true,
+      dns: withResults && r.time === undefined && !r.resultWithheld && (r.dns === true || !hasBib(r)),
     }));
   return { race, withResults, rows };
 }

@@ -1,0 +1,94 @@
+/**
+ * Child-safe publishing in the public view of a race of the season (issue 28, item 5): `GET /api/races/get/{part}`
+ * (start lists, results and spectators read it) withholds the time, the finish moment and the placing of runners
+ * aged 11 or under while the season setting is on, and publishes every result while it is off (the default).
+ */
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { database } from "../../../src/worker/db/client";
+import { addParticipantsToRaces, raceStub } from "../../../src/worker/race-day/race-runners";
+import { raceIdForSeason } from "../../../src/shared/race-id";
+import type { PublicRunnerRecord, RaceRecord } from "../../../src/shared/race-protocol";
+import { SEASON, type Season } from "../../../src/shared/season";
+import { get } from "../helpers";
+
+const db = () => database(env.DB);
+let counter = 0;
+function testSeason(): Season {
+  counter += 1;
+  return { ...SEASON, year: 2090 + counter, raceDay: `${2090 + counter}-09-13` };
+}
+
+async function withChildSafe<T>(on: boolean, run: () => Promise<T>): Promise<T> {
+  const was = SEASON.childSafePublishing;
+  SEASON.childSafePublishing = on;
+  try {
+    return await run();
+  } finally {
+    SEASON.childSafePublishing = was;
+  }
+}
+
+/** A started race: Vuxen (34) first, Barn (9) second, Tolv (12) third, Sen (10) still out. */
+async function finishedRace() {
+  const season = testSeason();
+  const make = (firstname: string, age: number, bib: number) => ({
+    id: crypto.randomUUID(),
+    firstname,
+    lastname: "Testsson",
+    age,
+    company: "",
+    group: "Ingen",
+    distance: "2.8",
+    bib,
+  });
+  const runners = [make("Vuxen", 34, 401), make("Barn", 9, 402), make("Tolv", 12, 403), make("Sen", 10, 404)];
+  for (const p of runners) {
+    await env.DB.prepare(
+      `INSERT INTO participants (id, season, firstname, lastname, age, company, distance, "group", bib, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+      .bind(p.id, season.year, p.firstname, p.lastname, p.age, p.company, p.distance, p.group, p.bib, Date.now())
+      .run();
+  }
+  await addParticipantsToRaces(env, db(), runners, season);
+  const part = raceIdForSeason("2.8", season);
+  const race = raceStub(env, part);
+  const now = Date.now();
+  await race.start({ tapId: crypto.randomUUID(), at: now - 600_000 });
+  await race.finish(runners[0]!.id, { tapId: crypto.randomUUID(), at: now - 300_000 });
+  await race.finish(runners[1]!.id, { tapId: crypto.randomUUID(), at: now - 290_000 });
+  await race.finish(runners[2]!.id, { tapId: crypto.randomUUID(), at: now - 280_000 });
+  return { part };
+}
+
+async function publicView(part: string) {
+  const res = await get(`/api/races/get/${part}`);
+  expect(res.status).toBe(200);
+  return (await res.json()) as [RaceRecord, ...PublicRunnerRecord[]];
+}
+
+describe("child-safe publishing in a race's public view", () => {
+  it("publishes every time while the setting is off", async () => {
+    const { part } = await finishedRace();
+    const [, ...runners] = await withChildSafe(false, () => publicView(part));
+    expect(runners.filter((r) => r.time !== undefined).map((r) => r.firstname)).toEqual(["Vuxen", "Barn", "Tolv"]);
+    expect(runners.some((r) => r.resultWithheld)).toBe(false);
+  });
+
+  it("withholds the time and the finish moment of a finisher aged 11 or under, listing them last as finished", async () => {
+    const { part } = await finishedRace();
+    const [race, ...runners] = await withChildSafe(true, () => publicView(part));
+    expect(race.state).toBe("started");
+    const barn = runners.find((r) => r.firstname === "Barn")!;
+    expect(barn).toMatchObject({ finished: null, resultWithheld: true });
+    expect(barn.time).toBeUndefined();
+    // A child still out is simply out; older runners keep their time.
+    expect(runners.find((r) => r.firstname === "Sen")).toMatchObject({ finished: null });
+    expect(runners.find((r) => r.firstname === "Sen")!.resultWithheld).toBeUndefined();
+    expect(runners.filter((r) => r.time !== undefined).map((r) => r.firstname)).toEqual(["Vuxen", "Tolv"]);
+    // The withheld finisher is not among the finishers in finish order (that would give the placing away).
+    expect(runners.map((r) => r.firstname)).toEqual(["Sen", "Vuxen", "Tolv", "Barn"]);
+    expect(JSON.stringify(runners)).not.toContain('"age"');
+  });
+});
