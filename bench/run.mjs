@@ -21,6 +21,7 @@ const BENCHMARKS = {
   "payment-flow": () => import("./payment-flow.mjs"),
   "race-screen-load": () => import("./race-screen-load.mjs"),
   "race-sockets": () => import("./race-sockets.mjs"),
+  spectators: () => import("./spectators.mjs"),
   "rapid-timing": () => import("./rapid-timing.mjs"),
   "results-table": () => import("./results-table.mjs"),
   "runner-search": () => import("./runner-search.mjs"),

@@ -104,7 +104,10 @@ export interface RunnerRecord {
   corrected?: true;
 }
 
-/** The start list a visitor sees: no age, no participant id (admin spec's start-list columns). */
+/**
+ * The start list a visitor sees: no age, no participant id (admin spec's start-list columns). Made by
+ * shared/public-view.ts, the one place that decides what the public sees.
+ */
 export type PublicRunnerRecord = Pick<
   RunnerRecord,
   | "type"
@@ -122,7 +125,8 @@ export type PublicRunnerRecord = Pick<
 > & {
   /**
    * Finished, but the time, the finish moment and a placing are not published (child-safe publishing: the season
-   * setting withholds them for runners 11 and under). Such a record has `finished: null` and no `time`.
+   * setting withholds them for runners 11 and under; public-view.ts). Such a record has `finished: null` and no
+   * `time`.
    */
   resultWithheld?: true;
 };
@@ -144,61 +148,6 @@ export function metersToKm(meters: number): RunnerDistance {
 export function runnerTime(started: number | null, finished: number | null): string | undefined {
   const ms = resultMs(started, finished);
   return ms === null ? undefined : formatResult(ms);
-}
-
-/**
- * A runner as the public sees it: no age, no participant id. `publishes` says whether this runner's result is
- * published (child-safe.ts `publishesResult` with the season's rules); a withheld finisher keeps only the fact
- * that they finished (`resultWithheld`), never the finish moment (its order would give the placing away).
- */
-export function toPublicRunner(r: RunnerRecord, publishes: (age: number) => boolean = () => true): PublicRunnerRecord {
-  const pub: PublicRunnerRecord = {
-    type: r.type,
-    part: r.part,
-    sort: r.sort,
-    bib: r.bib,
-    firstname: r.firstname,
-    lastname: r.lastname,
-    group: r.group,
-    company: r.company,
-    finished: r.finished,
-  };
-  if (r.dns) pub.dns = true;
-  if (r.finished !== null && !publishes(r.age)) {
-    pub.finished = null;
-    pub.resultWithheld = true;
-    return pub;
-  }
-  if (r.time !== undefined) pub.time = r.time;
-  if (r.corrected) pub.corrected = true;
-  return pub;
-}
-
-/** The race record a visitor sees: without the admin's device ids. */
-export function toPublicRace(race: RaceRecord): RaceRecord {
-  const { mainTimer: _mainTimer, ...pub } = race;
-  return pub;
-}
-
-/**
- * The public runners of a race in the race's order (waiting, then finishers by finish), with the withheld
- * finishers last, by bib then name: where they stood among the finishers would give their placing away.
- */
-export function publicRunners(
-  runners: readonly RunnerRecord[],
-  publishes: (age: number) => boolean = () => true,
-): PublicRunnerRecord[] {
-  const all = runners.map((r) => toPublicRunner(r, publishes));
-  const withheld = all
-    .filter((r) => r.resultWithheld === true)
-    .sort(
-      (a, b) =>
-        (a.bib ?? Infinity) - (b.bib ?? Infinity) ||
-        a.lastname.localeCompare(b.lastname, "sv") ||
-        a.firstname.localeCompare(b.firstname, "sv") ||
-        (a.sort < b.sort ? -1 : a.sort > b.sort ? 1 : 0),
-    );
-  return [...all.filter((r) => r.resultWithheld !== true), ...withheld];
 }
 
 /**

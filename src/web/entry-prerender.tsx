@@ -2,14 +2,13 @@
  * The build-time render of the public static pages (scripts/prerender.mjs). It renders the same <App> as the
  * browser, inside a StaticRouter, with an empty query cache: exactly what the browser's first render produces
  * before any data arrives, so hydration matches. Time-dependent parts are not decided here (see season-flags).
+ * The data pages (/startlistor, /resultat) are rendered again on the Worker with their data (entry-server.tsx);
+ * this render is their shell, and what is served when that fails.
  */
-import { StrictMode } from "react";
-import { prerender } from "react-dom/static";
-import { StaticRouter } from "react-router";
 import { galleryIndexDescription, galleryYearDescription, galleryYears } from "../shared/gallery";
 import { SEASON } from "../shared/season";
-import { App } from "./app/app";
 import { createQueryClient } from "./app/query-client";
+import { renderRoot } from "./app/render-root";
 import { COURSES_DESCRIPTION } from "./features/courses/courses-text";
 import { RESULTS_DESCRIPTION } from "./features/results/results-text";
 import { START_LISTS_DESCRIPTION } from "./features/start-lists/start-lists-text";
@@ -74,13 +73,6 @@ export const PRERENDER_PAGES: readonly PrerenderPage[] = [
 ];
 
 /** The HTML of #root for `path`, with every lazy chunk and Suspense boundary resolved. */
-export async function render(path: string): Promise<string> {
-  const { prelude } = await prerender(
-    <StrictMode>
-      <StaticRouter location={path}>
-        <App queryClient={createQueryClient()} />
-      </StaticRouter>
-    </StrictMode>,
-  );
-  return new Response(prelude).text();
+export function render(path: string): Promise<string> {
+  return renderRoot(path, createQueryClient());
 }

@@ -1,12 +1,13 @@
 /**
  * The browser entry. A page pre-rendered at build carries `data-prerendered="<its path>"` on #root: then React
- * hydrates the HTML that is already on screen. Any other path (the SPA fallback for deep links such as
- * /anmalan/2 or /admin/race gets the empty shell) is rendered from scratch.
+ * hydrates the HTML that is already on screen (a data page's from the data its HTML holds). Any other path (the SPA
+ * fallback for deep links such as /anmalan/2 or /admin/race gets the empty shell) is rendered from scratch.
  */
 import { startTransition, StrictMode } from "react";
 import { createRoot, hydrateRoot } from "react-dom/client";
 import { BrowserRouter } from "react-router";
 import { App } from "./app/app";
+import { readPageData, seedPageData } from "./app/page-data";
 import { preloadScreens } from "./app/routes";
 import { createQueryClient } from "./app/query-client";
 import { reloadOnStaleChunks } from "./features/offline/chunk-reload";
@@ -32,6 +33,9 @@ const app = (
 
 const prerenderedFor = root.dataset.prerendered;
 if (prerenderedFor !== undefined && prerenderedFor === location.pathname && root.firstChild) {
+  // A data page's HTML was rendered from the data it holds: the first render reads the same.
+  const pageData = readPageData(document);
+  if (pageData) seedPageData(queryClient, pageData);
   // As a transition, hydration yields to the browser every few milliseconds instead of one long task: the page
   // is already visible, so nothing is lost, and a slow phone stays responsive (Total Blocking Time).
   startTransition(() => {

@@ -8,6 +8,7 @@ import { HTTPException } from "hono/http-exception";
 import type { AppEnv } from "./env";
 import { ApiError } from "./lib/errors";
 import { appContext } from "./middleware/context";
+import { cacheControlMiddleware } from "./middleware/cache-control";
 import { adminGuard } from "./middleware/admin";
 import { requireJsonBody } from "./middleware/json-body";
 import { sameOrigin } from "./middleware/same-origin";
@@ -50,6 +51,8 @@ export function createApp() {
 
   // Outermost, so every answer below gets the headers, the error handler's and the 404's included.
   app.use(securityHeadersMiddleware);
+  // Just as outer: no answer reaches the edge cache without saying whether it may be kept.
+  app.use(cacheControlMiddleware);
   app.use(appContext);
   app.use(sameOrigin);
   app.use(requireJsonBody);

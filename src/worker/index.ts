@@ -9,6 +9,7 @@ import { reconcileRefunds } from "./payments/refunds";
 export { PaymentDO } from "../durable/payment";
 export { RaceDO } from "../durable/race/race-do";
 export { RaceHubDO } from "../durable/race-hub";
+export { SpectatorsDO } from "../durable/spectators";
 
 const app = createApp();
 

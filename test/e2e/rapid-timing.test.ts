@@ -5,7 +5,9 @@
  * review list's suggestion; both phones end with the same 10 results, each time the slot's, 'Preliminära' until
  * the race is ended and marked 'Officiella'. A phone reloaded
  * without a connection keeps its slots' numbers (the saved race has the taps), and its next 'Mål!' is the next
- * number. E2E_SCREENSHOTS=<dir> saves the screens.
+ * number. A bib phone cut off types bibs (some before a reload without a connection, some after): they stay on its
+ * keypad as 'ej skickad', and once back each reaches the race once, in the order typed, after the taps before
+ * them. E2E_SCREENSHOTS=<dir> saves the screens.
  */
 import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, expect, inject, test } from "vitest";
@@ -175,4 +177,74 @@ test("reloaded without a connection, the slots keep their numbers and the next '
   await p.page.getByText("socket ansluten").waitFor({ timeout: 20_000 });
   await p.page.getByText(/Ej skickade/).waitFor({ state: "detached", timeout: 20_000 });
   await expect.poll(() => slotTexts(p.page)).toHaveLength(3);
+});
+
+test("bibs typed while cut off survive a reload, and once back each reaches the race once, in order, after the taps", async (ctx) => {
+  const p = await phone(1);
+  const race = await createRace(p.page);
+  for (const [i, name] of NAMES.slice(0, 4).entries()) await addRunner(p.page, race.part, name, i + 1);
+  expect((await p.page.request.get(`/admin/api/races/start/${race.part}`, { headers: HEADERS })).status()).toBe(200);
+  await openRace(p.page, race.part);
+  const hasServiceWorker = await p.page.evaluate(async () => {
+    const ready = navigator.serviceWorker?.ready.then(() => true);
+    return ready ? Promise.race([ready, new Promise<boolean>((r) => setTimeout(() => r(false), 5_000))]) : false;
+  });
+  ctx.skip(!hasServiceWorker, "needs the service worker that serves the race screen offline");
+
+  // Two finishes timed online; the screen saves what it shows at most every 2 s.
+  await p.page.getByRole("button", { name: "Mål!", exact: true }).click();
+  const finish = p.page.getByRole("button", { name: /^Mål! \(\d+ tider\)$/ });
+  for (let i = 0; i < 2; i++) await finish.click();
+  await p.page.getByText(/Ej skickade/).waitFor({ state: "detached", timeout: 15_000 });
+  await p.page.waitForTimeout(2_500);
+
+  // Cut off: two more finishes, then the four bibs in finish order (2, 1, 4, 3), the last two after a reload.
+  await p.proxy.cut();
+  await p.page.getByText("socket stängd").waitFor();
+  for (let i = 0; i < 2; i++) await finish.click();
+  await p.page.getByRole("button", { name: "Startnummer", exact: true }).click();
+  const keypad = p.page.locator(".keypad");
+  const type = async (bib: string) => {
+    for (const digit of bib) await keypad.getByRole("button", { name: digit, exact: true }).click();
+    await keypad.getByRole("button", { name: "OK, skicka startnumret" }).click();
+  };
+  const entries = () => p.page.locator(".bib-entries li > span").allTextContents();
+  await type("2");
+  await type("1");
+  await expect.poll(entries).toEqual(["1. Nr 2 → ej skickad", "2. Nr 1 → ej skickad"]);
+  await p.page.getByText("Ej skickade startnummer: 2").waitFor();
+
+  await p.page.reload();
+  await p.page.getByText("Offline.", { exact: false }).waitFor({ timeout: 15_000 });
+  await expect.poll(entries).toEqual(["1. Nr 2 → ej skickad", "2. Nr 1 → ej skickad"]);
+  await type("4");
+  await type("3");
+  await p.page.getByText("Ej skickade måltider: 2 · Ej skickade startnummer: 4").waitFor();
+  const queued = await storedItems(p.page, race.part);
+  expect(queued.map((i) => i.kind)).toEqual(["rapid", "rapid", "bib-entry", "bib-entry", "bib-entry", "bib-entry"]);
+  if (SCREENSHOTS) await p.page.screenshot({ path: `${SCREENSHOTS}/rapid-bibs-queued-390.png`, fullPage: true });
+
+  await p.proxy.restore();
+  await p.page.getByText("socket ansluten").waitFor({ timeout: 20_000 });
+  await p.page.getByText(/Ej skickade/).waitFor({ state: "detached", timeout: 20_000 });
+  await expect.poll(() => resultBibs(p.page), { timeout: 15_000 }).toEqual(["2", "1", "4", "3"]);
+  await expect
+    .poll(entries)
+    .toEqual([
+      expect.stringMatching(/^1\. Nr 2 → #1 /),
+      expect.stringMatching(/^2\. Nr 1 → #2 /),
+      expect.stringMatching(/^3\. Nr 4 → #3 /),
+      expect.stringMatching(/^4\. Nr 3 → #4 /),
+    ] as unknown as string[]);
+  if (SCREENSHOTS) await p.page.screenshot({ path: `${SCREENSHOTS}/rapid-bibs-sent-390.png`, fullPage: true });
+
+  // On the server: each bib once, in the order typed; the offline taps' times went to bibs 4 and 3.
+  const res = await p.page.request.get(`/admin/api/races/audit/${race.part}?limit=5000`);
+  const events = (await res.json()) as RaceAuditEvent[];
+  expect(events.filter((e) => e.type === "rapid-tap")).toHaveLength(4);
+  expect(events.filter((e) => e.type === "bib-entered")).toHaveLength(4);
+  const [, ...runners] = (await getRace(p.page, race.part)) as [RaceRecord, ...RunnerRecord[]];
+  const byBib = new Map(runners.map((r) => [r.bib, r]));
+  expect(byBib.get(4)?.finished).toBe(queued[0]!.at);
+  expect(byBib.get(3)?.finished).toBe(queued[1]!.at);
 });

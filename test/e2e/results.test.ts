@@ -104,6 +104,13 @@ test("the first HTML has the records table's rows, the distance tabs (5.6K open)
   expect(await page.getByRole("tab").allTextContents()).toEqual(["0.8K", "1.6K", "2.8K", "5.6K"]);
   expect(await page.getByRole("tab", { name: "5.6K" }).getAttribute("aria-selected")).toBe("true");
   expect(await page.getByRole("heading", { level: 2, name: "Tidigare år" }).isVisible()).toBe(true);
+  // The Worker rendered the data into the HTML: the records, the latest season's 5.6K results and the years.
+  for (const row of await tableRows(records)) expect(row[3]).toMatch(/^\d\d:\d\d\.\d{3}$/);
+  expect(await page.getByRole("heading", { level: 2, name: "Resultat 2023" }).isVisible()).toBe(true);
+  const first = (await tableRows(panel(page)))[0]!;
+  expect([first[0], first[3]]).toEqual(["1", "+00:00.000"]);
+  expect(await page.locator(".year-link").count()).toBeGreaterThan(0);
+  expect(await page.getByText("Hämtar resultat …").count()).toBe(0);
 });
 
 for (const kind of ["phone", "desktop"] as const) {
@@ -231,8 +238,11 @@ test("a visitor never downloads admin or timing code", async () => {
   const page = await open("phone");
   const scripts: string[] = [];
   page.on("request", (r) => r.resourceType() === "script" && scripts.push(new URL(r.url()).pathname));
+  // The table is in the first HTML; the page's script comes after the first paint.
+  const script = page.waitForRequest((r) => r.url().includes("results-page"));
   await page.goto("/resultat");
   await panel(page).getByRole("table").waitFor();
+  await script;
   await page.getByRole("link", { name: "2018", exact: true }).click();
   await panel(page).getByRole("table").waitFor();
   expect(scripts.some((s) => s.includes("results-page"))).toBe(true);
@@ -332,7 +342,8 @@ test("a finished race of the current season shows on /resultat, read from the ra
     expect(ended[0].state).toBe("ended");
 
     const page = await open("phone");
-    await page.goto("/resultat");
+    // The results are in the first HTML; the tabs answer a tap once the page's script has run (network idle).
+    await page.goto("/resultat", { waitUntil: "networkidle" });
     await page.getByRole("heading", { level: 2, name: `Resultat ${SEASON.year}` }).waitFor();
     await panel(page).getByRole("table").waitFor();
     const rows = await tableRows(panel(page));

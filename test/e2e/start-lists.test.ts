@@ -102,17 +102,31 @@ const raceTab = (scope: Locator, part: string) => scope.locator(`[role="tab"][ar
 
 const headers = (page: Page) => page.locator("main").getByRole("columnheader").allTextContents();
 
-test("the first HTML has the page's heading and text, a head for sharing, and room for the years", async () => {
+test("the first HTML has the page's heading and text, a head for sharing, and the years with their distances", async () => {
   const page = await open("phone", { javaScriptEnabled: false });
   const res = await page.goto("/startlistor");
   expect(res?.status()).toBe(200);
   await expectShareableHead(page, TITLE);
   expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Startlistor");
   expect(await page.locator(".page-lead").textContent()).toMatch(/^Alla anmälda löpare/);
-  expect(await page.locator("main").getByRole("status").textContent()).toBe("Hämtar loppen …");
-  // The footer waits below the first screen, so the years arriving move nothing in sight.
-  const footerTop = await page.locator("footer").evaluate((el) => el.getBoundingClientRect().top);
-  expect(footerTop).toBeGreaterThanOrEqual(740);
+  // The Worker rendered the years and their distances into the HTML (no loading line, nothing to arrive).
+  expect(await page.getByText("Hämtar loppen …").count()).toBe(0);
+  const years = (await page.locator("main h2").allTextContents()).map(Number);
+  expect(years).toEqual(expect.arrayContaining([2025, 2024, 2023, 2022]));
+  expect(years).toEqual([...years].sort((a, b) => b - a));
+  const season = page.locator("section.year-section").filter({ has: page.getByRole("heading", { name: "2025" }) });
+  // Other test files on the same server may add races to this season ('5.6K (13/9)'): the four distances are there.
+  const tabs = await season.getByRole("tab").allTextContents();
+  expect(tabs).toEqual(expect.arrayContaining(["0.8K", "1.6K", "2.8K"]));
+  expect(tabs.some((t) => t.startsWith("5.6K"))).toBe(true);
+  expect(await season.getByText("Klicka på en distans för att hämta startlistan.").count()).toBe(1);
+  // The same races as data for the first render (not run: a JSON script, which the CSP allows).
+  const data = JSON.parse((await page.locator("script#page-data").textContent()) ?? "{}") as {
+    queries: { key: string[]; data: RaceRecord[] }[];
+  };
+  expect(data.queries.map((q) => q.key)).toEqual([["public", "races"]]);
+  expect(data.queries[0]!.data.map((r) => r.part)).toContain("race-250913-56");
+  expect(await page.locator("script#page-data").getAttribute("type")).toBe("application/json");
 });
 
 for (const kind of ["phone", "desktop"] as const) {
@@ -155,7 +169,7 @@ for (const kind of ["phone", "desktop"] as const) {
   });
 }
 
-test("a running race's list shows results and DNS, and updates by itself while it is open", async () => {
+test("a running race's list shows results and DNS; without its live socket it asks again every few seconds", async () => {
   const admin = await adminContext();
   const race = await createRace(admin);
   const anna = await addRunner(admin, race.part, { firstname: "Anna", bib: 11, group: "Dam", company: "IK Ek" });
@@ -167,12 +181,19 @@ test("a running race's list shows results and DNS, and updates by itself while i
   await raceCall(admin, `dns/${race.part}/${cia.sort}/on`);
 
   const page = await open("phone");
+  // The spectators' socket cannot open here (a network that drops sockets): the page falls back to asking.
+  const refused: string[] = [];
+  await page.routeWebSocket(/\/ws\/spectate\//, (ws) => {
+    refused.push(ws.url());
+    void ws.close();
+  });
   const reads: number[] = [];
   page.on("request", (r) => r.url().endsWith(`/api/races/get/${race.part}`) && reads.push(Date.now()));
   await page.goto("/startlistor", { waitUntil: "networkidle" });
   const year = page.locator("section.year-section").filter({ has: page.getByRole("heading", { name: "2099" }) });
   await raceTab(year, race.part).click();
   await year.getByRole("table").waitFor();
+  await expect.poll(() => refused.length).toBeGreaterThan(0);
 
   expect(await headers(page)).toEqual(["BIB", "Namn", "Klass", "Förening", "Resultat"]);
   await expect
@@ -204,6 +225,50 @@ test("a running race's list shows results and DNS, and updates by itself while i
   await raceCall(admin, `dns/${race.part}/${dan.sort}/on`);
   await raceCall(admin, `end/${race.part}`);
   await year.getByText(/Loppet är avslutat – 2 i mål/).waitFor({ timeout: 12_000 });
+  const count = reads.length;
+  await page.waitForTimeout(6_000);
+  expect(reads.length).toBe(count);
+});
+
+test("an open list of a running race follows it on the spectators' socket: a finish within 2 s, no polling", async () => {
+  const admin = await adminContext();
+  const race = await createRace(admin);
+  const anna = await addRunner(admin, race.part, { firstname: "Anna", bib: 21 });
+  const bo = await addRunner(admin, race.part, { firstname: "Bo", bib: 22 });
+  await raceCall(admin, `start/${race.part}`);
+
+  const page = await open("phone");
+  const reads: number[] = [];
+  page.on("request", (r) => r.url().endsWith(`/api/races/get/${race.part}`) && reads.push(Date.now()));
+  const socket = page.waitForEvent("websocket", (ws) => ws.url().includes(`/ws/spectate/${race.part}`));
+  await page.goto("/startlistor", { waitUntil: "networkidle" });
+  const year = page.locator("section.year-section").filter({ has: page.getByRole("heading", { name: "2099" }) });
+  await raceTab(year, race.part).click();
+  await year.getByRole("table").waitFor();
+  const ws = await socket;
+  const sent: string[] = [];
+  ws.on("framesent", (frame) => sent.push(String(frame.payload)));
+  await expect.poll(() => ws.isClosed()).toBe(false);
+
+  // A finish reaches the open list within 2 s of the tap, by the socket alone.
+  const readsBefore = reads.length;
+  const delta = ws.waitForEvent("framereceived", (f) => String(f.payload).includes(anna.sort));
+  const tapped = Date.now();
+  await raceCall(admin, `finish/${race.part}/${anna.sort}`);
+  await delta;
+  await expect
+    .poll(async () => (await tableRows(page, year))[0], { timeout: Math.max(0, 2_000 - (Date.now() - tapped)) })
+    .toEqual(["21", "Anna Åkesson", "", "", expect.stringMatching(/^\d\d:\d\d\.\d{3}$/)]);
+  expect(Date.now() - tapped).toBeLessThan(2_000);
+  await page.waitForTimeout(6_000);
+  expect(reads.length).toBe(readsBefore);
+  expect(sent).toEqual([]);
+
+  // Ended: the socket brings that too, and then closes; nothing asks afterwards.
+  await raceCall(admin, `finish/${race.part}/${bo.sort}`);
+  await raceCall(admin, `end/${race.part}`);
+  await year.getByText(/Loppet är avslutat – 2 i mål/).waitFor({ timeout: 2_000 });
+  await expect.poll(() => ws.isClosed()).toBe(true);
   const count = reads.length;
   await page.waitForTimeout(6_000);
   expect(reads.length).toBe(count);

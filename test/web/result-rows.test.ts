@@ -1,5 +1,6 @@
 /** The results page's rules: the latest season and its sources, older years, a race's results, ± to the winner. */
 import { describe, expect, it } from "vitest";
+import { resultRows } from "../../src/shared/public-view";
 import type { PublicRaceSnapshot, RaceRecord, RaceState } from "../../src/shared/race-protocol";
 import { SEASON } from "../../src/shared/season";
 import {
@@ -11,7 +12,6 @@ import {
   otherYears,
   racesToCount,
   resultLines,
-  rowsFromRace,
   seasonSources,
   sourceDistances,
   startOrder,
@@ -170,7 +170,7 @@ describe("years and distances", () => {
   });
 });
 
-describe("rowsFromRace and resultLines", () => {
+describe("a race's rows (shared resultRows) and resultLines", () => {
   const snapshot = [
     race("race-250913-56", 5600, "ended"),
     {
@@ -224,7 +224,7 @@ describe("rowsFromRace and resultLines", () => {
   ] as PublicRaceSnapshot;
 
   it("lists the finishers in order of time, equal times sharing a place, without the runners who have no time", () => {
-    expect(rowsFromRace(snapshot)).toEqual([
+    expect(resultRows(snapshot)).toEqual([
       { place: 1, name: "Bo Berg", timeMs: 1_198_001, klass: "", bib: 601, club: "" },
       { place: 2, name: "Anna Ek", timeMs: 1_200_500, klass: "Dam", bib: 603, club: "IK Ek" },
       { place: 2, name: "Dan Ek", timeMs: 1_200_500, klass: "Herr", bib: null, club: "" },
@@ -232,7 +232,7 @@ describe("rowsFromRace and resultLines", () => {
   });
 
   it("gives each line its time and ± to the winner", () => {
-    expect(resultLines(rowsFromRace(snapshot)).map((l) => [l.place, l.name, l.time, l.diff, l.bib])).toEqual([
+    expect(resultLines(resultRows(snapshot)).map((l) => [l.place, l.name, l.time, l.diff, l.bib])).toEqual([
       ["1", "Bo Berg", "19:58.001", "+00:00.000", "601"],
       ["2", "Anna Ek", "20:00.500", "+00:02.499", "603"],
       ["2", "Dan Ek", "20:00.500", "+00:02.499", ""],
@@ -253,10 +253,10 @@ describe("resultLines of a published file (child-safe publishing)", () => {
   });
 });
 
-describe("rowsFromRace with withheld results (issue 28, item 5)", () => {
+describe("resultRows with withheld results (issue 28, item 5)", () => {
   it("places the timed finishers among themselves and lists the withheld ones after them as 'Fullföljt'", () => {
     const base = { type: "runner" as const, part: "p", group: "Ingen", company: "", finished: null, bib: null };
-    const rows = rowsFromRace([
+    const rows = resultRows([
       race("race-250913-08", 800, "started"),
       { ...base, sort: "runner-b", firstname: "Bo", lastname: "Ek", resultWithheld: true },
       { ...base, sort: "runner-a", firstname: "Al", lastname: "Ek", resultWithheld: true },

@@ -13,6 +13,10 @@
  *
  * Sockets hibernate (`acceptWebSocket`): identity lives in the attachment, memory holds nothing but a cache of the
  * race row. Frames are parsed with zod; a bad frame gets `{type:'error'}` and the socket stays open.
+ *
+ * Only the admins' sockets are held here. Spectators are the race's fan-out object's (src/durable/spectators.ts):
+ * after each change's broadcast this object sends it the public records that changed, without waiting
+ * (public-feed.ts), and the fan-out reads `publicSince` only when it lacks something.
  */
 import { DurableObject } from "cloudflare:workers";
 import { closeSocket, parseClientFrame, sendFrame } from "../client-frames";
@@ -41,6 +45,8 @@ import {
 import { acceptRaceSocket, broadcast, closeSessions, subscribe, subscribedSessions } from "./sockets";
 import { endedSessions, SessionRecheck, socketSessionFrom } from "../socket-sessions";
 import { RaceStore } from "./storage";
+import { publicUpdate, SpectatorFeed } from "./public-feed";
+import type { PublicUpdate } from "../../shared/spectator-protocol";
 import {
   RACE_ACTOR_HEADER,
   type AddRunnerOptions,
@@ -99,12 +105,18 @@ export class RaceDO extends DurableObject<Env> {
   private readonly store: RaceStore;
   /** When the sockets' sessions were last checked against D1 (kept in storage, across hibernation). */
   private readonly sessionRecheck: SessionRecheck;
+  /** Tells the race's spectator fan-out of each public change, never waiting for it (public-feed.ts). */
+  private readonly spectators: SpectatorFeed;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.clock = clockFromSettings(env);
     this.store = new RaceStore(ctx.storage, this.clock);
     this.sessionRecheck = new SessionRecheck(ctx.storage);
+    this.spectators = new SpectatorFeed((update) => {
+      const part = this.store.meta()?.part;
+      return part ? env.SPECTATORS.getByName(part).publish(update) : Promise.resolve();
+    });
     void ctx.blockConcurrencyWhile(async () => this.store.migrate());
     // Keep-alive pings from phones are answered without waking the object.
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair("ping", "pong"));
@@ -153,7 +165,18 @@ export class RaceDO extends DurableObject<Env> {
     });
   }
 
-  /** `GET /api/races/get/{part}`: the race record, then the runners; null for a race D1 does not have. */
+  /**
+   * The spectator fan-out's read (src/durable/spectators.ts), the only way spectators reach this object: the
+   * public records changed after `since` (all of them for 0); null for a race D1 does not have.
+   */
+  async publicSince(since: number): Promise<RaceAnswer<PublicUpdate | null>> {
+    return answer(async () => {
+      if (!(await this.exists())) return null;
+      return publicUpdate(this.store, Number.isSafeInteger(since) ? since : 0);
+    });
+  }
+
+  /** The admin's `GET /admin/api/races/get/{part}`: the race record, then the runners; null for a race D1 lacks. */
   async snapshot(): Promise<RaceAnswer<RaceSnapshot | null>> {
     return answer(async () => {
       if (!(await this.exists())) return null;
@@ -592,8 +615,9 @@ export class RaceDO extends DurableObject<Env> {
 
   /**
    * Reconciles rapid timing and the results' status with the rule's change (synchronously, before any await),
-   * broadcasts what changed, then mirrors it to D1; answers the rule's value. A mirror that fails is left owed
-   * (the rule marked it) and the alarm retries it: the change itself has committed and stands.
+   * broadcasts what changed (to the admin sockets, then as a notice to the spectator fan-out), then mirrors it to
+   * D1; answers the rule's value. A mirror that fails is left owed (the rule marked it) and the alarm retries it:
+   * the change itself has committed and stands.
    */
   private async commit<T>(by: ChangeAuthor, decision: Decision<T>): Promise<T> {
     // Still the rule's synchronous step (no await before this): rapid timing is reconciled with the change, and
@@ -623,6 +647,8 @@ export class RaceDO extends DurableObject<Env> {
         events.sort((a, b) => a.seq - b.seq),
         this.clock.now(),
       );
+      // After the admin sockets have it, and without waiting: the crowd never slows a tap.
+      if (effects.race || effects.runners?.length) this.spectators.changed(this.store);
     }
     for (const id of effects.mirror ?? []) await this.mirrorRunner(id);
     if (effects.mirrorRace) await this.mirrorRace();

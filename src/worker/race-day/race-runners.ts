@@ -37,6 +37,7 @@ const RACE_METHODS = [
   "listRunners",
   "getRunner",
   "snapshot",
+  "publicSince",
   "addRunner",
   "updateRunner",
   "anonymiseRunner",

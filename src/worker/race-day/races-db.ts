@@ -6,7 +6,7 @@ import { asc, eq, sql } from "drizzle-orm";
 import { distanceMeters } from "../../shared/distances";
 import { raceIdForSeason } from "../../shared/race-id";
 import { isRaceState, type RaceRecord, type RaceState, type ResultsStatus } from "../../shared/race-protocol";
-import type { Season } from "../../shared/season";
+import { SEASON, type Season } from "../../shared/season";
 import type { Db } from "../db/client";
 import { participants, races } from "../db/schema";
 
@@ -47,6 +47,20 @@ export async function ensureSeasonRaces(db: Db, season: Season): Promise<RaceRow
 /** Every race of every season, by part (race-YYMMDD-NN sorts by date, then distance). */
 export async function listRaces(db: Db): Promise<RaceRow[]> {
   return db.select().from(races).orderBy(asc(races.part)).all();
+}
+
+/**
+ * `GET /api/races`: every race of every season, by part. The current season's races are written from the config
+ * the first time they are missing, so a fresh deployment lists them without a manual seeding step.
+ */
+export async function listRaceRecords(db: Db, season: Season = SEASON): Promise<RaceRecord[]> {
+  let rows = await listRaces(db);
+  const seasonParts = season.races.map((r) => raceIdForSeason(r.distance, season));
+  if (!seasonParts.every((part) => rows.some((row) => row.part === part))) {
+    await ensureSeasonRaces(db, season);
+    rows = await listRaces(db);
+  }
+  return rows.map(raceRecordFromRow);
 }
 
 export async function getRace(db: Db, part: string): Promise<RaceRow | null> {

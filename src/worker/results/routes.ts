@@ -6,12 +6,13 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { DISTANCES, type DistanceKm } from "../../shared/distances";
 import { publishingRules, WITHHELD_TEXT } from "../../shared/child-safe";
-import { parseResultsFileName, publishedResults, resultsFileName, serializeResults } from "../../shared/results-file";
+import { parseResultsFileName, publishedResults } from "../../shared/results-file";
 import { SEASON } from "../../shared/season";
 import { formatResult } from "../../shared/time-format";
 import { database } from "../db/client";
 import { listGallerySummaries, listGalleryUrls } from "../gallery/gallery-db";
-import { listCourseRecords, listResultSets, listResults } from "./results-db";
+import { listResults } from "./results-db";
+import { publicCourseRecords, publicResultSets, publicResultsText } from "./public-results";
 import type { AppEnv } from "../env";
 import { notFound } from "../lib/errors";
 import { validate } from "../middleware/validate";
@@ -34,12 +35,10 @@ dataRoutes.get("/resultat/:csvfile", validate("param", z.object({ csvfile: z.str
   // An unknown or malformed name is a missing file (404), decided by the shared results-file rules.
   const file = parseResultsFileName(c.req.valid("param").csvfile);
   if (!file) throw notFound("Resultatfilen finns inte");
-  const rows = await listResults(database(c.env.DB), file.year, file.distance);
-  if (rows.length === 0) throw notFound("Resultatfilen finns inte");
-  // Child-safe publishing (the season's setting) decides whose time and placing are in it; no age leaves.
-  const published = publishedResults(rows, publishingRules(SEASON));
+  const text = await publicResultsText(database(c.env.DB), file.year, file.distance);
+  if (text === null) throw notFound("Resultatfilen finns inte");
   // The BOM lets a spreadsheet opened by the organiser read å, ä, ö; fetch().text() drops it.
-  return c.body(`\uFEFF${serializeResults(published)}`, 200, {
+  return c.body(`\uFEFF${text}`, 200, {
     "content-type": "text/csv; charset=utf-8",
     "cache-control": CACHE,
   });
@@ -60,30 +59,14 @@ dataRoutes.get("/api/gallery", async (c) => {
 });
 
 /** Course records: [{distance, name, time (mm:ss.fff), year}] plus timeMs for sorting and maths. */
-dataRoutes.get("/api/records", async (c) => {
-  const records = await listCourseRecords(database(c.env.DB), publishingRules(SEASON));
-  return c.json(
-    records.map((r) => ({
-      distance: r.distance,
-      name: r.name,
-      time: formatResult(r.timeMs),
-      timeMs: r.timeMs,
-      year: r.year,
-    })),
-    200,
-    { "cache-control": CACHE },
-  );
-});
+dataRoutes.get("/api/records", async (c) =>
+  c.json(await publicCourseRecords(database(c.env.DB)), 200, { "cache-control": CACHE }),
+);
 
 /** Which years and distances have results: [{year, distance, runners, file}], newest year first. */
-dataRoutes.get("/api/results", async (c) => {
-  const sets = await listResultSets(database(c.env.DB));
-  return c.json(
-    sets.map((s) => ({ ...s, file: resultsFileName(s.year, s.distance) })),
-    200,
-    { "cache-control": CACHE },
-  );
-});
+dataRoutes.get("/api/results", async (c) =>
+  c.json(await publicResultSets(database(c.env.DB)), 200, { "cache-control": CACHE }),
+);
 
 /** One year's results on one distance as JSON rows (the results page's table), with time as mm:ss.fff. */
 dataRoutes.get("/api/results/:year/:distance", validate("param", resultsParams), async (c) => {

@@ -9,6 +9,10 @@
  * here from the server clock as attributes on <html>, outside React's root: the first paint is already right,
  * and hydration sees exactly the HTML it rendered at build time. The SPA keeps the attributes current from
  * /api/config (src/web/features/config/season-flags.tsx).
+ *
+ * The data pages, /startlistor and /resultat, get their data too: #root rendered on the Worker with it, and the
+ * data itself right after #root for the browser's first render (data-pages.ts). Should that fail, the page built
+ * at build time goes out as it is and fetches its data itself.
  */
 import { Hono } from "hono";
 import { ogUrlTag, socialMetaTags, type PageMeta } from "../../shared/page-meta";
@@ -19,6 +23,8 @@ import { database } from "../db/client";
 import { gallerySummary } from "../gallery/gallery-db";
 import { seasonRaceUnderWay } from "../race-day/races-db";
 import { hasResultsForYear } from "../results/results-db";
+import { isDataPage } from "../../shared/page-render";
+import { dataPage, type DataPage } from "./data-pages";
 import type { AppEnv } from "../env";
 
 export const pagesRoutes = new Hono<AppEnv>();
@@ -66,6 +72,10 @@ export interface PageHead {
   meta?: PageMeta;
   /** Set on <html>, like the flags (outside React's root, so hydration is untouched). */
   htmlAttributes?: Readonly<Record<string, string>>;
+  /** A data page: the inside of #root rendered with its data, and the data's script placed right after #root. */
+  root?: { html: string; after: string };
+  /** More headers for the answer (the edge cache's lifetime of a data page). */
+  headers?: Readonly<Record<string, string>>;
 }
 
 /** The page with the flags on its <html> element, under the ETag `flagEtag` made for them. */
@@ -82,6 +92,7 @@ export function withSeasonFlags(
   headers.set("cache-control", "no-cache");
   if (etag) headers.set("etag", etag);
   else headers.delete("etag");
+  for (const [name, value] of Object.entries(head.headers ?? {})) headers.set(name, value);
   const unrewritten = new Response(page.body, { status, headers });
   const rewriter = new HTMLRewriter()
     .on("html", {
@@ -97,6 +108,15 @@ export function withSeasonFlags(
         if (head.append) el.append(head.append, { html: true });
       },
     });
+  const root = head.root;
+  if (root) {
+    rewriter.on("div#root", {
+      element(el) {
+        el.setInnerContent(root.html, { html: true });
+        el.after(root.after, { html: true });
+      },
+    });
+  }
   const meta = head.meta;
   if (meta) {
     rewriter
@@ -115,15 +135,22 @@ export function withSeasonFlags(
 }
 
 /**
- * The asset's ETag plus the flags, so a browser's cached copy is reused while nothing changed and refetched when
- * the build or a flag did.
+ * The asset's ETag plus the flags (and a data page's data), so a browser's cached copy is reused while nothing
+ * changed and refetched when the build, a flag or the data did.
  */
-function flagEtag(assetEtag: string | null, flags: SeasonFlags): string | null {
+function flagEtag(assetEtag: string | null, flags: SeasonFlags, dataDigest?: string): string | null {
   if (!assetEtag) return null;
   const tag = assetEtag.replace(/^W\//, "").replace(/"/g, "");
   // Race morning's on-site text changes the page too (its own tag, so a cached closed page is not reused).
-  return `W/"${tag}-${flags.registrationButton}-${flags.bibBanner}${flags.onSite === "on" ? "-onsite" : ""}"`;
+  const onSite = flags.onSite === "on" ? "-onsite" : "";
+  return `W/"${tag}-${flags.registrationButton}-${flags.bibBanner}${onSite}${dataDigest ? `-${dataDigest}` : ""}"`;
 }
+
+/**
+ * A data page (its races, results and records in the HTML) may be kept by the edge a few seconds and answered
+ * stale while it is rendered anew: what changes by the second (a running race) reaches the page by its socket.
+ */
+const DATA_PAGE_EDGE = { "cloudflare-cdn-cache-control": "public, max-age=5, stale-while-revalidate=30" };
 
 async function fetchAsset(assets: Fetcher, incoming: Request, path: string): Promise<Response> {
   const headers = new Headers();
@@ -140,19 +167,35 @@ for (const [path, assetPath] of Object.entries(PRERENDERED_PAGES)) {
   pagesRoutes.get(path, async (c) => {
     const flags = seasonFlags(c.var.clock.now());
     let page = await fetchAsset(c.env.ASSETS, c.req.raw, assetPath);
+    let prerendered = true;
     if (!isHtml(page)) {
       // Not pre-rendered (vite dev, or a build without the prerender step): the empty shell still works.
       await page.body?.cancel();
       page = await fetchAsset(c.env.ASSETS, c.req.raw, SHELL_PATH);
+      prerendered = false;
     }
     if (!isHtml(page)) return page;
 
-    const etag = flagEtag(page.headers.get("etag"), flags);
+    let data: DataPage | null = null;
+    if (prerendered && isDataPage(path)) {
+      try {
+        data = await dataPage(c.env, database(c.env.DB), path, c.var.clock.now());
+      } catch (err) {
+        // The page without its data still works: it fetches the data itself, as before.
+        console.error("data page not rendered; answering its shell", path, err);
+      }
+    }
+    const extra = data ? DATA_PAGE_EDGE : undefined;
+    const etag = flagEtag(page.headers.get("etag"), flags, data?.digest);
     if (etag && c.req.header("if-none-match") === etag) {
       await page.body?.cancel();
-      return new Response(null, { status: 304, headers: { etag, "cache-control": "no-cache" } });
+      return new Response(null, { status: 304, headers: { etag, "cache-control": "no-cache", ...extra } });
     }
-    return withSeasonFlags(page, flags, etag, { append: ogUrlTag(c.env.PUBLIC_ORIGIN, path) });
+    return withSeasonFlags(page, flags, etag, {
+      append: ogUrlTag(c.env.PUBLIC_ORIGIN, path),
+      root: data ? { html: data.root, after: data.script } : undefined,
+      headers: extra,
+    });
   });
 }
 

@@ -337,6 +337,33 @@ describe("bibs in finish order", () => {
     expect(runners).toHaveLength(3);
   });
 
+  it("a bib sent again by a phone's queue (its answer lost) after it was corrected or removed: replayed, nothing changed", async () => {
+    const jar = await loginAdmin();
+    const { part, started } = await startedRace(jar, [801, 802]);
+    for (const s of [1, 2]) await json(await rapid(jar, part, { tap: tapId(), at: started + s * 10_000 }));
+    const entry = tapId();
+    expect(await json<{ problem: string }>(await typeBib(jar, part, entry, "81"))).toMatchObject({
+      problem: "bib-unknown",
+    });
+    // Another phone takes the suggestion; then the queue resends the bib as typed.
+    await json(await post(`/admin/api/races/bibs/${part}/${entry}/change`, { bib: 801 }, { jar }));
+    const before = await auditCount(part);
+    const again = await json<{ outcome: string; entry: { bib: number; typed?: number } }>(
+      await typeBib(jar, part, entry, "81"),
+    );
+    expect(again).toMatchObject({ outcome: "replayed", entry: { bib: 801, typed: 81 } });
+    expect((await snapshot(jar, part)).runners.find((r) => r.bib === 801)?.finished).toBe(started + 10_000);
+    // The same id with another bib is refused; removed, a resend does not bring it back.
+    const other = await typeBib(jar, part, entry, "802");
+    expect(other.status).toBe(409);
+    expect(await auditCount(part)).toBe(before);
+    await json(await post(`/admin/api/races/bibs/${part}/${entry}/remove`, {}, { jar }));
+    const removed = await auditCount(part);
+    expect(await json<{ outcome: string }>(await typeBib(jar, part, entry, 81))).toMatchObject({ outcome: "replayed" });
+    expect(await auditCount(part)).toBe(removed);
+    expect((await snapshot(jar, part)).runners.find((r) => r.bib === 801)?.finished).toBeNull();
+  });
+
   it("discarding a stray slot moves every later bib one slot forward; taking it back restores them", async () => {
     const jar = await loginAdmin();
     const { part, started } = await startedRace(jar, [811, 812]);

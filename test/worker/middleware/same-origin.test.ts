@@ -37,6 +37,7 @@ const READ_ONLY_GETS = new Set([
   "/admin/api/races/audit/:raceId",
   "/admin/api/races/get/:raceId",
   "/admin/api/races/review/:raceId",
+  "/admin/api/races/spectators/:raceId",
   "/admin/api/races/slots/:raceId",
   "/admin/api/registration-analytics",
   "/admin/api/box-office-sales",
@@ -76,6 +77,7 @@ const READ_ONLY_GETS = new Set([
   "/ws/pay/:payid",
   "/ws/race/:raceId",
   "/ws/races",
+  "/ws/spectate/:raceId",
 ]);
 
 const stateChangingGets = mountedRoutes()

@@ -178,6 +178,7 @@ describe("GET /api/races/get/{part}", () => {
         date: "2099-01-01",
         distance: 800,
         openForReg: true,
+        resultsStatus: null,
       },
       {
         type: "runner",

@@ -2,9 +2,11 @@
  * The pre-rendered pages (GET / and the six static public pages) with the time-dependent switches set from the
  * server clock. The test environment has no built SPA (exports.default does not serve static assets), so the
  * ASSETS binding is an in-memory asset server holding the files the route reads; the route, the clock rules and
- * HTMLRewriter are the real ones. The built files over a real server: test/e2e/shell-season.test.ts.
+ * HTMLRewriter are the real ones; the data pages' #root is rendered on the Worker from the test D1. The built files
+ * over a real server: test/e2e/shell-season.test.ts.
  */
 import { describe, expect, it } from "vitest";
+import { DATA_PAGES, isDataPage } from "../../../src/shared/page-render";
 import { PRERENDERED_PAGES } from "../../../src/worker/site/pages-routes";
 import { call } from "../helpers";
 
@@ -179,11 +181,24 @@ describe("the other pre-rendered pages get the same switches as /", () => {
       expect(before.res.status).toBe(200);
       expect(before.res.headers.get("content-type")).toMatch(/^text\/html/);
       const body = await before.res.text();
-      expect(body).toContain(`<div id="root" data-prerendered="${path}"><h1>Sidan ${path}</h1></div>`);
+      if (isDataPage(path)) {
+        // A data page's root is rendered on the Worker with its data, and the data follows as a JSON script.
+        expect(body).toContain(`<div id="root" data-prerendered="${path}"><div class="site">`);
+        expect(body).not.toContain(`<h1>Sidan ${path}</h1>`);
+        expect(body).toMatch(/<\/div><script type="application\/json" id="page-data">\{"queries":\[/);
+        expect(before.res.headers.get("etag")).toMatch(
+          new RegExp(`^W/"${path.slice(1)}\\.html-v1-open-off-[0-9a-f]{8}"$`),
+        );
+        expect(before.res.headers.get("cloudflare-cdn-cache-control")).toBe(
+          "public, max-age=5, stale-while-revalidate=30",
+        );
+      } else {
+        expect(body).toContain(`<div id="root" data-prerendered="${path}"><h1>Sidan ${path}</h1></div>`);
+        expect(before.res.headers.get("etag")).toBe(`W/"${path.slice(1)}.html-v1-open-off"`);
+      }
       expect(htmlTag(body)).toContain('data-registration-button="open"');
       expect(htmlTag(body)).toContain('data-bib-banner="off"');
       expect(before.assets.requests.map((r) => new URL(r.url).pathname)).toEqual([path]);
-      expect(before.res.headers.get("etag")).toBe(`W/"${path.slice(1)}.html-v1-open-off"`);
 
       const raceDayAfternoon = await pageAt(path, "2025-09-13T12:00:00+02:00");
       const tag = htmlTag(await raceDayAfternoon.res.text());
@@ -191,6 +206,35 @@ describe("the other pre-rendered pages get the same switches as /", () => {
       expect(tag).toContain('data-bib-banner="on"');
     });
   }
+
+  it("a data page whose data cannot be read goes out as built, and fetches its data in the browser", async () => {
+    const down = () => {
+      throw new Error("D1 nere");
+    };
+    for (const path of DATA_PAGES) {
+      const assets = assetServer(BUILT);
+      const res = await call(path, {
+        headers: { "sec-fetch-mode": "navigate" },
+        // A moment no earlier test rendered this page at, so no copy of it is fresh.
+        env: {
+          NOW: "2025-10-01T12:00:00+02:00",
+          NOW_SET_AT: String(Date.now()),
+          ASSETS: assets.fetcher,
+          DB: {
+            prepare: down,
+            batch: down,
+            exec: down,
+          } as unknown as D1Database,
+        },
+      });
+      expect(res.status).toBe(200);
+      const body = await res.text();
+      expect(body).toContain(`<div id="root" data-prerendered="${path}"><h1>Sidan ${path}</h1></div>`);
+      expect(body).not.toContain("page-data");
+      expect(res.headers.get("etag")).toBe(`W/"${path.slice(1)}.html-v1-closed-off"`);
+      expect(res.headers.get("cloudflare-cdn-cache-control")).toBeNull();
+    }
+  });
 
   it("answers 304 to its own ETag while nothing changed, and not to another page's", async () => {
     const first = await pageAt("/startlistor", "2025-09-13T11:00:00+02:00");

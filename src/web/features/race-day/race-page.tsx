@@ -58,7 +58,7 @@ import { ReviewList } from "./review-list";
 import { RunnerMenu } from "./runner-menu";
 import { RunnerTiles } from "./runner-tiles";
 import { useRaceQueue } from "./tap-queue-provider";
-import { foreignCount, knownItems, makeTapId } from "./tap-queue";
+import { bibEntryAt, foreignCount, knownItems, makeTapId } from "./tap-queue";
 import { addUndo, cancelUndo, nextDue, splitDue, undoingSorts, type PendingUndo } from "./undo-bar";
 import { useRaceSocket } from "./use-race-socket";
 import "./race-day.css";
@@ -187,6 +187,7 @@ function RaceScreen({ raceId }: { raceId: string }) {
   };
   const unsentFinishes = known.filter((i) => i.kind === "finish" || i.kind === "rapid").length;
   const unsentStart = known.some((i) => i.kind === "start");
+  const unsentBibCount = known.filter((i) => i.kind === "bib-entry").length;
 
   const header = (
     <>
@@ -200,7 +201,11 @@ function RaceScreen({ raceId }: { raceId: string }) {
         </p>
         <NetworkStatus />
         <p className="unsent" role="status">
-          {[unsentStart && "Start ej skickad", unsentFinishes > 0 && `Ej skickade måltider: ${unsentFinishes}`]
+          {[
+            unsentStart && "Start ej skickad",
+            unsentFinishes > 0 && `Ej skickade måltider: ${unsentFinishes}`,
+            unsentBibCount > 0 && `Ej skickade startnummer: ${unsentBibCount}`,
+          ]
             .filter(Boolean)
             .join(" · ")}
         </p>
@@ -320,6 +325,11 @@ function RaceScreen({ raceId }: { raceId: string }) {
           rapid={rapid}
           rows={slots}
           started={raceView.started}
+          queued={items}
+          onEnter={(bib) =>
+            queue.add({ kind: "bib-entry", ...press(), at: bibEntryAt(queue.queue, socket.serverNow()), bib })
+          }
+          onTakeOut={queue.discard}
           onError={(message) => report(message)}
         />
       )}

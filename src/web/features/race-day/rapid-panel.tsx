@@ -4,25 +4,28 @@
  *   runner, put in the same tap queue as finish taps (kind 'rapid'), so it counts at once, offline too, and is sent
  *   when the network lets it; its tap id makes a resend harmless. The slots ('#1 12:03.4 – ?') are the same on
  *   every phone: each computes them from every device's taps as the race object does (rapid-view.ts).
- * - 'Startnummer i målordning': a numeric keypad; each bib sent is matched by the race with the next slot. A bib
- *   the server has not answered stays on the keypad's line, sent again with the same entry id on the next 'OK'.
+ * - 'Startnummer i målordning': a numeric keypad; each bib typed ('OK') goes into the same tap queue (kind
+ *   'bib-entry', its entry id made here), shown in the list as 'ej skickad' until the server has it, and kept
+ *   through a reload or a dropped tab. The race matches each bib with the next slot, in the order bibs reach it:
+ *   the queue sends them in the order typed, after the 'Mål!' taps made before them (tap-queue.ts).
  * A slot tapped opens a dialog to give it a runner (a bib typed, or a waiting runner's tile) or to drop it as a
  * stray tap. Two phones assigning one slot at once: the race takes the first, the second gets its Swedish 409. A
  * slot whose key changes while its dialog is open (another phone's tap merged into it) closes the dialog.
  * Two phones typing bibs at once: the race takes them in the order they arrive (finish order is one phone's job);
- * a bib sent twice (a retry after a lost answer) is one entry. Two tabs pressing 'Mål!': the tap queue's own rules.
+ * a bib sent twice (a retry after a lost answer, two tabs sending one queue) is one entry. Two tabs pressing
+ * 'Mål!' or typing bibs: the tap queue's own rules (one stored queue, one sender at a time).
  */
 import { useState, type FormEvent } from "react";
 import type { RaceRecord } from "../../../shared/race-protocol";
 import { Button } from "../../components/ui/button";
 import { Dialog, DialogContent } from "../../components/ui/dialog";
 import { Field } from "../../components/ui/field";
-import { useEnterBib, useMainTimer, useSlotAction, useChangeBib } from "./api/rapid-timing";
+import { useMainTimer, useSlotAction, useChangeBib } from "./api/rapid-timing";
 import { messageOf } from "./race-alerts";
-import { liveBibs, slotText, type SlotRow } from "./rapid-view";
+import { liveBibs, slotText, unsentBibs, type SlotRow } from "./rapid-view";
 import type { RapidRecords } from "./apply-race-events";
 import { bibText, fullName, isWaiting, type RunnerView } from "./race-view";
-import { makeTapId } from "./tap-queue";
+import { typedBibNumber, type QueueItem } from "./tap-queue";
 
 export type TimingMode = "tiles" | "rapid" | "bibs";
 
@@ -119,46 +122,55 @@ export function FinishButton({ count, onPress }: { count: number; onPress: () =>
 
 const KEYS = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "⌫", "0", "OK"] as const;
 
-/** 'Startnummer i målordning': a keypad, the bibs typed so far and the slot each one reached. */
+/**
+ * 'Startnummer i målordning': a keypad, the bibs typed so far and the slot each one reached. 'OK' hands the bib
+ * to the tap queue (`onEnter`) and clears the display at once; the bibs not yet sent follow the server's in the
+ * list, in the order typed, as 'ej skickad' (with the server's words when it refused one). 'Ta bort' on one takes
+ * it out of the queue; if its send was already on the way, the race has it and it comes back as the server's,
+ * where 'Ta bort' takes it out of the finish order.
+ */
 export function BibKeypad({
   raceId,
   rapid,
   rows,
   started,
+  queued,
+  onEnter,
+  onTakeOut,
   onError,
 }: {
   raceId: string;
   rapid: RapidRecords;
   rows: readonly SlotRow[];
   started: number | null;
+  /** This phone's queue (its 'bib-entry' items are the bibs not sent yet). */
+  queued: readonly QueueItem[];
+  onEnter: (bib: number) => void;
+  /** An unsent bib taken out of the queue by the volunteer. */
+  onTakeOut: (entry: string) => void;
   onError: (message: string) => void;
 }) {
-  const enter = useEnterBib(raceId);
   const change = useChangeBib(raceId);
-  // The entry id stays with the digits until the server has them: a resend is the same entry.
-  const [typing, setTyping] = useState<{ digits: string; entry: string }>(() => ({ digits: "", entry: makeTapId() }));
+  const [digits, setDigits] = useState("");
   const entries = liveBibs(rapid);
+  const unsent = unsentBibs(rapid, queued);
   const slotOf = new Map(rows.filter((r) => r.runner).map((r) => [r.runner!.bib, r]));
 
   function key(k: (typeof KEYS)[number]) {
-    if (enter.isPending) return;
-    if (k === "⌫") return setTyping((t) => ({ ...t, digits: t.digits.slice(0, -1) }));
-    if (k !== "OK") return setTyping((t) => (t.digits.length >= 5 ? t : { ...t, digits: t.digits + k }));
-    if (typing.digits === "") return;
-    enter.mutate(
-      { entry: typing.entry, bib: typing.digits },
-      {
-        onSuccess: () => setTyping({ digits: "", entry: makeTapId() }),
-        onError: (err) => onError(messageOf(err)),
-      },
-    );
+    if (k === "⌫") return setDigits((d) => d.slice(0, -1));
+    if (k !== "OK") return setDigits((d) => (d.length >= 5 ? d : d + k));
+    if (digits === "") return;
+    const bib = typedBibNumber(digits);
+    if (bib === null) return onError("Startnummer måste vara ett heltal från 1 till 99999.");
+    onEnter(bib);
+    setDigits("");
   }
 
   return (
     <section className="bib-entry" aria-labelledby="bib-entry-title">
       <h3 id="bib-entry-title">Startnummer i målordning</h3>
       <p className="bib-display" role="status" aria-label="Inskrivet startnummer">
-        {typing.digits || "–"}
+        {digits || "–"}
       </p>
       <div className="keypad">
         {KEYS.map((k) => (
@@ -167,14 +179,13 @@ export function BibKeypad({
             type="button"
             className={`key${k === "OK" ? " key-ok" : ""}`}
             aria-label={k === "⌫" ? "Radera" : k === "OK" ? "OK, skicka startnumret" : k}
-            disabled={enter.isPending}
             onClick={() => key(k)}
           >
             {k}
           </button>
         ))}
       </div>
-      {entries.length > 0 && (
+      {entries.length + unsent.length > 0 && (
         <ol className="bib-entries" aria-label="Inskrivna startnummer">
           {entries.map((e, i) => {
             const row = slotOf.get(e.bib);
@@ -199,6 +210,22 @@ export function BibKeypad({
               </li>
             );
           })}
+          {unsent.map((item, i) => (
+            <li key={item.tap} className="bib-entry-row bib-entry-unsent">
+              <span>
+                {entries.length + i + 1}. Nr {item.bib} → ej skickad
+                {item.refused && `: ${item.refused.message}`}
+              </span>
+              <Button
+                size="small"
+                variant="text"
+                aria-label={`Ta bort nr ${item.bib} ur målordningen`}
+                onClick={() => onTakeOut(item.tap)}
+              >
+                Ta bort
+              </Button>
+            </li>
+          ))}
         </ol>
       )}
     </section>

@@ -7,7 +7,7 @@
 import type { BibEntryRecord, RaceRecord, RunnerRecord, SlotRecord } from "../../../shared/race-protocol";
 import { alignTimers, type TimerTap } from "../../../shared/timer-alignment";
 import type { RapidRecords } from "./apply-race-events";
-import type { QueueItem } from "./tap-queue";
+import { isBibEntryItem, sendOrder, type BibEntryItem, type QueueItem } from "./tap-queue";
 
 export interface SlotRow {
   /** The merged slot's key: the id of the tap whose time it takes. */
@@ -69,6 +69,16 @@ export function liveBibs(rapid: RapidRecords): BibEntryRecord[] {
   return rapid.bibs
     .filter((b) => !b.removed)
     .sort((a, b) => a.position - b.position || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/**
+ * This phone's typed bibs the server does not have yet, in the order they will be sent (the order typed). One the
+ * server already lists (its answer reached the cache before the item left the queue) is shown once, as the
+ * server's.
+ */
+export function unsentBibs(rapid: RapidRecords, queue: readonly QueueItem[]): BibEntryItem[] {
+  const sent = new Set(rapid.bibs.map((b) => b.id));
+  return sendOrder({ items: queue, done: [] }).filter((i): i is BibEntryItem => isBibEntryItem(i) && !sent.has(i.tap));
 }
 
 /**

@@ -21,7 +21,9 @@ export interface RefusedTapsProps {
 
 export function itemTitle(item: KnownItem, runner: string): string {
   const at = stockholmClockTime(item.at);
-  return item.kind === "start" ? `Start ${at}` : `Måltid ${at}${runner ? ` för ${runner}` : ""}`;
+  if (item.kind === "start") return `Start ${at}`;
+  if (item.kind === "bib-entry") return `Startnummer ${item.bib} ${at}`;
+  return `Måltid ${at}${runner ? ` för ${runner}` : ""}`;
 }
 
 export function RefusedTaps({ items, foreign, runnerLabel, onRetry, onDiscard }: RefusedTapsProps) {

@@ -1,7 +1,7 @@
 /** One queued press to its call, and the answer to what the queue does with it (tap-queue.ts, `SendResult`). */
 import type { ReviewRecord } from "../../../shared/race-protocol";
 import { finishRunner, type FinishAnswer } from "./api/finish-runner";
-import { rapidTap, type RapidAnswer } from "./api/rapid-timing";
+import { enterBib, rapidTap, type BibAnswer, type RapidAnswer } from "./api/rapid-timing";
 import { startRace, type StartAnswer } from "./api/start-race";
 import { stockholmClockTime } from "./race-view";
 import { resultOfError, reviewMessage, type KnownItem, type SendResult } from "./tap-queue";
@@ -31,6 +31,17 @@ export function rapidResult(answer: RapidAnswer): SendResult {
   return { kind: "sent", outcome: answer.outcome, slot: answer.slot };
 }
 
+/**
+ * The race keeps every typed bib in its place (a bib it cannot pair goes on the review list beside it); a review
+ * answer would take it out of the queue like any press.
+ */
+export function bibEntryResult(answer: BibAnswer): SendResult {
+  if (isReview(answer)) return { kind: "review", review: answer.review, message: reviewMessage(answer.review) };
+  const result: SendResult = { kind: "sent", outcome: answer.outcome, entry: answer.entry };
+  if (answer.runner) result.runner = answer.runner;
+  return result;
+}
+
 export async function sendPress(raceId: string, item: KnownItem): Promise<SendResult> {
   try {
     switch (item.kind) {
@@ -40,6 +51,8 @@ export async function sendPress(raceId: string, item: KnownItem): Promise<SendRe
         return startResult(await startRace(raceId, item));
       case "rapid":
         return rapidResult(await rapidTap(raceId, item));
+      case "bib-entry":
+        return bibEntryResult(await enterBib(raceId, item));
     }
   } catch (err) {
     return resultOfError(err);

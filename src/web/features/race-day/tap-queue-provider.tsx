@@ -55,6 +55,7 @@ export function TapQueueProvider({ children }: { children: ReactNode }) {
       if (result.runner) cacheRunner(queryClient, raceId, result.runner);
       if (result.race) cacheRace(queryClient, result.race);
       if (result.slot) cacheRapidRecord(queryClient, raceId, result.slot);
+      if (result.entry) cacheRapidRecord(queryClient, raceId, result.entry);
     });
     const onStorage = (e: StorageEvent) => {
       if (e.storageArea === null || e.storageArea === window.localStorage) store.external(e.key);

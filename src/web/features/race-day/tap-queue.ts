@@ -1,6 +1,7 @@
 /**
- * What this device pressed on race day that has not reached the server yet: finish taps, 'Starta' and rapid
- * timing's 'Mål!' (a finish without a runner, issue 26). A finish
+ * What this device pressed on race day that has not reached the server yet: finish taps, 'Starta', rapid
+ * timing's 'Mål!' (a finish without a runner, issue 26) and the bibs typed on its 'Startnummer i målordning'
+ * keypad. A finish
  * line has patchy coverage, so a press is recorded on the device at once (its moment on the server's clock, an id
  * made here, this device's id, the clock's uncertainty), shown, and sent when the network lets it. The id makes a
  * resend harmless: the server answers a replayed id with its first answer and changes nothing.
@@ -12,12 +13,13 @@
  * Pure: the stored form, how two tabs' copies merge, and the send loop. `queue-store.ts` binds it to storage.
  *
  * Stored form (one key per race): `{v: 2, items: [...], done: [{tap, t}]}`. Each item has a `kind`; this code
- * knows 'finish', 'start' and 'rapid'. Anything else (a kind added by newer code, an item it cannot read, a whole document
+ * knows 'finish', 'start', 'rapid' and 'bib-entry'. Anything else (a kind added by newer code, an item it cannot read, a whole document
  * of another version) is kept as it was and written back untouched, never sent and never dropped, so a phone that
  * runs older or newer code than the one that queued an item does not lose it. Today's v1 form (a bare array of
  * finish taps) is read too. A new kind is one case more in `parseItem`, `serializeItem` and the sender.
  */
 import {
+  type BibEntryRecord,
   isDeviceId,
   isTapId,
   runnerIdFromSort,
@@ -65,7 +67,18 @@ export interface RapidItem extends PressBase {
   kind: "rapid";
 }
 
-export type KnownItem = FinishItem | StartItem | RapidItem;
+/**
+ * A bib typed in finish order ('Startnummer i målordning'). `tap` is the entry's id (the server's `entry`): a
+ * resend of it is the same entry. `at` is the moment of the 'OK', so the bib is sent after the 'Mål!' taps this
+ * phone made before it. The race numbers bibs in the order they reach it, so bibs are sent in the order typed and
+ * a bib the server refused holds the bibs typed after it (see `flushQueue`).
+ */
+export interface BibEntryItem extends PressBase {
+  kind: "bib-entry";
+  bib: number;
+}
+
+export type KnownItem = FinishItem | StartItem | RapidItem | BibEntryItem;
 
 /** Something this code cannot read or send: kept and written back exactly as it was. */
 export interface ForeignItem {
@@ -104,9 +117,27 @@ export const isKnown = (item: QueueItem): item is KnownItem => item.kind !== nul
 export const isFinishItem = (item: QueueItem): item is FinishItem => item.kind === "finish";
 export const isStartItem = (item: QueueItem): item is StartItem => item.kind === "start";
 export const isRapidItem = (item: QueueItem): item is RapidItem => item.kind === "rapid";
+export const isBibEntryItem = (item: QueueItem): item is BibEntryItem => item.kind === "bib-entry";
+
+/** A bib as the keypad takes it: a whole number from 1 to 99 999 (the server's rule), else null. */
+export function typedBibNumber(digits: string): number | null {
+  if (!/^\d{1,5}$/.test(digits)) return null;
+  const bib = Number(digits);
+  return bib >= 1 ? bib : null;
+}
 
 export function itemKey(item: QueueItem): string {
   return item.kind === null ? item.key : `tap:${item.tap}`;
+}
+
+/**
+ * The moment a new typed bib is queued with: now, but after every bib already queued. The clock's offset may
+ * move back between two 'OK's (a new sample from the socket), and bibs are sent by moment: the order typed must
+ * stay the order sent.
+ */
+export function bibEntryAt(queue: TapQueue, now: number): number {
+  const last = Math.max(-Infinity, ...queue.items.filter(isBibEntryItem).map((i) => i.at));
+  return Math.max(now, last + 1);
 }
 
 // ——— reading and writing the stored form ———
@@ -159,6 +190,11 @@ export function parseItem(x: unknown): QueueItem {
     case "rapid":
       if (base && known(START_FIELDS)) return { kind: "rapid", ...base };
       return foreign(x);
+    case "bib-entry":
+      if (base && typeof x.bib === "number" && typedBibNumber(String(x.bib)) === x.bib && known(BIB_FIELDS)) {
+        return { kind: "bib-entry", ...base, bib: x.bib };
+      }
+      return foreign(x);
     default:
       return foreign(x);
   }
@@ -167,6 +203,7 @@ export function parseItem(x: unknown): QueueItem {
 const BASE_FIELDS = ["kind", "tap", "at", "device", "err", "refused"] as const;
 const FINISH_FIELDS = [...BASE_FIELDS, "sort", "rerecord"];
 const START_FIELDS = [...BASE_FIELDS];
+const BIB_FIELDS = [...BASE_FIELDS, "bib"];
 
 /** v1 (a bare array): `{tap, sort, at, rerecord}` finish taps. */
 function parseV1Item(x: unknown): QueueItem {
@@ -211,6 +248,8 @@ export function serializeItem(item: QueueItem): unknown {
     case "start":
     case "rapid":
       return base;
+    case "bib-entry":
+      return { ...base, bib: item.bib };
   }
 }
 
@@ -287,7 +326,15 @@ export const foreignCount = (queue: TapQueue) => queue.items.filter((i) => i.kin
 
 export type SendResult =
   /** The server has it. `runner`/`race`: the record as the answer gave it (with its seq), for the cache. */
-  | { kind: "sent"; outcome: string; runner?: RunnerRecord; race?: RaceRecord; slot?: SlotRecord; message?: string }
+  | {
+      kind: "sent";
+      outcome: string;
+      runner?: RunnerRecord;
+      race?: RaceRecord;
+      slot?: SlotRecord;
+      entry?: BibEntryRecord;
+      message?: string;
+    }
   /** The race could not take it as it was: it is in the race's review list now, out of the queue. */
   | { kind: "review"; review: ReviewRecord; message: string }
   /** Not now (no network, server trouble, signed out): keep it and try later. */
@@ -321,6 +368,26 @@ export function sendOrder(queue: TapQueue): KnownItem[] {
 }
 
 /**
+ * The next item to send: the first in send order not tried in this round, and not refused unless
+ * `includeRefused`. Typed bibs keep their order: a bib behind a refused bib still in the queue (skipped, or
+ * refused again in this round) waits too, until the refused one is sent or taken out by a person; finish, start
+ * and 'Mål!' items are never held by a bib.
+ */
+export function nextToSend(queue: TapQueue, tried: ReadonlySet<string>, includeRefused: boolean): KnownItem | null {
+  let bibsHeld = false;
+  for (const item of sendOrder(queue)) {
+    const skipped = tried.has(item.tap) || (item.refused !== undefined && !includeRefused);
+    if (item.kind === "bib-entry") {
+      if (skipped && item.refused) bibsHeld = true;
+      if (skipped || bibsHeld) continue;
+      return item;
+    }
+    if (!skipped) return item;
+  }
+  return null;
+}
+
+/**
  * Sends the queue one item at a time, reading the live queue before each send (presses made meanwhile are picked
  * up, items another tab sent are skipped). A refused item is skipped unless `includeRefused` (it is tried again
  * on a new page and by hand, not every few seconds). Stops at the first item that must wait; `settle` hears every
@@ -334,7 +401,7 @@ export async function flushQueue(
 ): Promise<"done" | "paused"> {
   const tried = new Set<string>();
   for (;;) {
-    const item = sendOrder(queue()).find((i) => !tried.has(i.tap) && (includeRefused || !i.refused));
+    const item = nextToSend(queue(), tried, includeRefused);
     if (!item) return "done";
     tried.add(item.tap);
     const result = await send(item);
@@ -344,4 +411,4 @@ export async function flushQueue(
 }
 
 /** A queue worth a send: a known item not refused (refused ones wait for a page load or a person). */
-export const hasSendable = (queue: TapQueue) => knownItems(queue).some((i) => !i.refused);
+export const hasSendable = (queue: TapQueue) => nextToSend(queue, new Set(), false) !== null;

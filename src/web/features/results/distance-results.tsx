@@ -13,14 +13,8 @@ import { useRunnerFilter } from "../runner-search/runner-search";
 import { usePublicRace } from "../start-lists/api/get-public-race";
 import { resultsStatusText } from "../start-lists/start-list";
 import { useResultsFile } from "./api/get-results-file";
-import {
-  defaultDistance,
-  resultLines,
-  rowsFromRace,
-  type ResultLine,
-  type ResultSource,
-  type SeasonResults,
-} from "./result-rows";
+import { resultRows } from "../../../shared/public-view";
+import { defaultDistance, resultLines, type ResultLine, type ResultSource, type SeasonResults } from "./result-rows";
 import { ResultTable } from "./result-table";
 
 interface DistanceResultsProps {
@@ -84,9 +78,9 @@ function FileResults({ file, caption }: { file: string; caption: string }) {
 }
 
 function RaceResults({ part, caption }: { part: string; caption: string }) {
-  // An ended race no longer changes (a reset would reopen it; the next visit shows that).
-  const query = usePublicRace(part, { live: false });
-  const rows = useMemo(() => (query.data ? rowsFromRace(query.data) : undefined), [query.data]);
+  // An ended race changes only by an organiser's correction: followed live on its race day, read once after.
+  const query = usePublicRace(part, { live: "race-day" });
+  const rows = useMemo(() => (query.data ? resultRows(query.data) : undefined), [query.data]);
   const status = query.data ? resultsStatusText(query.data[0]) : null;
   return <Results rows={rows} query={query} caption={caption} status={status} />;
 }

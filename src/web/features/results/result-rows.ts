@@ -2,14 +2,16 @@
  * The results page's rules, as plain functions (spec, public site "Results"): which season is the latest and
  * where each of its distances comes from (an imported results file, or for a race of the current season that has
  * results, the race itself), which tab opens, the older years to link, and the table's lines with ± to the winner.
+ * A race's own rows (placings from its public view, child-safe publishing included) come from
+ * shared/public-view.ts `resultRows`, the one place that decides what the public sees.
  */
 import { DISTANCES, distanceFromMeters, type DistanceKm } from "../../../shared/distances";
 import { partYear } from "../../../shared/race-id";
 import type { PublicRaceSnapshot, RaceRecord } from "../../../shared/race-protocol";
 import { WITHHELD_TEXT } from "../../../shared/child-safe";
-import type { PublishedRow, ResultRow, WithheldRow } from "../../../shared/results-file";
+import type { PublishedRow } from "../../../shared/results-file";
 import type { Season } from "../../../shared/season";
-import { formatDiff, formatResult, parseResult } from "../../../shared/time-format";
+import { formatDiff, formatResult } from "../../../shared/time-format";
 
 /** `GET /api/results`: which years and distances have an imported results file. */
 export interface ResultSet {
@@ -150,45 +152,6 @@ export function otherYears(
   const years = new Set(sets.map((s) => s.year));
   if (current?.seasonHasResults) years.add(current.seasonYear);
   return [...years].filter((y) => y !== shown).sort((a, b) => b - a);
-}
-
-/**
- * A race's results as result rows: its finishers in order of time, places 1, 2, 3 … (equal times share a place),
- * then the finishers whose result is withheld (child-safe publishing: 'Fullföljt', not placed), by name. Runners
- * without a time (still out, did not start) are not results.
- */
-export function rowsFromRace(snapshot: PublicRaceSnapshot): PublishedRow[] {
-  const [, ...runners] = snapshot;
-  const timed = runners
-    .map((r) => ({ r, ms: r.time === undefined ? null : parseResult(r.time) }))
-    .filter((x): x is { r: (typeof runners)[number]; ms: number } => x.ms !== null)
-    .sort((a, b) => a.ms - b.ms || (a.r.bib ?? Infinity) - (b.r.bib ?? Infinity));
-  let place = 0;
-  const ranked = timed.map(({ r, ms }, i): ResultRow => {
-    if (i === 0 || ms !== timed[i - 1]!.ms) place = i + 1;
-    return {
-      place,
-      // A result changed after the results were official says so (issue 26).
-      name: `${r.firstname} ${r.lastname}`.trim() + (r.corrected ? " (korrigerad)" : ""),
-      timeMs: ms,
-      klass: r.group === "Ingen" ? "" : r.group,
-      bib: r.bib !== null && r.bib > 0 ? r.bib : null,
-      club: r.company,
-    };
-  });
-  const withheld = runners
-    .filter((r) => r.resultWithheld === true)
-    .map((r): WithheldRow => ({
-      place: null,
-      name: `${r.firstname} ${r.lastname}`.trim(),
-      timeMs: null,
-      klass: r.group === "Ingen" ? "" : r.group,
-      bib: r.bib !== null && r.bib > 0 ? r.bib : null,
-      club: r.company,
-      withheld: true,
-    }))
-    .sort((a, b) => a.name.localeCompare(b.name, "sv"));
-  return [...ranked, ...withheld];
 }
 
 export interface ResultLine {

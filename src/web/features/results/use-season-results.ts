@@ -8,7 +8,7 @@
 import { useQueries } from "@tanstack/react-query";
 import { useMemo } from "react";
 import { SEASON } from "../../../shared/season";
-import { publicRaceQueryOptions } from "../start-lists/api/get-public-race";
+import { publicRaceQueryOptions } from "../start-lists/api/public-race-query";
 import { usePublicRaces } from "../start-lists/api/get-public-races";
 import { useResultSets } from "./api/get-result-sets";
 import { finishersOf, racesToCount, type FinisherCounts, type ListedRace } from "./result-rows";

@@ -2,7 +2,8 @@
  * Rapid timing's calls (issue 26; README "Times first, bibs later"), all under /admin/api/races/ and each one
  * audited change on the race object:
  * - POST rapid/{race}?tap&at&err&device: one 'Mål!' (sent by the tap queue, never awaited by a click);
- * - POST bibs/{race} {entry, bib}: a bib typed in finish order; …/{entry}/change {bib}; …/{entry}/remove;
+ * - POST bibs/{race} {entry, bib}: a bib typed in finish order (sent by the tap queue); …/{entry}/change {bib};
+ *   …/{entry}/remove;
  * - POST slots/{race}/{tap}/assign {bib} or {sort}; …/discard: one slot by hand;
  * - POST main-timer/{race} {mainTimer}; POST official/{race} {confirm?}.
  * Each id (tap, entry) is made on the phone, so a call sent again changes nothing.
@@ -20,7 +21,7 @@ import type {
 import { api } from "../../../lib/api";
 import { applyRapid, EMPTY_RAPID, isStaleAnswer, seqOf, type RapidRecords, type WithSeq } from "../apply-race-events";
 import { cacheRace, cacheRunner, liveSeq } from "../race-cache";
-import type { RapidItem } from "../tap-queue";
+import type { BibEntryItem, RapidItem } from "../tap-queue";
 import { raceDayUrl, SEND_TIMEOUT_MS } from "./race-day-url";
 
 /** The race socket's rapid records for one race (its hello snapshot, then each change); nothing is fetched. */
@@ -80,17 +81,15 @@ function settleBib(queryClient: QueryClient, raceId: string, answer: BibAnswer):
   if (answer.runner) cacheRunner(queryClient, raceId, answer.runner);
 }
 
-/** 'Startnummer i målordning': one bib typed, with the entry id the phone made for it. */
-export function useEnterBib(raceId: string) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ entry, bib }: { entry: string; bib: string }) =>
-      api<BibAnswer>(raceDayUrl(["bibs", raceId]), {
-        method: "POST",
-        json: { entry, bib },
-        signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
-      }),
-    onSuccess: (answer) => settleBib(queryClient, raceId, answer),
+/**
+ * 'Startnummer i målordning': one typed bib, sent by the tap queue (kind 'bib-entry') with the entry id the
+ * phone made for it and the device that typed it.
+ */
+export function enterBib(raceId: string, { tap, bib, device }: BibEntryItem): Promise<BibAnswer> {
+  return api<BibAnswer>(raceDayUrl(["bibs", raceId], { device }), {
+    method: "POST",
+    json: { entry: tap, bib: String(bib) },
+    signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
   });
 }
 

@@ -1,0 +1,191 @@
+/**
+ * What the public may see of a race, decided in one place: the start-list and results pages, the public JSON
+ * (`GET /api/races/get/{part}`), the results file (`GET /resultat/{csvfile}` for a race of the season without an
+ * imported file), the pages' first HTML and the spectator socket all read a race through these functions.
+ *
+ * The view keeps the spec's wire shape, `[race, ...runners]`: the race record (plus its results status) and each
+ * runner's public fields. Never an age or a participant id: a runner is known by `sort` alone.
+ *
+ * Two inputs are the place for rules to come, so they land here and nowhere else:
+ * - `resultsStatus`: whether the race's results are preliminary, official or a corrected result: the race object's
+ *   (`results`, issue 26, also passed on as it is), else the context's. Null until the race has a finish.
+ * - `publishing`: which runners' time and placing are published (child-safe publishing, a season setting).
+ *   A runner whose result is not published is still listed (`resultWithheld`), after the finishers, without its
+ *   time, its finish moment or a placing. The rules are child-safe.ts's; the default context is the season's.
+ */
+import {
+  type ResultsStatus,
+  type PublicRaceSnapshot,
+  type PublicRunnerRecord,
+  type RaceRecord,
+  type RemovedRunnerRecord,
+  type RunnerRecord,
+} from "./race-protocol";
+import { publishesResult, publishingRules, type PublishingRules } from "./child-safe";
+import type { PublishedRow, ResultRow, WithheldRow } from "./results-file";
+import { SEASON } from "./season";
+import { parseResult } from "./time-format";
+
+export type { ResultsStatus };
+
+export interface PublicViewContext {
+  resultsStatus: ResultsStatus | null;
+  publishing: PublishingRules;
+}
+
+/**
+ * The season's inputs: no status known beyond the race's own, and the season's publishing rules (child-safe
+ * publishing when the season turns it on), read at each call. Every public reader (the routes, the pages, the race
+ * object's feed to the spectators) uses this unless a test passes its own.
+ */
+export function seasonPublicContext(): PublicViewContext {
+  return { resultsStatus: null, publishing: publishingRules(SEASON) };
+}
+
+/** The race as the public sees it: the spec's race record and the results status. */
+export interface PublicRaceRecord extends RaceRecord {
+  resultsStatus: ResultsStatus | null;
+}
+
+/** `[race, ...runners]`, runners in start-list order (finishers first by finish, then by bib, then by name). */
+export type PublicRaceView = [PublicRaceRecord, ...PublicRunnerRecord[]];
+
+/** A change the public sees: a runner as it is now, or one that left the race. */
+export type PublicRunnerChange = PublicRunnerRecord | RemovedRunnerRecord;
+
+export function isRemoved(change: PublicRunnerChange): change is RemovedRunnerRecord {
+  return "removed" in change && change.removed === true;
+}
+
+/** One runner's public record: no age, no participant id; a withheld result has no time and no finish moment. */
+export function publicRunner(
+  runner: RunnerRecord,
+  context: PublicViewContext = seasonPublicContext(),
+): PublicRunnerRecord {
+  const pub: PublicRunnerRecord = {
+    type: "runner",
+    part: runner.part,
+    sort: runner.sort,
+    bib: runner.bib,
+    firstname: runner.firstname,
+    lastname: runner.lastname,
+    group: runner.group,
+    company: runner.company,
+    finished: runner.finished,
+  };
+  if (runner.dns) pub.dns = true;
+  if (runner.corrected) pub.corrected = true;
+  if (runner.finished !== null && !publishesResult(runner.age, context.publishing)) {
+    pub.finished = null;
+    pub.resultWithheld = true;
+    return pub;
+  }
+  if (runner.time !== undefined) pub.time = runner.time;
+  return pub;
+}
+
+/** The race record the public sees. `anyFinished`: whether any runner has finished (no status before that). */
+export function publicRace(
+  race: RaceRecord,
+  anyFinished: boolean,
+  context: PublicViewContext = seasonPublicContext(),
+): PublicRaceRecord {
+  return {
+    type: "race",
+    part: race.part,
+    sort: "race",
+    state: race.state,
+    started: race.started,
+    date: race.date,
+    distance: race.distance,
+    openForReg: race.openForReg,
+    // The race object's status (issue 26: preliminary from the first finish, official, corrected) wins.
+    ...(race.results ? { results: race.results } : {}),
+    resultsStatus: anyFinished ? (race.results ?? context.resultsStatus) : null,
+  };
+}
+
+/** The whole view of a race from the admin records (the race object's, or D1's before the race object exists). */
+export function publicView(
+  race: RaceRecord,
+  runners: readonly RunnerRecord[],
+  context: PublicViewContext = seasonPublicContext(),
+): PublicRaceView {
+  const anyFinished = runners.some((r) => r.finished !== null);
+  return assembleView(
+    publicRace(race, anyFinished, context),
+    runners.map((r) => publicRunner(r, context)),
+  );
+}
+
+/**
+ * A view put together from public records (the spectator fan-out keeps them one by one): runners in start-list
+ * order, and no results status while nobody has finished.
+ */
+export function assembleView(race: PublicRaceRecord, runners: readonly PublicRunnerRecord[]): PublicRaceView {
+  const anyFinished = runners.some((r) => r.finished !== null || r.resultWithheld === true);
+  const head: PublicRaceRecord = anyFinished || race.resultsStatus === null ? race : { ...race, resultsStatus: null };
+  return [head, ...[...runners].sort(comparePublicRunners)];
+}
+
+/**
+ * The race object's order (race-protocol's compareRunners): finished first in finish order, then waiting by bib
+ * with unset bibs first, then by name; a public record has no id, so the last tie-break is its sort.
+ */
+export function comparePublicRunners(a: PublicRunnerRecord, b: PublicRunnerRecord): number {
+  const af = a.finished !== null || a.resultWithheld === true;
+  const bf = b.finished !== null || b.resultWithheld === true;
+  if (af !== bf) return af ? 1 : -1;
+  // A withheld result comes after every published finisher, by number then name: where it stood among the
+  // finishers would give its placing away.
+  const aw = a.resultWithheld === true;
+  const bw = b.resultWithheld === true;
+  if (aw !== bw) return aw ? 1 : -1;
+  if (a.finished !== null && b.finished !== null && a.finished !== b.finished) return a.finished - b.finished;
+  if ((a.bib === null) !== (b.bib === null)) return a.bib === null ? -1 : 1;
+  if (a.bib !== null && b.bib !== null && a.bib !== b.bib) return a.bib - b.bib;
+  return (
+    a.lastname.localeCompare(b.lastname, "sv") ||
+    a.firstname.localeCompare(b.firstname, "sv") ||
+    (a.sort < b.sort ? -1 : a.sort > b.sort ? 1 : 0)
+  );
+}
+
+/**
+ * A race's results as result rows: its finishers with a published time, by time, places 1, 2, 3 … (equal times
+ * share a place), then the finishers whose result is withheld (child-safe publishing: 'Fullföljt', not placed), by
+ * name. Runners without a time (still out, did not start) are not results.
+ */
+export function resultRows(view: PublicRaceSnapshot | PublicRaceView): PublishedRow[] {
+  const [, ...runners] = view;
+  const timed = runners
+    .map((r) => ({ r, ms: r.time === undefined ? null : parseResult(r.time) }))
+    .filter((x): x is { r: PublicRunnerRecord; ms: number } => x.ms !== null)
+    .sort((a, b) => a.ms - b.ms || (a.r.bib ?? Infinity) - (b.r.bib ?? Infinity));
+  let place = 0;
+  const ranked = timed.map(({ r, ms }, i): ResultRow => {
+    if (i === 0 || ms !== timed[i - 1]!.ms) place = i + 1;
+    return {
+      place,
+      // A result changed after the results were official says so (issue 26).
+      name: `${r.firstname} ${r.lastname}`.trim() + (r.corrected ? " (korrigerad)" : ""),
+      timeMs: ms,
+      klass: r.group === "Ingen" ? "" : r.group,
+      bib: r.bib !== null && r.bib > 0 ? r.bib : null,
+      club: r.company,
+    };
+  });
+  const withheld = runners
+    .filter((r) => r.resultWithheld === true)
+    .map((r): WithheldRow => ({
+      place: null,
+      name: `${r.firstname} ${r.lastname}`.trim(),
+      timeMs: null,
+      klass: r.group === "Ingen" ? "" : r.group,
+      bib: r.bib !== null && r.bib > 0 ? r.bib : null,
+      club: r.company,
+      withheld: true,
+    }))
+    .sort((a, b) => a.name.localeCompare(b.name, "sv"));
+  return [...ranked, ...withheld];
+}

@@ -1,0 +1,154 @@
+import { describe, expect, it } from "vitest";
+import {
+  assembleView,
+  seasonPublicContext,
+  publicRunner,
+  publicView,
+  resultRows,
+  type PublicViewContext,
+} from "../../src/shared/public-view";
+import type { RaceRecord, RunnerRecord } from "../../src/shared/race-protocol";
+import { applyUpdate, parseSpectatorFrame, spectateSocketPath } from "../../src/shared/spectator-protocol";
+
+const START = Date.UTC(2025, 8, 13, 9, 0, 0);
+
+const race: RaceRecord = {
+  type: "race",
+  part: "race-250913-16",
+  sort: "race",
+  state: "started",
+  started: START,
+  date: "2025-09-13",
+  distance: 1600,
+  openForReg: false,
+};
+
+function runner(id: string, over: Partial<RunnerRecord> = {}): RunnerRecord {
+  return {
+    type: "runner",
+    part: race.part,
+    sort: `runner-${id}`,
+    id,
+    bib: null,
+    firstname: id,
+    lastname: "Ek",
+    age: 9,
+    company: "",
+    group: "Ingen",
+    finished: null,
+    distance: "1.6",
+    seq: 4,
+    ...over,
+  };
+}
+
+const anna = runner("anna", { bib: 201, age: 8, finished: START + 400_000, time: "06:40.000" });
+const bo = runner("bo", { bib: 202, age: 41, finished: START + 380_000, time: "06:20.000" });
+const cia = runner("cia", { bib: 203, dns: true });
+const dan = runner("dan", { bib: null });
+
+describe("publicView", () => {
+  it("keeps the spec's shape and public fields: no age, no participant id, no seq", () => {
+    const [head, ...runners] = publicView(race, [anna, bo, cia, dan]);
+    expect(head).toEqual({ ...race, resultsStatus: null });
+    for (const r of runners) {
+      expect(Object.keys(r).sort()).toEqual(
+        expect.arrayContaining([
+          "bib",
+          "company",
+          "finished",
+          "firstname",
+          "group",
+          "lastname",
+          "part",
+          "sort",
+          "type",
+        ]),
+      );
+      expect(r).not.toHaveProperty("age");
+      expect(r).not.toHaveProperty("id");
+      expect(r).not.toHaveProperty("seq");
+      expect(r).not.toHaveProperty("distance");
+    }
+    expect(runners.find((r) => r.sort === "runner-cia")).toMatchObject({ dns: true, finished: null });
+  });
+
+  it("orders runners as the race does: waiting first (no bib first), then finishers by finish", () => {
+    const view = publicView(race, [anna, cia, bo, dan]);
+    expect(view.slice(1).map((r) => r.sort)).toEqual(["runner-dan", "runner-cia", "runner-bo", "runner-anna"]);
+  });
+
+  it("says no results status before the first finish, whatever it is given", () => {
+    const official: PublicViewContext = { ...seasonPublicContext(), resultsStatus: "official" };
+    expect(publicView(race, [cia, dan], official)[0].resultsStatus).toBeNull();
+    expect(publicView(race, [anna, cia], official)[0].resultsStatus).toBe("official");
+    expect(publicView(race, [anna, cia])[0].resultsStatus).toBeNull();
+  });
+
+  it("withholds the time, finish moment and placing of runners below the publishing age, and only theirs", () => {
+    const childSafe: PublicViewContext = { resultsStatus: null, publishing: { resultsHiddenBelowAge: 13 } };
+    const view = publicView(race, [anna, bo, dan], childSafe);
+    const shownAnna = view.find((r) => r.sort === "runner-anna")!;
+    expect(shownAnna).toMatchObject({ finished: null, resultWithheld: true });
+    expect(shownAnna).not.toHaveProperty("time");
+    expect(view.find((r) => r.sort === "runner-bo")).toMatchObject({ time: "06:20.000", finished: bo.finished });
+    // Withheld finishers are listed after the placed ones, without a place (child-safe publishing).
+    expect(resultRows(view).map((r) => [r.place, r.name])).toEqual([
+      [1, "bo Ek"],
+      [null, "anna Ek"],
+    ]);
+    // Everything is published by default.
+    expect(publicRunner(anna)).toMatchObject({ time: "06:40.000", finished: anna.finished });
+  });
+});
+
+describe("resultRows", () => {
+  it("places finishers by time (equal times share a place) and leaves out those without a time", () => {
+    const eva = runner("eva", { bib: 204, age: 30, finished: START + 380_000, time: "06:20.000", group: "Dam" });
+    const rows = resultRows(publicView(race, [anna, bo, cia, dan, eva]));
+    expect(rows.map((r) => [r.place, r.name, r.bib, r.klass])).toEqual([
+      [1, "bo Ek", 202, ""],
+      [1, "eva Ek", 204, "Dam"],
+      [3, "anna Ek", 201, ""],
+    ]);
+  });
+});
+
+describe("the spectator protocol", () => {
+  it("applies a delta: a changed runner replaced, a removed one gone, the race record replaced", () => {
+    const view = publicView(race, [anna, cia, dan]);
+    const next = applyUpdate(view, {
+      since: 3,
+      seq: 4,
+      race: { ...view[0], state: "ended" },
+      runners: [
+        publicRunner({ ...dan, bib: 205, finished: START + 500_000, time: "08:20.000" }),
+        { type: "runner", part: race.part, sort: "runner-cia", removed: true },
+      ],
+    });
+    expect(next[0].state).toBe("ended");
+    const [, ...runners] = next;
+    expect(runners.map((r) => [r.sort, r.time])).toEqual([
+      ["runner-anna", "06:40.000"],
+      ["runner-dan", "08:20.000"],
+    ]);
+    expect(view).toHaveLength(4);
+  });
+
+  it("reads only frames it knows, and builds the socket path with the seq a page has", () => {
+    expect(parseSpectatorFrame(JSON.stringify({ type: "snapshot", seq: 2, view: [race] }))).toMatchObject({ seq: 2 });
+    expect(parseSpectatorFrame(JSON.stringify({ type: "delta", since: 1, seq: 2, runners: [] }))).not.toBeNull();
+    for (const bad of ["", "{", "[]", JSON.stringify({ type: "delta", seq: 2 }), JSON.stringify({ type: "x" })]) {
+      expect(parseSpectatorFrame(bad), bad).toBeNull();
+    }
+    expect(parseSpectatorFrame(new ArrayBuffer(2))).toBeNull();
+    expect(spectateSocketPath("race-250913-16")).toBe("/spectate/race-250913-16");
+    expect(spectateSocketPath("race-250913-16", 7)).toBe("/spectate/race-250913-16?since=7");
+  });
+
+  it("a view put together from public records has no results status while nobody has finished", () => {
+    const head = { ...publicView(race, [anna])[0], resultsStatus: "preliminary" as const };
+    expect(assembleView(head, [publicRunner(dan)])[0].resultsStatus).toBeNull();
+    expect(assembleView(head, [publicRunner(anna)])[0].resultsStatus).toBe("preliminary");
+  });
+});
