@@ -26,6 +26,7 @@ const BENCHMARKS = {
   "results-table": () => import("./results-table.mjs"),
   "runner-search": () => import("./runner-search.mjs"),
   "box-office": () => import("./box-office.mjs"),
+  checkin: () => import("./checkin.mjs"),
   "swish-callback": () => import("./swish-callback.mjs"),
 };
 

@@ -8,8 +8,17 @@
  * group's code. A chunk of no group, or of two, stays in assets/.
  */
 const GROUPS = [
-  // Organisers: the admin shell and screens, race day, and the chart library of the analytics page.
-  ["admin", [/\/src\/web\/features\/(admin|race-day)\//, /\/node_modules\/chart\.js\//, /\/node_modules\/@kurkle\//]],
+  // Organisers: the admin shell and screens, race day, the chart library of the analytics page, and the QR decoder
+  // of the bib desk.
+  [
+    "admin",
+    [
+      /\/src\/web\/features\/(admin|race-day)\//,
+      /\/node_modules\/chart\.js\//,
+      /\/node_modules\/@kurkle\//,
+      /\/node_modules\/jsqr\//,
+    ],
+  ],
   ["timing", [/\/src\/web\/features\/timing\//]],
   ["map", [/\/src\/web\/features\/courses\/map/, /\/node_modules\/leaflet\//]],
   ["carousel", [/\/src\/web\/features\/gallery\/carousel/]],

@@ -209,6 +209,99 @@ export interface QuickRegStatus {
   added: boolean;
   /** The runner's bib in the race once added (null: added without one, the asked-for bib was taken). */
   bib: number | null;
+  /** Every runner of the sale (the first is `runner` above), each with its race and bib as above. */
+  runners: QuickRegStatusRunner[];
+}
+
+export interface QuickRegStatusRunner {
+  id: string;
+  firstname: string;
+  lastname: string;
+  age: number;
+  distance: string;
+  raceId: string;
+  requestedBib: number | null;
+  added: boolean;
+  bib: number | null;
+  /** When the bib was handed over (a box-office runner is checked in as it joins the race). */
+  pickedUpAt: number | null;
+}
+
+// ——— a family at the box office: several runners, one phone number, one payment ———
+
+/** At most this many runners in one box-office sale. */
+export const MAX_SALE_RUNNERS = 10;
+
+/** One runner of a sale (the phone number and the payment are the sale's). */
+export type QuickRegRunner = Pick<QuickRegFields, "firstname" | "lastname" | "age" | "distance" | "group" | "bib">;
+
+export interface QuickRegSale {
+  runners: QuickRegRunner[];
+  phone: string;
+  method: BoxOfficeMethod;
+  kampanj: string | null;
+}
+
+/** `POST /admin/api/quickreg` with several runners: each runner's fields as typed, the rest the sale's. */
+export interface QuickRegSaleBody {
+  runners: Pick<QuickRegBody, "firstname" | "lastname" | "age" | "distance" | "group" | "bib">[];
+  phone: string;
+  method: BoxOfficeMethod;
+  kampanj?: string;
+}
+
+/** A field of runner `index` of a sale: the first runner's fields keep their plain names ('bib', 'runners.2.bib'). */
+export function saleFieldKey(index: number, field: keyof QuickRegRunner): string {
+  return index === 0 ? field : `runners.${index}.${field}`;
+}
+
+export const SALE_MSG = {
+  runners: `Ange en till ${MAX_SALE_RUNNERS} löpare.`,
+  sameBib: (bib: number) => `Startnummer ${bib} står redan på en annan löpare i samma köp.`,
+} as const;
+
+/**
+ * Checks a sale: the spec's one-runner body (as checkQuickReg), or `{runners: [...], phone, method, kampanj}`, each
+ * runner by the one-runner rules. Errors per field; a later runner's under `runners.{i}.{field}`. Two runners of
+ * the sale with the same bib on the same distance are refused here, before anything else.
+ */
+export function checkQuickRegSale(
+  input: unknown,
+): { ok: true; value: QuickRegSale } | { ok: false; errors: Record<string, string> } {
+  const r =
+    typeof input === "object" && input !== null && !Array.isArray(input) ? (input as Record<string, unknown>) : null;
+  if (!r || !("runners" in r)) {
+    const one = checkQuickReg(input);
+    if (!one.ok) return { ok: false, errors: one.errors as Record<string, string> };
+    const { phone, method, kampanj, ...runner } = one.value;
+    return { ok: true, value: { runners: [runner], phone, method, kampanj } };
+  }
+  const list = r.runners;
+  if (!Array.isArray(list) || list.length === 0 || list.length > MAX_SALE_RUNNERS) {
+    return { ok: false, errors: { _: SALE_MSG.runners } };
+  }
+  const errors: Record<string, string> = {};
+  const runners: QuickRegRunner[] = [];
+  let sale: Omit<QuickRegSale, "runners"> | null = null;
+  list.forEach((entry: unknown, index) => {
+    const fields = typeof entry === "object" && entry !== null ? (entry as Record<string, unknown>) : {};
+    const checked = checkQuickReg({ ...fields, phone: r.phone, method: r.method, kampanj: r.kampanj });
+    if (!checked.ok) {
+      for (const [key, message] of Object.entries(checked.errors)) {
+        const runnerField = ["firstname", "lastname", "age", "distance", "group", "bib"].includes(key);
+        const name = runnerField ? saleFieldKey(index, key as keyof QuickRegRunner) : key;
+        if (message) errors[name] ??= message;
+      }
+      return;
+    }
+    const { phone, method, kampanj, ...runner } = checked.value;
+    sale = { phone, method, kampanj };
+    const twin = runners.find((o) => o.bib === runner.bib && o.distance === runner.distance);
+    if (twin) errors[saleFieldKey(index, "bib")] = SALE_MSG.sameBib(runner.bib);
+    runners.push(runner);
+  });
+  if (Object.keys(errors).length > 0 || sale === null) return { ok: false, errors };
+  return { ok: true, value: { ...(sale as Omit<QuickRegSale, "runners">), runners } };
 }
 
 /**

@@ -89,6 +89,11 @@ export interface RunnerRecord {
   /** Marked 'did not start' by an admin (so the race can end without them); absent when false. */
   dns?: boolean;
   /**
+   * When the runner picked up the bib at the desk (epoch ms); absent until then. Admins only: the public start
+   * list never carries it (toPublicRunner).
+   */
+  pickedUpAt?: number;
+  /**
    * The seq of the runner's last change, in the race object's answers and events: a phone never lets an older
    * answer overwrite a newer record it already has.
    */
@@ -212,6 +217,8 @@ export const RECONNECT_DELAY_MS = 5_000;
 export const CLOCK_TICK_MS = 500;
 /** Spec: reset is confirmed by typing this word. */
 export const RESET_WORD = "APRAKET";
+/** 'Markera ej hämtade som DNS' (every runner who never picked up the bib) is confirmed by typing this. */
+export const DNS_NOT_PICKED_UP_WORD = "DNS";
 /** Spec: a distance change is confirmed by typing this. */
 export const CHANGE_DISTANCE_WORD = "OK";
 /**

@@ -63,6 +63,8 @@ export interface OverviewRunner {
   price: number | null;
   /** ISO moment a refund deregistered the runner; null while it runs. */
   deregistered: string | null;
+  /** When the bib was picked up at the desk (epoch ms); absent until then. */
+  pickedUpAt?: number;
 }
 
 /** One entry of `GET /admin/api/box-office-sales`: a box-office payment and the runner it signed up. */

@@ -4,7 +4,7 @@
  */
 import { DISTANCES, isDistance, type DistanceKm } from "./distances";
 import { SEASON, type PriceTier, type Season, type SeasonRace } from "./season";
-import { addDays, isIsoDate, parseStockholm, stockholmDeadlineEnd, stockholmToEpoch } from "./stockholm";
+import { addDays, isIsoDate, parseStockholm, stockholmDate, stockholmDeadlineEnd, stockholmToEpoch } from "./stockholm";
 
 /** Registration (new registrations and changes) is open up to and including season.lastRegistration. */
 export function isRegistrationOpen(now: number, season: Season = SEASON): boolean {
@@ -14,6 +14,23 @@ export function isRegistrationOpen(now: number, season: Season = SEASON): boolea
 /** Spec: "The registration button shows only until 13 Sep 2025 12:00" — hidden from 12:00:00 on. */
 export function showRegistrationButton(now: number, season: Season = SEASON): boolean {
   return now < stockholmToEpoch(season.registrationButtonUntil);
+}
+
+/**
+ * Race morning with online registration closed: the day of the race (Stockholm), when the box office signs families
+ * up on site from the bib pick-up's hour. The closed registration then points there, with the on-site price.
+ */
+/** Spec: 'Nummerlappshämtning sker från 10:00': the bib desk and the box office open then. */
+export const BIB_PICKUP_FROM = "10:00";
+
+/** What closed registration says on race morning: where, from when, and the season's on-site price. */
+export function onSiteRegistrationText(season: Season = SEASON): string {
+  const { adult, child } = season.onSitePrice;
+  return `Anmälan på plats vid skolans matsal från ${BIB_PICKUP_FROM}: vuxen ${adult} kr, barn ${child} kr.`;
+}
+
+export function isOnSiteRegistrationDay(now: number, season: Season = SEASON): boolean {
+  return !isRegistrationOpen(now, season) && stockholmDate(now) === season.raceDay;
 }
 
 /** Days before race day the bib pick-up banner appears (spec: "from 7 days before the event"). */

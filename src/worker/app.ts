@@ -37,6 +37,7 @@ import { personalDataRoutes } from "./personal-data/routes";
 import { massEmailRoutes } from "./mass-email/routes";
 import { unsubscribeRoutes } from "./mass-email/unsubscribe-routes";
 import { boxOfficeRoutes } from "./box-office/routes";
+import { checkinRoutes } from "./checkin/routes";
 // Development only (DESIGN.md): every path these serve answers 404 unless DEV_MODE is "true".
 import { devOnly } from "./dev/dev-only";
 import { devRoutes } from "./dev/routes";
@@ -95,6 +96,7 @@ export function createApp() {
   app.route("/", massEmailRoutes);
   app.route("/", unsubscribeRoutes);
   app.route("/", boxOfficeRoutes);
+  app.route("/", checkinRoutes);
   app.route("/", devSwishRoutes);
 
   // Also every address that matches no built file (wrangler.toml: not_found_handling "none"): site/spa-fallback.ts.

@@ -106,7 +106,7 @@ test("the first HTML has the records table's rows, the distance tabs (5.6K open)
   expect(await page.getByRole("heading", { level: 2, name: "Tidigare år" }).isVisible()).toBe(true);
   // The Worker rendered the data into the HTML: the records, the latest season's 5.6K results and the years.
   for (const row of await tableRows(records)) expect(row[3]).toMatch(/^\d\d:\d\d\.\d{3}$/);
-  expect(await page.getByRole("heading", { level: 2, name: "Resultat 2023" }).isVisible()).toBe(true);
+  expect(await page.getByRole("heading", { level: 2, name: "Resultat 2024" }).isVisible()).toBe(true);
   const first = (await tableRows(panel(page)))[0]!;
   expect([first[0], first[3]]).toEqual(["1", "+00:00.000"]);
   expect(await page.locator(".year-link").count()).toBeGreaterThan(0);

@@ -159,6 +159,7 @@ const ADMIN_SCREENS: [string, ((page: Page) => Promise<unknown>)?][] = [
   ["/admin/goodiebags"],
   ["/admin/personuppgifter"],
   ["/admin/kassa"],
+  ["/admin/incheckning"],
   ["/admin/resultat"],
 ];
 

@@ -112,7 +112,10 @@ test("the first HTML has the page's heading and text, a head for sharing, and th
   // The Worker rendered the years and their distances into the HTML (no loading line, nothing to arrive).
   expect(await page.getByText("Hämtar loppen …").count()).toBe(0);
   const years = (await page.locator("main h2").allTextContents()).map(Number);
-  expect(years).toEqual(expect.arrayContaining([2025, 2024, 2023, 2022]));
+  // The demo's earlier seasons are imported results without races of their own (issue 28): only this season has
+  // start lists (and any other year a test file on the same server made a race in).
+  expect(years).toContain(2025);
+  for (const past of [2024, 2023, 2022]) expect(years).not.toContain(past);
   expect(years).toEqual([...years].sort((a, b) => b - a));
   const season = page.locator("section.year-section").filter({ has: page.getByRole("heading", { name: "2025" }) });
   // Other test files on the same server may add races to this season ('5.6K (13/9)'): the four distances are there.

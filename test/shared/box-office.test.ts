@@ -1,6 +1,6 @@
 /** The box office's sign-up check, which the Worker runs on every call and /admin/kassa on submit. */
 import { describe, expect, it } from "vitest";
-import { checkQuickReg, QUICKREG_MSG } from "../../src/shared/box-office";
+import { checkQuickReg, checkQuickRegSale, QUICKREG_MSG, SALE_MSG } from "../../src/shared/box-office";
 
 const good = {
   firstname: " Olle ",
@@ -78,5 +78,54 @@ describe("checkQuickReg", () => {
       value: { method: "kampanj", kampanj: "FRIBILJETT" },
     });
     expect(checkQuickReg([good])).toEqual({ ok: false, errors: { _: QUICKREG_MSG.body } });
+  });
+});
+
+describe("a family at the box office (checkQuickRegSale)", () => {
+  const runnerOf = (fields: Record<string, string> = {}) => ({
+    firstname: "Karin",
+    lastname: "Plats",
+    age: "41",
+    distance: "5.6",
+    group: "Dam",
+    bib: "612",
+    ...fields,
+  });
+
+  it("takes the spec's one-runner body as a sale of one, and a family of several", () => {
+    const one = checkQuickRegSale(good);
+    expect(one.ok && one.value.runners).toHaveLength(1);
+    const family = checkQuickRegSale({
+      phone: "070-123 45 67",
+      method: "kontant",
+      runners: [runnerOf(), runnerOf({ firstname: "Nils", age: "9", distance: "1.6", group: "Herr", bib: "212" })],
+    });
+    expect(family).toMatchObject({ ok: true, value: { phone: "070-123 45 67", method: "kontant", kampanj: null } });
+    expect(family.ok && family.value.runners.map((r) => [r.firstname, r.age, r.bib])).toEqual([
+      ["Karin", 41, 612],
+      ["Nils", 9, 212],
+    ]);
+  });
+
+  it("names a later runner's fields, refuses one bib twice on a distance, and an empty or too long family", () => {
+    const bad = checkQuickRegSale({ phone: "12", runners: [runnerOf(), runnerOf({ lastname: "" })] });
+    expect(bad).toMatchObject({
+      ok: false,
+      errors: { phone: QUICKREG_MSG.phone, "runners.1.lastname": "Obligatorisk" },
+    });
+    const twice = checkQuickRegSale({ phone: "070-123 45 67", runners: [runnerOf(), runnerOf({ firstname: "Bo" })] });
+    expect(twice).toMatchObject({ ok: false, errors: { "runners.1.bib": SALE_MSG.sameBib(612) } });
+    const otherDistance = checkQuickRegSale({
+      phone: "070-123 45 67",
+      runners: [runnerOf(), runnerOf({ firstname: "Bo", distance: "2.8" })],
+    });
+    expect(otherDistance.ok).toBe(true);
+    expect(checkQuickRegSale({ phone: "070-123 45 67", runners: [] })).toEqual({
+      ok: false,
+      errors: { _: SALE_MSG.runners },
+    });
+    const eleven = Array.from({ length: 11 }, (_, i) => runnerOf({ bib: String(600 + i) }));
+    expect(checkQuickRegSale({ phone: "070-123 45 67", runners: eleven }).ok).toBe(false);
+    expect(checkQuickRegSale({ phone: "070-123 45 67", runners: "x" }).ok).toBe(false);
   });
 });

@@ -4,7 +4,9 @@ import {
   assertValidSeason,
   bibRange,
   distanceForBib,
+  isOnSiteRegistrationDay,
   isRegistrationOpen,
+  onSiteRegistrationText,
   openDistances,
   raceStartEpoch,
   showBibPickupBanner,
@@ -14,6 +16,16 @@ import {
 import { stockholmToEpoch } from "../../src/shared/stockholm";
 
 const at = stockholmToEpoch;
+
+describe("registration on site (race morning)", () => {
+  it("is race day with online registration closed, and says where, from when and the on-site price", () => {
+    expect(isOnSiteRegistrationDay(at("2025-09-12T23:59:59"))).toBe(false);
+    expect(isOnSiteRegistrationDay(at("2025-09-13T00:00:00"))).toBe(true);
+    expect(isOnSiteRegistrationDay(at("2025-09-13T23:59:59"))).toBe(true);
+    expect(isOnSiteRegistrationDay(at("2025-09-14T00:00:00"))).toBe(false);
+    expect(onSiteRegistrationText()).toBe("Anmälan på plats vid skolans matsal från 10:00: vuxen 300 kr, barn 200 kr.");
+  });
+});
 
 describe("registration window", () => {
   it("is open up to and including lastRegistration 2025-09-12 23:59:59", () => {

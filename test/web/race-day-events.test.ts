@@ -251,6 +251,23 @@ describe("parseServerFrame", () => {
     expect(events[3]).toEqual({ ...review("r1"), seq: 6 });
   });
 
+  it("carries when a runner picked up the bib at the desk (the race screen's 'ej hämtad'), and only a moment", () => {
+    const frame = parseServerFrame(
+      JSON.stringify([
+        { ...runner("a"), pickedUpAt: 1_757_752_920_000, seq: 1 },
+        { ...runner("b"), seq: 2 },
+        { ...runner("c"), pickedUpAt: "10:42", seq: 3 },
+      ]),
+    );
+    const events = frame?.kind === "events" ? frame.events : [];
+    expect(events.map((e) => (e as RunnerRecord).pickedUpAt)).toEqual([1_757_752_920_000, undefined, undefined]);
+    // An undo at the desk: the record without the moment replaces the one with it.
+    const picked = applyRaceEvents(PART, { snapshot: [race(), runner("a")], seq: 0 }, [events[0]!]);
+    const undone = applyRaceEvents(PART, picked, [ev(runner("a"), 4)]);
+    expect((picked.snapshot![1] as RunnerRecord).pickedUpAt).toBe(1_757_752_920_000);
+    expect((undone.snapshot![1] as RunnerRecord).pickedUpAt).toBeUndefined();
+  });
+
   it("reads bib 0 as no number and fills what a runner left out", () => {
     const frame = parseServerFrame(
       JSON.stringify([{ sort: "runner-z", part: PART, firstname: "A", lastname: "B", bib: 0, finished: null, seq: 1 }]),

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import type { RaceRecord, RunnerRecord } from "../../src/shared/race-protocol";
 import { raceId } from "../../src/shared/race-id";
-import { changeDistanceTargets, hubRaces } from "../../src/web/features/race-day/race-hub";
+import { changeDistanceTargets, hubRaces, raceListOrder } from "../../src/web/features/race-day/race-hub";
 import { checkRaceDraft, checkRunnerDraft, parseBib } from "../../src/web/features/race-day/race-forms";
 import {
   finishText,
@@ -144,6 +144,25 @@ describe("the hub's races", () => {
       "race-310101-08",
       "race-310102-56",
     ]);
+  });
+
+  it("lists this season's races first on the race list, a day's races by distance", () => {
+    const races = [
+      race("race-240914-56", "2024-09-14", "ended"),
+      race("race-240914-08", "2024-09-14", "ended"),
+      race("race-250913-56", "2025-09-13"),
+      race("race-250913-08", "2025-09-13"),
+      race("lopp-2019-56", "2019-09-14", "ended"),
+    ];
+    expect(raceListOrder(races).map((r) => r.part)).toEqual([
+      "race-250913-08",
+      "race-250913-56",
+      "race-240914-08",
+      "race-240914-56",
+      "lopp-2019-56",
+    ]);
+    // The list as it came is left as it was.
+    expect(races[0]!.part).toBe("race-240914-56");
   });
 
   it("offers the other races of the same day for a distance change, else the spec's four", () => {

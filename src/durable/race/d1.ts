@@ -24,6 +24,7 @@ export type KnownParticipant = {
   company: string;
   grp: string;
   bib: number | null;
+  picked_up_at: number | null;
 };
 
 /** A race of D1's index with its mirrored state, as the object builds itself from it. */
@@ -66,7 +67,8 @@ export async function indexedRace(env: Env, part: string): Promise<IndexedRace |
 /** Runners D1 already places in this race (e.g. seeded data), read when the object is made. */
 export async function participantsInRace(env: Env, part: string): Promise<KnownParticipant[]> {
   const known = await env.DB.prepare(
-    `SELECT id, firstname, lastname, age, company, "group" AS grp, bib FROM participants WHERE race_id = ?`,
+    `SELECT id, firstname, lastname, age, company, "group" AS grp, bib, picked_up_at FROM participants
+     WHERE race_id = ?`,
   )
     .bind(part)
     .all<KnownParticipant>();
@@ -74,7 +76,8 @@ export async function participantsInRace(env: Env, part: string): Promise<KnownP
 }
 
 /**
- * D1's participants row follows this object: race, bib, and the distance (only the four distances exist there).
+ * D1's participants row follows this object: race, bib, the distance (only the four distances exist there), and
+ * when the bib was picked up.
  * A runner no longer here is unlinked only if D1 still points at this race, so a move to another race (which
  * adds there first) is never undone.
  */
@@ -84,9 +87,10 @@ export async function mirrorRunner(env: Env, store: RaceStore, id: string): Prom
   if (row && row.moving_to === null) {
     const km = distanceFromMeters(meta.distance);
     await env.DB.prepare(
-      `UPDATE participants SET race_id = ?1, bib = ?2, distance = COALESCE(?3, distance) WHERE id = ?4`,
+      `UPDATE participants SET race_id = ?1, bib = ?2, distance = COALESCE(?3, distance), picked_up_at = ?5
+       WHERE id = ?4`,
     )
-      .bind(meta.part, row.bib, km, id)
+      .bind(meta.part, row.bib, km, id, row.picked_up_at)
       .run();
     store.mirrored(id, row.seq);
   } else if (!row) {

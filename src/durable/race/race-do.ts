@@ -65,6 +65,15 @@ import {
   type TapInput,
 } from "./types";
 import { registerBib } from "./rules/bib";
+import {
+  bibAtPickup,
+  dnsNotPickedUp,
+  MAX_PICKUP_RUNNERS,
+  pickUp,
+  type NotPickedUpResult,
+  type PickupAction,
+  type PickupResult,
+} from "./rules/checkin";
 import { checkId } from "./rules/checks";
 import { checkRaceInit, createRace, updateExistingRace } from "./rules/create";
 import { mergeEffects, type Decision, type Effects, type RuleContext } from "./rules/decision";
@@ -225,6 +234,50 @@ export class RaceDO extends DurableObject<Env> {
     return answer(async () => {
       await this.ready();
       return this.commit(by, removeRunner(this.context(by), id));
+    });
+  }
+
+  // ——— the bib desk (rules/checkin.ts) ———
+
+  /** These runners as the race has them now (those not in it are left out): the desk's view of a family. */
+  async runnersById(ids: string[]): Promise<RaceAnswer<RunnerRecord[]>> {
+    return answer(async () => {
+      await this.ready();
+      const meta = this.store.requireMeta();
+      if (!Array.isArray(ids) || ids.length > MAX_PICKUP_RUNNERS) throw new RaceError(400, "Välj en till 30 löpare.");
+      return ids
+        .map((id) => this.store.runnerRow(checkId(id)))
+        .filter((row): row is NonNullable<typeof row> => row !== null && row.moving_to === null)
+        .map((row) => runnerRecord(row, meta));
+    });
+  }
+
+  /** 'Hämtat' (true) or 'Ångra' (false) for runners of this race; a replayed action id changes nothing. */
+  async pickUp(
+    ids: string[],
+    pickedUp: boolean,
+    action: PickupAction = {},
+    by: ChangeAuthor = {},
+  ): Promise<RaceAnswer<PickupResult>> {
+    return answer(async () => {
+      await this.ready();
+      return this.commit(by, pickUp(this.context(by), ids, pickedUp, action));
+    });
+  }
+
+  /** A bib at pick-up: the next free number of the distance for a runner without one, or a typed one. */
+  async bibAtPickup(id: string, bib: number | "next", by: ChangeAuthor = {}): Promise<RaceAnswer<RunnerRecord>> {
+    return answer(async () => {
+      await this.ready();
+      return this.commit(by, bibAtPickup(this.context(by), id, bib));
+    });
+  }
+
+  /** 'Markera ej hämtade som DNS': after the start, every waiting runner who never picked up. */
+  async dnsNotPickedUp(by: ChangeAuthor = {}): Promise<RaceAnswer<NotPickedUpResult>> {
+    return answer(async () => {
+      await this.ready();
+      return this.commit(by, dnsNotPickedUp(this.context(by)));
     });
   }
 
@@ -652,6 +705,7 @@ export class RaceDO extends DurableObject<Env> {
         company: row.company,
         group: row.grp,
         bib: row.bib,
+        pickedUpAt: row.picked_up_at,
       },
       by,
       { dropTakenBib: true, move: true },

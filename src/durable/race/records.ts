@@ -62,6 +62,7 @@ export function runnerRecord(row: RunnerRow, meta: MetaRow): RunnerRecord {
   const time = runnerTime(meta.started, row.finished);
   if (time !== undefined) record.time = time;
   if (row.dns) record.dns = true;
+  if (row.picked_up_at !== null) record.pickedUpAt = row.picked_up_at;
   record.seq = row.seq;
   if (row.slot !== null) record.slot = row.slot;
   if (row.corrected) record.corrected = true;

@@ -47,6 +47,8 @@ export type RunnerRow = {
   seq: number;
   moving_to: string | null;
   mirror_pending: number;
+  /** When the runner's bib was picked up at the desk (rules/checkin.ts); null until then. */
+  picked_up_at: number | null;
   /** Rapid timing: the key of the slot the finish time came from (null: not from a slot). */
   slot: string | null;
   /** Rapid timing: the claim (a typed bib's entry id, or 'pin-<tap id>') that paired the runner with it. */
@@ -238,6 +240,16 @@ const SCHEMA_MIGRATIONS: readonly string[] = [
    ALTER TABLE runners ADD COLUMN claim TEXT;
    ALTER TABLE runners ADD COLUMN corrected INTEGER NOT NULL DEFAULT 0;
    ALTER TABLE review ADD COLUMN data TEXT;`,
+  // Bib pick-up at the desk (rules/checkin.ts): when a runner picked up, and the desk's actions by their id, so a
+  // queued action replayed answers what it answered the first time.
+  `ALTER TABLE runners ADD COLUMN picked_up_at INTEGER;
+   CREATE TABLE desk_actions (
+     action_id TEXT PRIMARY KEY,
+     kind TEXT NOT NULL,
+     runner_ids TEXT NOT NULL,
+     at INTEGER NOT NULL,
+     seq INTEGER NOT NULL
+   );`,
 ];
 
 export class RaceStore {

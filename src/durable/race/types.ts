@@ -31,6 +31,11 @@ export interface RunnerInput {
   distance?: string;
   /** Null, 0 or missing: no number yet. */
   bib?: number | null;
+  /**
+   * When the runner picked up the bib (epoch ms): a box-office runner is checked in at once, and a runner changing
+   * distance keeps the mark (rules/checkin.ts).
+   */
+  pickedUpAt?: number | null;
 }
 
 export type RunnerPatch = Partial<{

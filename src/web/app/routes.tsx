@@ -25,6 +25,7 @@ const CampaignsPage = lazy(() => import("../features/admin/campaigns/campaigns-p
 const EpassiPage = lazy(() => import("../features/admin/epassi/epassi-page"));
 const RegistrationsPage = lazy(() => import("../features/admin/registrations/registrations-page"));
 const BoxOfficePage = lazy(() => import("../features/admin/box-office/box-office-page"));
+const CheckInPage = lazy(() => import("../features/admin/check-in/check-in-page"));
 const RaceHubPage = lazy(() => import("../features/race-day/race-hub-page"));
 const RacePage = lazyScreen(() => import("../features/race-day/race-page"));
 const RaceListPage = lazy(() => import("../features/race-day/race-list-page"));
@@ -103,6 +104,7 @@ export function AppRoutes() {
         <Route path="admin/goodiebags" element={<GoodieBagsPage />} />
         <Route path="admin/personuppgifter" element={<PersonalDataPage />} />
         <Route path="admin/kassa" element={<BoxOfficePage />} />
+        <Route path="admin/incheckning" element={<CheckInPage />} />
         <Route path="admin/kampanjkoder" element={<CampaignsPage />} />
         <Route path="admin/resultat" element={<ResultsImportPage />} />
         {/* The older admin screen is replaced by this one: old bookmarks land on the registrations. */}

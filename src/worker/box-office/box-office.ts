@@ -31,12 +31,21 @@
  * ERROR and the runner not added), a campaign code that is unknown, not free, disabled, expired or used up (400,
  * nothing stored), a code's last use taken by someone else at the same moment (409, nothing stored).
  */
-import { and, eq, gte, sql } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import { countAges } from "../../shared/age";
 import { campaignPayid, isCampaignValidAt, normalizeCode } from "../../shared/campaign";
 import type { Clock } from "../../shared/clock";
 import type { DistanceKm } from "../../shared/distances";
-import type { BoxOfficeMethod, QuickRegFields, QuickRegStarted, QuickRegStatus } from "../../shared/box-office";
+import {
+  saleFieldKey,
+  type BoxOfficeMethod,
+  type QuickRegFields,
+  type QuickRegRunner,
+  type QuickRegSale,
+  type QuickRegStarted,
+  type QuickRegStatus,
+  type QuickRegStatusRunner,
+} from "../../shared/box-office";
 import type { PaymentStatus } from "../../shared/payment-protocol";
 import { campaignTotal, onSitePrice } from "../../shared/pricing";
 import { raceIdForSeason } from "../../shared/race-id";
@@ -103,49 +112,53 @@ async function seasonRace(db: Db, distance: DistanceKm, season: Season): Promise
 }
 
 /**
- * Another box-office sign-up for the same bib and distance whose Swish payment is still open and recent: the
- * runner it would add (a join through the payment's one participant id; the payments_status index finds the open
- * ones).
+ * Another box-office sale for the same bib and distance whose Swish payment is still open and recent: the runner
+ * it would add (each runner of the sale, through the payment's participant ids; the payments_status index finds
+ * the open ones).
  */
-async function pendingHolder(db: Db, input: QuickRegFields, season: Season, now: number) {
-  return db
-    .select({ firstname: participants.firstname, lastname: participants.lastname })
-    .from(payments)
-    .innerJoin(participants, eq(participants.id, sql`json_extract(${payments.participantIds}, '$[0]')`))
-    .where(
-      and(
-        eq(payments.status, "CREATED"),
-        gte(payments.dateCreated, now - PENDING_BIB_MS),
-        eq(payments.origin, "kassa"),
-        eq(participants.season, season.year),
-        eq(participants.distance, input.distance),
-        eq(participants.bib, input.bib),
-      ),
+async function pendingHolder(db: Db, runner: QuickRegRunner, season: Season, now: number) {
+  return db.$client
+    .prepare(
+      `SELECT p.firstname, p.lastname
+       FROM payments pay, json_each(pay.participant_ids) j
+         JOIN participants p ON p.id = j.value
+       WHERE pay.status = 'CREATED' AND pay.date_created >= ?1 AND pay.origin = 'kassa'
+         AND p.season = ?2 AND p.distance = ?3 AND p.bib = ?4
+       LIMIT 1`,
     )
-    .limit(1)
-    .get();
+    .bind(now - PENDING_BIB_MS, season.year, runner.distance, runner.bib)
+    .first<{ firstname: string; lastname: string }>();
 }
 
-/** Refuses (409) a bib the race already uses or a waiting box-office sign-up holds, and an ended race. */
-async function checkRaceAndBib(env: Env, db: Db, race: RaceRow, input: QuickRegFields, season: Season, now: number) {
+/** Refuses (409) a bib the race already uses or a waiting box-office sale holds, and an ended race. */
+async function checkRaceAndBib(
+  env: Env,
+  db: Db,
+  race: RaceRow,
+  runner: QuickRegRunner,
+  index: number,
+  season: Season,
+  now: number,
+) {
   const stub = raceStub(env, race.part);
   // RPC's type mapping widens the tuple to an array of the union; the object returns a RaceSnapshot.
   const snapshot = (await callRace(stub.snapshot())) as RaceSnapshot | null;
   const [record, ...runners] = snapshot ?? [null];
-  if (record?.state === "ended") throw new ApiError(409, BOX_OFFICE_MSG.ended(input.distance));
-  const holder = (runners as RunnerRecord[]).find((r) => r.bib === input.bib);
+  if (record?.state === "ended") throw new ApiError(409, BOX_OFFICE_MSG.ended(runner.distance));
+  const field = saleFieldKey(index, "bib");
+  const holder = (runners as RunnerRecord[]).find((r) => r.bib === runner.bib);
   if (holder) {
-    const message = BOX_OFFICE_MSG.bibTaken(input.bib, fullName(holder));
-    throw new ApiError(409, message, { bib: message });
+    const message = BOX_OFFICE_MSG.bibTaken(runner.bib, fullName(holder));
+    throw new ApiError(409, message, { [field]: message });
   }
-  const pending = await pendingHolder(db, input, season, now);
+  const pending = await pendingHolder(db, runner, season, now);
   if (pending) {
-    const message = BOX_OFFICE_MSG.bibPending(input.bib, fullName(pending));
-    throw new ApiError(409, message, { bib: message });
+    const message = BOX_OFFICE_MSG.bibPending(runner.bib, fullName(pending));
+    throw new ApiError(409, message, { [field]: message });
   }
 }
 
-function participantRow(id: string, input: QuickRegFields, season: Season, now: number) {
+function participantRow(id: string, input: QuickRegRunner, phone: string, season: Season, now: number) {
   return {
     id,
     registrationId: null,
@@ -157,15 +170,12 @@ function participantRow(id: string, input: QuickRegFields, season: Season, now: 
     distance: input.distance,
     group: input.group,
     bib: input.bib,
-    phone: input.phone,
+    phone,
     createdAt: now,
   };
 }
 
-/**
- * `POST /admin/api/quickreg`: checks race and bib, writes the participant and the payment. Swish answers with the
- * token for the QR (the runner is added when it settles PAID); cash and a free campaign code add the runner now.
- */
+/** `POST /admin/api/quickreg` with the spec's one runner: a sale of one (startBoxOfficeSale). */
 export async function startQuickReg(
   env: Env,
   clock: Clock,
@@ -174,49 +184,79 @@ export async function startQuickReg(
   requestOrigin: string,
   season: Season = SEASON,
 ): Promise<QuickRegStarted> {
+  const { phone, method, kampanj, ...runner } = input;
+  return startBoxOfficeSale(env, clock, { runners: [runner], phone, method, kampanj }, by, requestOrigin, season);
+}
+
+/**
+ * `POST /admin/api/quickreg`: checks every runner's race and bib, writes the participants and one payment for all
+ * of them. Swish answers with the token for the QR (the runners are added when it settles PAID); cash and a free
+ * campaign code add them now. Either way they join their races checked in (afterPaid: a box-office runner takes
+ * the bib at the table).
+ */
+export async function startBoxOfficeSale(
+  env: Env,
+  clock: Clock,
+  sale: QuickRegSale,
+  by: BoxOfficeActor,
+  requestOrigin: string,
+  season: Season = SEASON,
+): Promise<QuickRegStarted> {
   const db = database(env.DB);
   const now = clock.now();
-  const race = await seasonRace(db, input.distance, season);
-  await checkRaceAndBib(env, db, race, input, season, now);
+  const races: RaceRow[] = [];
+  for (const runner of sale.runners) races.push(await seasonRace(db, runner.distance, season));
+  for (const [i, runner] of sale.runners.entries()) await checkRaceAndBib(env, db, races[i]!, runner, i, season, now);
 
-  const participantId = `kassa-${crypto.randomUUID()}`;
-  const amount = onSitePrice(input.age, season);
-  const counts = countAges([input], season);
-  const participant = participantRow(participantId, input, season, now);
+  const ids = sale.runners.map(() => `kassa-${crypto.randomUUID()}`);
+  const prices = sale.runners.map((r) => onSitePrice(r.age, season));
+  const amount = prices.reduce((sum, price) => sum + price, 0);
+  // Each runner's share, so the payment's trigger books every runner at its own price (migrations/0010).
+  const runnerPrices = Object.fromEntries(ids.map((id, i) => [id, prices[i]!]));
+  const counts = countAges(sale.runners, season);
+  const rows = sale.runners.map((r, i) => participantRow(ids[i]!, r, sale.phone, season, now));
+  const first = sale.runners[0]!;
+  const raceId = races[0]!.part;
   let started: QuickRegStarted;
 
-  switch (input.method) {
+  switch (sale.method) {
     case "swish": {
-      await db.insert(participants).values(participant);
+      await db.insert(participants).values(rows);
+      const who =
+        sale.runners.length === 1
+          ? `${fullName(first)} ${first.distance.replace(".", ",")} km`
+          : `${sale.runners.length} löpare ${first.lastname}`;
       const { payid, token } = await startSwishPayment(env, clock, {
         registrationId: null,
         season: season.year,
         amount,
         ...counts,
         kampanj: null,
-        participantIds: [participantId],
+        participantIds: ids,
+        runnerPrices,
         origin: "kassa",
-        message: `${season.siteName} ${season.year} ${fullName(input)} ${input.distance.replace(".", ",")} km`,
+        message: `${season.siteName} ${season.year} ${who}`,
         requestOrigin,
       });
-      started = { payid, method: "swish", amount, raceId: race.part, token };
+      started = { payid, method: "swish", amount, raceId, token };
       break;
     }
     case "kontant": {
       const payid = newInstructionId();
       await db.batch([
-        db.insert(participants).values(participant),
+        db.insert(participants).values(rows),
         db.insert(payments).values({
-          ...paidRow(payid, season, amount, counts, participantId, now),
+          ...paidRow(payid, season, amount, counts, ids, now),
+          runnerPrices: JSON.stringify(runnerPrices),
           cash: true,
         }),
       ]);
-      started = { payid, method: "kontant", amount, raceId: race.part };
+      started = { payid, method: "kontant", amount, raceId };
       break;
     }
     case "kampanj": {
-      const payid = await claimFreeCampaign(db, builtinCampaigns(env), input, participant, counts, season, now);
-      started = { payid, method: "kampanj", amount: 0, raceId: race.part };
+      const payid = await claimFreeCampaign(db, builtinCampaigns(env), sale.kampanj, rows, counts, season, now);
+      started = { payid, method: "kampanj", amount: 0, raceId };
       break;
     }
   }
@@ -227,7 +267,15 @@ export async function startQuickReg(
       actor: by.actor,
       action: QUICKREG_AUDIT,
       subject: started.payid,
-      detail: { participantId, bib: input.bib, method: started.method, raceId: race.part, amount: started.amount },
+      detail: {
+        participantId: ids[0],
+        bib: first.bib,
+        participantIds: ids,
+        bibs: Object.fromEntries(ids.map((id, i) => [id, sale.runners[i]!.bib])),
+        method: started.method,
+        raceId,
+        amount: started.amount,
+      },
     },
     now,
   );
@@ -252,7 +300,7 @@ function paidRow(
   season: Season,
   amount: number,
   counts: { barn: number; vuxna: number },
-  participantId: string,
+  participantIds: string[],
   now: number,
 ) {
   return {
@@ -267,25 +315,25 @@ function paidRow(
     datePaid: now,
     settledAt: now,
     ...counts,
-    participantIds: JSON.stringify([participantId]),
+    participantIds: JSON.stringify(participantIds),
   };
 }
 
 /**
- * A campaign code as the box office's payment: it must exist, be usable now and make this runner's fee 0. Its use
+ * A campaign code as the box office's payment: it must exist, be usable now and make the sale's fee 0. Its use
  * is claimed in the same batch that writes participant and payment; the guard after the claim sees the use count
  * moved by exactly this claim, or the whole batch is rolled back (another claim got in between, or none was made).
  */
 async function claimFreeCampaign(
   db: Db,
   builtins: BuiltinCampaigns,
-  input: QuickRegFields,
-  participant: ReturnType<typeof participantRow>,
+  kampanj: string | null,
+  rows: ReturnType<typeof participantRow>[],
   counts: { barn: number; vuxna: number },
   season: Season,
   now: number,
 ): Promise<string> {
-  const code = normalizeCode(input.kampanj ?? "");
+  const code = normalizeCode(kampanj ?? "");
   if (code === "") throw new ApiError(400, BOX_OFFICE_MSG.campaignMissing, { kampanj: BOX_OFFICE_MSG.campaignMissing });
   const campaign = await findCampaign(db, code, builtins);
   if (!campaign) throw new ApiError(400, BOX_OFFICE_MSG.campaignUnknown, { kampanj: BOX_OFFICE_MSG.campaignUnknown });
@@ -313,9 +361,16 @@ async function claimFreeCampaign(
     await db.batch([
       claimCampaignUseStatement(db, campaign.code, now, null),
       guard,
-      db.insert(participants).values(participant),
+      db.insert(participants).values(rows),
       db.insert(payments).values({
-        ...paidRow(payid, season, 0, counts, participant.id, now),
+        ...paidRow(
+          payid,
+          season,
+          0,
+          counts,
+          rows.map((r) => r.id),
+          now,
+        ),
         kampanj: campaign.code,
       }),
     ]);
@@ -335,48 +390,71 @@ function methodOf(row: PaymentRow): BoxOfficeMethod {
   return method === "kontant" || method === "kampanj" ? method : "swish";
 }
 
-async function boxOfficePayment(db: Db, payid: string): Promise<{ row: PaymentRow; participant: ParticipantRow }> {
+async function boxOfficePayment(
+  db: Db,
+  payid: string,
+): Promise<{ row: PaymentRow; participant: ParticipantRow; all: ParticipantRow[] }> {
   const row = await findPayment(db, payid);
-  const participantId = row?.origin === "kassa" ? parseParticipantIds(row.participantIds)[0] : undefined;
-  const participant = participantId
-    ? await db.select().from(participants).where(eq(participants.id, participantId)).get()
-    : undefined;
+  const ids = row?.origin === "kassa" ? parseParticipantIds(row.participantIds) : [];
+  const found = ids.length ? await db.select().from(participants).where(inArray(participants.id, ids)).all() : [];
+  const all = ids.flatMap((id) => found.filter((p) => p.id === id));
+  const participant = all[0];
   if (!row || !participant) throw new ApiError(404, BOX_OFFICE_MSG.notBoxOffice);
-  return { row, participant };
+  return { row, participant, all };
 }
 
-async function requestedBib(db: Db, payid: string): Promise<number | null> {
+/** The bibs asked for at the box office, per participant (the sale's audit line; older lines name one). */
+async function requestedBibs(db: Db, payid: string): Promise<Map<string, number>> {
   const line = await db.$client
     .prepare(`SELECT detail FROM audit_log WHERE action = ?1 AND subject = ?2 LIMIT 1`)
     .bind(QUICKREG_AUDIT, payid)
     .first<{ detail: string }>();
-  if (!line) return null;
+  const bibs = new Map<string, number>();
+  if (!line) return bibs;
   try {
-    const bib = (JSON.parse(line.detail) as { bib?: unknown }).bib;
-    return typeof bib === "number" ? bib : null;
+    const detail = JSON.parse(line.detail) as { bib?: unknown; participantId?: unknown; bibs?: unknown };
+    if (typeof detail.participantId === "string" && typeof detail.bib === "number") {
+      bibs.set(detail.participantId, detail.bib);
+    }
+    if (detail.bibs && typeof detail.bibs === "object") {
+      for (const [id, bib] of Object.entries(detail.bibs)) if (typeof bib === "number") bibs.set(id, bib);
+    }
   } catch {
-    return null;
+    // An unreadable line names no bib.
   }
+  return bibs;
 }
 
 /**
- * `GET /admin/api/quickreg/{payid}`: the sign-up's payment and, once paid, the runner as the race object has it.
+ * `GET /admin/api/quickreg/{payid}`: the sale's payment and, once paid, its runners as the race objects have them.
  * A Swish payment still open is asked for at Swish first (callbacks may never come), as the receipt page's /verify.
  */
 export async function quickRegStatus(env: Env, payid: string, season: Season = SEASON): Promise<QuickRegStatus> {
   const db = database(env.DB);
-  let { row, participant } = await boxOfficePayment(db, payid);
+  let { row, participant, all } = await boxOfficePayment(db, payid);
   if (row.status === "CREATED") {
     const result = await settlePayment(env, payid, "poll");
-    if (result.status !== "CREATED") ({ row, participant } = await boxOfficePayment(db, payid));
+    if (result.status !== "CREATED") ({ row, participant, all } = await boxOfficePayment(db, payid));
   }
-  const distance = participant.distance as DistanceKm;
-  const raceId = participant.raceId ?? raceIdForSeason(distance, season);
-  let inRace: RunnerRecord | null = null;
-  if (row.status === "PAID") {
-    const stub = raceStub(env, raceId);
-    inRace = await callRace(stub.getRunner(participant.id));
+  const asked = await requestedBibs(db, row.id);
+  const runners: QuickRegStatusRunner[] = [];
+  for (const p of all) {
+    const raceId = p.raceId ?? raceIdForSeason(p.distance as DistanceKm, season);
+    const inRace = row.status === "PAID" ? await callRace(raceStub(env, raceId).getRunner(p.id)) : null;
+    runners.push({
+      id: p.id,
+      firstname: p.firstname,
+      lastname: p.lastname,
+      age: p.age,
+      distance: p.distance,
+      raceId: inRace?.part ?? raceId,
+      requestedBib: asked.get(p.id) ?? null,
+      added: inRace !== null,
+      bib: inRace ? inRace.bib : null,
+      pickedUpAt: inRace?.pickedUpAt ?? null,
+    });
   }
+  const first = runners[0]!;
   return {
     payid: row.id,
     method: methodOf(row),
@@ -392,10 +470,11 @@ export async function quickRegStatus(env: Env, payid: string, season: Season = S
       group: participant.group,
       phone: participant.phone,
     },
-    raceId: inRace?.part ?? raceId,
-    requestedBib: await requestedBib(db, row.id),
-    added: inRace !== null,
-    bib: inRace ? inRace.bib : null,
+    raceId: first.raceId,
+    requestedBib: first.requestedBib,
+    added: runners.every((r) => r.added),
+    bib: first.bib,
+    runners,
   };
 }
 

@@ -7,9 +7,9 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { ageFromInput, isValidAge } from "../../shared/age";
-import { checkQuickReg, QUICKREG_MSG } from "../../shared/box-office";
+import { checkQuickRegSale, QUICKREG_MSG, saleFieldKey } from "../../shared/box-office";
 import { isPaymentId } from "../../shared/payment-protocol";
-import { BOX_OFFICE_MSG, cancelQuickReg, quickRegStatus, startQuickReg } from "./box-office";
+import { BOX_OFFICE_MSG, cancelQuickReg, quickRegStatus, startBoxOfficeSale } from "./box-office";
 import type { AppEnv } from "../env";
 import { ApiError } from "../lib/errors";
 import { validate } from "../middleware/validate";
@@ -18,22 +18,26 @@ export const boxOfficeRoutes = new Hono<AppEnv>();
 
 const payidParam = z.object({ payid: z.string().max(100).refine(isPaymentId, BOX_OFFICE_MSG.notBoxOffice) });
 
-// The body is checked by checkQuickReg (the page runs the same check), which names every bad field.
+// The body is checked by checkQuickRegSale (the page runs the same check), which names every bad field: the
+// spec's one runner, or a family (`runners`, one phone number, one payment).
 const quickRegBody = z.unknown();
 
 boxOfficeRoutes.post("/admin/api/quickreg", validate("json", quickRegBody), async (c) => {
-  const checked = checkQuickReg(c.req.valid("json"));
+  const checked = checkQuickRegSale(c.req.valid("json"));
   if (!checked.ok) {
     const first = Object.values(checked.errors)[0] ?? QUICKREG_MSG.body;
     throw new ApiError(400, first, checked.errors);
   }
   const clock = c.var.clock;
-  const age = ageFromInput(checked.value.age, clock.now());
-  if (!isValidAge(age)) throw new ApiError(400, QUICKREG_MSG.age, { age: QUICKREG_MSG.age });
-  const started = await startQuickReg(
+  const runners = checked.value.runners.map((r, i) => {
+    const age = ageFromInput(r.age, clock.now());
+    if (!isValidAge(age)) throw new ApiError(400, QUICKREG_MSG.age, { [saleFieldKey(i, "age")]: QUICKREG_MSG.age });
+    return { ...r, age };
+  });
+  const started = await startBoxOfficeSale(
     c.env,
     clock,
-    { ...checked.value, age },
+    { ...checked.value, runners },
     { actor: c.var.admin?.email ?? "okänd" },
     new URL(c.req.url).origin,
   );

@@ -23,6 +23,12 @@ export const registrations = sqliteTable(
     payid: text("payid"),
     /** Bumped on every runner-map save; the SPA sends it back so a stale tab cannot overwrite a newer save. */
     version: integer("version").notNull().default(0),
+    /**
+     * The family's check-in code for the bib desk (src/shared/checkin-code.ts): random, made on first need (the
+     * receipt, the family's page), unique across seasons so a code from another season is recognised as such, and
+     * erased with the registration's personal data.
+     */
+    checkinToken: text("checkin_token"),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
   },
@@ -30,6 +36,7 @@ export const registrations = sqliteTable(
     uniqueIndex("registrations_season_email").on(t.season, t.email),
     // The address's earlier seasons ("welcome back": email = ? AND season < ?).
     index("registrations_email_season").on(t.email, t.season),
+    uniqueIndex("registrations_checkin_token").on(t.checkinToken),
     // The spec lower-cases the e-mail before use; the database refuses a mixed-case one so a bug cannot split
     // one family into two registrations.
     check("registrations_email_lower", sql`${t.email} = lower(${t.email}) AND ${t.email} LIKE '%_@_%'`),
@@ -68,6 +75,8 @@ export const participants = sqliteTable(
      * runner out; null while the runner runs. A deregistered runner stays in its registration for the books.
      */
     deregisteredAt: integer("deregistered_at"),
+    /** When the bib was picked up at the desk; mirrors the race Durable Object (rules/checkin.ts). */
+    pickedUpAt: integer("picked_up_at"),
   },
   (t) => [
     index("participants_registration").on(t.registrationId),

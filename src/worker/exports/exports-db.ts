@@ -65,6 +65,8 @@ export interface RegistrationExportRow {
   refunded: number;
   /** 1-based position of the runner among its registration's runners of the same payment (the first carries its amount). */
   position: number;
+  /** When the runner picked up the bib at the desk (mirrored from the race object); null until then. */
+  pickedUpAt: number | null;
 }
 
 /**
@@ -78,6 +80,7 @@ export async function registrationExportRows(db: Db, season: number): Promise<Re
       `SELECT r.id AS registrationId, r.email, r.created_at AS registeredAt,
               p.firstname, p.lastname, p.age, p.distance, p."group" AS "group", p.company, p.bib,
               p.paid_by IS NOT NULL AS paid, p.deregistered_at AS deregisteredAt,
+              p.picked_up_at AS pickedUpAt,
               pay.id AS payid, pay.status, pay.amount, pay.kampanj,
               pay.date_created AS dateCreated, pay.date_paid AS datePaid,
               coalesce((SELECT sum(f.amount) FROM refunds f WHERE f.payid = pay.id AND f.status = 'PAID'), 0)

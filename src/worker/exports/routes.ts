@@ -77,6 +77,7 @@ export const REGISTRATIONS_HEADER = [
   "Betalnings-id",
   "Betalning skapad",
   "Betald",
+  "Nummerlapp hämtad",
 ] as const;
 
 const MSG = {
@@ -173,6 +174,7 @@ function registrationCells(season: number, r: RegistrationExportRow): CsvValue[]
     r.payid ?? "",
     moment(r.dateCreated),
     moment(r.datePaid),
+    moment(r.pickedUpAt),
   ];
 }
 

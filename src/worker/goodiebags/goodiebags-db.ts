@@ -5,7 +5,8 @@
  * Who counts: a runner paid by the payment that booked it (`participants.paid_by`, set when that payment became
  * PAID: a registration's runners, each by its own payment, and box-office runners alike) and not deregistered by a
  * refund. A runner counts once, under the distance it runs now (an admin's "Byt distans" is mirrored into
- * `participants.distance`); a box-office runner is one without a registration.
+ * `participants.distance`); a box-office runner is one without a registration. A bag is handed out with the bib: `handedOut`
+ * counts the runners who picked up at the desk (mirrored from the race objects), the rest are still to hand out.
  */
 import { DISTANCES_DESC, distanceLabel, toDistance, type DistanceKm } from "../../shared/distances";
 import type { Season } from "../../shared/season";
@@ -15,6 +16,8 @@ export interface BagCount {
   barn: number;
   vuxna: number;
   total: number;
+  /** Of the total, bags handed out: the runner picked up the bib at the desk (participants.picked_up_at). */
+  handedOut: number;
 }
 
 export interface DistanceBags extends BagCount {
@@ -37,21 +40,23 @@ interface Row {
   distance: string;
   adult: number;
   box_office: number;
+  picked: number;
   n: number;
 }
 
 export async function goodieBags(db: Db, season: Season): Promise<GoodieBags> {
   const { results } = await db.$client
     .prepare(
-      `SELECT distance, age >= ?2 AS adult, registration_id IS NULL AS box_office, count(*) AS n
+      `SELECT distance, age >= ?2 AS adult, registration_id IS NULL AS box_office,
+              picked_up_at IS NOT NULL AS picked, count(*) AS n
          FROM participants
         WHERE season = ?1 AND paid_by IS NOT NULL AND deregistered_at IS NULL
-        GROUP BY distance, adult, box_office`,
+        GROUP BY distance, adult, box_office, picked`,
     )
     .bind(season.year, season.adultAge)
     .all<Row>();
 
-  const empty = (): BagCount => ({ barn: 0, vuxna: 0, total: 0 });
+  const empty = (): BagCount => ({ barn: 0, vuxna: 0, total: 0, handedOut: 0 });
   const perDistance = new Map<DistanceKm, BagCount>(DISTANCES_DESC.map((d) => [d, empty()]));
   const totals = empty();
   const boxOffice = empty();
@@ -62,6 +67,7 @@ export async function goodieBags(db: Db, season: Season): Promise<GoodieBags> {
       if (row.adult) count.vuxna += row.n;
       else count.barn += row.n;
       count.total += row.n;
+      if (row.picked) count.handedOut += row.n;
     }
   }
   return {

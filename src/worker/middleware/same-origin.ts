@@ -7,10 +7,13 @@ export const CLIENT_HEADER = "x-loppet-client";
 
 const STATE_CHANGING_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
-/** The spec's state-changing GETs (kept as GETs for compatibility) and the logout call. */
+/**
+ * The spec's state-changing GETs (kept as GETs for compatibility), the race screen's 'Markera ej hämtade som DNS'
+ * made like them, and the logout call.
+ */
 const STATE_CHANGING_GET = [
   /^\/api\/logout$/,
-  /^\/admin\/api\/races\/(start|finish|end|reset|register-bib|restore|change-distance|dns)\//,
+  /^\/admin\/api\/races\/(start|finish|end|reset|register-bib|restore|change-distance|dns|dns-not-picked-up)\//,
 ];
 
 /**

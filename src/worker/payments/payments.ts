@@ -43,6 +43,7 @@ import { builtinCampaigns } from "../campaigns/builtin-campaigns";
 import { ensureCampaignRow } from "../campaigns/campaigns-db";
 import { findRegistrationById } from "../registration/registrations-db";
 import { receiptEmail } from "./receipt-email";
+import { ensureCheckinCode } from "../checkin/checkin-db";
 import { ApiError } from "../lib/errors";
 import { addParticipantsToRaces } from "../race-day/race-runners";
 
@@ -509,7 +510,9 @@ export async function afterPaid(env: Env, payid: string, clock: Clock = clockFro
 
   if (!(await hasAuditStep(db, RUNNERS_ADDED, payid))) {
     try {
-      const added = await addParticipantsToRaces(env, db, runners, SEASON, { actor: "betalning" });
+      // A box-office sale hands the bibs over at the table: its runners join their races checked in.
+      const pickedUpAt = row.origin === "kassa" ? (row.datePaid ?? clock.now()) : null;
+      const added = await addParticipantsToRaces(env, db, runners, SEASON, { actor: "betalning" }, pickedUpAt);
       await audit(
         db,
         {
@@ -529,6 +532,7 @@ export async function afterPaid(env: Env, payid: string, clock: Clock = clockFro
     try {
       const registration = await findRegistrationById(db, row.registrationId);
       if (registration) {
+        const checkinCode = await ensureCheckinCode(db, registration.id);
         const mail = receiptEmail({
           payid,
           runners,
@@ -538,6 +542,7 @@ export async function afterPaid(env: Env, payid: string, clock: Clock = clockFro
           kampanj: row.kampanj,
           siteUrl: env.PUBLIC_ORIGIN,
           additional: await paidBefore(db, row),
+          checkinCode,
         });
         await emailSender(env, db, clock).send({ to: registration.email, ...mail, kind: "receipt" });
         await audit(

@@ -2,6 +2,7 @@
  * The receipt e-mail sent once a registration is paid (by Swish or a campaign code): who runs which distance,
  * what was paid, when and with which Swish reference, and what the family needs on race day.
  */
+import { formatCheckinCode } from "../../shared/checkin";
 import { distanceLabel, toDistance } from "../../shared/distances";
 import { SEASON, type Season } from "../../shared/season";
 import { formatSwedishDate, formatSwedishDateTime, stockholmToEpoch } from "../../shared/stockholm";
@@ -32,6 +33,8 @@ export interface ReceiptInput {
   siteUrl: string;
   /** The registration was paid before: this payment is for runners added since (a second payment). */
   additional?: boolean;
+  /** The registration's check-in code for the bib desk (src/shared/checkin.ts); null when it has none. */
+  checkinCode?: string | null;
 }
 
 export interface ReceiptEmail {
@@ -76,9 +79,15 @@ export function receiptEmail(input: ReceiptInput, season: Season = SEASON): Rece
     ? `Tack! Betalningen för löparna ni har lagt till i er anmälan till ${site} ${season.year} är klar.`
     : `Tack för er anmälan till ${site} ${season.year}! Betalningen är klar.`;
   const runnersTitle = input.additional ? "Betalningen gäller" : "Anmälda löpare";
+  const code = input.checkinCode ? formatCheckinCode(input.checkinCode) : null;
+  const checkinText = code
+    ? `Visa QR-koden (eller koden ${code}) vid nummerlappsdisken, så får ni era nummerlappar. ` +
+      `QR-koden finns också på ${input.siteUrl}/anmalan när ni loggat in.`
+    : null;
   const text = [
     thanks,
     `${runnersTitle}:\n${runnerLines.map((l) => `- ${l}`).join("\n")}`,
+    ...(checkinText ? [`Nummerlappar:\n${checkinText}`] : []),
     payment.join("\n"),
     `Loppdagen:\n${raceDayLines.join("\n")}`,
     `Er anmälan finns på ${input.siteUrl}/anmalan. Frågor? Skriv till ${season.contactEmail}.`,
@@ -92,6 +101,16 @@ export function receiptEmail(input: ReceiptInput, season: Season = SEASON): Rece
 <p>${escapeHtml(thanks)}</p>
 <h3 style="margin-bottom:4px">${runnersTitle}</h3>
 ${list(runnerLines)}
+${
+  code
+    ? `<h3 style="margin-bottom:4px">Nummerlappar</h3>
+<p>Visa QR-koden vid nummerlappsdisken, så får ni era nummerlappar.</p>
+<p><img src="${escapeHtml(`${input.siteUrl}/api/checkin-qr/${code}.png`)}" width="200" height="200"
+ alt="QR-kod för incheckning: ${escapeHtml(code)}" style="display:block;image-rendering:pixelated"></p>
+<p>Koden: <strong style="font-family:monospace;font-size:18px;letter-spacing:1px">${escapeHtml(code)}</strong>
+(kan också skrivas in vid disken)</p>`
+    : ""
+}
 <h3 style="margin-bottom:4px">Betalning</h3>
 ${list(payment)}
 <h3 style="margin-bottom:4px">Loppdagen</h3>

@@ -58,6 +58,10 @@ const RACE_METHODS = [
   "applyReview",
   "discardReview",
   "closeSessionSockets",
+  "runnersById",
+  "pickUp",
+  "bibAtPickup",
+  "dnsNotPickedUp",
   "rapidTap",
   "enterBib",
   "changeBibEntry",
@@ -123,7 +127,8 @@ export interface AddedToRace extends AddRunnerResult {
 /**
  * Puts paid participants in their races: the race they are already linked to in D1 (an admin may have moved
  * them), otherwise the season's race for their distance. Idempotent: a second run adds nobody and changes
- * nothing. A bib taken meanwhile is dropped rather than leaving a paid runner out (see `droppedBib`).
+ * nothing. A bib taken meanwhile is dropped rather than leaving a paid runner out (see `droppedBib`). `pickedUpAt`:
+ * the runners join checked in (the box office hands the bib over at the table).
  */
 export async function addParticipantsToRaces(
   env: Env,
@@ -131,6 +136,7 @@ export async function addParticipantsToRaces(
   participants: readonly ParticipantForRace[],
   season: Season,
   by: ChangeAuthor = { actor: "system" },
+  pickedUpAt: number | null = null,
 ): Promise<AddedToRace[]> {
   if (participants.length === 0) return [];
   const ids = participants.map((p) => p.id);
@@ -166,6 +172,7 @@ export async function addParticipantsToRaces(
             company: p.company ?? "",
             group: p.group ?? "Ingen",
             bib: p.bib ?? null,
+            pickedUpAt,
           },
           by,
           { dropTakenBib: true },

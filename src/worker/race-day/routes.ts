@@ -10,7 +10,14 @@ import { RACE_ACTOR_HEADER, RACE_HUB_NAME, type ChangeAuthor } from "../../durab
 import { MAX_AGE } from "../../shared/age";
 import { toGroup } from "../../shared/distances";
 import { isRaceId, raceId } from "../../shared/race-id";
-import { isDeviceId, isReviewId, isTapId, RESET_WORD, runnerIdFromSort } from "../../shared/race-protocol";
+import {
+  DNS_NOT_PICKED_UP_WORD,
+  isDeviceId,
+  isReviewId,
+  isTapId,
+  RESET_WORD,
+  runnerIdFromSort,
+} from "../../shared/race-protocol";
 import { isIsoDate } from "../../shared/stockholm";
 import { database } from "../db/client";
 import { createRace, getRace, raceRecordFromRow } from "./races-db";
@@ -178,6 +185,27 @@ raceDayRoutes.get(
     const stub = raceStub(c.env, raceId);
     const runner = await callRace(stub.setDns(runnerId(sort), mark === "on", author(c, c.req.valid("query").device)));
     return c.json({ runner });
+  },
+);
+
+/**
+ * 'Markera ej hämtade som DNS': after the start, every runner still waiting who never picked up the bib, in one
+ * confirmed action (the word DNS, as a reset's APRAKET); each mark is undone per runner with the DNS call above.
+ */
+raceDayRoutes.get(
+  "/admin/api/races/dns-not-picked-up/:raceId",
+  validate("param", raceParam),
+  validate(
+    "query",
+    deviceQuery.extend({
+      confirm: z.literal(DNS_NOT_PICKED_UP_WORD, {
+        error: `Skriv ${DNS_NOT_PICKED_UP_WORD} för att markera dem som inte hämtat som DNS.`,
+      }),
+    }),
+  ),
+  async (c) => {
+    const stub = raceStub(c.env, c.req.valid("param").raceId);
+    return c.json(await stub.dnsNotPickedUp(author(c, c.req.valid("query").device)));
   },
 );
 

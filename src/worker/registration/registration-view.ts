@@ -18,6 +18,7 @@ import { asc, eq, inArray } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { campaignCodes, payments, refunds } from "../db/schema";
 import { parseParticipantIds, paymentRecord, type PaymentRow } from "../payments/payments-db";
+import { ensureCheckinCode } from "../checkin/checkin-db";
 import { previousRunners, registrationRunners, type RegistrationRow, type StoredRunner } from "./registrations-db";
 
 function iso(ms: number | null): string | null {
@@ -138,6 +139,11 @@ export async function registrationView(db: Db, email: string, registration: Regi
     barn: counts.barn,
     vuxna: counts.vuxna,
     listPrice: listTotal(counts, now),
+    // The QR for the bib desk once a runner is paid (made on first need, so older registrations get one too).
+    checkinCode:
+      registration && runners.some((r) => r.paidBy !== null && r.deregistered === null)
+        ? await ensureCheckinCode(db, registration.id)
+        : null,
     previousRunners: open ? await previousRunners(db, email, SEASON.year, runners) : [],
   };
 }

@@ -273,7 +273,8 @@ export async function saveRunners(db: Db, input: SaveRunnersInput): Promise<Save
  * runners are anonymised ('Anonym Löpare', no club, no phone) keeping age, distance, group, bib, race and payment,
  * which the season's figures and the payments need and which name nobody (box-office runners alike); the
  * registrations stay for their payments, under `raderad-<id>@raderad.invalid`, a reserved domain that never
- * receives mail, put on the unsubscribe list first so no mass mailing ever picks it.
+ * receives mail, put on the unsubscribe list first so no mass mailing ever picks it; their check-in code for the
+ * bib desk is erased (its QR then finds nobody).
  */
 export function registrationErasure(d1: D1Database, scope: ErasureScope, now: number): ErasureStatement[] {
   const placeholder = `'raderad-' || lower(id) || '@${ERASED_DOMAIN}'`;
@@ -303,7 +304,9 @@ export function registrationErasure(d1: D1Database, scope: ErasureScope, now: nu
       statement: scoped(
         d1,
         scope,
-        `UPDATE registrations SET email = ${placeholder}, updated_at = ?3 WHERE id IN (${scope.registrations})`,
+        // The check-in code goes with the address: a QR kept from an old receipt then finds nobody at the bib desk.
+        `UPDATE registrations SET email = ${placeholder}, checkin_token = NULL, updated_at = ?3
+          WHERE id IN (${scope.registrations})`,
         now,
       ),
     },

@@ -56,6 +56,7 @@ interface RunnerCols {
   paid_by: string | null;
   paid_price: number | null;
   deregistered_at: number | null;
+  picked_up_at: number | null;
 }
 interface RefundCols {
   id: string;
@@ -130,6 +131,7 @@ function runnerFromCols(r: Omit<RunnerCols, "registration_id">): OverviewRunner 
     paidBy: r.paid_by,
     price: r.paid_price,
     deregistered: iso(r.deregistered_at),
+    ...(r.picked_up_at !== null ? { pickedUpAt: r.picked_up_at } : {}),
   };
 }
 
@@ -142,7 +144,7 @@ export async function seasonOverview(db: Db, season: number): Promise<OverviewRe
     d1
       .prepare(
         `SELECT id, registration_id, firstname, lastname, bib, company, distance, age, "group", paid_by, paid_price,
-           deregistered_at
+           deregistered_at, picked_up_at
          FROM participants WHERE season = ?1 AND registration_id IS NOT NULL ORDER BY created_at, id`,
       )
       .bind(season),
@@ -213,6 +215,7 @@ type SaleCols = PaymentCols & {
   paid_by: string | null;
   paid_price: number | null;
   deregistered_at: number | null;
+  picked_up_at: number | null;
 };
 
 /**
@@ -228,7 +231,7 @@ export async function boxOfficeSales(db: Db, season: number): Promise<BoxOfficeS
         `SELECT pay.id, pay.registration_id, pay.amount, pay.currency, pay.status, pay.date_created, pay.date_paid,
            pay.payment_reference, pay.payer_alias, pay.error_code, pay.error_message, pay.kampanj, pay.method,
            p.id AS runner_id, p.firstname, p.lastname, p.bib, p.company, p.distance, p.age, p."group", p.paid_by,
-           p.paid_price, p.deregistered_at
+           p.paid_price, p.deregistered_at, p.picked_up_at
          FROM payments pay LEFT JOIN participants p ON p.id = pay.participant_ids ->> '$[0]'
          WHERE pay.season = ?1 AND pay.origin = 'kassa'
          ORDER BY pay.date_created DESC, pay.id`,
@@ -266,6 +269,7 @@ export async function boxOfficeSales(db: Db, season: number): Promise<BoxOfficeS
             paid_by: row.paid_by,
             paid_price: row.paid_price,
             deregistered_at: row.deregistered_at,
+            picked_up_at: row.picked_up_at,
           }),
   }));
 }

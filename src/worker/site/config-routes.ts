@@ -11,6 +11,7 @@ import {
   isRegistrationOpen,
   openDistances,
   showBibPickupBanner,
+  isOnSiteRegistrationDay,
   showRegistrationButton,
 } from "../../shared/season-rules";
 import type { AppEnv } from "../env";
@@ -44,6 +45,7 @@ configRoutes.get("/api/config", (c) => {
         registrationOpen: isRegistrationOpen(now, season),
         showRegistrationButton: showRegistrationButton(now, season),
         showBibPickupBanner: showBibPickupBanner(now, season),
+        onSiteRegistration: isOnSiteRegistrationDay(now, season),
         priceTier: priceTier(now, season),
         earlyPrice: season.earlyPrice,
         latePrice: season.latePrice,

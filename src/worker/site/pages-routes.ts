@@ -18,7 +18,7 @@ import { Hono } from "hono";
 import { ogUrlTag, socialMetaTags, type PageMeta } from "../../shared/page-meta";
 import { galleryYearDescription, galleryYears } from "../../shared/gallery";
 import { SEASON } from "../../shared/season";
-import { showBibPickupBanner, showRegistrationButton } from "../../shared/season-rules";
+import { isOnSiteRegistrationDay, showBibPickupBanner, showRegistrationButton } from "../../shared/season-rules";
 import { database } from "../db/client";
 import { gallerySummary } from "../gallery/gallery-db";
 import { seasonRaceUnderWay } from "../race-day/races-db";
@@ -53,12 +53,15 @@ const FORWARDED = ["accept", "accept-encoding", "accept-language", "user-agent",
 export interface SeasonFlags {
   registrationButton: "open" | "closed";
   bibBanner: "on" | "off";
+  /** Race morning, online registration closed: the closed call-to-action points to the box office. */
+  onSite: "on" | "off";
 }
 
 export function seasonFlags(now: number): SeasonFlags {
   return {
     registrationButton: showRegistrationButton(now) ? "open" : "closed",
     bibBanner: showBibPickupBanner(now) ? "on" : "off",
+    onSite: isOnSiteRegistrationDay(now) ? "on" : "off",
   };
 }
 
@@ -96,6 +99,7 @@ export function withSeasonFlags(
       element(el) {
         el.setAttribute("data-registration-button", flags.registrationButton);
         el.setAttribute("data-bib-banner", flags.bibBanner);
+        el.setAttribute("data-on-site", flags.onSite);
         for (const [name, value] of Object.entries(head.htmlAttributes ?? {})) el.setAttribute(name, value);
       },
     })
@@ -137,7 +141,9 @@ export function withSeasonFlags(
 function flagEtag(assetEtag: string | null, flags: SeasonFlags, dataDigest?: string): string | null {
   if (!assetEtag) return null;
   const tag = assetEtag.replace(/^W\//, "").replace(/"/g, "");
-  return `W/"${tag}-${flags.registrationButton}-${flags.bibBanner}${dataDigest ? `-${dataDigest}` : ""}"`;
+  // Race morning's on-site text changes the page too (its own tag, so a cached closed page is not reused).
+  const onSite = flags.onSite === "on" ? "-onsite" : "";
+  return `W/"${tag}-${flags.registrationButton}-${flags.bibBanner}${onSite}${dataDigest ? `-${dataDigest}` : ""}"`;
 }
 
 /**

@@ -293,7 +293,7 @@ describe("RaceDO runners", () => {
     const versions = await runInDurableObject(stub, (_instance: RaceDO, state) =>
       state.storage.sql.exec<{ version: number }>("SELECT version FROM _sql_schema_migrations").toArray(),
     );
-    expect(versions.map((v) => v.version)).toEqual([1, 2, 3, 4]);
+    expect(versions.map((v) => v.version)).toEqual([1, 2, 3, 4, 5]);
   });
 });
 

@@ -76,9 +76,9 @@ async function boxOfficeRunner(distance: string, age: number, season = YEAR): Pr
 interface Bags {
   season: number;
   adultAge: number;
-  distances: { distance: string; label: string; barn: number; vuxna: number; total: number }[];
-  totals: { barn: number; vuxna: number; total: number };
-  boxOffice: { barn: number; vuxna: number; total: number };
+  distances: { distance: string; label: string; barn: number; vuxna: number; total: number; handedOut: number }[];
+  totals: { barn: number; vuxna: number; total: number; handedOut: number };
+  boxOffice: { barn: number; vuxna: number; total: number; handedOut: number };
 }
 
 async function bags(): Promise<Bags> {
@@ -112,7 +112,7 @@ describe("goodie bags", () => {
       ["1.6", "1,6km", 0],
       ["0.8", "0,8km", 0],
     ]);
-    expect(body.totals).toEqual({ barn: 0, vuxna: 0, total: 0 });
+    expect(body.totals).toEqual({ barn: 0, vuxna: 0, total: 0, handedOut: 0 });
   });
 
   it("counts paid runners per distance and child/adult, with the box office, for a hand-counted fixture", async () => {
@@ -172,16 +172,19 @@ describe("goodie bags", () => {
     await payment(payid(), { season: YEAR, status: "PAID", ids: [k2], origin: "kassa" });
     await payment(payid(), { season: YEAR, status: "CREATED", ids: [k3], origin: "kassa" });
     await payment(payid(), { season: YEAR - 1, status: "PAID", ids: [k4], origin: "kassa" });
+    // Bags go out with the bibs: the two box-office runners were checked in at the table (the race objects mirror
+    // the pick-up to D1).
+    await env.DB.prepare("UPDATE participants SET picked_up_at = ? WHERE id IN (?, ?)").bind(Date.now(), k1, k2).run();
 
     const body = await bags();
     expect(body.distances).toEqual([
-      { distance: "5.6", label: "5,6km", barn: 0, vuxna: 3, total: 3 },
-      { distance: "2.8", label: "2,8km", barn: 1, vuxna: 1, total: 2 },
-      { distance: "1.6", label: "1,6km", barn: 2, vuxna: 0, total: 2 },
-      { distance: "0.8", label: "0,8km", barn: 2, vuxna: 0, total: 2 },
+      { distance: "5.6", label: "5,6km", barn: 0, vuxna: 3, total: 3, handedOut: 1 },
+      { distance: "2.8", label: "2,8km", barn: 1, vuxna: 1, total: 2, handedOut: 0 },
+      { distance: "1.6", label: "1,6km", barn: 2, vuxna: 0, total: 2, handedOut: 1 },
+      { distance: "0.8", label: "0,8km", barn: 2, vuxna: 0, total: 2, handedOut: 0 },
     ]);
-    expect(body.totals).toEqual({ barn: 5, vuxna: 4, total: 9 });
-    expect(body.boxOffice).toEqual({ barn: 1, vuxna: 1, total: 2 });
+    expect(body.totals).toEqual({ barn: 5, vuxna: 4, total: 9, handedOut: 2 });
+    expect(body.boxOffice).toEqual({ barn: 1, vuxna: 1, total: 2, handedOut: 2 });
   });
 
   it("follows a runner moved to another distance (participants.distance is the race's)", async () => {

@@ -5,7 +5,7 @@
  * never slip past unguarded.
  */
 import { describe, expect, it } from "vitest";
-import { RESET_WORD } from "../../../src/shared/race-protocol";
+import { DNS_NOT_PICKED_UP_WORD, RESET_WORD } from "../../../src/shared/race-protocol";
 import { concretePath, mountedRoutes } from "../app-routes";
 import { call, get, loginAdmin } from "../helpers";
 import { addRunner, newRace, snapshot, useRaceYear } from "../../durable/race/race-helpers";
@@ -41,8 +41,14 @@ const READ_ONLY_GETS = new Set([
   "/admin/api/races/slots/:raceId",
   "/admin/api/registration-analytics",
   "/admin/api/box-office-sales",
+  // The bib desk's reads: a family by its check-in code, by search or by id (the pick-up and the bib are POSTs).
+  "/admin/api/checkin/code/:code",
+  "/admin/api/checkin/family/:kind/:id",
+  "/admin/api/checkin/search",
   "/admin/registrations",
   "/allmanna-villkor",
+  // Draws the code it is given as a QR image; looks nothing up.
+  "/api/checkin-qr/:file",
   "/api/config",
   "/api/family/diplomas",
   "/api/family/results",
@@ -86,6 +92,7 @@ describe("every state-changing GET needs the same-origin proof, and so does HEAD
         "/admin/api/races/start/:raceId",
         "/admin/api/races/finish/:raceId/:sort",
         "/admin/api/races/reset/:raceId",
+        "/admin/api/races/dns-not-picked-up/:raceId",
       ]),
     );
   });
@@ -99,10 +106,13 @@ describe("every state-changing GET needs the same-origin proof, and so does HEAD
       const before = await snapshot(jar, part);
       const target = await newRace(jar, 2800);
       const url = concretePath(path, { raceId: part, targetRaceId: target, sort: runner.sort, bib: "602", mark: "on" });
-      const res = await call(path === "/admin/api/races/reset/:raceId" ? `${url}?confirm=${RESET_WORD}` : url, {
-        method,
-        jar,
-      });
+      // The confirmed calls with their word, so only the guard can refuse them.
+      const confirm = {
+        "/admin/api/races/reset/:raceId": RESET_WORD,
+        "/admin/api/races/dns-not-picked-up/:raceId": DNS_NOT_PICKED_UP_WORD,
+      };
+      const word = confirm[path as keyof typeof confirm];
+      const res = await call(word === undefined ? url : `${url}?confirm=${word}`, { method, jar });
       expect(res.status).toBe(403);
       expect(await snapshot(jar, part)).toEqual(before);
       // The admin is still signed in (a refused logout signs nobody out).

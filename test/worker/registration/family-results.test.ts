@@ -93,13 +93,15 @@ describe("GET /api/family/results", () => {
   });
 
   it("with child-safe publishing on: the family sees their child's time, not placed; the public does not", async () => {
+    // The season's setting holds for the whole season: the race object's feed to the spectators applies it as
+    // each change happens, so it is on before the race starts.
+    SEASON.childSafePublishing = true;
     const race = raceStub(env, PART);
     await race.reset().catch(() => undefined);
     const family = await paidFamily("Berg");
     const now = Date.now();
     await race.start({ tapId: crypto.randomUUID(), at: now - 600_000 });
     await race.finish(family.ids.child, { tapId: crypto.randomUUID(), at: now - 300_000 });
-    SEASON.childSafePublishing = true;
 
     const mine = (await familyResults(family.v, minutesAfter(RACE_DAY, 5))).runners.find(
       (r) => r.id === family.ids.child,

@@ -276,6 +276,19 @@ describe("GET /admin/registrations", () => {
     expect(await storedState()).toEqual(before);
   });
 
+  it("says when a runner picked up the bib at the desk (the race object's mirror in D1), nothing for the others", async () => {
+    const at = Date.parse("2031-09-13T08:42:00Z");
+    await exec("UPDATE participants SET picked_up_at = ? WHERE id = 'ov-a2'", at);
+    try {
+      const a = (await overview()).find((r) => r.id === "ov-a")!;
+      expect(a.deltagare["ov-a2"]!.pickedUpAt).toBe(at);
+      expect("pickedUpAt" in a.deltagare["ov-a1"]!).toBe(false);
+      expect("pickedUpAt" in a.deltagare["ov-a3"]!).toBe(false);
+    } finally {
+      await exec("UPDATE participants SET picked_up_at = NULL WHERE id = 'ov-a2'");
+    }
+  });
+
   it("reads the season through indexes: one statement per table, none scanning a table whole", async () => {
     const statements: { sql: string; params: unknown[] }[] = [];
     const recording = new Proxy(env.DB, {

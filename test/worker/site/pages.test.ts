@@ -80,27 +80,34 @@ describe("GET / serves the pre-rendered landing page", () => {
 });
 
 describe("the registration button and the bib-pickup banner follow the server clock", () => {
-  const cases: [string, "open" | "closed", "on" | "off"][] = [
-    ["2025-08-25T10:00:00+02:00", "open", "off"],
-    ["2025-09-05T23:59:59+02:00", "open", "off"],
+  const cases: [string, "open" | "closed", "on" | "off", "on" | "off"][] = [
+    ["2025-08-25T10:00:00+02:00", "open", "off", "off"],
+    ["2025-09-05T23:59:59+02:00", "open", "off", "off"],
     // Banner: from 00:00 seven days before race day (2025-09-06) ...
-    ["2025-09-06T00:00:00+02:00", "open", "on"],
+    ["2025-09-06T00:00:00+02:00", "open", "on", "off"],
+    // Online registration closes after 12 Sep; on race day the closed registration points to the box office.
+    ["2025-09-12T23:59:59+02:00", "open", "on", "off"],
+    ["2025-09-13T08:00:00+02:00", "open", "on", "on"],
     // Button: until 13 Sep 2025 12:00.
-    ["2025-09-13T11:59:59+02:00", "open", "on"],
-    ["2025-09-13T12:00:00+02:00", "closed", "on"],
+    ["2025-09-13T11:59:59+02:00", "open", "on", "on"],
+    ["2025-09-13T12:00:00+02:00", "closed", "on", "on"],
     // ... until the end of the day after race day.
-    ["2025-09-14T23:59:59+02:00", "closed", "on"],
-    ["2025-09-15T00:00:00+02:00", "closed", "off"],
+    ["2025-09-14T00:00:00+02:00", "closed", "on", "off"],
+    ["2025-09-14T23:59:59+02:00", "closed", "on", "off"],
+    ["2025-09-15T00:00:00+02:00", "closed", "off", "off"],
   ];
 
-  for (const [iso, button, banner] of cases) {
-    it(`at ${iso}: button ${button}, banner ${banner}`, async () => {
+  for (const [iso, button, banner, onSite] of cases) {
+    it(`at ${iso}: button ${button}, banner ${banner}, on-site registration ${onSite}`, async () => {
       const { res } = await landingAt(iso);
       const tag = htmlTag(await res.text());
       expect(tag).toContain(`data-registration-button="${button}"`);
       expect(tag).toContain(`data-bib-banner="${banner}"`);
+      expect(tag).toContain(`data-on-site="${onSite}"`);
       expect(tag).toContain('lang="sv"');
-      expect(res.headers.get("etag")).toBe(`W/"_landing.html-v1-${button}-${banner}"`);
+      expect(res.headers.get("etag")).toBe(
+        `W/"_landing.html-v1-${button}-${banner}${onSite === "on" ? "-onsite" : ""}"`,
+      );
     });
   }
 });
@@ -109,7 +116,7 @@ describe("revalidation", () => {
   it("answers 304 to the ETag it gave while nothing changed, and the full page once a flag changed", async () => {
     const first = await landingAt("2025-09-13T11:00:00+02:00");
     const etag = first.res.headers.get("etag")!;
-    expect(etag).toBe('W/"_landing.html-v1-open-on"');
+    expect(etag).toBe('W/"_landing.html-v1-open-on-onsite"');
     await first.res.text();
 
     const same = await landingAt("2025-09-13T11:30:00+02:00", undefined, { "if-none-match": etag });
@@ -119,6 +126,12 @@ describe("revalidation", () => {
     const afterCutOff = await landingAt("2025-09-13T12:30:00+02:00", undefined, { "if-none-match": etag });
     expect(afterCutOff.res.status).toBe(200);
     expect(htmlTag(await afterCutOff.res.text())).toContain('data-registration-button="closed"');
+
+    // The day after: still closed, but no longer pointing to registration on site.
+    const closedOnSite = (await landingAt("2025-09-13T13:00:00+02:00")).res.headers.get("etag")!;
+    const dayAfter = await landingAt("2025-09-14T09:00:00+02:00", undefined, { "if-none-match": closedOnSite });
+    expect(dayAfter.res.status).toBe(200);
+    expect(htmlTag(await dayAfter.res.text())).toContain('data-on-site="off"');
   });
 
   it("drops the asset's content-length (the rewritten page differs in size)", async () => {

@@ -84,3 +84,10 @@ export function tapMoment(at: number | undefined, now: number, err: number | und
   if (at < now - MAX_TAP_AGE_MS) throw new RaceError(422, "Tidpunkten är för gammal.");
   return Math.min(at, now);
 }
+
+/** A pick-up moment carried with a runner (a box-office sale, a change of distance): epoch ms, or none. */
+export function checkPickedUpAt(at: unknown): number | null {
+  if (at === undefined || at === null) return null;
+  if (typeof at !== "number" || !Number.isSafeInteger(at) || at <= 0) throw new RaceError(400, "Ogiltig tidpunkt.");
+  return at;
+}

@@ -82,8 +82,8 @@ export function createRace(
         store.sql(
           `INSERT OR IGNORE INTO runners
              (id, participant_id, bib, firstname, lastname, age, company, grp, distance, finished, added_at,
-              updated_at, seq)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?)`,
+              updated_at, seq, picked_up_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?)`,
           p.id,
           p.id,
           bib,
@@ -96,6 +96,7 @@ export function createRace(
           now,
           now,
           added,
+          p.picked_up_at ?? null,
         );
         if (p.bib && bib === null) store.owesMirror(p.id);
       }

@@ -6,7 +6,7 @@ import { metersToKm, RaceError, type RunnerRecord } from "../../../shared/race-p
 import { runnerRecord } from "../records";
 import type { RaceStore, RunnerRow } from "../storage";
 import type { AddRunnerOptions, AddRunnerResult, RunnerInput, RunnerPatch } from "../types";
-import { bibTaken, checkAge, checkBib, checkCompany, checkGroup, checkId, checkName } from "./checks";
+import { bibTaken, checkAge, checkBib, checkCompany, checkGroup, checkId, checkName, checkPickedUpAt } from "./checks";
 import { decided, type Decision, type RuleContext } from "./decision";
 
 /** A runner of this race, not on its way elsewhere; 404 otherwise. */
@@ -58,15 +58,17 @@ export function addRunner(
     bib = null;
   }
 
+  const pickedUpAt = checkPickedUpAt(input.pickedUpAt);
+  const pickup = pickedUpAt === null ? {} : { pickedUpAt };
   const audit = ended
-    ? { id, ...fields, bib, droppedBib, dns: true, lateForEndedRace: true }
-    : { id, ...fields, bib, droppedBib };
+    ? { id, ...fields, bib, droppedBib, ...pickup, dns: true, lateForEndedRace: true }
+    : { id, ...fields, bib, droppedBib, ...pickup };
   store.write("runner-added", audit, by, (seq) => {
     store.sql(
       `INSERT INTO runners
          (id, participant_id, bib, firstname, lastname, age, company, grp, distance, finished, added_at, updated_at,
-          seq, dns)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?)`,
+          seq, dns, picked_up_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?)`,
       id,
       id,
       bib,
@@ -80,6 +82,7 @@ export function addRunner(
       now,
       seq,
       ended ? 1 : 0,
+      pickedUpAt,
     );
     store.sql("DELETE FROM removed WHERE id = ?", id);
     store.owesMirror(id);

@@ -18,6 +18,7 @@ export const ADMIN_SCREENS: readonly AdminScreen[] = [
   { path: "/admin/goodiebags", label: "Goodiebags", tab: false },
   { path: "/admin/personuppgifter", label: "Personuppgifter", tab: false },
   { path: "/admin/kassa", label: "Biljettkassan", tab: false },
+  { path: "/admin/incheckning", label: "Nummerlappar", tab: false },
   { path: "/admin/resultat", label: "Importera resultat", tab: false },
   { path: "/admin-old", label: "Äldre admin", tab: false },
 ];

@@ -19,6 +19,8 @@ export interface ConfigSeason {
   registrationOpen: boolean;
   showRegistrationButton: boolean;
   showBibPickupBanner: boolean;
+  /** Race morning with online registration closed: registration on site at the box office (season-rules.ts). */
+  onSiteRegistration?: boolean;
   priceTier: PriceTier;
   earlyPrice: PriceTier;
   latePrice: PriceTier;

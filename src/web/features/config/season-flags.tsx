@@ -10,16 +10,19 @@ import { useConfig } from "./get-config";
 
 const REGISTRATION_BUTTON_ATTR = "data-registration-button";
 const BIB_BANNER_ATTR = "data-bib-banner";
+const ON_SITE_ATTR = "data-on-site";
 
 export function SeasonFlagsSync() {
   const season = useConfig().data?.season;
   const showButton = season?.showRegistrationButton;
   const showBanner = season?.showBibPickupBanner;
+  const onSite = season?.onSiteRegistration ?? false;
   useEffect(() => {
     if (showButton === undefined || showBanner === undefined) return;
     const html = document.documentElement;
     html.setAttribute(REGISTRATION_BUTTON_ATTR, showButton ? "open" : "closed");
     html.setAttribute(BIB_BANNER_ATTR, showBanner ? "on" : "off");
-  }, [showButton, showBanner]);
+    html.setAttribute(ON_SITE_ATTR, onSite ? "on" : "off");
+  }, [showButton, showBanner, onSite]);
   return null;
 }

@@ -6,6 +6,7 @@
  */
 import { Link } from "react-router";
 import { SEASON, type DistanceKm } from "../../../shared/season";
+import { onSiteRegistrationText } from "../../../shared/season-rules";
 import { ButtonLink } from "../../components/ui/button";
 import { SITE_NAME } from "../../lib/site";
 import { useDocumentTitle } from "../../lib/use-document-title";
@@ -44,6 +45,7 @@ export function LandingPage() {
                 Anmäl dig här
               </ButtonLink>
               <p className="registration-cta-closed">Anmälan är stängd för i år. Tack till alla som sprang!</p>
+              <p className="registration-cta-on-site">{onSiteRegistrationText()}</p>
             </div>
             <ButtonLink to="/banor" size="large">
               Se banorna

@@ -73,6 +73,8 @@ export function toRunnerRecord(x: unknown): RunnerRecord | null {
   };
   if (typeof x.time === "string") runner.time = x.time;
   if (x.dns === true) runner.dns = true;
+  // Picked up at the bib desk (admins' sockets only): the race screen marks the runners without it 'ej hämtad'.
+  if (isTime(x.pickedUpAt)) runner.pickedUpAt = x.pickedUpAt;
   if (typeof x.slot === "string") runner.slot = x.slot;
   if (x.corrected === true) runner.corrected = true;
   return runner;

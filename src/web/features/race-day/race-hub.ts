@@ -10,6 +10,16 @@ export function hubRaces(races: readonly RaceRecord[], today: string): RaceRecor
     .sort((a, b) => (a.part < b.part ? -1 : a.part > b.part ? 1 : 0));
 }
 
+/**
+ * The race list (/admin/edit-races): the newest race day first, so this season's races lead and older seasons
+ * follow; a day's races by part (its distances in order).
+ */
+export function raceListOrder(races: readonly RaceRecord[]): RaceRecord[] {
+  return [...races].sort(
+    (a, b) => (a.date > b.date ? -1 : a.date < b.date ? 1 : 0) || (a.part < b.part ? -1 : a.part > b.part ? 1 : 0),
+  );
+}
+
 /** The other races of the same day, where a runner can be moved (spec: 'Byt distans'). */
 export const FALLBACK_TARGET_RACES = ["race-250913-08", "race-250913-16", "race-250913-28", "race-250913-56"];
 

@@ -26,6 +26,7 @@ import { deviceId } from "./device-id";
 import { NetworkStatus, useOnline } from "./network-status";
 import { messageOf, RaceAlerts, useMessages } from "./race-alerts";
 import { RaceControls } from "./race-controls";
+import { PickupMarks } from "./pickup-marks";
 import {
   BibKeypad,
   FinishButton,
@@ -305,6 +306,7 @@ function RaceScreen({ raceId }: { raceId: string }) {
           )
         }
       />
+      <PickupMarks raceId={raceId} race={raceView} runners={view} onDone={(text) => report(text, "info")} />
       <ResultsStatus raceId={raceId} race={raceView} openReviews={reviews.length} onError={(m) => report(m)} />
       <ReviewList
         raceId={raceId}

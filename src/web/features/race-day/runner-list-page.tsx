@@ -1,4 +1,8 @@
-/** /admin/edit-races/{id}: a race's runners (admin spec, "Runner list"), each editable, and 'Lägg till deltagare'. */
+/**
+ * /admin/edit-races/{id}: a race's runners (admin spec, "Runner list"), each editable, and 'Lägg till deltagare'.
+ * On a phone each runner is two lines (race-day.css, `.stack-table`): 'ändra', bib and name, then club, group and
+ * age, so nothing scrolls sideways.
+ */
 import { useState } from "react";
 import { Link, useParams } from "react-router";
 import type { RunnerRecord } from "../../../shared/race-protocol";
@@ -33,22 +37,37 @@ export default function RunnerListPage() {
       {race.data && race.data.length === 1 && <p className="muted">Inga deltagare ännu.</p>}
       {race.data && race.data.length > 1 && (
         <div className="table-scroll">
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">ID</th>
-                <th scope="col">BIB</th>
-                <th scope="col">Förnamn</th>
-                <th scope="col">Efternamn</th>
-                <th scope="col">Förening</th>
-                <th scope="col">Grupp</th>
-                <th scope="col">Ålder</th>
+          {/* Explicit roles: a phone lays the rows out as blocks, which would otherwise lose the table's semantics. */}
+          <table className="table stack-table runner-list-table" role="table">
+            <thead role="rowgroup">
+              <tr role="row">
+                <th scope="col" role="columnheader">
+                  ID
+                </th>
+                <th scope="col" role="columnheader">
+                  BIB
+                </th>
+                <th scope="col" role="columnheader">
+                  Förnamn
+                </th>
+                <th scope="col" role="columnheader">
+                  Efternamn
+                </th>
+                <th scope="col" role="columnheader">
+                  Förening
+                </th>
+                <th scope="col" role="columnheader">
+                  Grupp
+                </th>
+                <th scope="col" role="columnheader">
+                  Ålder
+                </th>
               </tr>
             </thead>
-            <tbody>
+            <tbody role="rowgroup">
               {tileOrder(race.data.slice(1) as RunnerRecord[]).map((r) => (
-                <tr key={r.sort}>
-                  <td>
+                <tr key={r.sort} role="row">
+                  <td className="stack-lead" role="cell">
                     <Button
                       size="small"
                       aria-label={`ändra ${fullName(r)}`}
@@ -57,12 +76,24 @@ export default function RunnerListPage() {
                       ändra
                     </Button>
                   </td>
-                  <td>{bibText(r.bib)}</td>
-                  <td>{r.firstname}</td>
-                  <td>{r.lastname}</td>
-                  <td>{r.company}</td>
-                  <td>{r.group}</td>
-                  <td>{r.age}</td>
+                  <td className="stack-lead runner-bib" role="cell">
+                    {bibText(r.bib)}
+                  </td>
+                  <td className="stack-main" role="cell">
+                    {r.firstname}
+                  </td>
+                  <td className="stack-main" role="cell">
+                    {r.lastname}
+                  </td>
+                  <td className="stack-detail runner-club" role="cell">
+                    {r.company}
+                  </td>
+                  <td className="stack-detail runner-group" role="cell">
+                    {r.group}
+                  </td>
+                  <td className="stack-detail runner-age" role="cell" data-label="Ålder">
+                    {r.age}
+                  </td>
                 </tr>
               ))}
             </tbody>

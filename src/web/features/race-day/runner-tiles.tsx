@@ -59,7 +59,11 @@ function RunnerTile({ runner, onTap, onMenu }: { runner: RunnerView } & Omit<Run
   }
 
   return (
-    <li className={`tile-cell tile-${group}${runner.pending ? " tile-pending" : ""}`}>
+    <li
+      className={`tile-cell tile-${group}${runner.pending ? " tile-pending" : ""}${
+        group === "waiting" && runner.pickedUpAt === undefined ? " tile-not-picked" : ""
+      }`}
+    >
       <button
         type="button"
         className="tile"
@@ -81,6 +85,10 @@ function RunnerTile({ runner, onTap, onMenu }: { runner: RunnerView } & Omit<Run
         <span className="tile-bib">{bibText(runner.bib)}</span>
         <span className="tile-last">{runner.lastname}</span>
         {group !== "waiting" && <span className="tile-note">{GROUP_TEXT[group]}</span>}
+        {/* Not been to the bib desk yet (admins only: the public start list never carries pickedUpAt). */}
+        {group === "waiting" && runner.pickedUpAt === undefined && (
+          <span className="tile-note tile-note-pickup">ej hämtad</span>
+        )}
       </button>
       <button
         type="button"

@@ -6,6 +6,7 @@ import { Field } from "../../components/ui/field";
 import { ApiError } from "../../lib/api";
 import { useConfig } from "../config/get-config";
 import { useRequestCode } from "./api/request-code";
+import { onSiteRegistrationText } from "../../../shared/season-rules";
 import { ErrorAlert, messagesOf } from "./error-alert";
 import type { CodeStepState, EmailStepState } from "./login-flow";
 
@@ -18,6 +19,8 @@ export function EmailStep() {
   const requestCode = useRequestCode();
   const season = useConfig().data?.season;
   const open = season?.registrationOpen ?? true;
+  // Race morning: the closed registration points to the box office (issue: registration on site from 10:00).
+  const onSite = season?.onSiteRegistration ?? false;
 
   function submit(e: FormEvent) {
     e.preventDefault();
@@ -49,6 +52,7 @@ export function EmailStep() {
           <p>
             <strong>Anmälan är stängd.</strong> Du kan fortfarande logga in för att se din anmälan.
           </p>
+          {onSite && <p className="reg-on-site">{onSiteRegistrationText()}</p>}
         </div>
       )}
       <Field label="E-postadress">

@@ -25,6 +25,7 @@ import { FamilyResults } from "./family-results";
 import { PaymentStatus } from "./payment-status";
 import { runnerState, unpaidRunners } from "../../../shared/registration-view";
 import { formatKr } from "./format";
+import { CheckinQr } from "./checkin-qr";
 import type { PaymentStepState } from "./payment-step";
 import { PriceSummary } from "./price-summary";
 import { draftOf, EMPTY_DRAFT, RunnerDialog, type RunnerDraft } from "./runner-dialog";
@@ -150,6 +151,7 @@ export function RunnersStep({ registration }: { registration: Registration }) {
       </p>
 
       <PaymentStatus registration={registration} />
+      {registration.checkinCode && <CheckinQr code={registration.checkinCode} />}
 
       <FamilyResults runners={runners} enabled={hasPaid} />
 

@@ -1,14 +1,18 @@
 /**
- * /admin/kassa ('Biljettkassan'): one runner at a time. The form (spec §4) → for Swish the QR, big enough to scan
+ * /admin/kassa ('Biljettkassan'): a runner, or a family ('Lägg till löpare': one phone number, one payment), and
+ * from the bib desk an unpaid registration's runners filled in (`?fran={registration}`). The form (spec §4) → for Swish the QR, big enough to scan
  * across the table, and the live wait for the payment → the outcome: the runner is in race X with bib N, and
  * 'Nästa familj' starts over; a declined or failed payment adds nobody and can be tried again or dropped. Cash and
  * a campaign code go straight to the outcome. A lazy chunk inside the admin shell.
  */
-import { useState } from "react";
+import { useEffect, useState } from "react";
+import { useSearchParams } from "react-router";
+import { toDistance } from "../../../../shared/distances";
+import { useFamily } from "../check-in/api/get-family";
 import { useDocumentTitle } from "../../../lib/use-document-title";
 import type { QuickRegStarted } from "../../../../shared/box-office";
 import { QuickRegForm } from "./quickreg-form";
-import { EMPTY_DRAFT, type QuickRegDraft } from "./quickreg-rules";
+import { EMPTY_DRAFT, type QuickRegDraft, type RunnerDraft } from "./quickreg-rules";
 import { SignUpOutcome } from "./sign-up-outcome";
 import { SwishPayment } from "./swish-payment";
 import "./box-office.css";
@@ -21,6 +25,24 @@ export default function BoxOfficePage() {
   const [stage, setStage] = useState<Stage>({ name: "form" });
   // A new key per sign-up remounts the form, so 'Nästa' and its errors start fresh too.
   const [round, setRound] = useState(0);
+  // From the bib desk ('Till kassan'): an unpaid registration's runners, filled in for the family to pay here.
+  const [params] = useSearchParams();
+  const from = params.get("fran");
+  const unpaid = useFamily(from ? { kind: "anmalan", id: from } : null).data;
+  useEffect(() => {
+    const toPay = unpaid?.runners.filter((r) => !r.paid && !r.deregistered) ?? [];
+    if (toPay.length === 0) return;
+    const runners: RunnerDraft[] = toPay.map((r) => ({
+      firstname: r.firstname,
+      lastname: r.lastname,
+      age: String(r.age),
+      distance: toDistance(r.distance) ?? "",
+      group: r.group === "Dam" || r.group === "Herr" ? r.group : "",
+      bib: r.bib ? String(r.bib) : "",
+    }));
+    setDraft({ ...EMPTY_DRAFT, ...runners[0]!, extra: runners.slice(1) });
+    setRound((n) => n + 1);
+  }, [unpaid]);
 
   const nextFamily = () => {
     setDraft(EMPTY_DRAFT);

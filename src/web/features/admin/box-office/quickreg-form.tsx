@@ -18,7 +18,13 @@ import {
   type QuickRegStarted,
 } from "../../../../shared/box-office";
 import { useStartQuickReg } from "./api/start-quickreg";
-import { checkQuickReg, type QuickRegDraft, type QuickRegField } from "./quickreg-rules";
+import {
+  checkQuickReg,
+  EMPTY_RUNNER,
+  type QuickRegDraft,
+  type QuickRegField,
+  type RunnerDraft,
+} from "./quickreg-rules";
 
 const FIELDS: readonly QuickRegField[] = [
   "firstname",
@@ -38,14 +44,16 @@ const METHODS: { value: BoxOfficeMethod; label: string }[] = [
   { value: "kampanj", label: "Kampanjkod" },
 ];
 
-function serverErrors(err: unknown): QuickRegErrors {
+type FormErrors = QuickRegErrors & Record<string, string | undefined>;
+
+function serverErrors(err: unknown): FormErrors {
   if (!(err instanceof ApiError)) return { _: "Något gick fel. Försök igen." };
-  const out: QuickRegErrors = {};
+  const out: FormErrors = {};
   const fields = err.errors;
   if (typeof fields === "object" && fields !== null) {
     for (const [key, message] of Object.entries(fields)) {
-      const field = FIELDS.find((f) => f === key);
-      if (field && typeof message === "string") out[field] ??= message;
+      const known = FIELDS.some((f) => f === key) || key.startsWith("runners.");
+      if (known && typeof message === "string") out[key] ??= message;
     }
   }
   // A message that belongs to no field (Swish unreachable, an ended race) shows above the button.
@@ -60,7 +68,7 @@ export interface QuickRegFormProps {
 }
 
 export function QuickRegForm({ draft, onDraft, onStarted }: QuickRegFormProps) {
-  const [errors, setErrors] = useState<QuickRegErrors>({});
+  const [errors, setErrors] = useState<FormErrors>({});
   const start = useStartQuickReg();
   const season = useConfig().data?.season;
 
@@ -73,9 +81,10 @@ export function QuickRegForm({ draft, onDraft, onStarted }: QuickRegFormProps) {
     e.preventDefault();
     const form = e.currentTarget;
     // The first field in error gets the focus, so a keyboard or screen-reader user lands on what to fix.
-    const show = (found: QuickRegErrors) => {
+    const show = (found: FormErrors) => {
       setErrors(found);
-      const first = FIELDS.find((f) => found[f]);
+      const first =
+        FIELDS.find((f) => found[f]) ?? Object.keys(found).find((k) => k.startsWith("runners.") && found[k]);
       if (first) form.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
     };
     const checked = checkQuickReg(draft);
@@ -88,9 +97,25 @@ export function QuickRegForm({ draft, onDraft, onStarted }: QuickRegFormProps) {
   }
 
   // Whole years only: a birth year is turned into an age by the server, which then prices it the same way.
-  const age = /^\d{1,3}$/.test(draft.age.trim()) ? Number(draft.age) : null;
-  const adult = season && age !== null ? age >= season.adultAge : null;
-  const price = season?.onSitePrice && adult !== null ? season.onSitePrice[adult ? "adult" : "child"] : null;
+  const priceOf = (ageText: string) => {
+    const age = /^\d{1,3}$/.test(ageText.trim()) ? Number(ageText) : null;
+    const adult = season && age !== null ? age >= season.adultAge : null;
+    return season?.onSitePrice && adult !== null
+      ? { adult, price: season.onSitePrice[adult ? "adult" : "child"] }
+      : null;
+  };
+  const first = priceOf(draft.age);
+  const adult = first?.adult ?? null;
+  const prices = [draft, ...draft.extra].map((r) => priceOf(r.age));
+  const price = prices.every((p) => p !== null) ? prices.reduce((sum, p) => sum + p!.price, 0) : null;
+  const family = draft.extra.length > 0;
+
+  const setExtra = (index: number, runner: RunnerDraft) => {
+    onDraft({ ...draft, extra: draft.extra.map((r, i) => (i === index ? runner : r)) });
+    setErrors((e) =>
+      Object.fromEntries(Object.entries(e).filter(([k]) => !k.startsWith(`runners.${index + 1}.`) && k !== "_")),
+    );
+  };
 
   return (
     <form className="quickreg-form" onSubmit={submit} noValidate aria-labelledby="quickreg-title">
@@ -148,21 +173,6 @@ export function QuickRegForm({ draft, onDraft, onStarted }: QuickRegFormProps) {
           )}
         </Field>
       </div>
-      <Field label="Telefon" error={errors.phone}>
-        {(control) => (
-          <input
-            {...control}
-            name="phone"
-            type="tel"
-            inputMode="tel"
-            autoComplete="off"
-            maxLength={20}
-            value={draft.phone}
-            onChange={(e) => set("phone", e.target.value)}
-          />
-        )}
-      </Field>
-
       <RadioGroup
         name="distance"
         legend="Distans"
@@ -179,6 +189,38 @@ export function QuickRegForm({ draft, onDraft, onStarted }: QuickRegFormProps) {
         options={BOX_OFFICE_GROUPS.map((g) => ({ value: g, label: g }))}
         onChange={(v) => set("group", v)}
       />
+      {draft.extra.map((runner, i) => (
+        <ExtraRunner
+          key={i}
+          index={i + 1}
+          runner={runner}
+          errors={errors}
+          onChange={(r) => setExtra(i, r)}
+          onRemove={() => onDraft({ ...draft, extra: draft.extra.filter((_, j) => j !== i) })}
+        />
+      ))}
+      <Button
+        className="quickreg-add"
+        disabled={draft.extra.length >= 9}
+        onClick={() => onDraft({ ...draft, extra: [...draft.extra, { ...EMPTY_RUNNER, lastname: draft.lastname }] })}
+      >
+        Lägg till löpare
+      </Button>
+      <Field label="Telefon" error={errors.phone} hint={family ? "Ett nummer för hela familjen" : undefined}>
+        {(control) => (
+          <input
+            {...control}
+            name="phone"
+            type="tel"
+            inputMode="tel"
+            autoComplete="off"
+            maxLength={20}
+            value={draft.phone}
+            onChange={(e) => set("phone", e.target.value)}
+          />
+        )}
+      </Field>
+
       <RadioGroup
         name="method"
         legend="Betalning"
@@ -186,6 +228,7 @@ export function QuickRegForm({ draft, onDraft, onStarted }: QuickRegFormProps) {
         value={draft.method}
         options={METHODS}
         onChange={(v) => set("method", v)}
+        flow
       />
       {draft.method === "kampanj" && (
         <Field label="Kampanjkod" error={errors.kampanj} hint="Koden måste täcka hela avgiften">
@@ -209,7 +252,9 @@ export function QuickRegForm({ draft, onDraft, onStarted }: QuickRegFormProps) {
         {draft.method === "kampanj"
           ? "Att betala: 0 kr med giltig kampanjkod"
           : price !== null
-            ? `Att betala: ${formatKr(price)} (${adult ? "vuxen" : "barn"})`
+            ? family
+              ? `Att betala: ${formatKr(price)} (${draft.extra.length + 1} löpare)`
+              : `Att betala: ${formatKr(price)} (${adult ? "vuxen" : "barn"})`
             : season?.onSitePrice
               ? `Pris på plats: vuxen ${formatKr(season.onSitePrice.adult)}, barn ${formatKr(season.onSitePrice.child)}`
               : null}
@@ -227,17 +272,94 @@ export function QuickRegForm({ draft, onDraft, onStarted }: QuickRegFormProps) {
   );
 }
 
+interface ExtraRunnerProps {
+  /** 1 for the family's second runner. */
+  index: number;
+  runner: RunnerDraft;
+  errors: FormErrors;
+  onChange: (runner: RunnerDraft) => void;
+  onRemove: () => void;
+}
+
+/** Another runner of the family: the runner's own fields; phone and payment are the sale's. */
+function ExtraRunner({ index, runner, errors, onChange, onRemove }: ExtraRunnerProps) {
+  const key = (field: keyof RunnerDraft) => `runners.${index}.${field}`;
+  const set = <K extends keyof RunnerDraft>(field: K, value: RunnerDraft[K]) => onChange({ ...runner, [field]: value });
+  const text = (field: "firstname" | "lastname", label: string) => (
+    <Field label={label} error={errors[key(field)]}>
+      {(control) => (
+        <input
+          {...control}
+          name={key(field)}
+          autoComplete="off"
+          value={runner[field]}
+          onChange={(e) => set(field, e.target.value)}
+        />
+      )}
+    </Field>
+  );
+  const digits = (field: "age" | "bib", label: string, max: number) => (
+    <Field label={label} error={errors[key(field)]}>
+      {(control) => (
+        <input
+          {...control}
+          name={key(field)}
+          inputMode="numeric"
+          autoComplete="off"
+          maxLength={max}
+          value={runner[field]}
+          onChange={(e) => set(field, e.target.value.replace(/\D/g, ""))}
+        />
+      )}
+    </Field>
+  );
+  return (
+    <fieldset className="quickreg-extra" aria-label={`Löpare ${index + 1}`}>
+      <legend>Löpare {index + 1}</legend>
+      <div className="quickreg-row">
+        {text("firstname", "Förnamn")}
+        {text("lastname", "Efternamn")}
+      </div>
+      <div className="quickreg-row">
+        {digits("age", "Ålder", 4)}
+        {digits("bib", "Startnummer", 5)}
+      </div>
+      <RadioGroup
+        name={key("distance")}
+        legend="Distans"
+        error={errors[key("distance")]}
+        value={runner.distance}
+        options={BOX_OFFICE_DISTANCES.map((d) => ({ value: d, label: distanceLabel(d) }))}
+        onChange={(v) => set("distance", v)}
+      />
+      <RadioGroup
+        name={key("group")}
+        legend="Grupp"
+        error={errors[key("group")]}
+        value={runner.group}
+        options={BOX_OFFICE_GROUPS.map((g) => ({ value: g, label: g }))}
+        onChange={(v) => set("group", v)}
+      />
+      <Button variant="text" size="small" onClick={onRemove}>
+        Ta bort löpare {index + 1}
+      </Button>
+    </fieldset>
+  );
+}
+
 interface RadioGroupProps<T extends string> {
-  name: QuickRegField;
+  name: string;
   legend: string;
   error?: string;
   value: T | "";
   options: { value: T; label: string }[];
   onChange: (value: T) => void;
+  /** Buttons as wide as their labels, wrapping whole (labels of different lengths: 'Kampanjkod'); else a grid. */
+  flow?: boolean;
 }
 
-function RadioGroup<T extends string>({ name, legend, error, value, options, onChange }: RadioGroupProps<T>) {
-  const errorId = `quickreg-${name}-error`;
+function RadioGroup<T extends string>({ name, legend, error, value, options, onChange, flow }: RadioGroupProps<T>) {
+  const errorId = `quickreg-${name.replaceAll(".", "-")}-error`;
   return (
     <fieldset
       className="field quickreg-choices"
@@ -245,7 +367,7 @@ function RadioGroup<T extends string>({ name, legend, error, value, options, onC
       aria-describedby={error ? errorId : undefined}
     >
       <legend className="field-label">{legend}</legend>
-      <div className="quickreg-options">
+      <div className={flow ? "quickreg-options quickreg-options-flow" : "quickreg-options"}>
         {options.map((o) => (
           <label key={o.value} className="quickreg-option">
             <input

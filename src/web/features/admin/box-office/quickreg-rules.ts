@@ -4,10 +4,12 @@
  */
 import {
   checkQuickReg as checkFields,
+  checkQuickRegSale,
   type BoxOfficeGroup,
   type BoxOfficeMethod,
   type QuickRegBody,
   type QuickRegErrors,
+  type QuickRegSaleBody,
 } from "../../../../shared/box-office";
 import type { DistanceKm } from "../../../../shared/distances";
 
@@ -21,7 +23,21 @@ export interface QuickRegDraft {
   bib: string;
   method: BoxOfficeMethod;
   kampanj: string;
+  /** More runners of the same family: one phone number and one payment for all ('Lägg till löpare'). */
+  extra: RunnerDraft[];
 }
+
+/** One more runner of the family (the phone number and the payment are the sale's). */
+export interface RunnerDraft {
+  firstname: string;
+  lastname: string;
+  age: string;
+  distance: DistanceKm | "";
+  group: BoxOfficeGroup | "";
+  bib: string;
+}
+
+export const EMPTY_RUNNER: RunnerDraft = { firstname: "", lastname: "", age: "", distance: "", group: "", bib: "" };
 
 export const EMPTY_DRAFT: QuickRegDraft = {
   firstname: "",
@@ -33,14 +49,39 @@ export const EMPTY_DRAFT: QuickRegDraft = {
   bib: "",
   method: "swish",
   kampanj: "",
+  extra: [],
 };
 
-export type QuickRegField = keyof QuickRegDraft;
+export type QuickRegField = Exclude<keyof QuickRegDraft, "extra">;
 
-/** The body to send, or the first message per field, exactly as the Worker would answer them. */
+/**
+ * The body to send, or the first message per field, exactly as the Worker would answer them: the spec's one-runner
+ * body while the family has one runner, `{runners, phone, method, kampanj}` once it has more (errors of a later
+ * runner under `runners.{i}.{field}`).
+ */
 export function checkQuickReg(
   d: QuickRegDraft,
-): { ok: true; body: QuickRegBody } | { ok: false; errors: QuickRegErrors } {
+):
+  | { ok: true; body: QuickRegBody | QuickRegSaleBody }
+  | { ok: false; errors: QuickRegErrors & Record<string, string | undefined> } {
+  const kampanj = d.method === "kampanj" ? { kampanj: d.kampanj.trim().toUpperCase() } : {};
+  if (d.extra.length > 0) {
+    const body: QuickRegSaleBody = {
+      runners: [d, ...d.extra].map((r) => ({
+        firstname: r.firstname,
+        lastname: r.lastname,
+        age: r.age,
+        distance: r.distance,
+        group: r.group,
+        bib: r.bib,
+      })),
+      phone: d.phone,
+      method: d.method,
+      ...kampanj,
+    };
+    const checked = checkQuickRegSale(body);
+    return checked.ok ? { ok: true, body } : checked;
+  }
   const body: QuickRegBody = {
     firstname: d.firstname,
     lastname: d.lastname,
@@ -50,7 +91,7 @@ export function checkQuickReg(
     phone: d.phone,
     bib: d.bib,
     method: d.method,
-    ...(d.method === "kampanj" ? { kampanj: d.kampanj.trim().toUpperCase() } : {}),
+    ...kampanj,
   };
   const checked = checkFields(body);
   return checked.ok ? { ok: true, body } : checked;

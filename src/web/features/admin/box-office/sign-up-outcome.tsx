@@ -49,7 +49,10 @@ export function SignUpOutcome({ payid, draft, onNextFamily, onRetry, onEdit }: S
     );
   }
 
-  const name = `${data.runner.firstname} ${data.runner.lastname}`;
+  const name =
+    data.runners.length > 1
+      ? data.runners.map((r) => `${r.firstname} ${r.lastname}`).join(", ")
+      : `${data.runner.firstname} ${data.runner.lastname}`;
   if (data.status === "PAID") {
     if (!data.added) {
       return (
@@ -65,27 +68,35 @@ export function SignUpOutcome({ payid, draft, onNextFamily, onRetry, onEdit }: S
           <h2 id="box-office-done-title" ref={focus} tabIndex={-1}>
             Klart!
           </h2>
-          <p className="box-office-done-line">
-            {name} springer i loppet <Link to={`/admin/race/${encodeURIComponent(data.raceId)}`}>{data.raceId}</Link>
-            {data.bib !== null ? (
-              <>
-                {" "}
-                med startnummer <strong className="box-office-bib">{data.bib}</strong>.
-              </>
-            ) : (
-              " utan startnummer."
-            )}
+          {data.runners.map((r) => (
+            <p className="box-office-done-line" key={r.id}>
+              {r.firstname} {r.lastname} springer i loppet{" "}
+              <Link to={`/admin/race/${encodeURIComponent(r.raceId)}`}>{r.raceId}</Link>
+              {r.bib !== null ? (
+                <>
+                  {" "}
+                  med startnummer <strong className="box-office-bib">{r.bib}</strong>.
+                </>
+              ) : (
+                " utan startnummer."
+              )}
+            </p>
+          ))}
+          <p>
+            Nummerlapparna är utlämnade: {data.runners.length === 1 ? "löparen är incheckad" : "löparna är incheckade"}.
           </p>
           <p>
             Betalt {formatKr(data.amount)} ({METHOD_WORDS[data.method]}).
           </p>
         </section>
-        {data.bib === null && data.requestedBib !== null && (
-          <p className="alert alert-warning" role="alert">
-            Startnummer {data.requestedBib} hann tas av någon annan innan betalningen var klar, så {name} lades till
-            utan nummer. Ge ett ledigt nummer på loppets sida.
-          </p>
-        )}
+        {data.runners
+          .filter((r) => r.bib === null && r.requestedBib !== null)
+          .map((r) => (
+            <p className="alert alert-warning" role="alert" key={r.id}>
+              Startnummer {r.requestedBib} hann tas av någon annan innan betalningen var klar, så {r.firstname}{" "}
+              {r.lastname} lades till utan nummer. Ge ett ledigt nummer på loppets sida.
+            </p>
+          ))}
         <Button variant="primary" size="large" onClick={onNextFamily}>
           Nästa familj
         </Button>

@@ -54,7 +54,9 @@ export function SwishPayment({ started, draft, onNextFamily, onRetry, onEdit }: 
         Betala {formatKr(started.amount)} med Swish
       </h2>
       <p className="swish-payment-who">
-        {draft.firstname} {draft.lastname}, {draft.distance.replace(".", ",")} km, startnummer {draft.bib}
+        {draft.extra.length === 0
+          ? `${draft.firstname} ${draft.lastname}, ${draft.distance.replace(".", ",")} km, startnummer ${draft.bib}`
+          : [draft, ...draft.extra].map((r) => `${r.firstname} ${r.lastname} (${r.bib})`).join(", ")}
       </p>
       <img
         className="box-office-qr"

@@ -1,6 +1,7 @@
 /**
  * /admin/goodiebags: the packing list for race morning, bags per distance for children and adults from the
- * season's paid runners (box office included), with totals. 'Skriv ut' prints it on one A4 page
+ * season's paid runners (box office included), with totals, and below it the bags handed out with the bib at the
+ * desk and those left, per distance. 'Skriv ut' prints it on one A4 page
  * (goodiebags.css: the admin shell's bar, tabs and the buttons are left out of the print).
  */
 import { formatSwedishDateTime } from "../../../../shared/stockholm";
@@ -39,10 +40,11 @@ function PackingList({ bags }: { bags: GoodieBags }) {
     <>
       <p className="goodiebags-lead">
         Packlista för loppdagen: betalda deltagare per distans, barn (under {adultAge} år) och vuxna ({adultAge} år och
-        äldre). Löpare som betalat i biljettkassan räknas med.
+        äldre). Löpare som betalat i biljettkassan räknas med. Utdelade: löparen har hämtat nummerlappen vid disken
+        (påsen följer med); kvar: ännu inte hämtade.
       </p>
       <div className="table-scroll">
-        <table className="table goodiebags-table">
+        <table className="table goodiebags-table goodiebags-packing">
           <caption className="visually-hidden">Goodiebags per distans</caption>
           <thead>
             <tr>
@@ -74,6 +76,39 @@ function PackingList({ bags }: { bags: GoodieBags }) {
               <td className="num">{totals.barn}</td>
               <td className="num">{totals.vuxna}</td>
               <td className="num total">{totals.total}</td>
+            </tr>
+          </tfoot>
+        </table>
+      </div>
+      {/* The desk's progress in a table of its own: six columns would not fit a phone without scrolling sideways. */}
+      <div className="table-scroll">
+        <table className="table goodiebags-table goodiebags-desk">
+          <caption className="visually-hidden">Goodiebags utdelade vid nummerlappsdisken per distans</caption>
+          <thead>
+            <tr>
+              <th scope="col">Distans</th>
+              <th scope="col" className="num">
+                Utdelade
+              </th>
+              <th scope="col" className="num">
+                Kvar
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {bags.distances.map((d) => (
+              <tr key={d.distance}>
+                <th scope="row">{d.label}</th>
+                <td className="num">{d.handedOut}</td>
+                <td className="num total">{d.total - d.handedOut}</td>
+              </tr>
+            ))}
+          </tbody>
+          <tfoot>
+            <tr>
+              <th scope="row">Totalt</th>
+              <td className="num">{totals.handedOut}</td>
+              <td className="num total">{totals.total - totals.handedOut}</td>
             </tr>
           </tfoot>
         </table>

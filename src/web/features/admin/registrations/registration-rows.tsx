@@ -4,6 +4,7 @@
  * dialog), 'Återbetald' when money went back, the e-mail and an info icon (the details dialog). A whole season is thousands of rows: they come in steps (useProgressiveCount) and rows off screen cost
  * no layout (`content-visibility` in registrations.css); a row re-renders only when its registration changed.
  */
+import { stockholmParts } from "../../../../shared/stockholm";
 import { memo, useMemo } from "react";
 import {
   isPaidRunner,
@@ -51,6 +52,11 @@ const Row = memo(function Row({ registration, runners, group, onOpen }: RowProps
             <span className="reg-company">{x.company}</span>
             <span className="reg-km">{km(x)}</span>
             <span className="reg-age">{x.age} år</span>
+            {x.pickedUpAt !== undefined && (
+              <span className="reg-picked" title="Nummerlappen hämtad vid disken">
+                Hämtat {stockholmParts(x.pickedUpAt).time}
+              </span>
+            )}
           </li>
         ))}
       </ul>

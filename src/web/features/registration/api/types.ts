@@ -25,6 +25,8 @@ export interface Registration {
   barn?: number;
   vuxna?: number;
   listPrice?: number;
+  /** The family's check-in code for the bib desk, once paid (the QR on this page and on the receipt). */
+  checkinCode?: string | null;
 }
 
 /** The runner map as /update takes it: the spec's fields only (ids, bibs and prices are the server's). */

@@ -5,9 +5,9 @@
  */
 import { useMutation } from "@tanstack/react-query";
 import { api } from "../../../../lib/api";
-import type { QuickRegBody, QuickRegStarted } from "../../../../../shared/box-office";
+import type { QuickRegBody, QuickRegSaleBody, QuickRegStarted } from "../../../../../shared/box-office";
 
-export function startQuickReg(body: QuickRegBody): Promise<QuickRegStarted> {
+export function startQuickReg(body: QuickRegBody | QuickRegSaleBody): Promise<QuickRegStarted> {
   return api<QuickRegStarted>("/admin/api/quickreg", { method: "POST", json: body });
 }
 

@@ -7,6 +7,8 @@ export interface BagCount {
   barn: number;
   vuxna: number;
   total: number;
+  /** Of the total, handed out with the bib at the desk. */
+  handedOut: number;
 }
 
 export interface GoodieBags {
