@@ -2,7 +2,7 @@
  * Issue 29 item 4: an erasure leaves nothing behind. The data is made through the real calls (an Epassi invitation,
  * login, registration, a Swish payment with the Epassi code, a rename and a change of distance of paid runners,
  * race day: bib, start, rapid timing's 'Mål!' slots paired by bibs typed in finish order, with a mistyped bib whose
- * review item suggests a runner, a tap for the review list, the end, 'Officiella' and the results mail it sends; a
+ * review item suggests a runner, the bib desk's check-in ('Hämtat', the bib at pick-up), a tap for the review list, the end, 'Officiella' and the results mail it sends; a
  * mass mailing; the exports; a box-office sign-up), then the person is erased through the admin's call, and EVERY
  * table is read back: every D1 table found in sqlite_master, and every table (and the key-value store) of every
  * race object, the race hub and the payments' objects. No row may hold the person's names (before and after the edit), e-mail address or phone number; their
@@ -49,6 +49,8 @@ const NOT_THE_SITES = [/^sqlite_/, /^_cf_/, /^d1_migrations$/, /^dev_swish_/, /^
  *   the taps and review items are by runner id (rapid timing's items also name a runner they suggest for a
  *   mistyped bib by id, beside the name the erasure replaced); the results as they were marked official
  *   ('Officiella') are kept by runner id with bib and time only;
+ * - the bib desk's 'Hämtat' actions (issue 27) are kept by the race with their runner ids only, so a repeated
+ *   action is recognised;
  * - the race's spectators' fan-out object keeps the race's public copy (each runner's public record, renamed by
  *   the erasure like the race's own row, under its sort key `runner-<id>`);
  * - a payment's Durable Object (the payment page's socket and the polling of Swish) is named by its payid and
@@ -79,6 +81,7 @@ const ID_PLACES = new Set([
   "race:review.runner_id",
   "race:review.data",
   "race:official_results.id",
+  "race:desk_actions.runner_ids",
   "spectators:runners.sort",
   "spectators:runners.record",
   "payment:meta.payid",
@@ -303,9 +306,26 @@ describe("an erasure leaves nothing behind (issue 29 item 4)", () => {
     // bib the second. Everyone else is marked DNS; the race ends and its results are made official ('Officiella'),
     // which mails the family their results (issue 28).
     const p56 = RACE["5.6"];
-    const { runner: withBib } = await json<{ runner: { bib: number } }>(
-      await get(`/admin/api/races/register-bib/${p56}/${runnerSort(fam.mother)}/next?device=${device}`, { jar: admin }),
+    // The bib desk (issue 27): the family's check-in code looked up, 'Hämtat' for the mother, her bib at pick-up.
+    const checkinCode = ((await getRegistration(fam.v)).body as unknown as { checkinCode: string }).checkinCode;
+    expect(checkinCode).toBeTruthy();
+    await json(await get(`/admin/api/checkin/code/${encodeURIComponent(checkinCode)}`, { jar: admin }));
+    await json(
+      await post(
+        "/admin/api/checkin/pickup",
+        {
+          runners: [{ id: fam.mother, raceId: p56 }],
+          pickedUp: true,
+          actionId: tap().replace(/[^a-z0-9]/g, ""),
+          device,
+        },
+        { jar: admin },
+      ),
     );
+    const withBib = await json<{ bib: number }>(
+      await post("/admin/api/checkin/bib", { raceId: p56, runnerId: fam.mother, bib: "next", device }, { jar: admin }),
+    );
+    fam.needles.push(checkinCode);
     const started = Date.now() - 20 * 60_000;
     await json(await get(`/admin/api/races/start/${p56}?tap=${tap()}&at=${started}&device=${device}`, { jar: admin }));
     for (const ago of [60_000, 30_000]) {
