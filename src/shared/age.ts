@@ -30,11 +30,26 @@ export function isAdult(age: number, season: Season = SEASON): boolean {
 export interface AgeCounts {
   barn: number;
   vuxna: number;
+  /**
+   * Adults running with a child without competing (shared/companion.ts), counted as neither: priced at the season's
+   * companionPrice (shared/pricing.ts). Absent means none.
+   */
+  medBarn?: number;
 }
 
-/** Spec: child count is runners with age below 16; adult count is runners aged 16 or above. */
-export function countAges(runners: readonly { age: number }[], season: Season = SEASON): AgeCounts {
+/**
+ * Spec: child count is runners with age below 16; adult count is runners aged 16 or above. A companion (an adult
+ * running with a child, `companion` true) is counted apart, in `medBarn`.
+ */
+export function countAges(
+  runners: readonly { age: number; companion?: boolean | null }[],
+  season: Season = SEASON,
+): AgeCounts {
   let vuxna = 0;
-  for (const r of runners) if (isAdult(r.age, season)) vuxna++;
-  return { barn: runners.length - vuxna, vuxna };
+  let medBarn = 0;
+  for (const r of runners) {
+    if (r.companion === true) medBarn++;
+    else if (isAdult(r.age, season)) vuxna++;
+  }
+  return { barn: runners.length - vuxna - medBarn, vuxna, medBarn };
 }

@@ -2,6 +2,10 @@
  * Fees. Spec: "Fees until 6 Sep 2025 23:59: adult 150, child 100. Afterwards: adult 250, child 150."
  * "Total = children × child price + adults × adult price, unless a campaign applies." The server recomputes every
  * total with these functions from the stored runners (DESIGN.md: prices are the server's).
+ *
+ * An adult running with a child without competing (shared/companion.ts) is counted apart (`medBarn`) and costs the
+ * season's companionPrice, in every tier, online and at the box office alike; a campaign does not change that price
+ * (it prices the competing runners only): total = children × child + adults × adult + companions × companionPrice.
  */
 import type { AgeCounts } from "./age";
 import { isAdult } from "./age";
@@ -27,8 +31,8 @@ export function runnerPrice(age: number, now: number, season: Season = SEASON): 
 }
 
 /** Counts are checked by the callers' schemas; a bad one here is a bug, so it throws instead of pricing it. */
-function assertCounts({ barn, vuxna }: AgeCounts): void {
-  for (const n of [barn, vuxna]) {
+function assertCounts({ barn, vuxna, medBarn = 0 }: AgeCounts): void {
+  for (const n of [barn, vuxna, medBarn]) {
     if (!Number.isSafeInteger(n) || n < 0) throw new RangeError(`Ogiltigt antal: ${n}`);
   }
 }
@@ -38,9 +42,14 @@ function tierTotal(tier: PriceTier, counts: AgeCounts): number {
   return counts.barn * tier.child + counts.vuxna * tier.adult;
 }
 
-/** Spec: total = children × child price + adults × adult price, in the tier of `now`. */
+/** What the companions of an order cost: the season's companionPrice each, whatever the tier or campaign. */
+export function companionsTotal(counts: AgeCounts, season: Season = SEASON): number {
+  return (counts.medBarn ?? 0) * season.companionPrice;
+}
+
+/** Spec: total = children × child price + adults × adult price, in the tier of `now`; plus the companions. */
 export function listTotal(counts: AgeCounts, now: number, season: Season = SEASON): number {
-  return tierTotal(priceTier(now, season), counts);
+  return tierTotal(priceTier(now, season), counts) + companionsTotal(counts, season);
 }
 
 /**
@@ -53,6 +62,11 @@ export function listTotal(counts: AgeCounts, now: number, season: Season = SEASO
  */
 export function campaignTotal(rule: CampaignRule, counts: AgeCounts, now: number, season: Season = SEASON): number {
   assertCounts(counts);
+  return competingCampaignTotal(rule, counts, now, season) + companionsTotal(counts, season);
+}
+
+/** campaignTotal for the competing runners alone (the companions' price is not the campaign's). */
+function competingCampaignTotal(rule: CampaignRule, counts: AgeCounts, now: number, season: Season): number {
   switch (rule) {
     case "flat50":
       return (counts.barn + counts.vuxna) * CAMPAIGN_AMOUNT;
@@ -75,12 +89,13 @@ export function campaignTotal(rule: CampaignRule, counts: AgeCounts, now: number
 }
 
 /** The box office's fee on race day (season.onSitePrice, our choice; the spec gives none). */
-export function onSitePrice(age: number, season: Season = SEASON): number {
+export function onSitePrice(age: number, season: Season = SEASON, companion = false): number {
+  if (companion) return season.companionPrice;
   return isAdult(age, season) ? season.onSitePrice.adult : season.onSitePrice.child;
 }
 
 export function onSiteTotal(counts: AgeCounts, season: Season = SEASON): number {
-  return tierTotal(season.onSitePrice, counts);
+  return tierTotal(season.onSitePrice, counts) + companionsTotal(counts, season);
 }
 
 /**
@@ -90,20 +105,23 @@ export function onSiteTotal(counts: AgeCounts, season: Season = SEASON): number 
  * - 'flat50': 50 each; 'free': 0 each; 'minus50': the runner's price less 50 (never below 0);
  * - 'epassi': the runner's price, except the one whose fee Epassi covers, 0: the first adult in the order given,
  *   or the first child when there is no adult (campaignTotal waives the most expensive fee).
+ * A companion's share is the season's companionPrice under every rule.
  */
 export function orderPrices(
-  runners: readonly { id: string; age: number }[],
+  runners: readonly { id: string; age: number; companion?: boolean | null }[],
   rule: CampaignRule | null,
   now: number,
   season: Season = SEASON,
 ): Record<string, number> {
   const tier = priceTier(now, season);
   const listed = (age: number) => (isAdult(age, season) ? tier.adult : tier.child);
+  const competing = runners.filter((r) => r.companion !== true);
   const waived =
     rule === "epassi"
-      ? (runners.find((r) => isAdult(r.age, season)) ?? runners.find((r) => !isAdult(r.age, season)))?.id
+      ? (competing.find((r) => isAdult(r.age, season)) ?? competing.find((r) => !isAdult(r.age, season)))?.id
       : undefined;
-  const share = (r: { id: string; age: number }): number => {
+  const share = (r: { id: string; age: number; companion?: boolean | null }): number => {
+    if (r.companion === true) return season.companionPrice;
     switch (rule) {
       case null:
         return listed(r.age);

@@ -189,3 +189,54 @@ export function resultRows(view: PublicRaceSnapshot | PublicRaceView): Published
     .sort((a, b) => a.name.localeCompare(b.name, "sv"));
   return [...ranked, ...withheld];
 }
+
+/**
+ * An adult running with a child without competing (shared/companion.ts), as the public start list shows them: the
+ * name and club, marked 'Med barn'. Never a bib, a time or a placing; not one of the race's runners (its counts,
+ * results, the results file and the spectators' view have none). Known by `sort` alone, like a runner.
+ */
+export interface PublicCompanionRecord {
+  type: "companion";
+  part: string;
+  sort: `companion-${string}`;
+  firstname: string;
+  lastname: string;
+  company: string;
+}
+
+/** `GET /api/races/companions/{part}`: the race's companions, by name. */
+export interface PublicCompanionList {
+  part: string;
+  companions: PublicCompanionRecord[];
+}
+
+export function publicCompanion(
+  part: string,
+  c: { id: string; firstname: string; lastname: string; company: string },
+): PublicCompanionRecord {
+  return {
+    type: "companion",
+    part,
+    sort: `companion-${c.id}`,
+    firstname: c.firstname,
+    lastname: c.lastname,
+    company: c.company,
+  };
+}
+
+export function publicCompanionList(
+  part: string,
+  companions: readonly { id: string; firstname: string; lastname: string; company: string }[],
+): PublicCompanionList {
+  return {
+    part,
+    companions: companions
+      .map((c) => publicCompanion(part, c))
+      .sort(
+        (a, b) =>
+          a.lastname.localeCompare(b.lastname, "sv") ||
+          a.firstname.localeCompare(b.firstname, "sv") ||
+          (a.sort < b.sort ? -1 : a.sort > b.sort ? 1 : 0),
+      ),
+  };
+}

@@ -7,7 +7,8 @@
  * Names are stored as typed but must never be rendered as HTML; we still refuse '<', '>' and control characters,
  * which no real name contains and which only serve to smuggle markup or spoof text into admin lists and e-mails.
  */
-import { ageFromInput, isValidAge } from "./age";
+import { ageFromInput, isAdult, isValidAge } from "./age";
+import { COMPANION_MESSAGES, companionErrors } from "./companion";
 import { toDistance, toGroup, type DistanceKm, type Group } from "./distances";
 import { SEASON, type Season } from "./season";
 import { openDistances } from "./season-rules";
@@ -34,6 +35,7 @@ export const RUNNER_MESSAGES = {
   runnerId: "Ogiltigt deltagar-id",
   runners: "Ogiltig deltagarlista",
   tooMany: `Högst ${MAX_RUNNERS} deltagare per anmälan`,
+  companion: "Ange om löparen springer med barn som ja eller nej",
 } as const;
 
 /** A runner as stored: the spec's fields in canonical form. */
@@ -44,6 +46,11 @@ export interface RunnerFields {
   company: string;
   distance: DistanceKm;
   group: Group;
+  /**
+   * An adult running with a child of the family without competing (shared/companion.ts); present (true) only for
+   * such a runner, absent for every competing runner.
+   */
+  companion?: true;
 }
 
 export type RunnerField = keyof RunnerFields;
@@ -135,6 +142,15 @@ export function checkRunner(input: unknown, now: number, season: Season = SEASON
   const company = checkText(r.company, MAX_COMPANY_LENGTH, false, COMPANY_MESSAGES);
   if ("error" in company) errors.company = company.error;
 
+  // Absent, null or false: a competing runner. Only an adult can run with a child (the family's side of the rule,
+  // a child on the same distance, is checkRunnerMap's and the Worker's).
+  const companion = r.companion === true;
+  if (r.companion !== undefined && r.companion !== null && typeof r.companion !== "boolean") {
+    errors.companion = RUNNER_MESSAGES.companion;
+  } else if (companion && age !== null && !isAdult(age, season)) {
+    errors.companion = COMPANION_MESSAGES.notAdult(season);
+  }
+
   if (
     Object.keys(errors).length > 0 ||
     "error" in firstname ||
@@ -148,7 +164,15 @@ export function checkRunner(input: unknown, now: number, season: Season = SEASON
   }
   return {
     ok: true,
-    value: { firstname: firstname.text, lastname: lastname.text, age, company: company.text, distance, group },
+    value: {
+      firstname: firstname.text,
+      lastname: lastname.text,
+      age,
+      company: company.text,
+      distance,
+      group,
+      ...(companion ? { companion: true as const } : {}),
+    },
   };
 }
 
@@ -177,6 +201,13 @@ export function checkRunnerMap(
     const checked = checkRunner(value, now, season);
     if (checked.ok) runners.push([id, checked.value]);
     else for (const [field, message] of Object.entries(checked.errors)) errors.push([`${id}.${field}`, message]);
+  }
+  // A companion needs a child of the family on its distance (shared/companion.ts).
+  if (errors.length === 0) {
+    const family = runners.map(([id, r]) => ({ ...r, key: id }));
+    for (const [id, message] of Object.entries(companionErrors(family, season))) {
+      errors.push([`${id}.companion`, message as string]);
+    }
   }
   return errors.length > 0
     ? { ok: false, errors: Object.fromEntries(errors) }

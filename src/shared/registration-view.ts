@@ -67,9 +67,17 @@ export function refundedOf(p: { refunds: readonly FamilyRefund[] }): number {
 }
 
 /**
- * A paid runner's new age moves it between the child and the adult price: refused (the price a runner was booked
+ * A paid runner's new age moves it between the child and the adult price, or the runner becomes (or stops being) an
+ * adult running with a child: refused (the price a runner was booked
  * at never changes after payment; the organiser sorts out the difference by hand).
  */
-export function changesPriceClass(before: number, after: number, season: Season = SEASON): boolean {
+export function changesPriceClass(
+  before: number,
+  after: number,
+  season: Season = SEASON,
+  companion: { before?: boolean; after?: boolean } = {},
+): boolean {
+  // Running with a child (shared/companion.ts) is a price of its own: becoming or ceasing to be one changes it too.
+  if ((companion.before === true) !== (companion.after === true)) return true;
   return isAdult(before, season) !== isAdult(after, season);
 }

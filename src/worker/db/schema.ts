@@ -77,6 +77,13 @@ export const participants = sqliteTable(
     deregisteredAt: integer("deregistered_at"),
     /** When the bib was picked up at the desk; mirrors the race Durable Object (rules/checkin.ts). */
     pickedUpAt: integer("picked_up_at"),
+    /**
+     * 1 for an adult running with a child of the family without competing ('Springer med barn (ej tävlande)',
+     * src/shared/companion.ts): priced at the season's companionPrice, never in a race object, so no bib, no time
+     * and no placing; listed in the start list as 'Med barn'. 0 for every runner. The CHECK (0 or 1) is the column's
+     * own, in migrations/0014_companions.sql.
+     */
+    companion: integer("companion", { mode: "boolean" }).notNull().default(false),
   },
   (t) => [
     index("participants_registration").on(t.registrationId),

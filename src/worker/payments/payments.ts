@@ -262,7 +262,12 @@ export async function withdrawOpenPayments(
 export interface FreePaymentInput {
   registrationId: string | null;
   season: number;
-  kampanj: string;
+  /**
+   * The campaign code that makes the order free; null for an order free without one (only adults running with a
+   * child at a companionPrice of 0 kr, shared/companion.ts): its payid then says MEDBARN where the code would be,
+   * and no code's use is claimed.
+   */
+  kampanj: string | null;
   barn: number;
   vuxna: number;
   participantIds: string[];
@@ -309,12 +314,15 @@ async function writeOrder(
  * from the registration and its runners, so booking the same runners again returns the same payid and does
  * nothing twice.
  */
+/** The payid's label of a 0 kr order of companions only (no campaign code). */
+export const FREE_COMPANIONS_LABEL = "MEDBARN";
+
 export async function recordFreePayment(env: Env, clock: Clock, input: FreePaymentInput): Promise<string> {
   const db = database(env.DB);
   if (input.registrationId) await withdrawOpenPayments(env, db, input.registrationId, input.expected?.payid);
   const owner = input.registrationId ?? crypto.randomUUID();
   const tail = (await sha256Hex(`${input.season}|${owner}|${[...input.participantIds].sort().join(",")}`)).slice(0, 16);
-  const payid = campaignPayid(input.kampanj, tail);
+  const payid = campaignPayid(input.kampanj ?? FREE_COMPANIONS_LABEL, tail);
   const now = clock.now();
   const row = {
     id: payid,

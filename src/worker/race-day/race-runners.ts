@@ -118,6 +118,8 @@ export function raceClient(stub: DurableObjectStub<RaceDO>): RaceClient {
 export interface ParticipantForRace extends RunnerInput {
   /** km as the spec writes it: '0.8' … '5.6'. */
   distance: string;
+  /** An adult running with a child (shared/companion.ts): never a runner of a race object, so left out here. */
+  companion?: boolean | null;
 }
 
 export interface AddedToRace extends AddRunnerResult {
@@ -127,7 +129,8 @@ export interface AddedToRace extends AddRunnerResult {
 /**
  * Puts paid participants in their races: the race they are already linked to in D1 (an admin may have moved
  * them), otherwise the season's race for their distance. Idempotent: a second run adds nobody and changes
- * nothing. A bib taken meanwhile is dropped rather than leaving a paid runner out (see `droppedBib`). `pickedUpAt`:
+ * nothing. A bib taken meanwhile is dropped rather than leaving a paid runner out (see `droppedBib`). Companions
+ * (shared/companion.ts) are left out: they are not runners of any race. `pickedUpAt`:
  * the runners join checked in (the box office hands the bib over at the table).
  */
 export async function addParticipantsToRaces(
@@ -138,6 +141,9 @@ export async function addParticipantsToRaces(
   by: ChangeAuthor = { actor: "system" },
   pickedUpAt: number | null = null,
 ): Promise<AddedToRace[]> {
+  // Companions run with their child without competing: no race object ever holds them (no bib, no time, never
+  // DNS, never holding back 'Avsluta lopp'); they are listed from D1 (companions-db.ts).
+  participants = participants.filter((p) => p.companion !== true);
   if (participants.length === 0) return [];
   const ids = participants.map((p) => p.id);
   const linked = new Map((await participantsByIds(db, ids)).map((row) => [row.id, row.raceId]));

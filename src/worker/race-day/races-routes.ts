@@ -6,6 +6,7 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
+import { isRaceId } from "../../shared/race-id";
 import { database } from "../db/client";
 import { listRaceRecords } from "./races-db";
 import type { AppEnv } from "../env";
@@ -14,6 +15,8 @@ import { isSiteOrigin } from "../middleware/same-origin";
 import { validate } from "../middleware/validate";
 import { etagMatches, isKnownRace, publicRaceAnswer, publicViewHeaders } from "./public-races";
 import { raceSnapshot } from "./race-runners";
+import { companionsOfRace } from "./companions-db";
+import { publicCompanionList } from "../../shared/public-view";
 
 export const raceRoutes = new Hono<AppEnv>();
 
@@ -53,6 +56,21 @@ raceRoutes.get("/api/races/get/:part", validate("param", partParam), async (c) =
   const headers = publicViewHeaders(part, answer.etag);
   if (etagMatches(c.req.header("if-none-match"), answer.etag)) return c.body(null, 304, headers);
   return c.body(answer.body, 200, { ...headers, "content-type": "application/json; charset=UTF-8" });
+});
+
+/**
+ * The adults who run with a child on this race without competing (shared/companion.ts), for the start list's 'Med
+ * barn' rows: names and clubs only (public-view.ts publicCompanionList), read from D1 on each request (they are in
+ * no race object). The edge may keep the answer a few seconds.
+ */
+raceRoutes.get("/api/races/companions/:part", validate("param", partParam), async (c) => {
+  const part = c.req.valid("param").part;
+  const companions = isRaceId(part) ? await companionsOfRace(database(c.env.DB), part) : null;
+  if (!companions) return c.json({ error: NOT_FOUND }, 404, { "cache-control": "no-cache" });
+  return c.json(publicCompanionList(part, companions), 200, {
+    "cache-control": "no-cache",
+    "cloudflare-cdn-cache-control": "public, max-age=5",
+  });
 });
 
 /**

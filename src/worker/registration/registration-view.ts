@@ -120,6 +120,7 @@ export async function registrationView(db: Db, email: string, registration: Regi
     paidBy: r.paidBy,
     price: priceOf(r),
     deregistered: iso(r.deregisteredAt),
+    ...(r.companion === true ? { companion: true as const } : {}),
   }));
   const swishtory: Record<string, FamilyPayment> = Object.fromEntries(
     rows.map((p) => [p.id, { ...paymentRecord(p), kampanj: p.kampanj, refunds: refundsByPayment.get(p.id) ?? [] }]),
@@ -138,6 +139,8 @@ export async function registrationView(db: Db, email: string, registration: Regi
     season: SEASON.year,
     barn: counts.barn,
     vuxna: counts.vuxna,
+    // Adults running with a child, priced apart at the season's companionPrice (shared/companion.ts).
+    medBarn: counts.medBarn ?? 0,
     listPrice: listTotal(counts, now),
     // The QR for the bib desk once a runner is paid (made on first need, so older registrations get one too).
     checkinCode:

@@ -74,6 +74,7 @@ function toRunner(row: typeof participants.$inferSelect): StoredRunner {
     paidPrice: row.paidPrice,
     deregisteredAt: row.deregisteredAt,
     raceId: row.raceId,
+    ...(row.companion ? { companion: true as const } : {}),
   };
 }
 
@@ -86,7 +87,14 @@ export function runnerFields(r: RunnerFields): RunnerFields {
     company: r.company,
     distance: r.distance,
     group: r.group,
+    ...(r.companion === true ? { companion: true as const } : {}),
   };
+}
+
+/** What a save writes to a runner's row: its fields, and the companion flag set or cleared. */
+function participantColumns(r: RunnerFields) {
+  const { companion, ...fields } = runnerFields(r);
+  return { ...fields, companion: companion === true };
 }
 
 /** Runners in the order they were added. */
@@ -233,10 +241,10 @@ export async function saveRunners(db: Db, input: SaveRunnersInput): Promise<Save
   const upserts = Object.entries(input.runners).map(([id, r], i) =>
     db
       .insert(participants)
-      .values({ id, registrationId, season: input.season, ...runnerFields(r), createdAt: now + i })
+      .values({ id, registrationId, season: input.season, ...participantColumns(r), createdAt: now + i })
       .onConflictDoUpdate({
         target: participants.id,
-        set: runnerFields(r),
+        set: participantColumns(r),
         setWhere: sql`${participants.registrationId} = ${registrationId}`,
       }),
   );

@@ -31,7 +31,13 @@ import { z } from "zod";
 import { countAges, type AgeCounts } from "../../shared/age";
 import { normalizeCode } from "../../shared/campaign";
 import { listTotal, orderPrices } from "../../shared/pricing";
-import { checkRunnerMap, MAX_RUNNERS, RUNNER_MESSAGES } from "../../shared/registration-schema";
+import { companionErrors } from "../../shared/companion";
+import {
+  checkRunnerMap,
+  MAX_RUNNERS,
+  RUNNER_MESSAGES,
+  type RunnerFields,
+} from "../../shared/registration-schema";
 import { SEASON } from "../../shared/season";
 import { isRegistrationOpen } from "../../shared/season-rules";
 import { emailSender } from "../adapters/email";
@@ -150,7 +156,11 @@ const updateBody = z.object(
 const count = z.number({ error: MSG.count }).int(MSG.count).min(0, MSG.count).max(MAX_RUNNERS, MSG.count);
 const kampanj = z.string({ error: MSG.badCampaign }).max(40, MSG.badCampaign).optional().default("");
 
-const campaignBody = z.object({ kampanj, barn: count, vuxna: count }, { error: MSG.badCampaign });
+// medBarn: adults running with a child (shared/companion.ts), priced apart; absent means none.
+const campaignBody = z.object(
+  { kampanj, barn: count, vuxna: count, medBarn: count.optional() },
+  { error: MSG.badCampaign },
+);
 const bookBody = z.object({ kampanj, barn: count, vuxna: count }, { error: MSG.count });
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -255,6 +265,10 @@ registrationRoutes.post("/update", requireVisitor, visitorLimits("update"), vali
   const db = database(c.env.DB);
   const existing = await findRegistration(db, SEASON.year, email);
   const stored = existing ? await registrationRunners(db, existing.id) : [];
+  // A companion needs a child on its distance, and a deregistered child runs no more (shared/companion.ts): the
+  // map's own check above cannot know which child a refund took out.
+  const companions = companionErrorsOf(checked.value, stored);
+  if (companions) throw new ApiError(400, Object.values(companions)[0]!, companions);
   if (!isRegistrationOpen(now)) {
     throw forbidden(touchesPaidRunner(stored, checked.value) ? CHANGE_MSG.closedPaid : MSG.closed);
   }
@@ -317,7 +331,7 @@ registrationRoutes.post("/cancel-payment", requireVisitor, visitorLimits("update
 registrationRoutes.post("/validate-kampanj", validate("json", campaignBody), async (c) => {
   const body = c.req.valid("json");
   const code = normalizeCode(body.kampanj);
-  const counts: AgeCounts = { barn: body.barn, vuxna: body.vuxna };
+  const counts: AgeCounts = { barn: body.barn, vuxna: body.vuxna, medBarn: body.medBarn ?? 0 };
   const now = c.var.clock.now();
   if (code === "") return c.json({ valid: false, price: listTotal(counts, now) });
   // Every looked-up code counts, valid or not: limiting only the misses would still answer a guess.
@@ -339,6 +353,17 @@ registrationRoutes.post("/validate-kampanj", validate("json", campaignBody), asy
   }
   return c.json({ valid, price });
 });
+
+/** The map's companions without a child on their distance (a deregistered child counts as none), or null. */
+function companionErrorsOf(
+  runners: Record<string, RunnerFields>,
+  stored: readonly { id: string; deregisteredAt: number | null }[],
+): Record<string, string> | null {
+  const deregistered = new Set(stored.filter((r) => r.deregisteredAt !== null).map((r) => r.id));
+  const family = Object.entries(runners).map(([id, r]) => ({ ...r, key: id, deregistered: deregistered.has(id) }));
+  const errors = Object.entries(companionErrors(family)).map(([id, message]) => [`${id}.companion`, message]);
+  return errors.length > 0 ? Object.fromEntries(errors) : null;
+}
 
 /** A runner an order of the family still has to pay for. */
 function isUnpaid(r: { paidBy: string | null; deregisteredAt: number | null }): boolean {
@@ -365,7 +390,8 @@ function countErrors(sent: AgeCounts, stored: AgeCounts): Record<string, string>
 function paymentMessage(counts: AgeCounts): string {
   // Swish's message field: at most 50 characters from a small character set (letters, digits, ':;.,?!()').
   const adults = counts.vuxna === 1 ? "1 vuxen" : `${counts.vuxna} vuxna`;
-  return `${SEASON.siteName} ${SEASON.year}: ${counts.barn} barn, ${adults}`.slice(0, 50);
+  const companions = counts.medBarn ? `, ${counts.medBarn} med barn` : "";
+  return `${SEASON.siteName} ${SEASON.year}: ${counts.barn} barn, ${adults}${companions}`.slice(0, 50);
 }
 
 registrationRoutes.post("/book-v2", requireVisitor, visitorLimits("book"), validate("json", bookBody), async (c) => {
@@ -414,11 +440,13 @@ registrationRoutes.post("/book-v2", requireVisitor, visitorLimits("book"), valid
   // (payments.ts writeOrder), so a code used up, disabled or expired at this moment changes nothing here.
   const expected = { payid: registration.payid, version: registration.version };
   try {
-    if (campaign && price === 0) {
+    // A free order: a campaign code's, or one of adults running with a child alone at a companionPrice of 0 kr
+    // (Swish takes no 0 kr payment; shared/companion.ts).
+    if (price === 0 && (campaign || counts.medBarn === runners.length)) {
       const payid = await recordFreePayment(c.env, clock, {
         registrationId: registration.id,
         season: SEASON.year,
-        kampanj: campaign.code,
+        kampanj: campaign?.code ?? null,
         barn: counts.barn,
         vuxna: counts.vuxna,
         participantIds,

@@ -57,6 +57,9 @@ export const CHANGE_MSG = {
   priceClass: (r: StoredRunner, age: number) =>
     `Med åldern ${age} år blir ${name(r)} ${isAdult(age) ? "vuxen" : "barn"} och får ett annat pris än det som betalades. ` +
     `Det kan inte ändras här – skriv till ${SEASON.contactEmail} så hjälper vi dig.`,
+  companionClass: (r: StoredRunner) =>
+    `${name(r)} är betald ${r.companion ? "som medföljande vuxen (springer med barn)" : "som tävlande löpare"} och kan inte byta till ` +
+    `${r.companion ? "tävlande löpare" : "att springa med barn"} här – skriv till ${SEASON.contactEmail} så hjälper vi dig.`,
   notPlaced: (r: StoredRunner) =>
     `${name(r)} läggs just nu in i startlistan efter betalningen. Försök igen om en liten stund.`,
 } as const;
@@ -68,7 +71,8 @@ function sameFields(a: RunnerFields, b: RunnerFields): boolean {
     a.age === b.age &&
     a.company === b.company &&
     a.distance === b.distance &&
-    a.group === b.group
+    a.group === b.group &&
+    (a.companion === true) === (b.companion === true)
   );
 }
 
@@ -107,7 +111,13 @@ export function runnerMapChanges(
     }
     if (wanted === undefined) throw conflict(CHANGE_MSG.paidNotRemovable(r));
     if (r.deregisteredAt !== null) throw conflict(CHANGE_MSG.deregistered(r));
-    if (changesPriceClass(r.age, wanted.age)) throw conflict(CHANGE_MSG.priceClass(r, wanted.age));
+    if (changesPriceClass(r.age, wanted.age, SEASON, { before: r.companion, after: wanted.companion })) {
+      throw conflict(
+        r.companion === true || wanted.companion === true
+          ? CHANGE_MSG.companionClass(r)
+          : CHANGE_MSG.priceClass(r, wanted.age),
+      );
+    }
     paid.push({ runner: r, next: wanted });
   }
   if (paid.length > 1) throw badRequest(CHANGE_MSG.onePaidAtATime);
@@ -137,7 +147,8 @@ export async function applyRunnerMap(env: Env, db: Db, input: ApplyRunnerMapInpu
   }
 
   const paid = changes.paidChanged;
-  if (paid) {
+  // A paid companion is in no race object (shared/companion.ts): its change is D1's alone.
+  if (paid && paid.runner.companion !== true) {
     if (!paid.runner.raceId) throw conflict(CHANGE_MSG.notPlaced(paid.runner));
     try {
       await changeRunnerInRace(
@@ -167,6 +178,6 @@ export async function applyRunnerMap(env: Env, db: Db, input: ApplyRunnerMapInpu
     paidTouched: paid ? { [paid.runner.id]: paid.runner.paidBy! } : {},
     now: input.now,
   });
-  if (saved.status !== "saved" && paid) await syncRunnerFromD1(env, db, paid.runner.id, FAMILY);
+  if (saved.status !== "saved" && paid && paid.runner.companion !== true) await syncRunnerFromD1(env, db, paid.runner.id, FAMILY);
   return saved;
 }
