@@ -51,5 +51,6 @@ export function countAges(
     if (r.companion === true) medBarn++;
     else if (isAdult(r.age, season)) vuxna++;
   }
-  return { barn: runners.length - vuxna - medBarn, vuxna, medBarn };
+  const counts: AgeCounts = { barn: runners.length - vuxna - medBarn, vuxna };
+  return medBarn > 0 ? { ...counts, medBarn } : counts;
 }

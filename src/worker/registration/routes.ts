@@ -32,12 +32,7 @@ import { countAges, type AgeCounts } from "../../shared/age";
 import { normalizeCode } from "../../shared/campaign";
 import { listTotal, orderPrices } from "../../shared/pricing";
 import { companionErrors } from "../../shared/companion";
-import {
-  checkRunnerMap,
-  MAX_RUNNERS,
-  RUNNER_MESSAGES,
-  type RunnerFields,
-} from "../../shared/registration-schema";
+import { checkRunnerMap, MAX_RUNNERS, RUNNER_MESSAGES, type RunnerFields } from "../../shared/registration-schema";
 import { SEASON } from "../../shared/season";
 import { isRegistrationOpen } from "../../shared/season-rules";
 import { emailSender } from "../adapters/email";

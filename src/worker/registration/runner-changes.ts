@@ -178,6 +178,7 @@ export async function applyRunnerMap(env: Env, db: Db, input: ApplyRunnerMapInpu
     paidTouched: paid ? { [paid.runner.id]: paid.runner.paidBy! } : {},
     now: input.now,
   });
-  if (saved.status !== "saved" && paid && paid.runner.companion !== true) await syncRunnerFromD1(env, db, paid.runner.id, FAMILY);
+  if (saved.status !== "saved" && paid && paid.runner.companion !== true)
+    await syncRunnerFromD1(env, db, paid.runner.id, FAMILY);
   return saved;
 }
