@@ -54,6 +54,7 @@ configRoutes.get("/api/config", (c) => {
         registrationButtonUntil: season.registrationButtonUntil,
         onSitePrice: season.onSitePrice,
         adultAge: season.adultAge,
+        companionPrice: season.companionPrice,
         distances: openDistances(season).map((distance) => ({
           distance,
           startTime: season.races.find((r) => r.distance === distance)!.startTime,

@@ -77,7 +77,7 @@ describe("registering an adult who runs with a child", () => {
     const booked = await book(v, { barn: 1, vuxna: 1, kampanj: "" });
     expect(booked.res.status).toBe(200);
     expect(booked.body.amount).toBe(250);
-    const row = await paymentRow(booked.body.payref!);
+    const row = (await paymentRow(booked.body.payref!)) as Record<string, unknown> | null;
     expect(row).toMatchObject({ amount: 250, barn: 1, vuxna: 1 });
     expect(JSON.parse(String(row!.runner_prices))).toEqual({ [id.mamma]: 150, [id.barn]: 100, [id.pappa]: 0 });
     expect(String(row!.message)).toContain("1 med barn");

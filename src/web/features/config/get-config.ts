@@ -29,6 +29,8 @@ export interface ConfigSeason {
   registrationButtonUntil?: string;
   onSitePrice?: PriceTier;
   adultAge: number;
+  /** What an adult running with a child without competing costs (shared/companion.ts); absent from older servers. */
+  companionPrice?: number;
   distances: ConfigDistance[];
   contactEmail: string;
   siteName: string;

@@ -1,12 +1,15 @@
 /**
  * 'Lägg till löpare' / edit: the runner form in the Radix dialog. Validation runs on submit only (spec §5), with
- * the same rules the server applies (src/shared/registration-schema.ts), so what the form accepts is saved.
+ * the same rules the server applies (src/shared/registration-schema.ts, shared/companion.ts), so what the form
+ * accepts is saved. 'Springer med barn (ej tävlande)' is offered to an adult on a distance a child of the family
+ * runs (and stays shown, to be unticked, on a runner that has it).
  */
 import { useId, useState, type FormEvent } from "react";
-import { ageFromInput } from "../../../shared/age";
+import { ageFromInput, isAdult } from "../../../shared/age";
+import { childDistances, COMPANION_LABEL, companionError, type CompanionCandidate } from "../../../shared/companion";
 import { distanceLabel, GROUPS, type Group } from "../../../shared/distances";
 import { checkRunner, type RunnerErrors, type RunnerFields } from "../../../shared/registration-schema";
-import type { DistanceKm } from "../../../shared/season";
+import { SEASON, type DistanceKm } from "../../../shared/season";
 import { Button } from "../../components/ui/button";
 import { Dialog, DialogContent } from "../../components/ui/dialog";
 import { Field } from "../../components/ui/field";
@@ -21,6 +24,8 @@ export interface RunnerDraft {
   company: string;
   distance: DistanceKm | "";
   group: Group;
+  /** 'Springer med barn (ej tävlande)' (shared/companion.ts). */
+  companion: boolean;
 }
 
 export const EMPTY_DRAFT: RunnerDraft = {
@@ -30,10 +35,11 @@ export const EMPTY_DRAFT: RunnerDraft = {
   company: "",
   distance: "",
   group: "Ingen",
+  companion: false,
 };
 
 export function draftOf(r: RunnerFields): RunnerDraft {
-  return { ...r, age: String(r.age) };
+  return { ...r, age: String(r.age), companion: r.companion === true };
 }
 
 export interface RunnerDialogProps {
@@ -45,6 +51,10 @@ export interface RunnerDialogProps {
   paidNote?: string;
   initial: RunnerDraft;
   distances: readonly ConfigDistance[];
+  /** The family's other runners (not the one in the form): whose children a companion runs with. */
+  family: readonly CompanionCandidate[];
+  adultAge: number;
+  companionPrice: number;
   /** Saves; resolves to an error message to show, or null when saved (the dialog then closes). */
   onSave: (runner: RunnerFields) => Promise<string | null>;
   onDelete: () => Promise<string | null>;
@@ -61,7 +71,18 @@ export function RunnerDialog(props: RunnerDialogProps) {
   );
 }
 
-function RunnerForm({ editing, paidNote, initial, distances, onSave, onDelete, onOpenChange }: RunnerDialogProps) {
+function RunnerForm({
+  editing,
+  paidNote,
+  initial,
+  distances,
+  family,
+  adultAge,
+  companionPrice,
+  onSave,
+  onDelete,
+  onOpenChange,
+}: RunnerDialogProps) {
   const clock = useServerClock();
   const nameErrorId = useId();
   const [draft, setDraft] = useState<RunnerDraft>(initial);
@@ -85,9 +106,15 @@ function RunnerForm({ editing, paidNote, initial, distances, onSave, onDelete, o
 
   function submit(e: FormEvent) {
     e.preventDefault();
-    const checked = checkRunner(draft, clock.now());
+    const season = { ...SEASON, adultAge };
+    const checked = checkRunner(draft, clock.now(), season);
     if (!checked.ok) {
       setErrors(checked.errors);
+      return;
+    }
+    const companion = companionError(checked.value, family, season);
+    if (companion) {
+      setErrors({ companion });
       return;
     }
     setErrors({});
@@ -97,6 +124,12 @@ function RunnerForm({ editing, paidNote, initial, distances, onSave, onDelete, o
   const nameError = errors.firstname ?? errors.lastname;
   const ageNumber = /^\s*\d{4}\s*$/.test(draft.age) ? Number(draft.age) : null;
   const birthYearAge = ageNumber !== null && ageNumber > 1000 ? ageFromInput(ageNumber, clock.now()) : null;
+  const typedAge = birthYearAge ?? (/^\s*\d{1,3}\s*$/.test(draft.age) ? Number(draft.age) : null);
+  const children = childDistances(family, { ...SEASON, adultAge });
+  // Offered to an adult (or an age not typed yet) when a child of the family runs; kept on a runner that has it.
+  const offerCompanion =
+    draft.companion || (children.size > 0 && (typedAge === null || isAdult(typedAge, { ...SEASON, adultAge })));
+  const childText = [...children].map((d) => `${d} km`).join(" eller ");
 
   return (
     <form className="runner-form" onSubmit={submit} noValidate>
@@ -194,6 +227,29 @@ function RunnerForm({ editing, paidNote, initial, distances, onSave, onDelete, o
         </div>
         {errors.distance && <p className="field-error">{errors.distance}</p>}
       </fieldset>
+
+      {offerCompanion && (
+        <div className="field companion-choice">
+          <label className="choice">
+            <input
+              type="checkbox"
+              name="companion"
+              checked={draft.companion}
+              aria-invalid={errors.companion ? true : undefined}
+              onChange={(e) => set("companion", e.target.checked)}
+            />
+            <span>
+              {COMPANION_LABEL}
+              <small>
+                {" "}
+                Springer med ett barn i anmälan{childText ? ` (${childText})` : ""} utan nummerlapp och tid. Kostar{" "}
+                {companionPrice === 0 ? "inget" : `${companionPrice} kr`}.
+              </small>
+            </span>
+          </label>
+          {errors.companion && <p className="field-error">{errors.companion}</p>}
+        </div>
+      )}
 
       <fieldset className="field choice-group">
         <legend className="field-label">Grupp</legend>

@@ -3,25 +3,29 @@
  * paid runner shows the price it was booked at and 'Betald', an unpaid one today's price, a runner a refund took
  * out 'Avregistrerad' (and cannot be opened).
  */
+import { COMPANION_LABEL } from "../../../shared/companion";
 import { distanceLabel } from "../../../shared/distances";
 import { runnerState } from "../../../shared/registration-view";
 import type { PriceTier } from "../../../shared/season";
 import type { Runner } from "./api/types";
 import { formatAge, formatKr } from "./format";
 
-function runnerPriceOf(age: number, tier: PriceTier, adultAge: number): number {
-  return age >= adultAge ? tier.adult : tier.child;
+function runnerPriceOf(r: Runner, tier: PriceTier, adultAge: number, companionPrice: number): number {
+  if (r.companion === true) return companionPrice;
+  return r.age >= adultAge ? tier.adult : tier.child;
 }
 
 export function RunnerList({
   runners,
   tier,
   adultAge,
+  companionPrice = 0,
   onEdit,
 }: {
   runners: readonly Runner[];
   tier: PriceTier;
   adultAge: number;
+  companionPrice?: number;
   /** Absent when the list is locked (paid or closed): the rows are then plain text. */
   onEdit?: (runner: Runner) => void;
 }) {
@@ -32,7 +36,7 @@ export function RunnerList({
     <ul className="runner-list" aria-label="Anmälda löpare">
       {runners.map((r) => {
         const state = runnerState(r);
-        const price = state === "unpaid" ? runnerPriceOf(r.age, tier, adultAge) : r.price;
+        const price = state === "unpaid" ? runnerPriceOf(r, tier, adultAge, companionPrice) : r.price;
         const body = (
           <>
             <span className="runner-name">
@@ -40,6 +44,7 @@ export function RunnerList({
               <small className="runner-facts">
                 {formatAge(r.age)} · {distanceLabel(r.distance)}
                 {r.bib ? ` · nr ${r.bib}` : ""}
+                {r.companion === true && ` · ${COMPANION_LABEL}`}
               </small>
             </span>
             <span className="runner-price">

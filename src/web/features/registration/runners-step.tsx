@@ -42,6 +42,7 @@ function fieldsOf(r: Runner): RunnerFields {
     company: r.company,
     distance: r.distance,
     group: r.group,
+    ...(r.companion === true ? { companion: true as const } : {}),
   };
 }
 
@@ -58,6 +59,7 @@ export function RunnersStep({ registration }: { registration: Registration }) {
   const season = useConfig().data?.season;
   const tier = season?.priceTier ?? SEASON.earlyPrice;
   const adultAge = season?.adultAge ?? SEASON.adultAge;
+  const companionPrice = season?.companionPrice ?? SEASON.companionPrice;
   const distances =
     season?.distances ?? openDistances(SEASON).map((distance) => ({ distance, startTime: "", raceId: "" }));
 
@@ -78,12 +80,15 @@ export function RunnersStep({ registration }: { registration: Registration }) {
   const runners = Object.values(registration.deltagare);
   // What a booking pays for: the runners not paid yet (the whole family the first time, a late sibling after).
   const toPay = unpaidRunners(runners);
-  const vuxna = toPay.filter((r) => r.age >= adultAge).length;
-  const counts = { barn: toPay.length - vuxna, vuxna };
+  // Adults running with a child are counted apart (shared/companion.ts), as the server counts them.
+  const medBarn = toPay.filter((r) => r.companion === true).length;
+  const vuxna = toPay.filter((r) => r.companion !== true && r.age >= adultAge).length;
+  const counts = { barn: toPay.length - vuxna - medBarn, vuxna };
+  const priced = { ...counts, medBarn };
   const hasPaid = runners.some((r) => runnerState(r) !== "unpaid");
 
   const code = normalizeCode(useDebounced(kampanj, 350));
-  const check = useValidateKampanj({ kampanj: code, ...counts });
+  const check = useValidateKampanj({ kampanj: code, ...priced });
   const checking = normalizeCode(kampanj) !== code || (code !== "" && check.isFetching);
   const result = code !== "" ? (check.data ?? null) : null;
   const campaign = result?.valid && !checking ? { code, price: result.price } : null;
@@ -176,6 +181,7 @@ export function RunnersStep({ registration }: { registration: Registration }) {
         runners={runners}
         tier={tier}
         adultAge={adultAge}
+        companionPrice={companionPrice}
         onEdit={
           editable
             ? (r) => {
@@ -204,7 +210,13 @@ export function RunnersStep({ registration }: { registration: Registration }) {
       {editable && toPay.length > 0 && (
         <section className="checkout" aria-label="Betalning">
           {hasPaid && <h3 className="checkout-title">Att betala för tillagda löpare</h3>}
-          <PriceSummary counts={counts} tier={tier} adultAge={adultAge} campaign={campaign} />
+          <PriceSummary
+            counts={priced}
+            tier={tier}
+            adultAge={adultAge}
+            companionPrice={companionPrice}
+            campaign={campaign}
+          />
           <CampaignField value={kampanj} onChange={setKampanj} checking={checking} result={result} />
           <Button variant="primary" size="large" className="reg-submit" loading={book.isPending} onClick={pay}>
             Till betalning
@@ -223,6 +235,11 @@ export function RunnersStep({ registration }: { registration: Registration }) {
         }
         initial={dialog.initial}
         distances={distances}
+        family={runners
+          .filter((r) => r.id !== dialog.id)
+          .map((r) => ({ age: r.age, distance: r.distance, companion: r.companion, deregistered: r.deregistered }))}
+        adultAge={adultAge}
+        companionPrice={companionPrice}
         onSave={(runner) => save({ ...runnerMap(registration), [dialog.id ?? newRunnerId()]: runner })}
         onDelete={() => {
           const next = runnerMap(registration);

@@ -8,14 +8,27 @@ import { DataGrid, type GridColumn } from "../../components/ui/data-grid";
 import { LoadState } from "../../components/ui/load-state";
 import { useRunnerFilter } from "../runner-search/runner-search";
 import { usePublicRace } from "./api/get-public-race";
-import { clockText, raceTabLabel, resultsStatusText, startListView, type StartListRow } from "./start-list";
+import { usePublicCompanions } from "./api/get-public-companions";
+import {
+  clockText,
+  companionRows,
+  companionsText,
+  raceTabLabel,
+  resultsStatusText,
+  startListView,
+  type StartListRow,
+} from "./start-list";
 
 export function StartList({ part }: { part: string }) {
   const query = usePublicRace(part);
   // Every refresh renders as a transition (short tasks): a long live list never blocks the phone.
   const data = useDeferredValue(query.data);
   const view = useMemo(() => (data ? startListView(data) : undefined), [data]);
-  const search = useRunnerFilter(view?.rows ?? NO_ROWS, rowKey, rowFields);
+  // Adults running with a child (shared/companion.ts): listed after the runners as 'Med barn', never counted.
+  const companionList = usePublicCompanions(part).data?.companions;
+  const companions = useMemo(() => companionRows(companionList ?? []), [companionList]);
+  const allRows = useMemo(() => (view ? [...view.rows, ...companions] : NO_ROWS), [view, companions]);
+  const search = useRunnerFilter(allRows, rowKey, rowFields);
   if (!view) return <LoadState query={query} loading="Hämtar startlistan …" />;
 
   const { race, rows, withResults } = view;
@@ -36,9 +49,10 @@ export function StartList({ part }: { part: string }) {
           <>{rows.length === 1 ? "1 löpare anmäld." : `${rows.length} löpare anmälda.`}</>
         )}
         {withResults && resultsStatusText(race) && <> {resultsStatusText(race)}</>}
+        {companions.length > 0 && <> {companionsText(companions.length)}</>}
       </p>
       {query.isError && <LoadState query={query} loading="" />}
-      {rows.length === 0 ? (
+      {allRows.length === 0 ? (
         <p className="start-list-empty">Inga löpare anmälda på distansen</p>
       ) : (
         <>
@@ -47,7 +61,7 @@ export function StartList({ part }: { part: string }) {
             {search.summary}
           </p>
           <StartListTable
-            rows={rows}
+            rows={allRows}
             withResults={withResults}
             caption={caption}
             resetKey={part}
@@ -81,7 +95,8 @@ const TEMPLATE_WITH_RESULT = `${TEMPLATE} 6.8em`;
 const NO_ROWS: StartListRow[] = [];
 const rowKey = (r: StartListRow) => r.key;
 const rowFields = (r: StartListRow) => ({ name: r.name, club: r.club, bib: r.bib });
-const rowClassName = (r: StartListRow) => (r.dns ? "is-dns" : r.finished ? "is-finished" : undefined);
+const rowClassName = (r: StartListRow) =>
+  r.companion ? "is-companion" : r.dns ? "is-dns" : r.finished ? "is-finished" : undefined;
 
 function StartListTable({
   rows,

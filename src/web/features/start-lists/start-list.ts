@@ -9,6 +9,8 @@ import type { PublicRaceSnapshot, PublicRunnerRecord, RaceRecord, RaceState } fr
 import { stockholmParts } from "../../../shared/stockholm";
 import { parseResult } from "../../../shared/time-format";
 import { WITHHELD_TEXT } from "../../../shared/child-safe";
+import { COMPANION_MARK } from "../../../shared/companion";
+import type { PublicCompanionRecord } from "../../../shared/public-view";
 
 export interface RaceYear {
   year: number;
@@ -74,6 +76,31 @@ export interface StartListRow {
   result: string;
   finished: boolean;
   dns: boolean;
+  /** An adult running with a child without competing (shared/companion.ts): no bib, no result, not counted. */
+  companion?: true;
+}
+
+/**
+ * The race's companions as rows after its runners, by name: no bib, 'Med barn' where the class goes, no result.
+ * The page counts them apart, never as runners of the race.
+ */
+export function companionRows(companions: readonly PublicCompanionRecord[]): StartListRow[] {
+  return companions.map((c) => ({
+    key: c.sort,
+    bib: "",
+    name: `${c.firstname} ${c.lastname}`.trim(),
+    klass: COMPANION_MARK,
+    club: c.company,
+    result: "",
+    finished: false,
+    dns: false,
+    companion: true,
+  }));
+}
+
+/** '2 springer med barn (ej tävlande).', or nothing without companions. */
+export function companionsText(count: number): string {
+  return count === 0 ? "" : `${count} ${count === 1 ? "vuxen springer" : "vuxna springer"} med barn (ej tävlande).`;
 }
 
 function resultMsOf(r: PublicRunnerRecord): number | null {

@@ -10,6 +10,8 @@ export interface CampaignCheck {
   kampanj: string;
   barn: number;
   vuxna: number;
+  /** Adults running with a child (shared/companion.ts): priced apart, whatever the code. */
+  medBarn?: number;
 }
 
 export interface CampaignResult {
@@ -32,7 +34,7 @@ export async function validateKampanj(body: CampaignCheck): Promise<CampaignResu
 
 export const validateKampanjQueryOptions = (body: CampaignCheck) =>
   queryOptions({
-    queryKey: [...campaignQueryKeyRoot, body.kampanj, body.barn, body.vuxna],
+    queryKey: [...campaignQueryKeyRoot, body.kampanj, body.barn, body.vuxna, body.medBarn ?? 0],
     queryFn: () => validateKampanj(body),
     enabled: body.kampanj !== "" && body.barn + body.vuxna > 0,
     placeholderData: keepPreviousData,
