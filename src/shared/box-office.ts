@@ -6,6 +6,7 @@
  * literally that refuses age 5 and bib 7, so for age and bib one character is enough; every other field needs two.
  */
 import { MAX_AGE } from "./age";
+import { COMPANION_MESSAGES } from "./companion";
 import { toDistance, type DistanceKm } from "./distances";
 import type { PaymentStatus } from "./payment-protocol";
 import { MAX_NAME_LENGTH } from "./registration-schema";
@@ -46,10 +47,16 @@ export interface QuickRegFields {
   distance: DistanceKm;
   group: BoxOfficeGroup;
   phone: string;
-  bib: number;
+  /** The bib typed; null only for a companion, who never has one. */
+  bib: number | null;
   method: BoxOfficeMethod;
   /** The campaign code when `method` is 'kampanj'. */
   kampanj: string | null;
+  /**
+   * 'Springer med barn (ej tävlande)' (shared/companion.ts): an adult running with a child of the same sale. No bib
+   * (one typed is refused), priced at the season's companionPrice, never added to a race.
+   */
+  companion?: true;
 }
 
 /** `POST /admin/api/quickreg`'s body as the page sends it: the fields as typed. */
@@ -63,6 +70,7 @@ export interface QuickRegBody {
   bib: string;
   method: BoxOfficeMethod;
   kampanj?: string;
+  companion?: boolean;
 }
 
 export type QuickRegErrors = Partial<Record<keyof QuickRegFields | "_", string>>;
@@ -141,12 +149,20 @@ export function checkQuickReg(
     (s) => (/^\+?[\d\s-]+$/.test(s) && s.replace(/\D/g, "").length >= 7 ? s : null),
     QUICKREG_MSG.phone,
   );
-  const bib = field(
-    "bib",
-    obligatorisk(r.bib, 1, 10),
-    (s) => (/^\d{1,5}$/.test(s) && Number(s) >= 1 && Number(s) <= MAX_BIB ? Number(s) : null),
-    QUICKREG_MSG.bib,
-  );
+  // A companion runs with a child without competing: no bib, and one typed is refused rather than dropped.
+  const companion = r.companion === true;
+  if (r.companion !== undefined && r.companion !== null && typeof r.companion !== "boolean") {
+    errors.companion = QUICKREG_MSG.body;
+  }
+  if (companion && textOf(r.bib) !== "") errors.bib = COMPANION_MESSAGES.companionNotAllowed;
+  const bib = companion
+    ? null
+    : field(
+        "bib",
+        obligatorisk(r.bib, 1, 10),
+        (s) => (/^\d{1,5}$/.test(s) && Number(s) >= 1 && Number(s) <= MAX_BIB ? Number(s) : null),
+        QUICKREG_MSG.bib,
+      );
   const method = r.method === undefined ? "swish" : (BOX_OFFICE_METHODS.find((m) => m === r.method) ?? null);
   if (method === null) errors.method = QUICKREG_MSG.method;
   const kampanj = textOf(r.kampanj);
@@ -160,7 +176,7 @@ export function checkQuickReg(
     distance === null ||
     group === null ||
     phone === null ||
-    bib === null ||
+    (bib === null && !companion) ||
     method === null ||
     Object.keys(errors).length > 0
   ) {
@@ -178,6 +194,7 @@ export function checkQuickReg(
       bib,
       method,
       kampanj: method === "kampanj" ? kampanj : null,
+      ...(companion ? { companion: true as const } : {}),
     },
   };
 }
@@ -225,6 +242,8 @@ export interface QuickRegStatusRunner {
   bib: number | null;
   /** When the bib was handed over (a box-office runner is checked in as it joins the race). */
   pickedUpAt: number | null;
+  /** An adult running with a child (shared/companion.ts): in no race, never a bib; `added` once paid. */
+  companion?: true;
 }
 
 // ——— a family at the box office: several runners, one phone number, one payment ———
@@ -233,7 +252,10 @@ export interface QuickRegStatusRunner {
 export const MAX_SALE_RUNNERS = 10;
 
 /** One runner of a sale (the phone number and the payment are the sale's). */
-export type QuickRegRunner = Pick<QuickRegFields, "firstname" | "lastname" | "age" | "distance" | "group" | "bib">;
+export type QuickRegRunner = Pick<
+  QuickRegFields,
+  "firstname" | "lastname" | "age" | "distance" | "group" | "bib" | "companion"
+>;
 
 export interface QuickRegSale {
   runners: QuickRegRunner[];
@@ -244,7 +266,7 @@ export interface QuickRegSale {
 
 /** `POST /admin/api/quickreg` with several runners: each runner's fields as typed, the rest the sale's. */
 export interface QuickRegSaleBody {
-  runners: Pick<QuickRegBody, "firstname" | "lastname" | "age" | "distance" | "group" | "bib">[];
+  runners: Pick<QuickRegBody, "firstname" | "lastname" | "age" | "distance" | "group" | "bib" | "companion">[];
   phone: string;
   method: BoxOfficeMethod;
   kampanj?: string;
@@ -288,7 +310,7 @@ export function checkQuickRegSale(
     const checked = checkQuickReg({ ...fields, phone: r.phone, method: r.method, kampanj: r.kampanj });
     if (!checked.ok) {
       for (const [key, message] of Object.entries(checked.errors)) {
-        const runnerField = ["firstname", "lastname", "age", "distance", "group", "bib"].includes(key);
+        const runnerField = ["firstname", "lastname", "age", "distance", "group", "bib", "companion"].includes(key);
         const name = runnerField ? saleFieldKey(index, key as keyof QuickRegRunner) : key;
         if (message) errors[name] ??= message;
       }
@@ -296,8 +318,8 @@ export function checkQuickRegSale(
     }
     const { phone, method, kampanj, ...runner } = checked.value;
     sale = { phone, method, kampanj };
-    const twin = runners.find((o) => o.bib === runner.bib && o.distance === runner.distance);
-    if (twin) errors[saleFieldKey(index, "bib")] = SALE_MSG.sameBib(runner.bib);
+    const twin = runner.bib !== null && runners.find((o) => o.bib === runner.bib && o.distance === runner.distance);
+    if (twin && runner.bib !== null) errors[saleFieldKey(index, "bib")] = SALE_MSG.sameBib(runner.bib);
     runners.push(runner);
   });
   if (Object.keys(errors).length > 0 || sale === null) return { ok: false, errors };

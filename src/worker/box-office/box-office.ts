@@ -146,6 +146,8 @@ async function checkRaceAndBib(
   const [record, ...runners] = snapshot ?? [null];
   if (record?.state === "ended") throw new ApiError(409, BOX_OFFICE_MSG.ended(runner.distance));
   const field = saleFieldKey(index, "bib");
+  // A companion has no bib (shared/companion.ts); its child of the same sale is checked for the race.
+  if (runner.bib === null) return;
   const holder = (runners as RunnerRecord[]).find((r) => r.bib === runner.bib);
   if (holder) {
     const message = BOX_OFFICE_MSG.bibTaken(runner.bib, fullName(holder));
@@ -172,6 +174,7 @@ function participantRow(id: string, input: QuickRegRunner, phone: string, season
     bib: input.bib,
     phone,
     createdAt: now,
+    companion: input.companion === true,
   };
 }
 
@@ -209,11 +212,15 @@ export async function startBoxOfficeSale(
   for (const [i, runner] of sale.runners.entries()) await checkRaceAndBib(env, db, races[i]!, runner, i, season, now);
 
   const ids = sale.runners.map(() => `kassa-${crypto.randomUUID()}`);
-  const prices = sale.runners.map((r) => onSitePrice(r.age, season));
+  // A companion costs the season's companionPrice, counted apart (shared/pricing.ts).
+  const prices = sale.runners.map((r) => onSitePrice(r.age, season, r.companion === true));
   const amount = prices.reduce((sum, price) => sum + price, 0);
   // Each runner's share, so the payment's trigger books every runner at its own price (migrations/0010).
   const runnerPrices = Object.fromEntries(ids.map((id, i) => [id, prices[i]!]));
-  const counts = countAges(sale.runners, season);
+  const { barn, vuxna } = countAges(sale.runners, season);
+  const counts = { barn, vuxna };
+  // What a campaign code must make free: the companions' price included (a code does not change it).
+  const priced = countAges(sale.runners, season);
   const rows = sale.runners.map((r, i) => participantRow(ids[i]!, r, sale.phone, season, now));
   const first = sale.runners[0]!;
   const raceId = races[0]!.part;
@@ -255,7 +262,7 @@ export async function startBoxOfficeSale(
       break;
     }
     case "kampanj": {
-      const payid = await claimFreeCampaign(db, builtinCampaigns(env), sale.kampanj, rows, counts, season, now);
+      const payid = await claimFreeCampaign(db, builtinCampaigns(env), sale.kampanj, rows, priced, season, now);
       started = { payid, method: "kampanj", amount: 0, raceId };
       break;
     }
@@ -329,10 +336,11 @@ async function claimFreeCampaign(
   builtins: BuiltinCampaigns,
   kampanj: string | null,
   rows: ReturnType<typeof participantRow>[],
-  counts: { barn: number; vuxna: number },
+  priced: { barn: number; vuxna: number; medBarn?: number },
   season: Season,
   now: number,
 ): Promise<string> {
+  const counts = { barn: priced.barn, vuxna: priced.vuxna };
   const code = normalizeCode(kampanj ?? "");
   if (code === "") throw new ApiError(400, BOX_OFFICE_MSG.campaignMissing, { kampanj: BOX_OFFICE_MSG.campaignMissing });
   const campaign = await findCampaign(db, code, builtins);
@@ -340,7 +348,7 @@ async function claimFreeCampaign(
   if (!isCampaignValidAt(campaign, now)) {
     throw new ApiError(400, BOX_OFFICE_MSG.campaignInvalid, { kampanj: BOX_OFFICE_MSG.campaignInvalid });
   }
-  if (campaignTotal(campaign.rule, counts, now, season) !== 0) {
+  if (campaignTotal(campaign.rule, priced, now, season) !== 0) {
     throw new ApiError(400, BOX_OFFICE_MSG.campaignNotFree, { kampanj: BOX_OFFICE_MSG.campaignNotFree });
   }
   await ensureCampaignRow(db, code, now, builtins);
@@ -440,6 +448,23 @@ export async function quickRegStatus(env: Env, payid: string, season: Season = S
   const runners: QuickRegStatusRunner[] = [];
   for (const p of all) {
     const raceId = p.raceId ?? raceIdForSeason(p.distance as DistanceKm, season);
+    if (p.companion) {
+      // In no race (shared/companion.ts): done once the sale is paid, without a bib.
+      runners.push({
+        id: p.id,
+        firstname: p.firstname,
+        lastname: p.lastname,
+        age: p.age,
+        distance: p.distance,
+        raceId,
+        requestedBib: null,
+        added: row.status === "PAID",
+        bib: null,
+        pickedUpAt: p.pickedUpAt,
+        companion: true,
+      });
+      continue;
+    }
     const inRace = row.status === "PAID" ? await callRace(raceStub(env, raceId).getRunner(p.id)) : null;
     runners.push({
       id: p.id,

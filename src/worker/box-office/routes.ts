@@ -8,6 +8,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { ageFromInput, isValidAge } from "../../shared/age";
 import { checkQuickRegSale, QUICKREG_MSG, saleFieldKey } from "../../shared/box-office";
+import { companionErrors } from "../../shared/companion";
 import { isPaymentId } from "../../shared/payment-protocol";
 import { BOX_OFFICE_MSG, cancelQuickReg, quickRegStatus, startBoxOfficeSale } from "./box-office";
 import type { AppEnv } from "../env";
@@ -34,6 +35,11 @@ boxOfficeRoutes.post("/admin/api/quickreg", validate("json", quickRegBody), asyn
     if (!isValidAge(age)) throw new ApiError(400, QUICKREG_MSG.age, { [saleFieldKey(i, "age")]: QUICKREG_MSG.age });
     return { ...r, age };
   });
+  // A companion (an adult, no bib) runs with a child of the same sale on the same distance (shared/companion.ts).
+  const companions = companionErrors(runners.map((r, i) => ({ ...r, key: saleFieldKey(i, "companion") })));
+  if (Object.keys(companions).length > 0) {
+    throw new ApiError(400, Object.values(companions)[0]!, companions as Record<string, string>);
+  }
   const started = await startBoxOfficeSale(
     c.env,
     clock,

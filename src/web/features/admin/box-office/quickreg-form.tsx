@@ -4,7 +4,9 @@
  * state while the server answers. The fee shown is the season's on-site price for the age typed.
  */
 import { useState, type FormEvent } from "react";
+import { COMPANION_LABEL } from "../../../../shared/companion";
 import { distanceLabel } from "../../../../shared/distances";
+import { SEASON } from "../../../../shared/season";
 import { Button } from "../../../components/ui/button";
 import { Field } from "../../../components/ui/field";
 import { ApiError } from "../../../lib/api";
@@ -106,7 +108,12 @@ export function QuickRegForm({ draft, onDraft, onStarted }: QuickRegFormProps) {
   };
   const first = priceOf(draft.age);
   const adult = first?.adult ?? null;
-  const prices = [draft, ...draft.extra].map((r) => priceOf(r.age));
+  const prices = [
+    first,
+    ...draft.extra.map((r) =>
+      r.companion ? { adult: true, price: season?.companionPrice ?? SEASON.companionPrice } : priceOf(r.age),
+    ),
+  ];
   const price = prices.every((p) => p !== null) ? prices.reduce((sum, p) => sum + p!.price, 0) : null;
   const family = draft.extra.length > 0;
 
@@ -322,7 +329,22 @@ function ExtraRunner({ index, runner, errors, onChange, onRemove }: ExtraRunnerP
       </div>
       <div className="quickreg-row">
         {digits("age", "Ålder", 4)}
-        {digits("bib", "Startnummer", 5)}
+        {!runner.companion && digits("bib", "Startnummer", 5)}
+      </div>
+      <div className="field companion-choice">
+        <label className="choice">
+          <input
+            type="checkbox"
+            name={key("companion")}
+            checked={runner.companion === true}
+            onChange={(e) => onChange({ ...runner, companion: e.target.checked, bib: "" })}
+          />
+          <span>
+            {COMPANION_LABEL} <small>Vuxen som springer med ett barn i köpet: ingen nummerlapp, ingen tid.</small>
+          </span>
+        </label>
+        {errors[key("companion")] && <p className="field-error">{errors[key("companion")]}</p>}
+        {runner.companion && errors[key("bib")] && <p className="field-error">{errors[key("bib")]}</p>}
       </div>
       <RadioGroup
         name={key("distance")}

@@ -35,6 +35,8 @@ export interface RunnerDraft {
   distance: DistanceKm | "";
   group: BoxOfficeGroup | "";
   bib: string;
+  /** 'Springer med barn (ej tävlande)' (shared/companion.ts): no bib, the season's companion price. */
+  companion?: boolean;
 }
 
 export const EMPTY_RUNNER: RunnerDraft = { firstname: "", lastname: "", age: "", distance: "", group: "", bib: "" };
@@ -74,6 +76,7 @@ export function checkQuickReg(
         distance: r.distance,
         group: r.group,
         bib: r.bib,
+        ...("companion" in r && r.companion ? { companion: true } : {}),
       })),
       phone: d.phone,
       method: d.method,

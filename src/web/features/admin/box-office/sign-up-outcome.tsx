@@ -68,20 +68,26 @@ export function SignUpOutcome({ payid, draft, onNextFamily, onRetry, onEdit }: S
           <h2 id="box-office-done-title" ref={focus} tabIndex={-1}>
             Klart!
           </h2>
-          {data.runners.map((r) => (
-            <p className="box-office-done-line" key={r.id}>
-              {r.firstname} {r.lastname} springer i loppet{" "}
-              <Link to={`/admin/race/${encodeURIComponent(r.raceId)}`}>{r.raceId}</Link>
-              {r.bib !== null ? (
-                <>
-                  {" "}
-                  med startnummer <strong className="box-office-bib">{r.bib}</strong>.
-                </>
-              ) : (
-                " utan startnummer."
-              )}
-            </p>
-          ))}
+          {data.runners.map((r) =>
+            r.companion ? (
+              <p className="box-office-done-line" key={r.id}>
+                {r.firstname} {r.lastname} springer med barn på {r.distance} km (ej tävlande, ingen nummerlapp).
+              </p>
+            ) : (
+              <p className="box-office-done-line" key={r.id}>
+                {r.firstname} {r.lastname} springer i loppet{" "}
+                <Link to={`/admin/race/${encodeURIComponent(r.raceId)}`}>{r.raceId}</Link>
+                {r.bib !== null ? (
+                  <>
+                    {" "}
+                    med startnummer <strong className="box-office-bib">{r.bib}</strong>.
+                  </>
+                ) : (
+                  " utan startnummer."
+                )}
+              </p>
+            ),
+          )}
           <p>
             Nummerlapparna är utlämnade: {data.runners.length === 1 ? "löparen är incheckad" : "löparna är incheckade"}.
           </p>
