@@ -4,7 +4,7 @@
  * - the RaceSplitter start list: every paid runner of a season, who counts as in
  *   src/worker/goodiebags/goodiebags-db.ts: a runner paid by the payment that booked it (`participants.paid_by`,
  *   registration and box office alike) and not deregistered by a refund; each runner once, under the distance it
- *   runs now;
+ *   runs now; an adult running with a child without competing (shared/companion.ts) is not timed and not listed;
  * - the registrations list: every runner of every registration of a season, paid or not, with the payment that
  *   booked it, or for an unpaid runner the registration's latest payment when that one is not paid (an attempt for
  *   it); registrations without runners are left out, as in every admin list.
@@ -29,7 +29,7 @@ export async function paidRunners(db: Db, season: number): Promise<PaidRunner[]>
     .prepare(
       `SELECT p.firstname, p.lastname, p.bib, p.distance, p.company, coalesce(r.email, '') AS email
          FROM participants p LEFT JOIN registrations r ON r.id = p.registration_id
-        WHERE p.season = ?1 AND p.paid_by IS NOT NULL AND p.deregistered_at IS NULL
+        WHERE p.season = ?1 AND p.paid_by IS NOT NULL AND p.deregistered_at IS NULL AND p.companion = 0
         ORDER BY CAST(p.distance AS REAL) DESC, p.bib IS NULL OR p.bib = 0, p.bib,
           p.lastname COLLATE NOCASE, p.firstname COLLATE NOCASE, p.id`,
     )
@@ -67,6 +67,8 @@ export interface RegistrationExportRow {
   position: number;
   /** When the runner picked up the bib at the desk (mirrored from the race object); null until then. */
   pickedUpAt: number | null;
+  /** 1 for an adult running with a child without competing (shared/companion.ts). */
+  companion: number;
 }
 
 /**
@@ -80,7 +82,7 @@ export async function registrationExportRows(db: Db, season: number): Promise<Re
       `SELECT r.id AS registrationId, r.email, r.created_at AS registeredAt,
               p.firstname, p.lastname, p.age, p.distance, p."group" AS "group", p.company, p.bib,
               p.paid_by IS NOT NULL AS paid, p.deregistered_at AS deregisteredAt,
-              p.picked_up_at AS pickedUpAt,
+              p.picked_up_at AS pickedUpAt, p.companion,
               pay.id AS payid, pay.status, pay.amount, pay.kampanj,
               pay.date_created AS dateCreated, pay.date_paid AS datePaid,
               coalesce((SELECT sum(f.amount) FROM refunds f WHERE f.payid = pay.id AND f.status = 'PAID'), 0)

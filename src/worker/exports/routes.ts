@@ -6,7 +6,8 @@
  * list of the current season. UTF-8 without a byte order mark (the timing app reads the file, not a person),
  * ',' between cells, CRLF line ends (RFC 4180), header exactly
  * `Wave number,Racer bib number,First name,Last name,Email,Compensation,Category,Team`, one line per PAID runner
- * (exports-db.ts says who counts), in the order 5.6, 2.8, 1.6, 0.8, then bib.
+ * (exports-db.ts says who counts; an adult running with a child without competing is not timed, so not listed), in
+ * the order 5.6, 2.8, 1.6, 0.8, then bib.
  * - Wave number: a RaceSplitter wave is a group that starts together, so the season's start times are numbered in
  *   order from 1 and each distance gets the number of its start time (season.ts: 0.8 11:00 → 1, 1.6 11:15 → 2,
  *   2.8 and 5.6 both 11:45 → 3). Distances that start together share a wave; Category tells them apart.
@@ -20,7 +21,8 @@
  * it Excel reads å, ä, ö as an old code page), ';' between cells (Swedish Excel's list separator, since ',' is its
  * decimal sign), CRLF line ends, distances with a decimal comma ('5,6', read as a number), moments as
  * 'YYYY-MM-DD HH:MM' Stockholm time (read as a date and time). The payment's amount and refunded sum stand on the
- * registration's first runner only, so summing the column counts each payment once.
+ * registration's first runner only, so summing the column counts each payment once. The last column, 'Springer med
+ * barn', says 'Med barn' for an adult running with a child without competing (shared/companion.ts).
  *
  * `GET /admin/api/export/friidrott.csv?race=race-YYMMDD-NN`: one ended race's results for the district or the
  * federation (src/shared/federation-export.ts has the columns), read from the race's object. A spreadsheet file like
@@ -41,6 +43,7 @@ import { stockholmParts } from "../../shared/stockholm";
 import { audit } from "../db/audit";
 import { database } from "../db/client";
 import { paidRunners, registrationExportRows, type RegistrationExportRow } from "./exports-db";
+import { COMPANION_MARK } from "../../shared/companion";
 import type { AppEnv } from "../env";
 import { conflict, notFound } from "../lib/errors";
 import { validate } from "../middleware/validate";
@@ -78,6 +81,8 @@ export const REGISTRATIONS_HEADER = [
   "Betalning skapad",
   "Betald",
   "Nummerlapp hämtad",
+  // 'Med barn' for an adult running with a child without competing (shared/companion.ts); empty for a runner.
+  "Springer med barn",
 ] as const;
 
 const MSG = {
@@ -175,6 +180,7 @@ function registrationCells(season: number, r: RegistrationExportRow): CsvValue[]
     moment(r.dateCreated),
     moment(r.datePaid),
     moment(r.pickedUpAt),
+    r.companion ? COMPANION_MARK : "",
   ];
 }
 

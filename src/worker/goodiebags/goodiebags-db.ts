@@ -7,6 +7,8 @@
  * refund. A runner counts once, under the distance it runs now (an admin's "Byt distans" is mirrored into
  * `participants.distance`); a box-office runner is one without a registration. A bag is handed out with the bib: `handedOut`
  * counts the runners who picked up at the desk (mirrored from the race objects), the rest are still to hand out.
+ * An adult running with a child without competing (shared/companion.ts) is counted apart, `medBarn`, neither child
+ * nor adult, and is part of the total (the course's head count); the organiser decides whether they get a medal.
  */
 import { DISTANCES_DESC, distanceLabel, toDistance, type DistanceKm } from "../../shared/distances";
 import type { Season } from "../../shared/season";
@@ -15,6 +17,8 @@ import type { Db } from "../db/client";
 export interface BagCount {
   barn: number;
   vuxna: number;
+  /** Adults running with a child without competing: in the total, neither children nor adults. */
+  medBarn: number;
   total: number;
   /** Of the total, bags handed out: the runner picked up the bib at the desk (participants.picked_up_at). */
   handedOut: number;
@@ -39,6 +43,7 @@ export interface GoodieBags {
 interface Row {
   distance: string;
   adult: number;
+  companion: number;
   box_office: number;
   picked: number;
   n: number;
@@ -47,16 +52,16 @@ interface Row {
 export async function goodieBags(db: Db, season: Season): Promise<GoodieBags> {
   const { results } = await db.$client
     .prepare(
-      `SELECT distance, age >= ?2 AS adult, registration_id IS NULL AS box_office,
+      `SELECT distance, age >= ?2 AS adult, companion, registration_id IS NULL AS box_office,
               picked_up_at IS NOT NULL AS picked, count(*) AS n
          FROM participants
         WHERE season = ?1 AND paid_by IS NOT NULL AND deregistered_at IS NULL
-        GROUP BY distance, adult, box_office, picked`,
+        GROUP BY distance, adult, companion, box_office, picked`,
     )
     .bind(season.year, season.adultAge)
     .all<Row>();
 
-  const empty = (): BagCount => ({ barn: 0, vuxna: 0, total: 0, handedOut: 0 });
+  const empty = (): BagCount => ({ barn: 0, vuxna: 0, medBarn: 0, total: 0, handedOut: 0 });
   const perDistance = new Map<DistanceKm, BagCount>(DISTANCES_DESC.map((d) => [d, empty()]));
   const totals = empty();
   const boxOffice = empty();
@@ -64,7 +69,8 @@ export async function goodieBags(db: Db, season: Season): Promise<GoodieBags> {
     const distance = toDistance(row.distance);
     if (!distance) continue; // the participants CHECK allows only the four distances
     for (const count of [perDistance.get(distance)!, totals, ...(row.box_office ? [boxOffice] : [])]) {
-      if (row.adult) count.vuxna += row.n;
+      if (row.companion) count.medBarn += row.n;
+      else if (row.adult) count.vuxna += row.n;
       else count.barn += row.n;
       count.total += row.n;
       if (row.picked) count.handedOut += row.n;

@@ -78,9 +78,13 @@ async function insertFixture() {
     runner("fam-1", "fam", YEAR, ["Åsa", "Öberg"], 41, "5.6", "IK Ekbacken", 612),
     runner("fam-2", "fam", YEAR, ["Örjan", "Öberg"], 9, "1.6", "", 0),
     runner("fam-3", "fam", YEAR, ["Lill-Ärla", "Öberg"], 6, "0.8"),
+    // Her father runs 0.8 with her without competing (issue 28 item 6): in the registrations list marked, never in
+    // the RaceSplitter start list.
+    runner("fam-5", "fam", YEAR, ["Ola", "Öberg"], 43, "0.8"),
+    db.prepare("UPDATE participants SET companion = 1 WHERE id = 'fam-5'"),
     pay(hex(1), "fam", YEAR, "PAID", 350, {
       paid: "2025-06-02T09:17:00+02:00",
-      participants: ["fam-1", "fam-2", "fam-3"],
+      participants: ["fam-1", "fam-2", "fam-3", "fam-5"],
     }),
     // Free campaign order; a club that would be a formula and a name with a comma.
     reg("free", YEAR, "kalle@example.se", "kampanj_FRIBILJETT_1", "2025-07-01T12:00:00+02:00"),
@@ -202,15 +206,16 @@ describe("exports", () => {
     expect(lines.slice(0, -1).every((l) => !l.includes("\n"))).toBe(true);
     expect(lines).toEqual([
       "Säsong;Anmäld;E-post;Förnamn;Efternamn;Ålder;Distans (km);Grupp;Förening;Startnummer;Betalning;Status;" +
-        "Belopp (kr);Återbetalt (kr);Kampanjkod;Betalnings-id;Betalning skapad;Betald;Nummerlapp hämtad",
+        "Belopp (kr);Återbetalt (kr);Kampanjkod;Betalnings-id;Betalning skapad;Betald;Nummerlapp hämtad;Springer med barn",
       // Runners within a registration by age; the amount and refund on the first row only.
-      `2025;2025-06-02 09:15;asa.oberg@example.se;Lill-Ärla;Öberg;6;0,8;Ingen;;;Betald;PAID;350;100;;${hex(1)};2025-08-01 10:00;2025-06-02 09:17;`,
-      `2025;2025-06-02 09:15;asa.oberg@example.se;Örjan;Öberg;9;1,6;Ingen;;;Betald;PAID;;;;${hex(1)};2025-08-01 10:00;2025-06-02 09:17;`,
-      `2025;2025-06-02 09:15;asa.oberg@example.se;Åsa;Öberg;41;5,6;Ingen;IK Ekbacken;612;Betald;PAID;;;;${hex(1)};2025-08-01 10:00;2025-06-02 09:17;2025-09-13 10:42`,
-      `2025;2025-07-01 12:00;kalle@example.se;Stina;Berg;28;2,8;Ingen;"'@lag";401;Betald;PAID;0;;FRIBILJETT;kampanj_FRIBILJETT_1;2025-08-01 10:00;2025-07-01 12:00;`,
-      `2025;2025-07-01 12:00;kalle@example.se;Kalle;Berg, d.y.;30;5,6;Ingen;"'=HYPERLINK(""http://x.se"")";601;Betald;PAID;;;FRIBILJETT;kampanj_FRIBILJETT_1;2025-08-01 10:00;2025-07-01 12:00;`,
-      `2025;2025-07-05 08:00;nok@example.se;Nils;Nekad;50;5,6;Ingen;"'-";;Ej betald;DECLINED;250;;;${hex(3)};2025-08-01 10:00;;`,
-      "2025;2025-07-06 08:00;ingen@example.se;Ida;Obetald;12;2,8;Ingen;;;Ej betald;;;;;;;;",
+      `2025;2025-06-02 09:15;asa.oberg@example.se;Lill-Ärla;Öberg;6;0,8;Ingen;;;Betald;PAID;350;100;;${hex(1)};2025-08-01 10:00;2025-06-02 09:17;;`,
+      `2025;2025-06-02 09:15;asa.oberg@example.se;Örjan;Öberg;9;1,6;Ingen;;;Betald;PAID;;;;${hex(1)};2025-08-01 10:00;2025-06-02 09:17;;`,
+      `2025;2025-06-02 09:15;asa.oberg@example.se;Åsa;Öberg;41;5,6;Ingen;IK Ekbacken;612;Betald;PAID;;;;${hex(1)};2025-08-01 10:00;2025-06-02 09:17;2025-09-13 10:42;`,
+      `2025;2025-06-02 09:15;asa.oberg@example.se;Ola;Öberg;43;0,8;Ingen;;;Betald;PAID;;;;${hex(1)};2025-08-01 10:00;2025-06-02 09:17;;Med barn`,
+      `2025;2025-07-01 12:00;kalle@example.se;Stina;Berg;28;2,8;Ingen;"'@lag";401;Betald;PAID;0;;FRIBILJETT;kampanj_FRIBILJETT_1;2025-08-01 10:00;2025-07-01 12:00;;`,
+      `2025;2025-07-01 12:00;kalle@example.se;Kalle;Berg, d.y.;30;5,6;Ingen;"'=HYPERLINK(""http://x.se"")";601;Betald;PAID;;;FRIBILJETT;kampanj_FRIBILJETT_1;2025-08-01 10:00;2025-07-01 12:00;;`,
+      `2025;2025-07-05 08:00;nok@example.se;Nils;Nekad;50;5,6;Ingen;"'-";;Ej betald;DECLINED;250;;;${hex(3)};2025-08-01 10:00;;;`,
+      "2025;2025-07-06 08:00;ingen@example.se;Ida;Obetald;12;2,8;Ingen;;;Ej betald;;;;;;;;;",
       "",
     ]);
     expect(await auditActions("export.registrations")).toEqual([
@@ -241,15 +246,18 @@ describe("exports", () => {
     const res = await get(REGISTRATIONS, { jar: await loginAdmin() });
     const lines = (await res.text()).split("\r\n").filter((l) => l.includes("asa.oberg@example.se"));
     expect(lines).toEqual([
-      `2025;2025-06-02 09:15;asa.oberg@example.se;Lill-Ärla;Öberg;6;0,8;Ingen;;;Betald;PAID;350;100;;${hex(1)};2025-08-01 10:00;2025-06-02 09:17;`,
-      `2025;2025-06-02 09:15;asa.oberg@example.se;Örjan;Öberg;9;1,6;Ingen;;;Avregistrerad;PAID;;;;${hex(1)};2025-08-01 10:00;2025-06-02 09:17;`,
-      `2025;2025-06-02 09:15;asa.oberg@example.se;Olof;Öberg;12;2,8;Ingen;;;Betald;PAID;150;;;${hex(7)};2025-09-01 10:00;2025-09-01 10:01;`,
-      `2025;2025-06-02 09:15;asa.oberg@example.se;Åsa;Öberg;41;5,6;Ingen;IK Ekbacken;612;Betald;PAID;;;;${hex(1)};2025-08-01 10:00;2025-06-02 09:17;`,
+      `2025;2025-06-02 09:15;asa.oberg@example.se;Lill-Ärla;Öberg;6;0,8;Ingen;;;Betald;PAID;350;100;;${hex(1)};2025-08-01 10:00;2025-06-02 09:17;;`,
+      `2025;2025-06-02 09:15;asa.oberg@example.se;Örjan;Öberg;9;1,6;Ingen;;;Avregistrerad;PAID;;;;${hex(1)};2025-08-01 10:00;2025-06-02 09:17;;`,
+      `2025;2025-06-02 09:15;asa.oberg@example.se;Olof;Öberg;12;2,8;Ingen;;;Betald;PAID;150;;;${hex(7)};2025-09-01 10:00;2025-09-01 10:01;;`,
+      `2025;2025-06-02 09:15;asa.oberg@example.se;Åsa;Öberg;41;5,6;Ingen;IK Ekbacken;612;Betald;PAID;;;;${hex(1)};2025-08-01 10:00;2025-06-02 09:17;;`,
+      `2025;2025-06-02 09:15;asa.oberg@example.se;Ola;Öberg;43;0,8;Ingen;;;Betald;PAID;;;;${hex(1)};2025-08-01 10:00;2025-06-02 09:17;;Med barn`,
     ]);
     // The start list: the new runner in, the deregistered one out.
     const racesplitter = await (await get(RACESPLITTER, { jar: await loginAdmin() })).text();
     expect(racesplitter).toContain("Olof,Öberg");
     expect(racesplitter).not.toContain("Örjan");
+    // Issue 28 item 6: the father who runs with Lill-Ärla is not timed, so not in the timing app's list.
+    expect(racesplitter).not.toContain("Ola");
   });
 
   it("registrations: ?season picks another season", async () => {

@@ -76,9 +76,17 @@ async function boxOfficeRunner(distance: string, age: number, season = YEAR): Pr
 interface Bags {
   season: number;
   adultAge: number;
-  distances: { distance: string; label: string; barn: number; vuxna: number; total: number; handedOut: number }[];
-  totals: { barn: number; vuxna: number; total: number; handedOut: number };
-  boxOffice: { barn: number; vuxna: number; total: number; handedOut: number };
+  distances: {
+    distance: string;
+    label: string;
+    barn: number;
+    vuxna: number;
+    medBarn: number;
+    total: number;
+    handedOut: number;
+  }[];
+  totals: { barn: number; vuxna: number; medBarn: number; total: number; handedOut: number };
+  boxOffice: { barn: number; vuxna: number; medBarn: number; total: number; handedOut: number };
 }
 
 async function bags(): Promise<Bags> {
@@ -112,7 +120,7 @@ describe("goodie bags", () => {
       ["1.6", "1,6km", 0],
       ["0.8", "0,8km", 0],
     ]);
-    expect(body.totals).toEqual({ barn: 0, vuxna: 0, total: 0, handedOut: 0 });
+    expect(body.totals).toEqual({ barn: 0, vuxna: 0, medBarn: 0, total: 0, handedOut: 0 });
   });
 
   it("counts paid runners per distance and child/adult, with the box office, for a hand-counted fixture", async () => {
@@ -176,15 +184,27 @@ describe("goodie bags", () => {
     // the pick-up to D1).
     await env.DB.prepare("UPDATE participants SET picked_up_at = ? WHERE id IN (?, ?)").bind(Date.now(), k1, k2).run();
 
+    // Issue 28 item 6: a paid family's father runs 0.8 with his son (7) without competing: counted apart, in the
+    // total (the course's head count), neither child nor adult.
+    const { ids: withParent } = await registration(
+      YEAR,
+      [
+        ["0.8", 7],
+        ["0.8", 38],
+      ],
+      "PAID",
+    );
+    await env.DB.prepare("UPDATE participants SET companion = 1 WHERE id = ?").bind(withParent[1]).run();
+
     const body = await bags();
     expect(body.distances).toEqual([
-      { distance: "5.6", label: "5,6km", barn: 0, vuxna: 3, total: 3, handedOut: 1 },
-      { distance: "2.8", label: "2,8km", barn: 1, vuxna: 1, total: 2, handedOut: 0 },
-      { distance: "1.6", label: "1,6km", barn: 2, vuxna: 0, total: 2, handedOut: 1 },
-      { distance: "0.8", label: "0,8km", barn: 2, vuxna: 0, total: 2, handedOut: 0 },
+      { distance: "5.6", label: "5,6km", barn: 0, vuxna: 3, medBarn: 0, total: 3, handedOut: 1 },
+      { distance: "2.8", label: "2,8km", barn: 1, vuxna: 1, medBarn: 0, total: 2, handedOut: 0 },
+      { distance: "1.6", label: "1,6km", barn: 2, vuxna: 0, medBarn: 0, total: 2, handedOut: 1 },
+      { distance: "0.8", label: "0,8km", barn: 3, vuxna: 0, medBarn: 1, total: 4, handedOut: 0 },
     ]);
-    expect(body.totals).toEqual({ barn: 5, vuxna: 4, total: 9, handedOut: 2 });
-    expect(body.boxOffice).toEqual({ barn: 1, vuxna: 1, total: 2, handedOut: 2 });
+    expect(body.totals).toEqual({ barn: 6, vuxna: 4, medBarn: 1, total: 11, handedOut: 2 });
+    expect(body.boxOffice).toEqual({ barn: 1, vuxna: 1, medBarn: 0, total: 2, handedOut: 2 });
   });
 
   it("follows a runner moved to another distance (participants.distance is the race's)", async () => {

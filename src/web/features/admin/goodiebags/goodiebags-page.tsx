@@ -40,8 +40,9 @@ function PackingList({ bags }: { bags: GoodieBags }) {
     <>
       <p className="goodiebags-lead">
         Packlista för loppdagen: betalda deltagare per distans, barn (under {adultAge} år) och vuxna ({adultAge} år och
-        äldre). Löpare som betalat i biljettkassan räknas med. Utdelade: löparen har hämtat nummerlappen vid disken
-        (påsen följer med); kvar: ännu inte hämtade.
+        äldre). Med barn: vuxna som springer med ett barn utan att tävla, räknade för sig (ingen nummerlapp, ingen tid).
+        Löpare som betalat i biljettkassan räknas med. Utdelade: löparen har hämtat nummerlappen vid disken (påsen
+        följer med); kvar: ännu inte hämtade.
       </p>
       <div className="table-scroll">
         <table className="table goodiebags-table goodiebags-packing">
@@ -56,6 +57,9 @@ function PackingList({ bags }: { bags: GoodieBags }) {
                 Vuxna
               </th>
               <th scope="col" className="num">
+                Med barn
+              </th>
+              <th scope="col" className="num">
                 Totalt
               </th>
             </tr>
@@ -66,6 +70,7 @@ function PackingList({ bags }: { bags: GoodieBags }) {
                 <th scope="row">{d.label}</th>
                 <td className="num">{d.barn}</td>
                 <td className="num">{d.vuxna}</td>
+                <td className="num">{d.medBarn}</td>
                 <td className="num total">{d.total}</td>
               </tr>
             ))}
@@ -75,6 +80,7 @@ function PackingList({ bags }: { bags: GoodieBags }) {
               <th scope="row">Totalt</th>
               <td className="num">{totals.barn}</td>
               <td className="num">{totals.vuxna}</td>
+              <td className="num">{totals.medBarn}</td>
               <td className="num total">{totals.total}</td>
             </tr>
           </tfoot>
@@ -114,7 +120,8 @@ function PackingList({ bags }: { bags: GoodieBags }) {
         </table>
       </div>
       <p className="goodiebags-note">
-        Varav biljettkassan: {boxOffice.barn} barn, {boxOffice.vuxna} vuxna.
+        Varav biljettkassan: {boxOffice.barn} barn, {boxOffice.vuxna} vuxna
+        {boxOffice.medBarn > 0 && `, ${boxOffice.medBarn} med barn`}.
         {totals.total === 0 && " Inga betalda deltagare ännu."}
       </p>
       <p className="goodiebags-note muted">Räknat {formatSwedishDateTime(bags.generatedAt)}.</p>

@@ -6,6 +6,8 @@ import { api } from "../../../../lib/api";
 export interface BagCount {
   barn: number;
   vuxna: number;
+  /** Adults running with a child without competing, counted apart (in the total). */
+  medBarn: number;
   total: number;
   /** Of the total, handed out with the bib at the desk. */
   handedOut: number;
