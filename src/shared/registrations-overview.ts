@@ -12,7 +12,9 @@
  *   distances is listed under both (each time with the runners of that distance), and a family with a paid runner
  *   and an unpaid one under the paid runner's distance and under 'nok'. A deregistered runner stays on its
  *   distance's row (marked), not counted.
- * - Paid sum: the PAID amounts parsed as integers, each payment once. Paid count: the paid runners.
+ * - Paid sum: the PAID amounts parsed as integers, each payment once. Paid count: the paid runners; adults running
+ *   with a child without competing (shared/companion.ts) are listed (marked) but counted apart, never as runners
+ *   of their distance.
  * - Order: payment date descending within a group (variant 1), ascending in the paid-only list (variant 2); the
  *   runners of one registration by age.
  */
@@ -65,6 +67,8 @@ export interface OverviewRunner {
   deregistered: string | null;
   /** When the bib was picked up at the desk (epoch ms); absent until then. */
   pickedUpAt?: number;
+  /** An adult running with a child without competing (shared/companion.ts): no bib, counted apart. */
+  companion?: true;
 }
 
 /** One entry of `GET /admin/api/box-office-sales`: a box-office payment and the runner it signed up. */
@@ -194,8 +198,10 @@ function runnerMoment(r: OverviewRegistration, x: OverviewRunner): number {
 }
 
 export interface OverviewTotals {
-  /** Paid runners (not deregistered). */
+  /** Paid runners (not deregistered), companions not among them. */
   paidParticipants: number;
+  /** Paid adults running with a child without competing (shared/companion.ts). */
+  paidCompanions: number;
   /** Kronor: the PAID amounts as integers, each payment once. */
   paidSum: number;
   /** Kronor Swish has paid back on those payments. */
@@ -205,6 +211,7 @@ export interface OverviewTotals {
 
 export function overviewTotals(list: readonly OverviewRegistration[]): OverviewTotals {
   let paidParticipants = 0;
+  let paidCompanions = 0;
   let paidSum = 0;
   let refunded = 0;
   let registrations = 0;
@@ -212,13 +219,14 @@ export function overviewTotals(list: readonly OverviewRegistration[]): OverviewT
     const runners = runnersOf(r);
     if (runners.length === 0) continue;
     registrations++;
-    paidParticipants += runners.filter(isPaidRunner).length;
+    paidParticipants += runners.filter((x) => isPaidRunner(x) && x.companion !== true).length;
+    paidCompanions += runners.filter((x) => isPaidRunner(x) && x.companion === true).length;
     for (const p of paidPayments(r)) {
       paidSum += amountAsInteger(p.amount);
       refunded += p.refunded;
     }
   }
-  return { paidParticipants, paidSum, refunded, registrations };
+  return { paidParticipants, paidCompanions, paidSum, refunded, registrations };
 }
 
 export interface GroupRow {
@@ -235,9 +243,12 @@ export interface OverviewGroup {
   rows: GroupRow[];
 }
 
-/** The runners a group counts: every one under 'nok', the paid ones (not deregistered) under a distance. */
+/**
+ * The runners a group counts: every one under 'nok', the paid ones (not deregistered) under a distance, where an
+ * adult running with a child is listed but not counted (not one of the distance's runners).
+ */
 function countedIn(key: GroupKey, runners: readonly OverviewRunner[]): number {
-  return key === "nok" ? runners.length : runners.filter(isPaidRunner).length;
+  return key === "nok" ? runners.length : runners.filter((x) => isPaidRunner(x) && x.companion !== true).length;
 }
 
 /**

@@ -212,7 +212,13 @@ describe("variant 2: paid runners", () => {
 
 describe("heading figures", () => {
   it("counts paid runners and sums PAID amounts parsed as integers", () => {
-    expect(overviewTotals(SEASON_LIST)).toEqual({ paidParticipants: 6, paidSum: 900, refunded: 0, registrations: 6 });
+    expect(overviewTotals(SEASON_LIST)).toEqual({
+      paidParticipants: 6,
+      paidCompanions: 0,
+      paidSum: 900,
+      refunded: 0,
+      registrations: 6,
+    });
     const odd = registration(
       "odd",
       "udda@example.se",
@@ -264,7 +270,13 @@ describe("several payments and refunds that deregister (issue 24)", () => {
   );
 
   it("adds up every PAID payment once, and counts only the runners still paid", () => {
-    expect(overviewTotals([twice])).toEqual({ paidParticipants: 2, paidSum: 350, refunded: 100, registrations: 1 });
+    expect(overviewTotals([twice])).toEqual({
+      paidParticipants: 2,
+      paidCompanions: 0,
+      paidSum: 350,
+      refunded: 100,
+      registrations: 1,
+    });
     expect(paymentBadgeText(twice, "5.6")).toBe("350 kr");
     expect(refundedOf(twice)).toBe(100);
   });
@@ -379,5 +391,31 @@ describe("search", () => {
     expect(rows).toHaveLength(3);
     expect(all.reduce((n, g) => n + g.count, 0)).toBe(6000);
     expect(runnersByAge(season[0]!).map((r) => r.age)).toEqual([5, 6, 7]);
+  });
+});
+
+describe("an adult running with a child without competing (issue 28 item 6)", () => {
+  const paid = payment(HEX(30), "PAID", 100, "2025-08-03T10:00:00.000Z");
+  const withParent = registration(
+    "medbarn",
+    "medbarn@example.se",
+    [
+      { ...runner("m1", "Lo", 6, "0.8"), paidBy: HEX(30), price: 100 },
+      { ...runner("m2", "Per", 40, "0.8"), paidBy: HEX(30), price: 0, companion: true as const },
+    ],
+    [paid],
+  );
+
+  it("is listed under the distance but counted apart, in the heading and the group", () => {
+    expect(overviewTotals([withParent])).toEqual({
+      paidParticipants: 1,
+      paidCompanions: 1,
+      paidSum: 100,
+      refunded: 0,
+      registrations: 1,
+    });
+    const group = groupByDistance([withParent]).find((g) => g.key === "0.8")!;
+    expect(group.count).toBe(1);
+    expect(group.rows[0]!.runners.map((r) => r.id)).toEqual(["m1", "m2"]);
   });
 });

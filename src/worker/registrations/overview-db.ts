@@ -57,6 +57,8 @@ interface RunnerCols {
   paid_price: number | null;
   deregistered_at: number | null;
   picked_up_at: number | null;
+  /** 1 for an adult running with a child without competing (shared/companion.ts). */
+  companion?: number;
 }
 interface RefundCols {
   id: string;
@@ -132,6 +134,7 @@ function runnerFromCols(r: Omit<RunnerCols, "registration_id">): OverviewRunner 
     price: r.paid_price,
     deregistered: iso(r.deregistered_at),
     ...(r.picked_up_at !== null ? { pickedUpAt: r.picked_up_at } : {}),
+    ...(r.companion ? { companion: true as const } : {}),
   };
 }
 
@@ -144,7 +147,7 @@ export async function seasonOverview(db: Db, season: number): Promise<OverviewRe
     d1
       .prepare(
         `SELECT id, registration_id, firstname, lastname, bib, company, distance, age, "group", paid_by, paid_price,
-           deregistered_at, picked_up_at
+           deregistered_at, picked_up_at, companion
          FROM participants WHERE season = ?1 AND registration_id IS NOT NULL ORDER BY created_at, id`,
       )
       .bind(season),

@@ -41,6 +41,7 @@ const Row = memo(function Row({ registration, runners, group, onOpen }: RowProps
           <li key={x.id} className={`reg-runner${x.deregistered ? " reg-runner-deregistered" : ""}`}>
             <span className="reg-name">
               {fullName(x)}
+              {x.companion && <span className="reg-runner-note"> (med barn, ej tävlande)</span>}
               {x.deregistered && <span className="reg-runner-note"> (avregistrerad)</span>}
               {group !== "nok" && !isPaidRunner(x) && !x.deregistered && (
                 <span className="reg-runner-note"> (ej betald)</span>

@@ -121,7 +121,9 @@ export default function RegistrationsPage() {
       {registrations.data && (
         <>
           <h3 className="reg-summary">
-            {totals.paidParticipants} betalda deltagare · {kronor(totals.paidSum)}
+            {totals.paidParticipants} betalda deltagare
+            {totals.paidCompanions > 0 && ` (och ${totals.paidCompanions} vuxna som springer med barn)`} ·{" "}
+            {kronor(totals.paidSum)}
             {totals.refunded > 0 && <span className="reg-refunded"> ({kronor(totals.refunded)} återbetalt)</span>}
           </h3>
           <Tabs value={view} onValueChange={(v) => setParam("vy", v === "betalda" || v === "kassa" ? v : null)}>
