@@ -73,6 +73,11 @@ export interface DeskRunner {
   /** A refund took the runner out: nothing to pick up. */
   deregistered?: boolean;
   dns?: boolean;
+  /**
+   * An adult running with a child without competing (shared/companion.ts): shown with the family, in no race, no
+   * bib; the desk has nothing to hand over from a race for them.
+   */
+  companion?: true;
 }
 
 /** A family at the desk: a registration ('anmalan'), or one box-office runner ('kassa'). */
@@ -104,7 +109,8 @@ export interface DeskSearchHit {
 
 /** `POST /admin/api/checkin/pickup`: 'Hämtat' or 'Ångra' for runners of one family (any of their races). */
 export interface PickupRequest {
-  runners: { id: string; raceId: string }[];
+  /** Each runner with its race; null for an adult running with a child (in no race: the desk writes D1 itself). */
+  runners: { id: string; raceId: string | null }[];
   pickedUp: boolean;
   /** Made on the device; a replay of the same id changes nothing (the desk's queue replays once). */
   actionId: string;

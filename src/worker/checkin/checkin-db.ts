@@ -30,11 +30,13 @@ export interface ParticipantForDesk {
   paidBy: string | null;
   /** A refund took the runner out (participants.deregistered_at). */
   deregisteredAt: number | null;
+  /** 1 for an adult running with a child without competing (shared/companion.ts): in no race, no bib. */
+  companion?: number;
 }
 
 const PARTICIPANT_COLUMNS = `p.id, p.registration_id AS registrationId, p.firstname, p.lastname, p.age, p.distance,
   p."group" AS "group", p.bib, p.race_id AS raceId, p.picked_up_at AS pickedUpAt, p.phone, p.paid_by AS paidBy,
-  p.deregistered_at AS deregisteredAt`;
+  p.deregistered_at AS deregisteredAt, p.companion`;
 
 /**
  * The registration's check-in code, made on first need (the receipt, the family's page). Of two first needs at
@@ -91,6 +93,45 @@ export async function registrationParticipants(db: Db, registrationId: string): 
     .bind(registrationId)
     .all<ParticipantForDesk>();
   return rows.results;
+}
+
+/**
+ * The desk's 'Hämtat' / 'Ångra' for adults running with a child (in no race; shared/companion.ts): paid, not
+ * deregistered companions only. Picking up keeps an earlier moment (`already` names those who had one); an undo
+ * clears it. Answers the rows as they are after the write; an id that is no such companion is not among them.
+ */
+export async function markCompanionsPickedUp(
+  db: Db,
+  ids: readonly string[],
+  pickedUp: boolean,
+  at: number,
+): Promise<{ rows: ParticipantForDesk[]; already: string[]; changed: boolean }> {
+  const list = JSON.stringify(ids);
+  const eligible = `p.id IN (SELECT value FROM json_each(?1)) AND p.companion = 1 AND p.paid_by IS NOT NULL
+    AND p.deregistered_at IS NULL`;
+  const [before, write, after] = await db.$client.batch<{ id: string; pickedUpAt: number | null }>([
+    db.$client.prepare(`SELECT p.id, p.picked_up_at AS pickedUpAt FROM participants p WHERE ${eligible}`).bind(list),
+    db.$client
+      .prepare(
+        // All or nothing: only when every id is such a companion (the count), so a refusal writes nobody.
+        `UPDATE participants AS p SET picked_up_at = ${pickedUp ? "?2" : "NULL"}
+          WHERE ${eligible} AND p.picked_up_at IS ${pickedUp ? "NULL" : "NOT NULL"}
+            AND (SELECT count(*) FROM participants q WHERE q.id IN (SELECT value FROM json_each(?1))
+              AND q.companion = 1 AND q.paid_by IS NOT NULL AND q.deregistered_at IS NULL) = ?3`,
+      )
+      .bind(list, pickedUp ? at : null, ids.length),
+    db.$client.prepare(`SELECT ${PARTICIPANT_COLUMNS} FROM participants p WHERE ${eligible}`).bind(list),
+  ]);
+  const already = pickedUp
+    ? (before!.results as { id: string; pickedUpAt: number | null }[])
+        .filter((r) => r.pickedUpAt !== null)
+        .map((r) => r.id)
+    : [];
+  return {
+    rows: after!.results as unknown as ParticipantForDesk[],
+    already,
+    changed: (write!.meta.changes ?? 0) > 0,
+  };
 }
 
 /** A box-office runner (no registration). */

@@ -12,6 +12,11 @@
  *
  * A runner who changed distance after the desk showed the family is refused by the old race (404); the desk then
  * hears which distance the runner is on now (409), and nothing was checked in for that runner.
+ *
+ * An adult running with a child without competing (shared/companion.ts) is in no race: the desk marks their
+ * pick-up in D1 itself (raceId null in the request), in one conditional statement per action: picking up keeps
+ * the first moment (a second desk or a replay changes nothing and hears `already`), an undo clears it. Only a paid,
+ * not deregistered companion is marked; anyone else without a race is refused (409) with nothing written.
  */
 import {
   CHECKIN_MSG,
@@ -31,6 +36,7 @@ import { ApiError } from "../lib/errors";
 import { raceStub } from "../race-day/race-runners";
 import {
   boxOfficeParticipant,
+  markCompanionsPickedUp,
   participantRace,
   registrationByCode,
   registrationForDesk,
@@ -54,6 +60,7 @@ function deskRunner(p: ParticipantForDesk, live?: RunnerRecord): DeskRunner {
     paid: p.paidBy !== null,
   };
   if (p.deregisteredAt !== null) runner.deregistered = true;
+  if (p.companion) runner.companion = true;
   if (live?.dns) runner.dns = true;
   return runner;
 }
@@ -174,11 +181,28 @@ function hitRunner(p: ParticipantForDesk): DeskSearchHit["runners"][number] {
  */
 export async function pickUp(env: Env, db: Db, request: PickupRequest, by: ChangeAuthor): Promise<PickupAnswer> {
   const byRace = new Map<string, string[]>();
-  for (const r of request.runners) byRace.set(r.raceId, [...(byRace.get(r.raceId) ?? []), r.id]);
+  const companions: string[] = [];
+  for (const r of request.runners) {
+    if (r.raceId === null) companions.push(r.id);
+    else byRace.set(r.raceId, [...(byRace.get(r.raceId) ?? []), r.id]);
+  }
   const runners: DeskRunner[] = [];
   const already: string[] = [];
   const outcomes = new Set<PickupAnswer["outcome"]>();
   let moved: ApiError | null = null;
+  if (companions.length > 0) {
+    const marked = await markCompanionsPickedUp(
+      db,
+      [...new Set(companions)],
+      request.pickedUp,
+      request.at ?? Date.now(),
+    );
+    const missing = companions.find((id) => !marked.rows.some((p) => p.id === id));
+    if (missing) throw new ApiError(409, CHECKIN_MSG.notInRace(await nameOf(db, missing)));
+    runners.push(...marked.rows.map((p) => deskRunner(p)));
+    already.push(...marked.already);
+    outcomes.add(marked.changed ? (request.pickedUp ? "picked-up" : "undone") : "unchanged");
+  }
   for (const [part, ids] of byRace) {
     try {
       const result = await raceStub(env, part).pickUp(

@@ -65,7 +65,7 @@ checkinRoutes.get(
 const pickupBody = z.object(
   {
     runners: z
-      .array(z.object({ id, raceId: z.string().max(64).refine(isRaceId, MSG.race) }), { error: MSG.body })
+      .array(z.object({ id, raceId: z.string().max(64).refine(isRaceId, MSG.race).nullable() }), { error: MSG.body })
       .min(1, MSG.body)
       .max(MAX_DESK_RUNNERS, MSG.body),
     pickedUp: z.boolean({ error: MSG.body }),

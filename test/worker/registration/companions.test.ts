@@ -162,6 +162,51 @@ describe("registering an adult who runs with a child", () => {
   });
 });
 
+describe("the bib desk", () => {
+  it("shows the companion with the family, without a bib, and marks the pick-up in D1 (once; undo; refused for others)", async () => {
+    const { v, id } = await paidFamily();
+    const jar = await loginAdmin();
+    const registrationId = String((await participant(id.pappa))!.registration_id);
+    const family = (await (await get(`/admin/api/checkin/family/anmalan/${registrationId}`, { jar })).json()) as {
+      runners: { id: string; raceId: string | null; bib: number | null; companion?: boolean; paid: boolean }[];
+    };
+    expect(family.runners.find((r) => r.id === id.pappa)).toMatchObject({
+      companion: true,
+      raceId: null,
+      bib: null,
+      paid: true,
+    });
+    const pickup = (runners: unknown[], pickedUp = true, actionId = crypto.randomUUID()) =>
+      post("/admin/api/checkin/pickup", { runners, pickedUp, actionId, at: Date.now() }, { jar });
+
+    // A competing runner sent without a race is refused, and the companion beside it is not marked either.
+    const refused = await pickup([
+      { id: id.pappa, raceId: null },
+      { id: id.mamma, raceId: null },
+    ]);
+    expect(refused.status).toBe(409);
+    expect((await participant(id.pappa))?.picked_up_at).toBeNull();
+
+    const first = await pickup([
+      { id: id.barn, raceId: RACE_08 },
+      { id: id.pappa, raceId: null },
+    ]);
+    expect(first.status).toBe(200);
+    const answer = (await first.json()) as { outcome: string; runners: { id: string; pickedUpAt: number | null }[] };
+    expect(answer.outcome).toBe("picked-up");
+    const at = (await participant(id.pappa))?.picked_up_at;
+    expect(at).not.toBeNull();
+    // A second desk: nothing changes, the first moment stays and is reported.
+    const second = (await (await pickup([{ id: id.pappa, raceId: null }])).json()) as { already: string[] };
+    expect(second.already).toEqual([id.pappa]);
+    expect((await participant(id.pappa))?.picked_up_at).toBe(at);
+    const undone = (await (await pickup([{ id: id.pappa, raceId: null }], false)).json()) as { outcome: string };
+    expect(undone.outcome).toBe("undone");
+    expect((await participant(id.pappa))?.picked_up_at).toBeNull();
+    void v;
+  });
+});
+
 describe("bad input: a Swedish 400 or 409, nothing written", () => {
   it("refuses a child as companion, a companion on a distance no child runs, and a companion flag that is no boolean", async () => {
     const v = await login();

@@ -36,7 +36,8 @@ export interface FamilyCardProps {
 
 export function FamilyCard({ family, unsent, onAction }: FamilyCardProps) {
   const clock = useServerClock();
-  const inRace = family.runners.filter((r) => r.raceId !== null);
+  // Who has something to pick up: the runners in a race, and the paid adults running with a child (in none).
+  const inRace = family.runners.filter((r) => r.raceId !== null || (r.companion && r.paid && !r.deregistered));
   const waiting = inRace.filter((r) => r.pickedUpAt === null && !r.dns);
   const picked = inRace.filter((r) => r.pickedUpAt !== null);
   const allPicked = inRace.length > 0 && waiting.length === 0 && picked.length > 0;
@@ -45,7 +46,7 @@ export function FamilyCard({ family, unsent, onAction }: FamilyCardProps) {
   const act = (runners: DeskRunner[], pickedUp: boolean) =>
     onAction({
       family: { kind: family.kind, id: family.id },
-      runners: runners.map((r) => ({ id: r.id, raceId: r.raceId! })),
+      runners: runners.map((r) => ({ id: r.id, raceId: r.companion ? null : r.raceId! })),
       pickedUp,
       actionId: makeActionId(),
       // Whole milliseconds: the server clock's offset is measured at a request's midpoint and may be fractional.
@@ -139,6 +140,8 @@ function RunnerRow({ family, runner: r, unsent, onPickUp, onUndo }: RunnerRowPro
           <span className="muted">Avregistrerad</span>
         ) : !r.paid ? (
           <span className="checkin-badge is-unpaid">Ej betald</span>
+        ) : r.companion ? (
+          <span className="muted">Med barn – ingen nummerlapp</span>
         ) : r.raceId === null ? (
           <span className="muted">Inte i något lopp</span>
         ) : r.bib !== null ? (
@@ -150,7 +153,7 @@ function RunnerRow({ family, runner: r, unsent, onPickUp, onUndo }: RunnerRowPro
         )}
       </div>
       <div className="checkin-runner-state">
-        {r.raceId === null ? null : r.pickedUpAt !== null ? (
+        {r.raceId === null && !(r.companion && r.paid && !r.deregistered) ? null : r.pickedUpAt !== null ? (
           <>
             <span className="checkin-picked">
               Hämtat {pickupClock(r.pickedUpAt)}
