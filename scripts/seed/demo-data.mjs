@@ -231,21 +231,29 @@ function registrationMoment(random, season) {
   return cest(`${day}T${hh}:${mm}:${ss}`);
 }
 
-function priceFor(season, now, ages, campaign) {
+/** What an adult running with a child without competing costs (the season's companionPrice, src/shared/season.ts). */
+export const COMPANION_PRICE = 0;
+/** How many of the demo season's paid families have a parent running with a child without competing. */
+const DEMO_COMPANIONS = 2;
+
+function priceFor(season, now, runners, campaign) {
   const cutoff = cest(`${addDays(RACE_DAYS[season], -7)}T23:59:59.999`);
   const tier = now <= cutoff ? PRICES.early : PRICES.late;
-  const vuxna = ages.filter((a) => a >= ADULT_AGE).length;
-  const barn = ages.length - vuxna;
+  // A companion is counted apart, neither child nor adult (src/shared/age.ts countAges).
+  const competing = runners.filter((r) => !r.companion);
+  const vuxna = competing.filter((r) => r.age >= ADULT_AGE).length;
+  const barn = competing.length - vuxna;
   const rule = campaign ? CAMPAIGN_RULES[campaign] : null;
   // Each runner's share of the order (src/shared/pricing.ts orderPrices), kept as the payment's runner_prices.
-  const share = (age) => {
+  const share = ({ age, companion }) => {
+    if (companion) return COMPANION_PRICE;
     const listed = age >= ADULT_AGE ? tier.adult : tier.child;
     if (rule === "flat50") return 50;
     if (rule === "free") return 0;
     if (rule === "minus50") return Math.max(0, listed - 50);
     return listed;
   };
-  const shares = ages.map(share);
+  const shares = runners.map(share);
   const amount = shares.reduce((sum, x) => sum + x, 0);
   return { amount, barn, vuxna, shares };
 }
@@ -295,6 +303,7 @@ function buildSeason(random, season, households, previous) {
   const payments = [];
   const raceDay = RACE_DAYS[season];
   const paidRunners = [];
+  let companionsLeft = season === DEMO_SEASON ? DEMO_COMPANIONS : 0;
 
   for (const household of households) {
     if (household.firstYear > season) continue;
@@ -335,18 +344,31 @@ function buildSeason(random, season, households, previous) {
         race_id: null,
         phone: null,
         created_at: createdAt,
+        companion: 0,
         member: m,
       };
     });
     participants.push(...rows);
 
     const plan = paymentPlan(random, season);
+    // A parent who runs with the family's youngest child without competing ('Springer med barn (ej tävlande)'):
+    // the first few paid families (no code) with a child on 0.8 or 1.6 and an adult. No random number is drawn, so
+    // everything else stays as it was.
+    if (companionsLeft > 0 && plan.kind === "paid" && !plan.campaign && !plan.retried) {
+      const child = rows.find((r) => r.age < ADULT_AGE && (r.distance === "0.8" || r.distance === "1.6"));
+      const adult = rows.find((r) => r.age >= ADULT_AGE);
+      if (child && adult) {
+        adult.distance = child.distance;
+        adult.companion = 1;
+        companionsLeft--;
+      }
+    }
     if (plan.kind === "none") continue;
-    const ages = rows.map((r) => r.age);
+    const runnersPriced = rows.map((r) => ({ age: r.age, companion: r.companion === 1 }));
     const ids = JSON.stringify(rows.map((r) => r.id));
     let at = createdAt + random.int(2, 40) * 60_000;
     const base = (campaign) => {
-      const { shares, ...price } = priceFor(season, at, ages, campaign);
+      const { shares, ...price } = priceFor(season, at, runnersPriced, campaign);
       return {
         registration_id: registration.id,
         season,
@@ -416,6 +438,8 @@ function buildSeason(random, season, households, previous) {
   paidRunners.sort((a, b) => a.paidAt - b.paidAt || a.row.id.localeCompare(b.row.id));
   const timedHere = season === DEMO_SEASON;
   for (const { row } of paidRunners) {
+    // A companion is in no race: no bib, no race (src/shared/companion.ts).
+    if (row.companion) continue;
     row.bib = nextBib[row.distance]++;
     row.race_id = timedHere ? raceId(raceDay, row.distance) : null;
   }
@@ -625,6 +649,7 @@ export const DEMO_TABLES = [
       "race_id",
       "phone",
       "created_at",
+      "companion",
     ],
   ],
   [

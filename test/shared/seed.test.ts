@@ -1,6 +1,7 @@
 import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
+import { companionError } from "../../src/shared/companion";
 import { describe, expect, it } from "vitest";
 import { galleryImageSvg } from "../../scripts/gallery-images.mjs";
 import { galleryPlan, galleryUrl } from "../../scripts/seed/gallery-plan.mjs";
@@ -150,14 +151,31 @@ describe("demo seed", () => {
     ).toBe(true);
   });
 
+  it("has two parents running with a child without competing (issue 28 item 6): paid, no bib, no race", () => {
+    const companions = bySeason(DEMO_SEASON).participants.filter((p) => p.companion === 1);
+    expect(companions).toHaveLength(2);
+    for (const c of companions) {
+      const family = data.participants.filter((p) => p.registration_id === c.registration_id);
+      expect(
+        companionError(
+          { ...c, companion: true },
+          family.map((p) => ({ ...p, companion: p.companion === 1 })),
+        ),
+      ).toBeNull();
+      expect([c.bib, c.race_id]).toEqual([null, null]);
+    }
+    // Nobody else of any season is one.
+    expect(data.participants.filter((p) => p.companion === 1)).toHaveLength(2);
+  });
+
   it("prices every payment of this season as the shared pricing rules do", () => {
     const rules = Object.fromEntries(data.campaignCodes.map((c) => [c.code, c.rule as CampaignRule]));
     for (const p of bySeason(DEMO_SEASON).payments) {
       const ids = JSON.parse(p.participant_ids) as string[];
       const runners = data.participants.filter((r) => ids.includes(r.id));
       expect(runners).toHaveLength(ids.length);
-      const counts = countAges(runners);
-      expect({ barn: p.barn, vuxna: p.vuxna }).toEqual(counts);
+      const counts = countAges(runners.map((r) => ({ ...r, companion: r.companion === 1 })));
+      expect({ barn: p.barn, vuxna: p.vuxna }).toEqual({ barn: counts.barn, vuxna: counts.vuxna });
       const expected = p.kampanj
         ? campaignTotal(rules[p.kampanj]!, counts, p.date_created)
         : listTotal(counts, p.date_created);
@@ -195,7 +213,7 @@ describe("demo seed", () => {
       );
       const seen = new Set<string>();
       for (const p of s.participants) {
-        if (paidRegs.has(p.registration_id)) {
+        if (paidRegs.has(p.registration_id) && p.companion !== 1) {
           const [low, high] = BIB_RANGES[p.distance as keyof typeof BIB_RANGES];
           expect(p.bib).toBeGreaterThanOrEqual(low);
           expect(p.bib).toBeLessThanOrEqual(high);
