@@ -32,7 +32,7 @@ export const COMPANION_MESSAGES = {
   notAdult: (season: Season = SEASON) =>
     `Bara en vuxen (${season.adultAge} år eller äldre) kan springa med barn utan att tävla.`,
   noChild: (distance: string) =>
-    `Inget barn i anmälan springer ${distance} km. Den som springer med barn måste välja samma distans som ett barn.`,
+    `Inget barn i anmälan springer ${distance.replace(".", ",")} km. Den som springer med barn måste välja samma distans som ett barn.`,
   companionNotAllowed: "Den här löparen springer med barn och kan inte få nummerlapp eller tid.",
 } as const;
 

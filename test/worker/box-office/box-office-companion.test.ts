@@ -85,7 +85,7 @@ describe("a companion at the box office", () => {
     const young = await sale([child(), parent({ age: "12" })], 400);
     expect(young.errors?.["runners.1.companion"]).toMatch(/Bara en vuxen/);
     const alone = await sale([{ ...child(), distance: "1.6" }, parent()], 400);
-    expect(alone.errors?.["runners.1.companion"]).toMatch(/Inget barn i anmälan springer 0.8 km/);
+    expect(alone.errors?.["runners.1.companion"]).toMatch(/Inget barn i anmälan springer 0,8 km/);
     const onlyOne = await json<{ errors?: Record<string, string> }>(
       await post("/admin/api/quickreg", { phone: "070-555 12 34", method: "kontant", ...parent() }, { jar }),
       400,

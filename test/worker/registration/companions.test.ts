@@ -224,7 +224,7 @@ describe("bad input: a Swedish 400 or 409, nothing written", () => {
     });
     expect(elsewhere.res.status).toBe(400);
     expect(elsewhere.body.errors?.[`${id.pappa}.companion`]).toBe(
-      "Inget barn i anmälan springer 2.8 km. Den som springer med barn måste välja samma distans som ett barn.",
+      "Inget barn i anmälan springer 2,8 km. Den som springer med barn måste välja samma distans som ett barn.",
     );
     const weird = await update(v, {
       runners: { ...family(id), [id.pappa]: runner({ age: 43, distance: "0.8", companion: "ja" }) },
@@ -243,7 +243,7 @@ describe("bad input: a Swedish 400 or 409, nothing written", () => {
     void _child;
     const removed = await update(v, { runners: withoutChild, version: saved.body.version });
     expect(removed.res.status).toBe(400);
-    expect(removed.body.errors?.[`${id.pappa}.companion`]).toMatch(/Inget barn i anmälan springer 0.8 km/);
+    expect(removed.body.errors?.[`${id.pappa}.companion`]).toMatch(/Inget barn i anmälan springer 0,8 km/);
     const moved = await update(v, {
       runners: { ...family(id), [id.barn]: runner({ firstname: "Lo", age: 6, distance: "1.6" }) },
       version: saved.body.version,

@@ -129,7 +129,7 @@ function RunnerForm({
   // Offered to an adult (or an age not typed yet) when a child of the family runs; kept on a runner that has it.
   const offerCompanion =
     draft.companion || (children.size > 0 && (typedAge === null || isAdult(typedAge, { ...SEASON, adultAge })));
-  const childText = [...children].map((d) => `${d} km`).join(" eller ");
+  const childText = [...children].map((d) => `${d.replace(".", ",")} km`).join(" eller ");
 
   return (
     <form className="runner-form" onSubmit={submit} noValidate>

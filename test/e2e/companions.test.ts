@@ -1,0 +1,138 @@
+/**
+ * Issue 28, item 6 in real Chromium on a 390 px phone: a parent registers a child on 0.8 km and themself as
+ * 'Springer med barn (ej tävlande)' on the same distance, sees the price (the child's fee, the companion apart at
+ * 0 kr), pays with the Swish simulator, and finds the child in the start list with a bib to come and the parent
+ * after the runners, marked 'Med barn', not counted as a runner. No sideways scrolling on any of these screens.
+ */
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, expect, inject, test } from "vitest";
+import { launchBrowser, phoneContext } from "./browser";
+
+const baseURL = inject("baseURL");
+const SCREENSHOTS = process.env.E2E_SCREENSHOTS;
+
+let browser: Browser;
+let contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+afterEach(async () => {
+  const closing = contexts;
+  contexts = [];
+  await Promise.all(closing.map((c) => c.close()));
+});
+
+async function phone(): Promise<{ context: BrowserContext; page: Page }> {
+  const ip = `10.28.${Math.floor(Math.random() * 200)}.${Math.floor(Math.random() * 200)}`;
+  const context = await phoneContext(browser, baseURL, {
+    viewport: { width: 390, height: 844 },
+    extraHTTPHeaders: { "cf-connecting-ip": ip },
+  });
+  contexts.push(context);
+  return { context, page: await context.newPage() };
+}
+
+async function noSidewaysScroll(page: Page): Promise<void> {
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+}
+
+async function logIn(page: Page, email: string): Promise<void> {
+  await page.goto("/anmalan");
+  await page.waitForURL("**/anmalan/1");
+  await page.getByRole("textbox", { name: "E-postadress" }).fill(email);
+  await page.getByRole("button", { name: "Skicka kod" }).click();
+  await page.waitForURL("**/anmalan/2");
+  await page.getByRole("button", { name: "Logga in" }).click();
+  await page.waitForURL("**/anmalan/3");
+  await page.getByRole("heading", { name: "Dina löpare" }).waitFor();
+}
+
+test("a child and a parent running with her on 0.8 km: the price, the payment and 'Med barn' in the start list", async () => {
+  const { context, page } = await phone();
+  const errors: string[] = [];
+  page.on("pageerror", (err) => errors.push(err.message));
+  const tag = Math.random().toString(36).slice(2, 7);
+  const lastname = `Medbarn${tag}`;
+  await logIn(page, `medbarn-${Date.now()}-${tag}@example.se`);
+
+  const open = async () => {
+    await page.getByRole("button", { name: "Lägg till löpare" }).click();
+    const dialog = page.getByRole("dialog", { name: "Lägg till löpare" });
+    await dialog.waitFor();
+    return dialog;
+  };
+  // No child yet: the choice is not offered.
+  let dialog = await open();
+  await dialog.getByRole("textbox", { name: "Förnamn" }).fill("Lo");
+  await dialog.getByRole("textbox", { name: "Efternamn" }).fill(lastname);
+  await dialog.getByRole("textbox", { name: "Ålder" }).fill("6");
+  expect(await dialog.getByRole("checkbox", { name: /Springer med barn/ }).count()).toBe(0);
+  await dialog.getByRole("radio", { name: /^0,8km/ }).check();
+  await dialog.getByRole("button", { name: "Lägg till", exact: true }).click();
+  await dialog.waitFor({ state: "detached" });
+
+  dialog = await open();
+  await dialog.getByRole("textbox", { name: "Förnamn" }).fill("Per");
+  await dialog.getByRole("textbox", { name: "Efternamn" }).fill(lastname);
+  await dialog.getByRole("textbox", { name: "Ålder" }).fill("41");
+  const choice = dialog.getByRole("checkbox", { name: /Springer med barn \(ej tävlande\)/ });
+  await choice.check();
+  // On a distance no child runs: the form says so in Swedish and saves nothing.
+  await dialog.getByRole("radio", { name: /^5,6km/ }).check();
+  await dialog.getByRole("button", { name: "Lägg till", exact: true }).click();
+  await dialog.getByText("Inget barn i anmälan springer 5,6 km.", { exact: false }).waitFor();
+  await dialog.getByRole("radio", { name: /^0,8km/ }).check();
+  if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/companion-dialog-390.png` });
+  await noSidewaysScroll(page);
+  await dialog.getByRole("button", { name: "Lägg till", exact: true }).click();
+  await dialog.waitFor({ state: "detached" });
+
+  const row = page.getByRole("list", { name: "Anmälda löpare" }).getByRole("listitem").filter({ hasText: "Per" });
+  expect(await row.textContent()).toMatch(/Springer med barn \(ej tävlande\)/);
+  const price = page.getByRole("definition").filter({ hasText: "×" });
+  expect(await price.allTextContents()).toEqual(
+    expect.arrayContaining([expect.stringMatching(/^1 × 0\s*kr$/), expect.stringMatching(/^1 × 100\s*kr$/)]),
+  );
+  expect(await page.locator(".price-summary .price-total dd").first().textContent()).toMatch(/^100\s*kr$/);
+  if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/companion-step3-390.png`, fullPage: true });
+  await noSidewaysScroll(page);
+
+  // Pay: the order is the child's 100 kr.
+  const booked = page.waitForResponse((r) => new URL(r.url()).pathname === "/book-v2");
+  await page.getByRole("button", { name: "Till betalning" }).click();
+  const { token, amount } = (await (await booked).json()) as { token: string; amount: number };
+  expect(amount).toBe(100);
+  await page.waitForURL("**/anmalan/4");
+  const reloaded = page.waitForEvent("load", { timeout: 30_000 });
+  const payer = await context.newPage();
+  await payer.goto(`/dev/swish/pay/${token}`);
+  await payer.getByRole("button", { name: "Betala", exact: true }).click();
+  await payer.close();
+  await reloaded;
+  await page.getByRole("region", { name: "Klart och betalt!" }).waitFor({ timeout: 20_000 });
+
+  // The start list of 0.8 km: Lo among the runners, Per after them marked 'Med barn', counted apart.
+  await page.goto("/startlistor");
+  const season = page.locator("section.year-section").filter({ has: page.getByRole("heading", { name: "2025" }) });
+  await season.locator(`[role="tab"][aria-controls$="-content-race-250913-08"]`).click();
+  await season.getByRole("table").waitFor();
+  const per = season.locator(".data-grid-block [role='row']").filter({ hasText: `Per ${lastname}` });
+  await per.waitFor();
+  const cells = await per.locator("> *").allTextContents();
+  expect(cells.map((c) => c.trim())).toEqual(["", `Per ${lastname}`, "Med barn", ""]);
+  const lo = season.locator(".data-grid-block [role='row']").filter({ hasText: `Lo ${lastname}` });
+  expect(await lo.count()).toBe(1);
+  const status = (await season.locator(".race-status").textContent()) ?? "";
+  expect(status).toMatch(/vuxen springer med barn \(ej tävlande\)|vuxna springer med barn \(ej tävlande\)/);
+  // The runner count is the race's runners alone (the companions are never among them).
+  const view = (await (await page.request.get("/api/races/get/race-250913-08")).json()) as unknown[];
+  expect(status).toContain(`${view.length - 1} löpare anmälda`);
+  await per.scrollIntoViewIfNeeded();
+  if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/companion-startlist-390.png` });
+  await noSidewaysScroll(page);
+  expect(errors).toEqual([]);
+});
