@@ -58,8 +58,8 @@ export interface Season {
   adultAge: number;
   /**
    * What a parent running with their child without competing ('Springer med barn (ej tävlande)') pays, whole
-   * kronor, online and at the box office alike; 0 is free. Not a child's or an adult's fee. Only validated so far:
-   * registering such a runner is not built yet (issue 28, item 6).
+   * kronor, online and at the box office alike; 0 is free. Not a child's or an adult's fee, and no campaign code
+   * changes it (shared/companion.ts, shared/pricing.ts; issue 28, item 6).
    */
   companionPrice: number;
   /**
