@@ -55,6 +55,8 @@ const READ_ONLY_GETS = new Set([
   "/api/gallery",
   "/api/health",
   "/api/races",
+  // A race's adults running with a child without competing (a read of D1, nothing written).
+  "/api/races/companions/:part",
   "/api/races/get/:part",
   "/api/records",
   "/api/results",
