@@ -30,8 +30,16 @@ async function open(kind: "phone" | "desktop"): Promise<Page> {
 }
 
 interface Bags {
-  distances: { distance: string; label: string; barn: number; vuxna: number; total: number; handedOut: number }[];
-  totals: { barn: number; vuxna: number; total: number; handedOut: number };
+  distances: {
+    distance: string;
+    label: string;
+    barn: number;
+    vuxna: number;
+    medBarn: number;
+    total: number;
+    handedOut: number;
+  }[];
+  totals: { barn: number; vuxna: number; medBarn: number; total: number; handedOut: number };
 }
 
 async function apiBags(request: APIRequestContext): Promise<Bags> {
@@ -47,12 +55,13 @@ async function shownRows(page: Page, table: string): Promise<string[][]> {
     .evaluateAll((rows) => rows.map((r) => [...r.children].map((c) => (c.textContent ?? "").trim())));
 }
 
-/** The packing list: [label, barn, vuxna, totalt] per distance and the totals. */
+/** The packing list: [label, barn, vuxna, med barn, totalt] per distance and the totals. */
 function expectedPacking(bags: Bags): string[][] {
   return [...bags.distances, { ...bags.totals, label: "Totalt" }].map((d) => [
     d.label,
     String(d.barn),
     String(d.vuxna),
+    String(d.medBarn),
     String(d.total),
   ]);
 }
@@ -86,6 +95,9 @@ for (const kind of ["phone", "desktop"] as const) {
     // The demo season has paid runners; the totals add up.
     expect(bags.totals.total).toBeGreaterThan(0);
     expect(bags.totals.total).toBe(bags.distances.reduce((n, d) => n + d.total, 0));
+    // The demo's parents running with a child without competing (issue 28 item 6) are counted apart, in the total.
+    expect(bags.totals.medBarn).toBeGreaterThan(0);
+    expect(bags.totals.total).toBe(bags.totals.barn + bags.totals.vuxna + bags.totals.medBarn);
     await expectNoSidewaysScroll(page);
     await expectNoSeriousAxeViolations(page);
     if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/goodiebags-${kind}.png`, fullPage: true });

@@ -114,7 +114,9 @@ test("1280 px: heading, groups, search, details, a failed payment's error, a ref
   await expect
     .poll(async () => (await summary.textContent())?.replace(/\s/g, " "))
     .toContain(
-      `${totals.paidParticipants} betalda deltagare · ${totals.paidSum.toLocaleString("sv-SE").replace(/\s/g, " ")} kr`,
+      `${totals.paidParticipants} betalda deltagare` +
+        (totals.paidCompanions > 0 ? ` (och ${totals.paidCompanions} vuxna som springer med barn)` : "") +
+        ` · ${totals.paidSum.toLocaleString("sv-SE").replace(/\s/g, " ")} kr`,
     );
   expect(await page.locator(".reg-group-label").allTextContents()).toEqual(["5,6km", "2,8km", "1,6km", "0,8km", "nok"]);
 

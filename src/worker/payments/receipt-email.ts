@@ -2,6 +2,7 @@
  * The receipt e-mail sent once a registration is paid (by Swish or a campaign code): who runs which distance,
  * what was paid, when and with which Swish reference, and what the family needs on race day.
  */
+import { COMPANION_LABEL } from "../../shared/companion";
 import { formatCheckinCode } from "../../shared/checkin";
 import { distanceLabel, toDistance } from "../../shared/distances";
 import { SEASON, type Season } from "../../shared/season";
@@ -17,6 +18,8 @@ export interface ReceiptRunner {
   lastname: string;
   /** km as the spec writes it ('5.6'). */
   distance: string;
+  /** An adult running with a child without competing (shared/companion.ts): named so in the list. */
+  companion?: boolean | null;
 }
 
 export interface ReceiptInput {
@@ -56,7 +59,11 @@ export function receiptEmail(input: ReceiptInput, season: Season = SEASON): Rece
   const site = season.siteName;
   const raceDay = formatSwedishDate(stockholmToEpoch(`${season.raceDay}T12:00`));
   const subject = `Kvitto: anmälan till ${site} ${season.year}`;
-  const runnerLines = input.runners.map((r) => `${r.firstname} ${r.lastname}, ${distanceText(r.distance)}`);
+  const runnerLines = input.runners.map(
+    (r) =>
+      `${r.firstname} ${r.lastname}, ${distanceText(r.distance)}` +
+      (r.companion === true ? `, ${COMPANION_LABEL.toLowerCase()}` : ""),
+  );
   const paidWith = input.paymentReference
     ? `Swish, referens ${input.paymentReference}`
     : input.kampanj

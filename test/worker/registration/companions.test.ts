@@ -12,7 +12,7 @@ import { SEASON } from "../../../src/shared/season";
 import { raceClient } from "../../../src/worker/race-day/race-runners";
 import { get, loginAdmin, post } from "../helpers";
 import { at, familyRows, getRegistration, login, OPEN_AT, runner, update, type Visitor } from "../registration-helpers";
-import { payOnPhone, paymentRow, setCallbacks } from "../swish-helpers";
+import { payOnPhone, paymentRow, receiptsTo, setCallbacks } from "../swish-helpers";
 
 const RACE_08 = raceIdForSeason("0.8", SEASON);
 
@@ -84,7 +84,10 @@ describe("registering an adult who runs with a child", () => {
   });
 
   it("once paid: the child and the mother are in their races, the companion in none, listed as 'Med barn'", async () => {
-    const { id } = await paidFamily();
+    const { v, id } = await paidFamily();
+    // The receipt names him as running with the child.
+    const [receipt] = await receiptsTo(v.email);
+    expect(receipt?.text).toContain("Per Ek, 0,8km, springer med barn (ej tävlande)");
     const pappa = await participant(id.pappa);
     expect(pappa).toMatchObject({ paid_price: 0, race_id: null, bib: null });
     expect(pappa?.paid_by).not.toBeNull();

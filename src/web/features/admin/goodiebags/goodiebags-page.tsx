@@ -40,9 +40,8 @@ function PackingList({ bags }: { bags: GoodieBags }) {
     <>
       <p className="goodiebags-lead">
         Packlista för loppdagen: betalda deltagare per distans, barn (under {adultAge} år) och vuxna ({adultAge} år och
-        äldre). Med barn: vuxna som springer med ett barn utan att tävla, räknade för sig (ingen nummerlapp, ingen tid).
-        Löpare som betalat i biljettkassan räknas med. Utdelade: löparen har hämtat nummerlappen vid disken (påsen
-        följer med); kvar: ännu inte hämtade.
+        äldre); med barn: vuxna som springer med ett barn utan att tävla. Löpare som betalat i biljettkassan räknas med.
+        Utdelade: löparen har hämtat nummerlappen vid disken (påsen följer med); kvar: ännu inte hämtade.
       </p>
       <div className="table-scroll">
         <table className="table goodiebags-table goodiebags-packing">
