@@ -187,7 +187,12 @@ test("1280 px: heading, groups, search, details, a failed payment's error, a ref
   const all = await overview(page);
   await expect
     .poll(() => page.locator(".reg-count").textContent())
-    .toBe(`${overviewTotals(all).paidParticipants} betalda deltagare.`);
+    .toBe(
+      `${overviewTotals(all).paidParticipants} betalda deltagare` +
+        (overviewTotals(all).paidCompanions > 0
+          ? ` och ${overviewTotals(all).paidCompanions} som springer med barn.`
+          : "."),
+    );
   await expectNoSeriousAxeViolations(page);
 });
 

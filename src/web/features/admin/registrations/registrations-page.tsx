@@ -76,6 +76,8 @@ export default function RegistrationsPage() {
   );
   const shownCount = view === "alla" ? foundRegistrations : paidRows.length;
   const shownTotal = view === "alla" ? list.length : allPaidRows.length;
+  // The paid-only list shows adults running with a child too (marked); its count names them apart.
+  const paidCompanionRows = allPaidRows.filter((r) => r.runner.companion === true).length;
 
   return (
     <section className="page registrations" aria-labelledby="registrations-title">
@@ -135,7 +137,10 @@ export default function RegistrationsPage() {
             <p className="muted reg-count" role="status" hidden={view === "kassa"}>
               {search.trim()
                 ? `${shownCount} av ${shownTotal} ${view === "alla" ? "anmälningar" : "deltagare"} matchar ”${search.trim()}”.`
-                : `${shownTotal} ${view === "alla" ? "anmälningar" : "betalda deltagare"}.`}
+                : view === "alla"
+                  ? `${shownTotal} anmälningar.`
+                  : `${shownTotal - paidCompanionRows} betalda deltagare` +
+                    (paidCompanionRows > 0 ? ` och ${paidCompanionRows} som springer med barn.` : ".")}
             </p>
             <TabsContent value="alla">
               <GroupedList groups={groups} onOpen={open} resetKey={`${season}|${search}`} />
