@@ -2,11 +2,12 @@
  * Issue 28, item 6 in real Chromium on a 390 px phone: a parent registers a child on 0.8 km and themself as
  * 'Springer med barn (ej tävlande)' on the same distance, sees the price (the child's fee, the companion apart at
  * 0 kr), pays with the Swish simulator, and finds the child in the start list with a bib to come and the parent
- * after the runners, marked 'Med barn', not counted as a runner. No sideways scrolling on any of these screens.
+ * after the runners, marked 'Med barn', not counted as a runner; the bib desk shows him with his family without a
+ * bib and checks him in. No sideways scrolling on any of these screens.
  */
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, expect, inject, test } from "vitest";
-import { launchBrowser, phoneContext } from "./browser";
+import { launchBrowser, phoneContext, signInAsDevAdmin } from "./browser";
 
 const baseURL = inject("baseURL");
 const SCREENSHOTS = process.env.E2E_SCREENSHOTS;
@@ -134,5 +135,22 @@ test("a child and a parent running with her on 0.8 km: the price, the payment an
   await per.scrollIntoViewIfNeeded();
   if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/companion-startlist-390.png` });
   await noSidewaysScroll(page);
+
+  // The bib desk: Per with his family, without a bib ('Med barn'), and 'Hämtat' for him.
+  const desk = await (await phone()).context.newPage();
+  await signInAsDevAdmin(desk);
+  await desk.goto("/admin/incheckning");
+  await desk.getByLabel(/Sök namn, e-post eller startnummer/).fill(lastname);
+  await desk.getByRole("list", { name: "Träffar" }).getByRole("button").first().click();
+  const card = desk.locator(".checkin-family");
+  const perRow = card.locator(".checkin-runner").filter({ hasText: `Per ${lastname}` });
+  await perRow.getByText("Med barn", { exact: true }).waitFor();
+  expect(await perRow.getByRole("button", { name: "Nästa nummer" }).count()).toBe(0);
+  await perRow.getByRole("button", { name: "Hämtat" }).click();
+  await perRow.getByText(/^Hämtat \d\d:\d\d$/).waitFor();
+  await expect.poll(() => desk.getByText(/^Ej skickade/).count()).toBe(0);
+  expect(await desk.locator(".alert-error").count()).toBe(0);
+  if (SCREENSHOTS) await desk.screenshot({ path: `${SCREENSHOTS}/companion-desk-390.png`, fullPage: true });
+  await noSidewaysScroll(desk);
   expect(errors).toEqual([]);
 });

@@ -141,7 +141,9 @@ function RunnerRow({ family, runner: r, unsent, onPickUp, onUndo }: RunnerRowPro
         ) : !r.paid ? (
           <span className="checkin-badge is-unpaid">Ej betald</span>
         ) : r.companion ? (
-          <span className="muted">Med barn – ingen nummerlapp</span>
+          <span className="muted" title="Springer med barn utan att tävla: ingen nummerlapp">
+            Med barn
+          </span>
         ) : r.raceId === null ? (
           <span className="muted">Inte i något lopp</span>
         ) : r.bib !== null ? (
