@@ -154,3 +154,46 @@ test("a child and a parent running with her on 0.8 km: the price, the payment an
   await noSidewaysScroll(desk);
   expect(errors).toEqual([]);
 });
+
+test("the box office: a child and a parent running with him (no bib), paid in cash, at 390 px", async () => {
+  const { page } = await phone();
+  const errors: string[] = [];
+  page.on("pageerror", (err) => errors.push(err.message));
+  await signInAsDevAdmin(page);
+  await page.goto("/admin/kassa");
+  const tag = Math.random().toString(36).slice(2, 7);
+  const form = page.locator("form.quickreg-form");
+  await form.getByLabel("Förnamn").first().fill("Nils");
+  await form.getByLabel("Efternamn").first().fill(`Kassa${tag}`);
+  await form.getByLabel("Ålder").first().fill("7");
+  // A bib nobody holds on 0.8 km (its range is 1–199: a random one of 150–199, another on a 409).
+  await form
+    .getByLabel("Startnummer")
+    .first()
+    .fill(String(150 + Math.floor(Math.random() * 50)));
+  await form.getByRole("radio", { name: "0,8km" }).first().check();
+  await form.getByRole("radio", { name: "Herr" }).first().check();
+  await form.getByLabel("Telefon").fill("070-555 12 34");
+  await form.getByRole("button", { name: "Lägg till löpare" }).click();
+  const second = form.getByRole("group", { name: "Löpare 2" });
+  await second.getByLabel("Förnamn").fill("Karin");
+  await second.getByLabel("Ålder").fill("41");
+  await second.getByRole("checkbox", { name: /Springer med barn \(ej tävlande\)/ }).check();
+  // No bib for her: the field is gone.
+  expect(await second.getByLabel("Startnummer").count()).toBe(0);
+  await second.getByRole("radio", { name: "0,8km" }).check();
+  await second.getByRole("radio", { name: "Dam" }).check();
+  await form.getByRole("radio", { name: "Kontant" }).check();
+  expect(await form.locator(".quickreg-price").textContent()).toMatch(/Att betala: 200\s*kr \(2 löpare\)/);
+  if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/companion-box-office-390.png`, fullPage: true });
+  await noSidewaysScroll(page);
+  await form.getByRole("button", { name: "Nästa" }).click();
+  const done = page.getByRole("region", { name: "Klart!" });
+  await done.waitFor();
+  expect(await done.textContent()).toContain(
+    `Karin Kassa${tag} springer med barn på 0,8 km (ej tävlande, ingen nummerlapp).`,
+  );
+  if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/companion-box-office-done-390.png`, fullPage: true });
+  await noSidewaysScroll(page);
+  expect(errors).toEqual([]);
+});

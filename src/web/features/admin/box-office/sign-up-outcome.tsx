@@ -71,7 +71,8 @@ export function SignUpOutcome({ payid, draft, onNextFamily, onRetry, onEdit }: S
           {data.runners.map((r) =>
             r.companion ? (
               <p className="box-office-done-line" key={r.id}>
-                {r.firstname} {r.lastname} springer med barn på {r.distance} km (ej tävlande, ingen nummerlapp).
+                {r.firstname} {r.lastname} springer med barn på {r.distance.replace(".", ",")} km (ej tävlande, ingen
+                nummerlapp).
               </p>
             ) : (
               <p className="box-office-done-line" key={r.id}>
