@@ -49,8 +49,8 @@ const ANALYTICS_SQL = `
     SELECT payid, sum(amount) AS refunded FROM refunds WHERE status = 'PAID' GROUP BY payid
   ),
   runners AS MATERIALIZED (
-    SELECT registration_id, count(*) AS runners,
-           sum(paid_by IS NOT NULL AND deregistered_at IS NULL) AS paid_runners
+    SELECT registration_id, sum(companion = 0) AS runners,
+           sum(companion = 0 AND paid_by IS NOT NULL AND deregistered_at IS NULL) AS paid_runners
       FROM participants WHERE registration_id IS NOT NULL GROUP BY registration_id
   ),
   paid_payment AS MATERIALIZED (
@@ -95,12 +95,15 @@ const ANALYTICS_SQL = `
 
 /**
  * The runner figures (kinds 'season-distance' and 'distance', the same columns): every runner of a registration
- * (a runner makes its registration count), under the registration's season.
+ * (a runner makes its registration count), under the registration's season. An adult running with a child without
+ * competing (shared/companion.ts) is no runner here, nor in the registrations' runner counts above: the figures
+ * (ages per distance included) are the competing runners'.
  */
 const RUNNERS_SQL = `
   WITH runner AS MATERIALIZED (
     SELECT r.season, p.distance, p.age, trim(p.company) AS company
       FROM participants p JOIN registrations r ON r.id = p.registration_id
+     WHERE p.companion = 0
   )
   SELECT 'season-distance' AS kind, season, distance AS k, NULL AS n, NULL AS paid, count(*) AS runners,
          NULL AS paid_runners, NULL AS revenue, NULL AS refunded, NULL AS rate, NULL AS seasons, NULL AS with_company,

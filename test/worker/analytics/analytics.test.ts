@@ -381,6 +381,8 @@ describe("registration analytics", () => {
         ["r20-0", "Mor", 40, "5.6"],
         ["r20-1", "Son", 9, "1.6"],
         ["r20-2", "Dotter", 7, "0.8"],
+        // Issue 28 item 6: the father runs 0.8 with her without competing, 0 kr: no runner in the figures.
+        ["r20-3", "Far", 44, "0.8"],
       ].map(([id, name, age, distance]) =>
         db
           .prepare(
@@ -398,7 +400,7 @@ describe("registration analytics", () => {
       db
         .prepare(
           `INSERT INTO payments (id, registration_id, season, amount, status, date_created, date_paid, participant_ids)
-           VALUES (?, 'r20', 2026, 100, 'PAID', ?, ?, '["r20-2"]')`,
+           VALUES (?, 'r20', 2026, 100, 'PAID', ?, ?, '["r20-2","r20-3"]')`,
         )
         .bind(hex(0x202), ms("2026-06-15T10:00:00+02:00"), ms("2026-06-15T10:00:00+02:00")),
       db
@@ -408,6 +410,7 @@ describe("registration analytics", () => {
         )
         .bind(hex(0xf20), hex(0x201), created),
       db.prepare("UPDATE participants SET deregistered_at = ? WHERE id = 'r20-1'").bind(created),
+      db.prepare("UPDATE participants SET companion = 1 WHERE id = 'r20-3'"),
     ]);
     const y2026 = (await analytics()).yearComparison.find((y) => y.year === 2026)!;
     expect(y2026).toMatchObject({
