@@ -16,8 +16,8 @@ export const BENCH_SERVER_ENV = { X_LOCAL_OBSERVABILITY: "false" };
  * Where the benchmarks' servers keep their local state (D1 and the Durable Objects' SQLite files): in memory
  * (/dev/shm, a tmpfs) unless `BENCH_STATE=disk`. Locally every SQLite commit is an fsync on workerd's one thread, so
  * on disk each write of a Durable Object (and each local D1 query) waits for the disk while every other request
- * waits for the thread; on Cloudflare an object's writes are confirmed by its storage's replicas (the output gate)
- * without blocking the isolate's thread on a local disk. The echo object writes nothing, so on disk a comparison
+ * waits for the thread; on Cloudflare an answer waits until its writes are durable (the output gate), but the
+ * isolate's thread does not, and writes made close together are confirmed together. The echo object writes nothing, so on disk a comparison
  * with it mostly measures this machine's disk. Both are reported in the README's Benchmarks; run.mjs records which
  * was used in each result file.
  */
