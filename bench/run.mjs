@@ -5,11 +5,11 @@
  * no server: it runs before the server is started, and alone it starts none.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import path from "node:path";
 import { startLocalServer } from "../scripts/lib/server.mjs";
-import { BENCH_SERVER_ENV } from "./lib/server-env.mjs";
+import { BENCH_SERVER_ENV, BENCH_STATE, benchStateDir } from "./lib/server-env.mjs";
 
 const BENCHMARKS = {
   "admin-analytics": () => import("./admin-analytics.mjs"),
@@ -54,6 +54,8 @@ const machine = {
   commit: gitCommit(),
   // Other work on the machine skews every figure; this says how busy it was when the run began.
   loadAverage1m: Math.round(loadavg()[0] * 100) / 100,
+  /** Where the servers kept their local state (lib/server-env.mjs): "memory" (/dev/shm) or "disk". */
+  serverState: BENCH_STATE,
 };
 
 let server = null;
@@ -62,7 +64,14 @@ try {
   for (const name of names) {
     if (!IN_PROCESS.has(name) && server === null) {
       console.log("Bygger och startar servern (scripts/start.mjs)…");
-      server = await startLocalServer({ echo: process.env.BENCH_SERVER_LOG === "1", env: BENCH_SERVER_ENV });
+      console.log(
+        `(serverns lokala lagring: ${BENCH_STATE === "memory" ? "i minnet, /dev/shm" : "på disk"}; BENCH_STATE=disk byter)`,
+      );
+      server = await startLocalServer({
+        echo: process.env.BENCH_SERVER_LOG === "1",
+        env: BENCH_SERVER_ENV,
+        stateDir: benchStateDir("loppet-state-"),
+      });
     }
     console.log(`\n── ${name} ──`);
     try {
@@ -80,6 +89,8 @@ try {
   }
 } finally {
   await server?.stop();
+  // The state directory was ours (given to the server, which leaves a given one in place).
+  if (server) rmSync(server.stateDir, { recursive: true, force: true });
 }
 process.exit(failed ? 1 : 0);
 

@@ -5,14 +5,13 @@
  * process exits.
  */
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, rmSync } from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { bin, NODE, ROOT, toolEnv } from "../../scripts/lib/proc.mjs";
 import { freePort } from "../../scripts/lib/server.mjs";
 import { sleep } from "./async.mjs";
-import { BENCH_SERVER_ENV } from "./server-env.mjs";
+import { BENCH_SERVER_ENV, benchStateDir } from "./server-env.mjs";
 
 const ECHO_DIR = path.join(ROOT, "bench", "echo");
 const START_TIMEOUT_MS = 60_000;
@@ -22,7 +21,7 @@ export async function startEcho() {
   const began = performance.now();
   const port = await freePort();
   const inspectorPort = await freePort();
-  const stateDir = mkdtempSync(path.join(tmpdir(), "loppet-echo-"));
+  const stateDir = benchStateDir("loppet-echo-");
   const tmpOfWrangler = path.join(ECHO_DIR, ".wrangler");
   const madeTmp = !existsSync(tmpOfWrangler);
   const baseURL = `http://127.0.0.1:${port}`;
