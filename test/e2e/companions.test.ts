@@ -153,7 +153,9 @@ test("a child and a parent running with her on 0.8 km: the price, the payment an
   if (SCREENSHOTS) await desk.screenshot({ path: `${SCREENSHOTS}/companion-desk-390.png`, fullPage: true });
   await noSidewaysScroll(desk);
   expect(errors).toEqual([]);
-});
+  // A phone's whole morning in one test (login, two dialogs, Swish, the start list, the desk): slow when the
+  // machine runs other browser tests beside it.
+}, 150_000);
 
 test("the box office: a child and a parent running with him (no bib), paid in cash, at 390 px", async () => {
   const { page } = await phone();
