@@ -6,7 +6,7 @@
  * bib and checks him in. No sideways scrolling on any of these screens.
  */
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, expect, inject, test } from "vitest";
+import { afterAll, afterEach, beforeAll, expect, inject, onTestFailed, test } from "vitest";
 import { launchBrowser, phoneContext, signInAsDevAdmin } from "./browser";
 
 const baseURL = inject("baseURL");
@@ -37,6 +37,17 @@ async function phone(): Promise<{ context: BrowserContext; page: Page }> {
   return { context, page: await context.newPage() };
 }
 
+/**
+ * Where a long test got to, printed only when it fails: it once timed out beside seven other browser files, and
+ * the next runs could not show where it had stopped.
+ */
+function stepTrace(): (what: string) => void {
+  const t0 = Date.now();
+  const steps: string[] = [];
+  onTestFailed(() => console.log(`Steps reached:\n${steps.join("\n")}`));
+  return (what) => steps.push(`${Date.now() - t0} ms: ${what}`);
+}
+
 async function noSidewaysScroll(page: Page): Promise<void> {
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 }
@@ -53,12 +64,15 @@ async function logIn(page: Page, email: string): Promise<void> {
 }
 
 test("a child and a parent running with her on 0.8 km: the price, the payment and 'Med barn' in the start list", async () => {
+  const step = stepTrace();
   const { context, page } = await phone();
   const errors: string[] = [];
   page.on("pageerror", (err) => errors.push(err.message));
   const tag = Math.random().toString(36).slice(2, 7);
   const lastname = `Medbarn${tag}`;
+  step("phone open");
   await logIn(page, `medbarn-${Date.now()}-${tag}@example.se`);
+  step("logged in");
 
   const open = async () => {
     await page.getByRole("button", { name: "Lägg till löpare" }).click();
@@ -76,6 +90,7 @@ test("a child and a parent running with her on 0.8 km: the price, the payment an
   await dialog.getByRole("button", { name: "Lägg till", exact: true }).click();
   await dialog.waitFor({ state: "detached" });
 
+  step("child added");
   dialog = await open();
   await dialog.getByRole("textbox", { name: "Förnamn" }).fill("Per");
   await dialog.getByRole("textbox", { name: "Efternamn" }).fill(lastname);
@@ -92,6 +107,7 @@ test("a child and a parent running with her on 0.8 km: the price, the payment an
   await dialog.getByRole("button", { name: "Lägg till", exact: true }).click();
   await dialog.waitFor({ state: "detached" });
 
+  step("companion added");
   const row = page.getByRole("list", { name: "Anmälda löpare" }).getByRole("listitem").filter({ hasText: "Per" });
   expect(await row.textContent()).toMatch(/Springer med barn \(ej tävlande\)/);
   const price = page.getByRole("definition").filter({ hasText: "×" });
@@ -107,15 +123,18 @@ test("a child and a parent running with her on 0.8 km: the price, the payment an
   await page.getByRole("button", { name: "Till betalning" }).click();
   const { token, amount } = (await (await booked).json()) as { token: string; amount: number };
   expect(amount).toBe(100);
+  step("booked");
   await page.waitForURL("**/anmalan/4");
   const reloaded = page.waitForEvent("load", { timeout: 30_000 });
   const payer = await context.newPage();
   await payer.goto(`/dev/swish/pay/${token}`);
   await payer.getByRole("button", { name: "Betala", exact: true }).click();
   await payer.close();
+  step("paid on the payer's phone");
   await reloaded;
   await page.getByRole("region", { name: "Klart och betalt!" }).waitFor({ timeout: 20_000 });
 
+  step("page says paid");
   // The start list of 0.8 km: Lo among the runners, Per after them marked 'Med barn', counted apart.
   await page.goto("/startlistor");
   const season = page.locator("section.year-section").filter({ has: page.getByRole("heading", { name: "2025" }) });
@@ -123,6 +142,7 @@ test("a child and a parent running with her on 0.8 km: the price, the payment an
   await season.getByRole("table").waitFor();
   const per = season.locator(".data-grid-block [role='row']").filter({ hasText: `Per ${lastname}` });
   await per.waitFor();
+  step("companion in the start list");
   const cells = await per.locator("> *").allTextContents();
   expect(cells.map((c) => c.trim())).toEqual(["", `Per ${lastname}`, "Med barn", ""]);
   const lo = season.locator(".data-grid-block [role='row']").filter({ hasText: `Lo ${lastname}` });
@@ -138,6 +158,7 @@ test("a child and a parent running with her on 0.8 km: the price, the payment an
 
   // The bib desk: Per with his family, without a bib ('Med barn'), and 'Hämtat' for him.
   const desk = await (await phone()).context.newPage();
+  step("desk phone open");
   await signInAsDevAdmin(desk);
   await desk.goto("/admin/incheckning");
   await desk.getByLabel(/Sök namn, e-post eller startnummer/).fill(lastname);
@@ -145,6 +166,7 @@ test("a child and a parent running with her on 0.8 km: the price, the payment an
   const card = desk.locator(".checkin-family");
   const perRow = card.locator(".checkin-runner").filter({ hasText: `Per ${lastname}` });
   await perRow.getByText("Med barn", { exact: true }).waitFor();
+  step("family at the desk");
   expect(await perRow.getByRole("button", { name: "Nästa nummer" }).count()).toBe(0);
   await perRow.getByRole("button", { name: "Hämtat" }).click();
   await perRow.getByText(/^Hämtat \d\d:\d\d$/).waitFor();
