@@ -20,6 +20,12 @@
  *   deregisters the child is the organiser's decision and leaves the companion as it is.
  * - Whether a runner is a companion is part of its price class: a paid runner cannot become one, nor a paid
  *   companion a competing runner (registration-view.ts changesPriceClass).
+ *
+ * Interleavings: two tabs of a family, one adding a companion and one removing the child it needs, both save the
+ * whole runner map from the same version: the version guard (registrations-db.ts saveRunners) lets one win and
+ * answers the other 409 with the current list, which the rule then checks again on its next save; so no stored
+ * family ever has a companion without its child through a save. Two desks marking a companion's pick-up: one
+ * conditional D1 statement each, the first moment kept (checkin-db.ts markCompanionsPickedUp).
  */
 import { isAdult } from "./age";
 import { SEASON, type Season } from "./season";

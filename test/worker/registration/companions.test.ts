@@ -126,12 +126,17 @@ describe("registering an adult who runs with a child", () => {
       `/admin/api/races/register-bib/${RACE_08}/runner-${id.pappa}/77`,
       `/admin/api/races/dns/${RACE_08}/runner-${id.pappa}/on`,
       `/admin/api/races/finish/${RACE_08}/runner-${id.pappa}`,
+      `/admin/api/races/change-distance/${raceIdForSeason("1.6", SEASON)}/${RACE_08}/runner-${id.pappa}`,
     ]) {
       const res = await get(path, { jar });
       expect(`${res.status} ${await res.text()}`).toBe('404 {"error":"Löparen finns inte i loppet."}');
     }
     expect(await participant(id.pappa)).toMatchObject({ bib: null, race_id: null });
 
+    // 'Markera ej hämtade som DNS' marks nobody who is no runner of the race.
+    const bulk = await get(`/admin/api/races/dns-not-picked-up/${RACE_08}?confirm=DNS`, { jar });
+    expect(bulk.status).toBe(200);
+    expect(await race.getRunner(id.pappa)).toBeNull();
     // Every runner of the race DNS, then 'Avsluta lopp': the companion waits for nothing.
     for (const r of await race.listRunners()) {
       if (r.finished === null && !r.dns) await race.setDns(r.id, true);
