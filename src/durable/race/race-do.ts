@@ -21,6 +21,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { closeSocket, parseClientFrame, sendFrame } from "../client-frames";
 import { clockFromSettings, type Clock } from "../../shared/clock";
+import { applyDevSeason } from "../../worker/dev/dev-season";
 import {
   compareRunners,
   RaceError,
@@ -110,6 +111,8 @@ export class RaceDO extends DurableObject<Env> {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
+    // Development's season switch (CHILD_SAFE_PUBLISHING) for the spectators' feed; nothing outside development.
+    applyDevSeason(env);
     this.clock = clockFromSettings(env);
     this.store = new RaceStore(ctx.storage, this.clock);
     this.sessionRecheck = new SessionRecheck(ctx.storage);
