@@ -2,8 +2,8 @@
  * Issue 28, items 3 and 4, in real Chromium at 390 px against `npm start`'s server: a paid family, once their race
  * has started and their runner has finished, sees the runner's time and placings on step 3 of `/anmalan` without
  * sideways scrolling, and the runner's diploma opens as a one-page print view (A4 when printed). Child-safe
- * publishing is a build-time season setting, off in this server: its public side is tested in the Worker tests
- * (test/worker/race-day/child-safe-view.test.ts) and the family side in test/worker/registration/family-results.test.ts.
+ * publishing is off in this server: child-safe.test.ts starts a server of its own with it on, and the Worker tests
+ * cover it too (test/worker/race-day/child-safe-view.test.ts, test/worker/registration/family-results.test.ts).
  * Uses the season's 0.8 race and resets it afterwards (the browser test files run one at a time).
  */
 import type { Browser, BrowserContext } from "playwright-core";

@@ -8,7 +8,8 @@
  *
  * Every entry point that reads the season's publishing rules calls this first: the app's context middleware (each
  * request), the cron and the queue (src/worker/index.ts), and the race object's constructor (its feed to the
- * spectators). A server's variables are the same for every request and object, so each call sets the same value;
+ * spectators: locally it shares the Worker's isolate, but an object woken by its alarm may run before any request
+ * has). A server's variables are the same for every request and object, so each call sets the same value;
  * nothing here waits or keeps a request's object. Without the variable nothing is touched (the Worker tests set
  * SEASON.childSafePublishing themselves).
  */
