@@ -12,9 +12,11 @@
  *   conditional UPDATE on the summary the mail was built from, so of two corrections read at the same moment
  *   only one mails each change.
  *
- * Who calls them: the race-day routes (race-day/routes.ts): 'Officiella' (`POST /admin/api/races/official/{race}`)
- * calls `mailOfficialResults` after its answer, and every race call that can change a time or a status calls
- * `mailCorrectedResults` after its answer while the race's results are official (or corrected).
+ * Who calls them: the race object (src/durable/race/results-mail.ts). Once its results are official, every change
+ * it commits ('Officiella' itself, and any change of a runner, whichever route, phone, desk or alarm made it) leaves
+ * a mail owed, and its alarm calls `mailOfficialResults` then `mailCorrectedResults` with the race as it is then
+ * (`snapshot`; without one they read the race object). One caller, one run at a time per race: the mails follow
+ * the changes in order.
  *
  * An erased family (personal-data) is not among the families; one erased while a call goes through them is found
  * by the read after its writes and gets nothing, with nothing of it left (`takenBackIfErased`).
@@ -31,7 +33,7 @@ import { distanceFromMeters, distanceLabel } from "../../shared/distances";
 import { publishingRules } from "../../shared/child-safe";
 import { familyRunnerResults, type FamilyRunnerResult } from "../../shared/family-results";
 import { partYear } from "../../shared/race-id";
-import type { RaceRecord, RunnerRecord } from "../../shared/race-protocol";
+import type { RaceRecord, RaceSnapshot, RunnerRecord } from "../../shared/race-protocol";
 import { SEASON } from "../../shared/season";
 import { database, type Db } from "../db/client";
 import { ERASED_DOMAIN, scoped, type ErasureScope, type ErasureStatement } from "../db/erasure";
@@ -242,9 +244,14 @@ async function enqueue(env: Env, messages: readonly MailMessage[]): Promise<void
 }
 
 /** The race's results were marked official: each family with a runner in it is mailed once per race. */
-export async function mailOfficialResults(env: Env, part: string, now = Date.now()): Promise<ResultsMailReport> {
+export async function mailOfficialResults(
+  env: Env,
+  part: string,
+  now = Date.now(),
+  snapshot?: RaceSnapshot,
+): Promise<ResultsMailReport> {
   const db = database(env.DB);
-  const [race, ...runners] = await raceSnapshot(env, db, part);
+  const [race, ...runners] = snapshot ?? (await raceSnapshot(env, db, part));
   const rules = publishingRules(SEASON);
   const report: ResultsMailReport = { mailed: 0, unchanged: 0, unsubscribed: 0, erased: 0 };
   const families = await familiesInRace(db, part);
@@ -288,9 +295,14 @@ export async function mailOfficialResults(env: Env, part: string, now = Date.now
  * their last mail get one more mail saying what changed. A family never told (results not official yet) gets
  * nothing here: the official mail will carry the corrected result.
  */
-export async function mailCorrectedResults(env: Env, part: string, now = Date.now()): Promise<ResultsMailReport> {
+export async function mailCorrectedResults(
+  env: Env,
+  part: string,
+  now = Date.now(),
+  snapshot?: RaceSnapshot,
+): Promise<ResultsMailReport> {
   const db = database(env.DB);
-  const [race, ...runners] = await raceSnapshot(env, db, part);
+  const [race, ...runners] = snapshot ?? (await raceSnapshot(env, db, part));
   const report: ResultsMailReport = { mailed: 0, unchanged: 0, unsubscribed: 0, erased: 0 };
   const families = await familiesInRace(db, part);
   const off = await unsubscribed(db, families);

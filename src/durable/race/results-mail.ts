@@ -1,0 +1,71 @@
+/**
+ * The results mails to families (issue 28, item 3), sent from the race object: once the race's results are
+ * official, every change the object commits (whoever made it: a race-day route, a timing phone's typed bib or slot,
+ * the box office, the bib desk, a refund, an erasure, or the object's own alarm finishing a distance move) leaves a
+ * mail owed, and the object's alarm sends it (src/worker/registration/results-mails.ts):
+ * - `mailOfficialResults`: each family with a runner in the race is mailed once per race (its claim in D1);
+ * - `mailCorrectedResults`: a family told before whose own runner's time or status differs from its last mail
+ *   gets one more mail saying what changed (a placing moved by another runner sends nothing);
+ * both through the mail queue, respecting unsubscribe.
+ *
+ * Why here and not after each Worker route: every change of a runner goes through this object's commit, so no path
+ * can change an official result without leaving the mail owed; and the alarm runs one at a time per object, each
+ * run mailing from the race as it is at that moment, read from its own storage. So the mails go out in the order of
+ * the changes: a run that read an older state can never follow one that read a newer one (two routes mailing after
+ * their answers could, and tell a family an old time as the correction).
+ *
+ * Two tabs, two phones, retries: a change leaves a counter higher (storage, in the change's own synchronous step,
+ * so it survives eviction and a restart); a run takes the counter it started from and clears it only when no change
+ * came in meanwhile, else the next run mails that change. A run that fails (D1 or the queue unreachable) leaves it
+ * owed and the alarm tries again. The D1 claims in results-mails.ts make a repeated run mail nobody twice.
+ */
+import type { RaceSnapshot } from "../../shared/race-protocol";
+import { mailCorrectedResults, mailOfficialResults } from "../../worker/registration/results-mails";
+import type { Effects } from "./rules/decision";
+import type { RaceStore } from "./storage";
+
+const OWED_KEY = "results-mail-owed";
+
+function official(store: RaceStore): boolean {
+  const results = store.meta()?.results;
+  return results === "official" || results === "corrected";
+}
+
+/**
+ * In a change's synchronous step, after the results' status has followed it: while the results are official, a
+ * change of the race or of a runner leaves a results mail owed. True when one is now owed (set the alarm).
+ */
+export function oweResultsMail(store: RaceStore, storage: DurableObjectStorage, effects: Effects): boolean {
+  if (!official(store) || !(effects.race || effects.runners?.length)) return false;
+  storage.kv.put(OWED_KEY, (storage.kv.get<number>(OWED_KEY) ?? 0) + 1);
+  return true;
+}
+
+/** Whether a results mail is owed (the alarm's check). */
+export function resultsMailOwed(storage: DurableObjectStorage): boolean {
+  return storage.kv.get<number>(OWED_KEY) !== undefined;
+}
+
+/**
+ * The alarm's step: the official mail (families not yet told) and the correction mail (families whose runner
+ * changed), both from the race as it is now. Throws when D1 or the queue fails (the mail stays owed). A race whose
+ * results are no longer official (a reset) owes nothing.
+ */
+export async function sendResultsMail(
+  env: Env,
+  store: RaceStore,
+  storage: DurableObjectStorage,
+  snapshot: () => RaceSnapshot,
+  now: number,
+): Promise<void> {
+  const owed = storage.kv.get<number>(OWED_KEY);
+  if (owed === undefined) return;
+  if (official(store)) {
+    const race = snapshot();
+    const part = race[0].part;
+    await mailOfficialResults(env, part, now, race);
+    await mailCorrectedResults(env, part, now, race);
+  }
+  // A change during the mail left the counter higher: it stays owed for the next run.
+  if (storage.kv.get<number>(OWED_KEY) === owed) storage.kv.delete(OWED_KEY);
+}
