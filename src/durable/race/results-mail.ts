@@ -41,6 +41,15 @@ export function oweResultsMail(store: RaceStore, storage: DurableObjectStorage, 
   return true;
 }
 
+/** The runners in the race when its results became official who are not in it now (moved, refunded, taken out). */
+function goneSinceOfficial(store: RaceStore): string[] {
+  return store
+    .sql<{ id: string }>(
+      "SELECT id FROM official_results WHERE id NOT IN (SELECT id FROM runners WHERE moving_to IS NULL)",
+    )
+    .map((r) => r.id);
+}
+
 /** Whether a results mail is owed (the alarm's check). */
 export function resultsMailOwed(storage: DurableObjectStorage): boolean {
   return storage.kv.get<number>(OWED_KEY) !== undefined;
@@ -64,7 +73,7 @@ export async function sendResultsMail(
     const race = snapshot();
     const part = race[0].part;
     await mailOfficialResults(env, part, now, race);
-    await mailCorrectedResults(env, part, now, race);
+    await mailCorrectedResults(env, part, now, race, goneSinceOfficial(store));
   }
   // A change during the mail left the counter higher: it stays owed for the next run.
   if (storage.kv.get<number>(OWED_KEY) === owed) storage.kv.delete(OWED_KEY);

@@ -7,8 +7,9 @@
  *   race: the family's row in `results_mails` is claimed by an INSERT that only one call can make, so a second
  *   call (the event repeated, two admins, a retry) mails nobody again.
  * - `mailCorrectedResults(env, part)`: a correction after that. Only a family whose own runner's time or status
- *   (finished, not started, still out) differs from what their last mail said gets one more mail, saying what
- *   changed; a placing that moved because another runner was corrected sends nothing. The row moves on by a
+ *   (finished, not started, still out, no longer in the race) differs from what their last mail said gets one more
+ *   mail, saying what changed; a placing that moved because another runner was corrected sends nothing. A runner
+ *   who left the race (a move to another distance, a refund) is found through the race object's `gone` list. The row moves on by a
  *   conditional UPDATE on the summary the mail was built from, so of two corrections read at the same moment
  *   only one mails each change.
  *
@@ -47,7 +48,8 @@ import { familyTimeText } from "./diplomas";
 export interface MailedRunner {
   id: string;
   name: string;
-  status: "finished" | "dns" | "out";
+  /** 'removed': told about before, no longer in the race (moved to another distance, refunded, taken out). */
+  status: "finished" | "dns" | "out" | "removed";
   time: string | null;
 }
 
@@ -64,6 +66,7 @@ export interface ResultsMailReport {
 
 function statusText(r: Pick<MailedRunner, "status" | "time">): string {
   if (r.status === "finished" && r.time) return familyTimeText(r.time);
+  if (r.status === "removed") return "inte längre med i loppet";
   return r.status === "dns" ? "startade inte" : "ingen tid";
 }
 
@@ -171,6 +174,50 @@ async function familiesInRace(db: Db, part: string): Promise<Family[]> {
     family.ids.add(row.id);
   }
   return [...byRegistration.values()];
+}
+
+/**
+ * The families of runners that were in the race when its results became official and have left it since (`gone`,
+ * the race object's list: moved to another distance, refunded, taken out), by their participant rows (primary key),
+ * added to `families` when not there already. Their runners are not in `ids`: only their last mail names them.
+ */
+async function withFamiliesOfGone(db: Db, families: Family[], gone: readonly string[]): Promise<Family[]> {
+  if (gone.length === 0) return families;
+  const rows = await db
+    .select({ registrationId: registrations.id, email: registrations.email })
+    .from(participants)
+    .innerJoin(registrations, eq(participants.registrationId, registrations.id))
+    .where(
+      and(
+        sql`${participants.id} IN (SELECT value FROM json_each(${JSON.stringify(gone)}))`,
+        notLike(registrations.email, `%@${ERASED_DOMAIN}`),
+      ),
+    )
+    .all();
+  const known = new Set(families.map((f) => f.registrationId));
+  const added = rows.filter((r) => !known.has(r.registrationId) && known.add(r.registrationId));
+  return [
+    ...families,
+    ...added.map((r) => ({ registrationId: r.registrationId, email: r.email, ids: new Set<string>() })),
+  ];
+}
+
+/**
+ * A family's runners as a correction compares them: those in the race now, and each runner their last mail named
+ * who is no longer in the race ('removed'), so leaving the race is a change told once.
+ */
+function correctionSummary(
+  runners: readonly RunnerRecord[],
+  family: Family,
+  before: readonly MailedRunner[],
+): MailedRunner[] {
+  const inRace = new Set(runners.map((r) => r.id));
+  const summary = mailedRunners(runners.filter((r) => family.ids.has(r.id)));
+  const named = new Set(summary.map((r) => r.id));
+  for (const b of before) {
+    if (!inRace.has(b.id) && !named.has(b.id)) summary.push({ id: b.id, name: b.name, status: "removed", time: null });
+  }
+  return summary;
 }
 
 /** The families' addresses on the unsubscribe list, in one read. */
@@ -300,11 +347,12 @@ export async function mailCorrectedResults(
   part: string,
   now = Date.now(),
   snapshot?: RaceSnapshot,
+  gone: readonly string[] = [],
 ): Promise<ResultsMailReport> {
   const db = database(env.DB);
   const [race, ...runners] = snapshot ?? (await raceSnapshot(env, db, part));
   const report: ResultsMailReport = { mailed: 0, unchanged: 0, unsubscribed: 0, erased: 0 };
-  const families = await familiesInRace(db, part);
+  const families = await withFamiliesOfGone(db, await familiesInRace(db, part), gone);
   const off = await unsubscribed(db, families);
   const messages: MailMessage[] = [];
   for (const family of families) {
@@ -315,7 +363,7 @@ export async function mailCorrectedResults(
       .get();
     if (!row) continue;
     const before = JSON.parse(row.results) as MailedRunner[];
-    const summary = mailedRunners(runners.filter((r) => family.ids.has(r.id)));
+    const summary = correctionSummary(runners, family, before);
     const mail = correctionMailText(race, before, summary, env.PUBLIC_ORIGIN);
     if (!mail) {
       report.unchanged++;
