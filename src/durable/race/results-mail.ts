@@ -14,6 +14,19 @@
  * the changes: a run that read an older state can never follow one that read a newer one (two routes mailing after
  * their answers could, and tell a family an old time as the correction).
  *
+ * The paths that change a runner of a race whose results are official (it has ended), all through `commit`:
+ * - a confirmed re-record or the spec's bare finish call (rules/finish.ts), a restored time (`restoreTime`), a review
+ *   item applied (rules/review.ts), rapid timing's typed bibs and slots (rules/bib-entries.ts, slots.ts): times;
+ * - a DNS mark of a runner without a time, or taken back (rules/dns.ts);
+ * - a runner taken out (`removeRunner`: a refund, an admin) or moved to another distance (rules/move.ts, step 1 in
+ *   the call, the rest in the call or in this object's alarm): told as no longer in the race;
+ * - a runner added after the end (the box office, a late payment: rules/runners.ts) comes in marked DNS;
+ * - an erasure (rules/erase.ts) anonymises a runner whose family is gone: nothing to mail.
+ * What cannot change an official result: a plain tap (an ended race sends it to the review list), undoing a finish
+ * and 'Starta' (only on a race not ended), a move of a finisher (the finish must be undone first), the bib desk's
+ * pick-up and 'Markera ej hämtade som DNS' (a pick-up is no result; the DNS marks need a started race), a bib or a
+ * name changed (a mail tells time and status only). Those still leave a run owed, which mails nobody.
+ *
  * Two tabs, two phones, retries: a change leaves a counter higher (storage, in the change's own synchronous step,
  * so it survives eviction and a restart); a run takes the counter it started from and clears it only when no change
  * came in meanwhile, else the next run mails that change. A run that fails (D1 or the queue unreachable) leaves it
