@@ -2,7 +2,10 @@ import { createMiddleware } from "hono/factory";
 import { isAdminEmail } from "../session/admins-db";
 import { database } from "../db/client";
 import type { AppEnv } from "../env";
-import { readSession, sessionCookie } from "../session/sessions";
+import type { Db } from "../db/client";
+import type { SessionInfo } from "../env";
+import { liveSession, readSession, sessionCookie, sessionIdFromToken } from "../session/sessions";
+import { forgetRaceDaySession, RACE_DAY_PATH, recentlyVerified, rememberVerified } from "../session/race-day-sessions";
 
 /**
  * The spectators' paths answer the same to everyone, so a crowd of signed-in families following a race costs no
@@ -11,9 +14,31 @@ import { readSession, sessionCookie } from "../session/sessions";
 const SESSION_FREE = [/^\/api\/races\/get\//, /^\/ws\/spectate\//];
 
 /**
+ * The admin session a request carries: the JWT must verify, its D1 row be live and its e-mail on the allowlist.
+ * A race-day call (RACE_DAY_PATH) may instead use this isolate's verification of the same session from at most
+ * 30 s ago (src/worker/session/race-day-sessions.ts says what that changes); every other admin call reads D1.
+ */
+async function adminSession(db: Db, env: Env, path: string, token: string, now: number): Promise<SessionInfo | null> {
+  const claimed = await sessionIdFromToken(env.SESSION_SECRET, "admin", token, now);
+  if (!claimed) return null;
+  if (RACE_DAY_PATH.test(path)) {
+    const cached = recentlyVerified(claimed.id, now);
+    if (cached && cached.email === claimed.email) return cached;
+  }
+  const admin = await liveSession(db, claimed, "admin", now);
+  if (!admin || !(await isAdminEmail(db, admin.email, env.ADMIN_EMAILS))) {
+    forgetRaceDaySession(claimed.id);
+    return null;
+  }
+  rememberVerified(admin, now);
+  return admin;
+}
+
+/**
  * Fills `c.var.session` (visitor) and `c.var.admin` from the cookies: the JWT must verify and its D1 row must be
  * live by the server's clock. An admin session also needs its e-mail to still be on the allowlist, so removing
- * someone from ADMIN_EMAILS or the admins table takes effect at their next request.
+ * someone from ADMIN_EMAILS or the admins table takes effect at their next request (at their next race-day call
+ * within 30 s: adminSession above).
  */
 export const sessionContext = createMiddleware<AppEnv>(async (c, next) => {
   c.set("session", null);
@@ -25,10 +50,7 @@ export const sessionContext = createMiddleware<AppEnv>(async (c, next) => {
     const db = database(c.env.DB);
     const now = c.var.clock.now();
     if (visitorToken) c.set("session", await readSession(db, c.env.SESSION_SECRET, "visitor", visitorToken, now));
-    if (adminToken) {
-      const admin = await readSession(db, c.env.SESSION_SECRET, "admin", adminToken, now);
-      if (admin && (await isAdminEmail(db, admin.email, c.env.ADMIN_EMAILS))) c.set("admin", admin);
-    }
+    if (adminToken) c.set("admin", await adminSession(db, c.env, c.req.path, adminToken, now));
   }
   await next();
 });

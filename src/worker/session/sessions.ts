@@ -20,6 +20,7 @@ import { sha256Hex } from "../lib/crypto";
 import { database, type Db } from "../db/client";
 import { findLiveSession, insertSession, revokeSession, type SessionKind } from "./sessions-db";
 import { isLoopbackHost } from "../lib/loopback";
+import { forgetRaceDaySession } from "./race-day-sessions";
 
 export type { SessionKind };
 
@@ -89,7 +90,7 @@ export async function createSession(
 }
 
 /** The session id (D1 key) a token names, if its signature, kind and expiry hold; D1 is not asked. */
-async function sessionIdFromToken(
+export async function sessionIdFromToken(
   sessionSecret: string | undefined,
   kind: SessionKind,
   token: string,
@@ -115,6 +116,16 @@ export async function readSession(
 ): Promise<SessionInfo | null> {
   const claimed = await sessionIdFromToken(sessionSecret, kind, token, now);
   if (!claimed) return null;
+  return liveSession(db, claimed, kind, now);
+}
+
+/** The D1 half of readSession: the claimed session's row, live and of the same kind and e-mail. */
+export async function liveSession(
+  db: Db,
+  claimed: { id: string; email: string },
+  kind: SessionKind,
+  now: number,
+): Promise<SessionInfo | null> {
   const row = await findLiveSession(db, claimed.id, kind, now);
   if (!row || row.email !== claimed.email) return null;
   return { id: row.id, kind, email: row.email, expiresAt: row.expiresAt };
@@ -139,7 +150,9 @@ export function sessionCookie(c: Context<AppEnv>, kind: SessionKind): string | u
 async function revokeCookieSession(c: Context<AppEnv>, db: Db, kind: SessionKind, now: number): Promise<void> {
   const token = sessionCookie(c, kind);
   const claimed = token ? await sessionIdFromToken(c.env.SESSION_SECRET, kind, token, now) : null;
-  if (claimed) await revokeSession(db, claimed.id, now);
+  if (!claimed) return;
+  await revokeSession(db, claimed.id, now);
+  if (kind === "admin") forgetRaceDaySession(claimed.id);
 }
 
 /**

@@ -151,8 +151,8 @@ export function OfflineNotice({ shownFrom }: OfflineRace) {
   if (shownFrom === null) return null;
   return (
     <p className="alert alert-warning offline-notice" role="status">
-      <strong>Offline.</strong> Loppet visas som det var {when(shownFrom)}. Måltider sparas i telefonen och skickas när
-      nätet är tillbaka.
+      <strong>Offline.</strong> Loppet visas som det var {when(shownFrom)}. Starten, måltider och startnummer sparas i
+      telefonen och skickas när nätet är tillbaka.
     </p>
   );
 }

@@ -2,8 +2,8 @@
  * 'Att granska': what a volunteer pressed that the race could not take as it was (a finish for a race not
  * started, a second start far from the first …), kept by the race until a person decides. Live from the socket,
  * the same on every phone, and still there after a reload: the server keeps the list. Each item says what, who,
- * from which device, when and why; 'Använd' takes it with its original moment, 'Kasta' (confirmed) drops it. Both
- * are in the log. Two phones deciding one item at once: the first decision stands, the second is refused by the
+ * from which device, when and why; 'Använd' takes it with its original moment, 'Kasta' (confirmed) drops it (rapid
+ * timing's kinds name their buttons by what they do: reviewActions). Both are in the log. Two phones deciding one item at once: the first decision stands, the second is refused by the
  * server with its reason, and the item leaves both lists over the socket.
  */
 import { useState } from "react";
@@ -53,6 +53,28 @@ export function reviewTitle(review: ReviewRecord, runner: string): string {
   }
 }
 
+/**
+ * The two buttons an item offers, named by what they do to it (src/durable/race/rules/review.ts decides each kind):
+ * a kind that cannot be applied as it stands (a time without a bib, a bib without a time, an unknown or doubled bib:
+ * the bib is written, or a suggestion chosen, instead) offers only its removal.
+ */
+export function reviewActions(review: ReviewRecord): { apply: string | null; discard: string } {
+  switch (review.kind) {
+    case "slot-single":
+      return { apply: "Behåll tiden", discard: "Kasta tiden" };
+    case "slot-unmatched":
+      return { apply: null, discard: "Kasta tiden" };
+    case "bib-unmatched":
+    case "bib-unknown":
+    case "bib-twice":
+      return { apply: null, discard: "Ta bort numret" };
+    case "bib-finished":
+      return { apply: "Använd nya tiden", discard: "Behåll gamla tiden" };
+    default:
+      return { apply: "Använd", discard: "Kasta" };
+  }
+}
+
 export function ReviewList({
   raceId,
   reviews,
@@ -80,6 +102,7 @@ export function ReviewList({
       <ul className="review-items">
         {reviews.map((review) => {
           const title = reviewTitle(review, runnerLabel(review));
+          const actions = reviewActions(review);
           const device = deviceLabel(review.device);
           return (
             <li key={review.id} className="review-item">
@@ -105,23 +128,25 @@ export function ReviewList({
                 </div>
               )}
               <div className="review-actions">
+                {actions.apply && (
+                  <Button
+                    size="small"
+                    variant="primary"
+                    aria-label={`${actions.apply}: ${title}`}
+                    loading={busy(review.id, "apply")}
+                    disabled={decide.isPending}
+                    onClick={() => run(review, "apply")}
+                  >
+                    {actions.apply}
+                  </Button>
+                )}
                 <Button
                   size="small"
-                  variant="primary"
-                  aria-label={`Använd: ${title}`}
-                  loading={busy(review.id, "apply")}
-                  disabled={decide.isPending}
-                  onClick={() => run(review, "apply")}
-                >
-                  Använd
-                </Button>
-                <Button
-                  size="small"
-                  aria-label={`Kasta: ${title}`}
+                  aria-label={`${actions.discard}: ${title}`}
                   disabled={decide.isPending}
                   onClick={() => setDiscarding(review)}
                 >
-                  Kasta
+                  {actions.discard}
                 </Button>
               </div>
             </li>
@@ -131,7 +156,7 @@ export function ReviewList({
       <Dialog open={discarding !== null} onOpenChange={(open) => !open && setDiscarding(null)}>
         {discarding && (
           <DialogContent
-            title="Kasta posten?"
+            title={`${reviewActions(discarding).discard}?`}
             description={`${reviewTitle(discarding, runnerLabel(discarding))} tas bort ur listan och används inte. Det syns i loggen.`}
           >
             <div className="race-form-actions">
@@ -140,7 +165,7 @@ export function ReviewList({
                 loading={busy(discarding.id, "discard")}
                 onClick={() => run(discarding, "discard", () => setDiscarding(null))}
               >
-                Kasta
+                {reviewActions(discarding).discard}
               </Button>
               <Button onClick={() => setDiscarding(null)}>Behåll</Button>
             </div>
