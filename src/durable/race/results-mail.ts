@@ -84,9 +84,8 @@ export async function sendResultsMail(
   if (owed === undefined) return;
   if (official(store)) {
     const race = snapshot();
-    const part = race[0].part;
-    await mailOfficialResults(env, part, now, race);
-    await mailCorrectedResults(env, part, now, race, goneSinceOfficial(store));
+    await mailOfficialResults(env, race, now);
+    await mailCorrectedResults(env, race, now, goneSinceOfficial(store));
   }
   // A change during the mail left the counter higher: it stays owed for the next run.
   if (storage.kv.get<number>(OWED_KEY) === owed) storage.kv.delete(OWED_KEY);

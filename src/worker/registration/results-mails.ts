@@ -2,11 +2,11 @@
  * E-mail to families about their runners' results (issue 28, item 3), through the mail queue like every mailing
  * (mass-email/mailings.ts: claimed per recipient, never sent twice, the unsubscribe link and list respected).
  *
- * - `mailOfficialResults(env, part)`: the race's results were marked 'Officiella'. Every family with a paid
+ * - `mailOfficialResults(env, race)`: the race's results were marked 'Officiella'. Every family with a paid
  *   runner in the race gets one mail with their runners' times and placings and a link to the diplomas, once per
  *   race: the family's row in `results_mails` is claimed by an INSERT that only one call can make, so a second
  *   call (the event repeated, two admins, a retry) mails nobody again.
- * - `mailCorrectedResults(env, part)`: a correction after that. Only a family whose own runner's time or status
+ * - `mailCorrectedResults(env, race)`: a correction after that. Only a family whose own runner's time or status
  *   (finished, not started, still out, no longer in the race) differs from what their last mail said gets one more
  *   mail, saying what changed; a placing that moved because another runner was corrected sends nothing. A runner
  *   who left the race (a move to another distance, a refund) is found through the race object's `gone` list. The row moves on by a
@@ -16,8 +16,8 @@
  * Who calls them: the race object (src/durable/race/results-mail.ts). Once its results are official, every change
  * it commits ('Officiella' itself, and any change of a runner, whichever route, phone, desk or alarm made it) leaves
  * a mail owed, and its alarm calls `mailOfficialResults` then `mailCorrectedResults` with the race as it is then
- * (`snapshot`; without one they read the race object). One caller, one run at a time per race: the mails follow
- * the changes in order.
+ * (its snapshot, read from the object's own storage). One caller, one run at a time per race: the mails follow the
+ * changes in order.
  *
  * An erased family (personal-data) is not among the families; one erased while a call goes through them is found
  * by the read after its writes and gets nothing, with nothing of it left (`takenBackIfErased`).
@@ -41,7 +41,6 @@ import { ERASED_DOMAIN, scoped, type ErasureScope, type ErasureStatement } from 
 import { participants, registrations, resultsMails, unsubscribes } from "../db/schema";
 import { ENQUEUE_CHUNK, type MailMessage } from "../mass-email/mailings";
 import { createMailing } from "../mass-email/mailings-db";
-import { raceSnapshot } from "../race-day/race-runners";
 import { familyTimeText } from "./diplomas";
 
 /** What a mail tells about one runner, and what a correction is compared on: time and status, not placing. */
@@ -293,12 +292,12 @@ async function enqueue(env: Env, messages: readonly MailMessage[]): Promise<void
 /** The race's results were marked official: each family with a runner in it is mailed once per race. */
 export async function mailOfficialResults(
   env: Env,
-  part: string,
+  snapshot: RaceSnapshot,
   now = Date.now(),
-  snapshot?: RaceSnapshot,
 ): Promise<ResultsMailReport> {
   const db = database(env.DB);
-  const [race, ...runners] = snapshot ?? (await raceSnapshot(env, db, part));
+  const [race, ...runners] = snapshot;
+  const part = race.part;
   const rules = publishingRules(SEASON);
   const report: ResultsMailReport = { mailed: 0, unchanged: 0, unsubscribed: 0, erased: 0 };
   const families = await familiesInRace(db, part);
@@ -344,13 +343,13 @@ export async function mailOfficialResults(
  */
 export async function mailCorrectedResults(
   env: Env,
-  part: string,
+  snapshot: RaceSnapshot,
   now = Date.now(),
-  snapshot?: RaceSnapshot,
   gone: readonly string[] = [],
 ): Promise<ResultsMailReport> {
   const db = database(env.DB);
-  const [race, ...runners] = snapshot ?? (await raceSnapshot(env, db, part));
+  const [race, ...runners] = snapshot;
+  const part = race.part;
   const report: ResultsMailReport = { mailed: 0, unchanged: 0, unsubscribed: 0, erased: 0 };
   const families = await withFamiliesOfGone(db, await familiesInRace(db, part), gone);
   const off = await unsubscribed(db, families);
