@@ -114,7 +114,11 @@ export function officialMailText(
   };
 }
 
-/** The correction mail's text: only the runners whose time or status changed, before → now. */
+/**
+ * The correction mail's text: only the runners whose time or status changed, before → now. A runner the last mail
+ * did not name (added to the race after it: the box office or a late payment on an ended race, which comes in marked
+ * DNS) is a change once they have a time, not before.
+ */
 export function correctionMailText(
   race: RaceRecord,
   before: readonly MailedRunner[],
@@ -123,7 +127,7 @@ export function correctionMailText(
 ): { subject: string; message: string } | null {
   const changed = now.filter((r) => {
     const was = before.find((b) => b.id === r.id);
-    return !was || was.status !== r.status || was.time !== r.time;
+    return was ? was.status !== r.status || was.time !== r.time : r.status === "finished";
   });
   if (changed.length === 0) return null;
   const title = raceTitle(race);

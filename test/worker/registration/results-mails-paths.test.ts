@@ -11,7 +11,9 @@ import { describe, expect, it } from "vitest";
 import { raceIdForSeason } from "../../../src/shared/race-id";
 import { SEASON } from "../../../src/shared/season";
 import { raceStub } from "../../../src/worker/race-day/race-runners";
+import type { RaceRecord } from "../../../src/shared/race-protocol";
 import { familyTimeText } from "../../../src/worker/registration/diplomas";
+import { correctionMailText, type MailedRunner } from "../../../src/worker/registration/results-mails";
 import { loginAdmin, post, waitFor } from "../helpers";
 import { at, login, OPEN_AT, runner, update } from "../registration-helpers";
 import { payOnPhone } from "../swish-helpers";
@@ -152,5 +154,37 @@ describe("correction mails from every path that changes an official result", () 
     await raceStub(env, OTHER)
       .reset()
       .catch(() => undefined);
+  });
+});
+
+describe("the correction mail's text", () => {
+  const race = {
+    type: "race",
+    part: PART,
+    sort: "race",
+    state: "ended",
+    started: 0,
+    date: SEASON.raceDay,
+    distance: 800,
+    openForReg: false,
+  } as unknown as RaceRecord;
+  const told: MailedRunner[] = [{ id: "a", name: "Alva Ek", status: "finished", time: "05:00.000" }];
+
+  it("a runner added after the last mail is a change once they have a time, not while marked DNS", () => {
+    const late: MailedRunner = { id: "b", name: "Bo Ek", status: "dns", time: null };
+    expect(correctionMailText(race, told, [...told, late], "https://lopp.test")).toBeNull();
+    const mail = correctionMailText(
+      race,
+      told,
+      [...told, { ...late, status: "finished", time: "03:20.000" }],
+      "https://lopp.test",
+    );
+    expect(mail!.message).toContain("Bo Ek: 03:20,0");
+    expect(mail!.message).not.toContain("Alva");
+  });
+
+  it("a runner no longer in the race is told as such", () => {
+    const mail = correctionMailText(race, told, [{ ...told[0]!, status: "removed", time: null }], "https://lopp.test");
+    expect(mail!.message).toContain("Alva Ek: 05:00,0 → inte längre med i loppet");
   });
 });
