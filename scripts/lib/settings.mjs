@@ -16,13 +16,28 @@ export const DEFAULT_STATE_DIR = path.join(ROOT, ".wrangler", "state");
 /** wrangler.toml's local URLs name this origin; they move with the port actually used. */
 const CONFIGURED_ORIGIN = `http://localhost:${DEFAULT_PORT}`;
 
-/** Reads PORT, STATE_DIR and NOW from the environment; a bad value stops the start with a Swedish message. */
+/**
+ * Development's switches, Worker variables a local server takes from the environment (they are not in wrangler.toml,
+ * and the deployed Worker ignores them): CHILD_SAFE_PUBLISHING ("true" or "false") sets the season's child-safe
+ * publishing for this server without another build (src/worker/dev/dev-season.ts).
+ */
+export const DEV_SWITCHES = ["CHILD_SAFE_PUBLISHING"];
+
+/**
+ * Reads PORT, STATE_DIR, NOW and the DEV_SWITCHES from the environment; a bad value stops the start with a Swedish
+ * message.
+ */
 export function settingsFromEnv(env = process.env) {
   const port = env.PORT ? Number(env.PORT) : DEFAULT_PORT;
   if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`Ogiltig PORT: ${env.PORT}`);
   const now = env.NOW || DEFAULT_NOW;
   if (Number.isNaN(Date.parse(now))) throw new Error(`Ogiltig NOW (ange ISO-tid, t.ex. ${DEFAULT_NOW}): ${now}`);
   const stateDir = env.STATE_DIR ? path.resolve(env.STATE_DIR) : DEFAULT_STATE_DIR;
+  for (const key of DEV_SWITCHES) {
+    if (env[key] !== undefined && env[key] !== "true" && env[key] !== "false") {
+      throw new Error(`Ogiltig ${key} (ange true eller false): ${env[key]}`);
+    }
+  }
   return { port, now, stateDir, origin: `http://localhost:${port}` };
 }
 
@@ -68,7 +83,7 @@ export const DEV_SECRETS = Object.freeze({
  * in links and origin checks), and any other [vars] value given as an environment variable of the same name:
  * `SWISH_BASE_URL=… npm start` points the site at another Swish API (a stand-in, or MSS through a proxy),
  * `GOOGLE_JWKS_URL=… GOOGLE_CLIENT_ID=…` at another identity provider; and the LOCAL_SECRETS given in the
- * environment.
+ * environment, and the DEV_SWITCHES set there.
  */
 export function serverVars({ now, origin }, setAt = Date.now(), env = process.env) {
   const vars = { NOW: new Date(Date.parse(now)).toISOString(), NOW_SET_AT: String(setAt) };
@@ -77,18 +92,23 @@ export function serverVars({ now, origin }, setAt = Date.now(), env = process.en
     if (!OWN_VARS.has(key) && env[key] !== undefined) vars[key] = env[key];
     else if (value.startsWith(CONFIGURED_ORIGIN)) vars[key] = origin + value.slice(CONFIGURED_ORIGIN.length);
   }
-  for (const key of LOCAL_SECRETS) if (env[key] !== undefined) vars[key] = env[key];
+  for (const key of [...LOCAL_SECRETS, ...DEV_SWITCHES]) if (env[key] !== undefined) vars[key] = env[key];
   return vars;
 }
 
 /**
- * The environment for a server the tests or benchmarks start: the [vars] overrides and local secrets a developer's
- * shell may hold (SWISH_BASE_URL, CAMPAIGN_CODES …) are dropped, so the tests always run against the built-in
+ * The environment for a server the tests or benchmarks start: the [vars] overrides, local secrets and development
+ * switches a developer's shell may hold (SWISH_BASE_URL, CAMPAIGN_CODES, CHILD_SAFE_PUBLISHING …) are dropped, so the tests always run against the built-in
  * stand-ins (a test that wants a secret passes its own: startLocalServer's `env`).
  */
 export function withoutVarOverrides(env = process.env) {
   const kept = { ...env };
-  for (const key of [...Object.keys(DEV_SECRETS), ...Object.keys(configuredVars()), ...LOCAL_SECRETS]) {
+  for (const key of [
+    ...Object.keys(DEV_SECRETS),
+    ...Object.keys(configuredVars()),
+    ...LOCAL_SECRETS,
+    ...DEV_SWITCHES,
+  ]) {
     if (!OWN_VARS.has(key)) delete kept[key];
   }
   return kept;

@@ -1,6 +1,7 @@
 import { clockFromSettings } from "../shared/clock";
 import { createApp } from "./app";
 import { database } from "./db/client";
+import { applyDevSeason } from "./dev/dev-season";
 import { purgeExpired } from "./db/retention";
 import { handleMailBatch } from "./mass-email/mailings";
 import { reconcilePayments } from "./payments/payments";
@@ -18,6 +19,7 @@ export default {
   // wrangler.toml [triggers]: Swish callbacks may never arrive, so sweep payments and refunds still CREATED; and
   // drop what is past its retention (sessions, login codes, e-mail bodies). None waits for, or fails, another.
   scheduled: (_controller, env, ctx) => {
+    applyDevSeason(env);
     const clock = clockFromSettings(env);
     ctx.waitUntil(reconcilePayments(env, clock));
     ctx.waitUntil(reconcileRefunds(env, clock).catch((err: unknown) => console.error("refund sweep failed", err)));
@@ -27,5 +29,8 @@ export default {
   },
   // wrangler.toml [[queues.consumers]]: mass e-mail, one message per recipient (src/worker/mass-email/mailings.ts), and its
   // dead-letter queue, whose messages record a verdict for recipients the consumer never settled.
-  queue: (batch, env) => handleMailBatch(batch, env),
+  queue: (batch, env) => {
+    applyDevSeason(env);
+    return handleMailBatch(batch, env);
+  },
 } satisfies ExportedHandler<Env>;

@@ -14,6 +14,11 @@ interface WorkerSecrets {
   /** Development only: where the server clock starts (ISO) and when that was set (epoch ms); scripts/start.mjs. */
   NOW?: string;
   NOW_SET_AT?: string;
+  /**
+   * Development only: "true" or "false" sets the season's child-safe publishing for a local server
+   * (src/worker/dev/dev-season.ts; the browser tests' second server). Ignored outside development mode.
+   */
+  CHILD_SAFE_PUBLISHING?: string;
   /** Development only: "vite" when `npm run dev` serves the pages (scripts/start.mjs). */
   DEV_SERVER?: string;
 }

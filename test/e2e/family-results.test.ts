@@ -1,13 +1,16 @@
 /**
  * Issue 28, items 3 and 4, in real Chromium at 390 px against `npm start`'s server: a paid family, once their race
  * has started and their runner has finished, sees the runner's time and placings on step 3 of `/anmalan` without
- * sideways scrolling, and the runner's diploma opens as a one-page print view (A4 when printed). Child-safe
- * publishing is a build-time season setting, off in this server: its public side is tested in the Worker tests
- * (test/worker/race-day/child-safe-view.test.ts) and the family side in test/worker/registration/family-results.test.ts.
+ * sideways scrolling, the runner's diploma opens as a one-page print view (A4 when printed), and once the race is
+ * ended and marked 'Officiella' the family gets the results mail, then one correction mail after a re-record (sent by
+ * the race object's alarm through the mail queue: src/durable/race/results-mail.ts). Child-safe
+ * publishing is off in this server: child-safe.test.ts starts a server of its own with it on, and the Worker tests
+ * cover it too (test/worker/race-day/child-safe-view.test.ts, test/worker/registration/family-results.test.ts).
  * Uses the season's 0.8 race and resets it afterwards (the browser test files run one at a time).
  */
 import type { Browser, BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
+import { SEASON } from "../../src/shared/season";
 import { contextsStayOnSite, desktopContext, launchBrowser, phoneContext } from "./browser";
 
 const baseURL = inject("baseURL");
@@ -33,7 +36,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-test("the family's page shows their runner's time and placing at 390 px, and the diploma prints", async () => {
+test("the family's page shows their runner's time and placing at 390 px, the diploma prints, and 'Officiella' and a correction each mail the family once", async () => {
   const family = onSite(await phoneContext(browser, baseURL, { viewport: { width: 390, height: 844 } }), baseURL);
   const email = `familj-resultat-${Date.now()}@example.se`;
   const code = await (await family.request.post("/email", { headers: H, data: { email } })).json();
@@ -104,4 +107,36 @@ test("the family's page shows their runner's time and placing at 390 px, and the
   expect(await diploma.locator(".diploma").count()).toBe(1);
   expect(await diploma.locator(".name").textContent()).toBe("Ellen Wästerberg-Gyllenstierna");
   expect(await diploma.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+
+  // 'Officiella' (item 3): the race's other runners marked DNS, the race ended and its results marked official. The
+  // race object mails the family from its alarm, through the mail queue; a correction after that mails once more.
+  type Runner = { sort: string; finished: number | null; dns?: boolean };
+  const race = (await (await admin.request.get(`/admin/api/races/get/${PART}`, { headers: H })).json()) as [
+    unknown,
+    ...Runner[],
+  ];
+  for (const r of race.slice(1) as Runner[]) {
+    if (r.finished !== null || r.dns) continue;
+    expect((await admin.request.get(`/admin/api/races/dns/${PART}/${r.sort}/on`, { headers: H })).status()).toBe(200);
+  }
+  expect((await admin.request.get(`/admin/api/races/end/${PART}`, { headers: H })).status()).toBe(200);
+  expect((await admin.request.post(`/admin/api/races/official/${PART}`, { headers: H, data: {} })).status()).toBe(200);
+  const mails = async () =>
+    (
+      (await (await family.request.get(`/dev/outbox.json?to=${encodeURIComponent(email)}`)).json()) as {
+        subject: string;
+        text: string;
+      }[]
+    ).filter((m) => m.subject.includes("resultat"));
+  const title = `${SEASON.siteName} ${SEASON.year}, 0,8km`;
+  await expect
+    .poll(async () => (await mails()).map((m) => m.subject), { timeout: 20_000 })
+    .toEqual([`Officiella resultat: ${title}`]);
+  expect((await mails())[0]!.text).toMatch(/Ellen Wästerberg-Gyllenstierna: \d\d:\d\d,\d/);
+  expect(
+    (await admin.request.get(`/admin/api/races/finish/${PART}/runner-${kid}?rerecord=1`, { headers: H })).status(),
+  ).toBe(200);
+  await expect
+    .poll(async () => (await mails()).map((m) => m.subject), { timeout: 20_000 })
+    .toEqual([`Rättade resultat: ${title}`, `Officiella resultat: ${title}`]);
 });

@@ -1,10 +1,17 @@
 /**
  * `npm start` takes any [vars] value of wrangler.toml from an environment variable of the same name
  * (scripts/lib/settings.mjs), so an operator can point the local site at another Swish API or identity provider;
- * the servers the tests start never inherit such an override.
+ * the servers the tests start never inherit such an override. Development's switches (CHILD_SAFE_PUBLISHING) are
+ * passed on the same way, and only as "true" or "false".
  */
 import { describe, expect, it } from "vitest";
-import { configuredVars, DEV_SECRETS, serverVars, withoutVarOverrides } from "../../scripts/lib/settings.mjs";
+import {
+  configuredVars,
+  DEV_SECRETS,
+  serverVars,
+  settingsFromEnv,
+  withoutVarOverrides,
+} from "../../scripts/lib/settings.mjs";
 
 const settings = { now: "2025-08-25T10:00:00+02:00", origin: "http://localhost:9000" };
 
@@ -59,6 +66,19 @@ describe("npm start's variables", () => {
     expect(serverVars(settings, 1, { SESSION_SECRET: own })).toMatchObject({ SESSION_SECRET: own });
   });
 
+  it("passes development's child-safe switch on when the environment sets it; another value stops the start", () => {
+    expect(configuredVars()).not.toHaveProperty("CHILD_SAFE_PUBLISHING");
+    expect(serverVars(settings, 1, { CHILD_SAFE_PUBLISHING: "true" })).toMatchObject({ CHILD_SAFE_PUBLISHING: "true" });
+    expect(serverVars(settings, 1, { CHILD_SAFE_PUBLISHING: "false" })).toMatchObject({
+      CHILD_SAFE_PUBLISHING: "false",
+    });
+    expect(serverVars(settings, 1, {})).not.toHaveProperty("CHILD_SAFE_PUBLISHING");
+    expect(settingsFromEnv({ CHILD_SAFE_PUBLISHING: "true" }).port).toBe(8787);
+    expect(() => settingsFromEnv({ CHILD_SAFE_PUBLISHING: "ja" })).toThrow(
+      "Ogiltig CHILD_SAFE_PUBLISHING (ange true eller false): ja",
+    );
+  });
+
   it("the servers the tests and benchmarks start drop such overrides", () => {
     const env = withoutVarOverrides({
       PATH: "/bin",
@@ -66,6 +86,7 @@ describe("npm start's variables", () => {
       SWISH_BASE_URL: "https://x.test/",
       CAMPAIGN_CODES: '{"SKALKOD": {"rule": "free"}}',
       SESSION_SECRET: "a-developer-s-own-secret-of-32-characters",
+      CHILD_SAFE_PUBLISHING: "true",
     });
     expect(env).toEqual({ PATH: "/bin", NOW: "2025-09-13T10:00:00+02:00" });
   });

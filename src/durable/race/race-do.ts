@@ -21,6 +21,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { closeSocket, parseClientFrame, sendFrame } from "../client-frames";
 import { clockFromSettings, type Clock } from "../../shared/clock";
+import { applyDevSeason } from "../../worker/dev/dev-season";
 import {
   compareRunners,
   RaceError,
@@ -46,6 +47,7 @@ import { acceptRaceSocket, broadcast, closeSessions, subscribe, subscribedSessio
 import { endedSessions, SessionRecheck, socketSessionFrom } from "../socket-sessions";
 import { RaceStore } from "./storage";
 import { publicUpdate, SpectatorFeed } from "./public-feed";
+import { oweResultsMail, resultsMailOwed, sendResultsMail } from "./results-mail";
 import type { PublicUpdate } from "../../shared/spectator-protocol";
 import {
   RACE_ACTOR_HEADER,
@@ -107,9 +109,13 @@ export class RaceDO extends DurableObject<Env> {
   private readonly sessionRecheck: SessionRecheck;
   /** Tells the race's spectator fan-out of each public change, never waiting for it (public-feed.ts). */
   private readonly spectators: SpectatorFeed;
+  /** A results mail run is on its way (memory only: a value, never its promise). */
+  private mailing = false;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
+    // Development's season switch (CHILD_SAFE_PUBLISHING) for the spectators' feed; nothing outside development.
+    applyDevSeason(env);
     this.clock = clockFromSettings(env);
     this.store = new RaceStore(ctx.storage, this.clock);
     this.sessionRecheck = new SessionRecheck(ctx.storage);
@@ -552,7 +558,10 @@ export class RaceDO extends DurableObject<Env> {
     console.warn("race socket error", error);
   }
 
-  /** Retries what a failed call left unfinished: distance moves and D1 mirrors (the race's and each runner's). */
+  /**
+   * Retries what a failed call left unfinished: distance moves and D1 mirrors (the race's and each runner's); and
+   * sends the families' results mail a change left owed (results-mail.ts).
+   */
   override async alarm(): Promise<void> {
     const meta = this.store.meta();
     if (!meta) return;
@@ -579,6 +588,12 @@ export class RaceDO extends DurableObject<Env> {
       if (this.store.meta()?.mirror_pending) await this.mirrorRace();
     } catch (err) {
       console.error("race mirror to D1 failed", meta.part, err);
+      unfinished = true;
+    }
+    try {
+      if (!(await this.sendResultsMail())) unfinished = true;
+    } catch (err) {
+      console.error("results mail still owed", meta.part, err);
       unfinished = true;
     }
     if (unfinished || this.store.meta()?.mirror_pending) {
@@ -626,6 +641,8 @@ export class RaceDO extends DurableObject<Env> {
     let effects: Effects = decision.effects;
     if (!effects.reconciled) effects = mergeEffects(effects, reconcile(context).effects);
     effects = mergeEffects(effects, keepResultsStatus(context, effects));
+    // While the results are official, every change leaves the families' results mail owed (results-mail.ts).
+    const mailOwed = oweResultsMail(this.store, this.ctx.storage, effects);
     if (
       effects.race ||
       effects.runners?.length ||
@@ -650,6 +667,7 @@ export class RaceDO extends DurableObject<Env> {
       // After the admin sockets have it, and without waiting: the crowd never slows a tap.
       if (effects.race || effects.runners?.length) this.spectators.changed(this.store);
     }
+    if (mailOwed) await this.armResultsMail();
     for (const id of effects.mirror ?? []) await this.mirrorRunner(id);
     if (effects.mirrorRace) await this.mirrorRace();
     return decision.value;
@@ -670,6 +688,35 @@ export class RaceDO extends DurableObject<Env> {
     } catch (err) {
       console.warn("socket session re-check failed", err);
     }
+  }
+
+  /** The alarm now, unless it is already due sooner (the owed results mail is sent from the alarm). */
+  private async armResultsMail(): Promise<void> {
+    const now = this.clock.now();
+    const at = await this.ctx.storage.getAlarm();
+    if (at === null || at > now) await this.ctx.storage.setAlarm(now);
+  }
+
+  /**
+   * The owed results mail (results-mail.ts), one run at a time: while one is on its way (awaiting D1 or the queue),
+   * another alarm leaves it owed for the next. False when it is still owed.
+   */
+  private async sendResultsMail(): Promise<boolean> {
+    if (!resultsMailOwed(this.ctx.storage)) return true;
+    if (this.mailing) return false;
+    this.mailing = true;
+    try {
+      await sendResultsMail(
+        this.env,
+        this.store,
+        this.ctx.storage,
+        () => [raceRecord(this.store.requireMeta()), ...this.runnersNow()],
+        this.clock.now(),
+      );
+    } finally {
+      this.mailing = false;
+    }
+    return !resultsMailOwed(this.ctx.storage);
   }
 
   private async mirrorRunner(id: string): Promise<void> {

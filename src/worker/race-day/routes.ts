@@ -27,36 +27,11 @@ import { badRequest, conflict, notFound } from "../lib/errors";
 import { isSiteOrigin } from "../middleware/same-origin";
 import { validate } from "../middleware/validate";
 import { callRace, changeRunnerDistance, raceStub } from "./race-runners";
-import { mailCorrectedResults, mailOfficialResults } from "../registration/results-mails";
 
 export const raceDayRoutes = new Hono<AppEnv>();
 
-/**
- * The race calls that can change a runner's time or status (a finish or its undo, DNS, a review item applied,
- * typed bibs and slots of rapid timing, a restored time). After one of them answers, a race whose results are
- * official is asked whether a family's own result changed: `mailCorrectedResults` (registration/results-mails.ts)
- * mails only those families, once per change, however many calls or phones bring the same change. It runs after
- * the answer (waitUntil), so a tap on race day never waits for it; before 'Officiella' it costs one read of the
- * race record.
- */
-const CORRECTING_GETS = new Set(["finish", "restore", "dns"]);
-const CORRECTING_POSTS = new Set(["review", "bibs", "slots", "restore-time"]);
-
-async function mailCorrectionsIfOfficial(env: Env, part: string): Promise<void> {
-  const race = await raceStub(env, part).getRace();
-  if (race?.results === "official" || race?.results === "corrected") await mailCorrectedResults(env, part);
-}
-
-raceDayRoutes.use("/admin/api/races/*", async (c, next) => {
-  await next();
-  if (c.res.status < 200 || c.res.status >= 300) return;
-  const [, , , , action = "", part = ""] = new URL(c.req.url).pathname.split("/");
-  const changing = c.req.method === "POST" ? CORRECTING_POSTS.has(action) : CORRECTING_GETS.has(action);
-  if (!changing || !isRaceId(part)) return;
-  c.executionCtx.waitUntil(
-    mailCorrectionsIfOfficial(c.env, part).catch((err: unknown) => console.error("correction mail failed", part, err)),
-  );
-});
+// The families' results mails (issue 28, item 3: 'Officiella' and each correction after it) are sent by the race
+// object itself, whichever call changed it (src/durable/race/results-mail.ts), not by these routes.
 
 const MSG = {
   race: "Loppet finns inte",
@@ -418,8 +393,8 @@ raceDayRoutes.post(
 
 /**
  * 'Officiella': the results become official (only on an ended race; `{confirm: true}` past open review items).
- * The answer `{outcome: 'official'}` comes once per race: a second call is a 409. Then the families are mailed
- * their runners' results (registration/results-mails.ts `mailOfficialResults`, once per family and race).
+ * The answer `{outcome: 'official'}` comes once per race: a second call is a 409. Then the race object mails the
+ * families their runners' results from its alarm (src/durable/race/results-mail.ts; once per family and race).
  */
 raceDayRoutes.post(
   "/admin/api/races/official/:raceId",
@@ -437,11 +412,6 @@ raceDayRoutes.post(
     const stub = raceStub(c.env, part);
     const by = author(c, c.req.valid("query").device);
     const result = await stub.markOfficial(c.req.valid("json").confirm === true, by);
-    // Each family with a runner in the race gets one results mail (issue 28), after the answer: the family's claim
-    // in results_mails makes a repeated call mail nobody again (registration/results-mails.ts).
-    c.executionCtx.waitUntil(
-      mailOfficialResults(c.env, part).catch((err: unknown) => console.error("results mail failed", part, err)),
-    );
     return c.json(result);
   },
 );

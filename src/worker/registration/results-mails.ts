@@ -2,19 +2,22 @@
  * E-mail to families about their runners' results (issue 28, item 3), through the mail queue like every mailing
  * (mass-email/mailings.ts: claimed per recipient, never sent twice, the unsubscribe link and list respected).
  *
- * - `mailOfficialResults(env, part)`: the race's results were marked 'Officiella'. Every family with a paid
+ * - `mailOfficialResults(env, race)`: the race's results were marked 'Officiella'. Every family with a paid
  *   runner in the race gets one mail with their runners' times and placings and a link to the diplomas, once per
  *   race: the family's row in `results_mails` is claimed by an INSERT that only one call can make, so a second
  *   call (the event repeated, two admins, a retry) mails nobody again.
- * - `mailCorrectedResults(env, part)`: a correction after that. Only a family whose own runner's time or status
- *   (finished, not started, still out) differs from what their last mail said gets one more mail, saying what
- *   changed; a placing that moved because another runner was corrected sends nothing. The row moves on by a
+ * - `mailCorrectedResults(env, race)`: a correction after that. Only a family whose own runner's time or status
+ *   (finished, not started, still out, no longer in the race) differs from what their last mail said gets one more
+ *   mail, saying what changed; a placing that moved because another runner was corrected sends nothing. A runner
+ *   who left the race (a move to another distance, a refund) is found through the race object's `gone` list. The row moves on by a
  *   conditional UPDATE on the summary the mail was built from, so of two corrections read at the same moment
  *   only one mails each change.
  *
- * Who calls them: the race-day routes (race-day/routes.ts): 'Officiella' (`POST /admin/api/races/official/{race}`)
- * calls `mailOfficialResults` after its answer, and every race call that can change a time or a status calls
- * `mailCorrectedResults` after its answer while the race's results are official (or corrected).
+ * Who calls them: the race object (src/durable/race/results-mail.ts). Once its results are official, every change
+ * it commits ('Officiella' itself, and any change of a runner, whichever route, phone, desk or alarm made it) leaves
+ * a mail owed, and its alarm calls `mailOfficialResults` then `mailCorrectedResults` with the race as it is then
+ * (its snapshot, read from the object's own storage). One caller, one run at a time per race: the mails follow the
+ * changes in order.
  *
  * An erased family (personal-data) is not among the families; one erased while a call goes through them is found
  * by the read after its writes and gets nothing, with nothing of it left (`takenBackIfErased`).
@@ -31,21 +34,21 @@ import { distanceFromMeters, distanceLabel } from "../../shared/distances";
 import { publishingRules } from "../../shared/child-safe";
 import { familyRunnerResults, type FamilyRunnerResult } from "../../shared/family-results";
 import { partYear } from "../../shared/race-id";
-import type { RaceRecord, RunnerRecord } from "../../shared/race-protocol";
+import type { RaceRecord, RaceSnapshot, RunnerRecord } from "../../shared/race-protocol";
 import { SEASON } from "../../shared/season";
 import { database, type Db } from "../db/client";
 import { ERASED_DOMAIN, scoped, type ErasureScope, type ErasureStatement } from "../db/erasure";
 import { participants, registrations, resultsMails, unsubscribes } from "../db/schema";
 import { ENQUEUE_CHUNK, type MailMessage } from "../mass-email/mailings";
 import { createMailing } from "../mass-email/mailings-db";
-import { raceSnapshot } from "../race-day/race-runners";
 import { familyTimeText } from "./diplomas";
 
 /** What a mail tells about one runner, and what a correction is compared on: time and status, not placing. */
 export interface MailedRunner {
   id: string;
   name: string;
-  status: "finished" | "dns" | "out";
+  /** 'removed': told about before, no longer in the race (moved to another distance, refunded, taken out). */
+  status: "finished" | "dns" | "out" | "removed";
   time: string | null;
 }
 
@@ -62,6 +65,7 @@ export interface ResultsMailReport {
 
 function statusText(r: Pick<MailedRunner, "status" | "time">): string {
   if (r.status === "finished" && r.time) return familyTimeText(r.time);
+  if (r.status === "removed") return "inte längre med i loppet";
   return r.status === "dns" ? "startade inte" : "ingen tid";
 }
 
@@ -110,7 +114,11 @@ export function officialMailText(
   };
 }
 
-/** The correction mail's text: only the runners whose time or status changed, before → now. */
+/**
+ * The correction mail's text: only the runners whose time or status changed, before → now. A runner the last mail
+ * did not name (added to the race after it: the box office or a late payment on an ended race, which comes in marked
+ * DNS) is a change once they have a time, not before.
+ */
 export function correctionMailText(
   race: RaceRecord,
   before: readonly MailedRunner[],
@@ -119,7 +127,7 @@ export function correctionMailText(
 ): { subject: string; message: string } | null {
   const changed = now.filter((r) => {
     const was = before.find((b) => b.id === r.id);
-    return !was || was.status !== r.status || was.time !== r.time;
+    return was ? was.status !== r.status || was.time !== r.time : r.status === "finished";
   });
   if (changed.length === 0) return null;
   const title = raceTitle(race);
@@ -169,6 +177,50 @@ async function familiesInRace(db: Db, part: string): Promise<Family[]> {
     family.ids.add(row.id);
   }
   return [...byRegistration.values()];
+}
+
+/**
+ * The families of runners that were in the race when its results became official and have left it since (`gone`,
+ * the race object's list: moved to another distance, refunded, taken out), by their participant rows (primary key),
+ * added to `families` when not there already. Their runners are not in `ids`: only their last mail names them.
+ */
+async function withFamiliesOfGone(db: Db, families: Family[], gone: readonly string[]): Promise<Family[]> {
+  if (gone.length === 0) return families;
+  const rows = await db
+    .select({ registrationId: registrations.id, email: registrations.email })
+    .from(participants)
+    .innerJoin(registrations, eq(participants.registrationId, registrations.id))
+    .where(
+      and(
+        sql`${participants.id} IN (SELECT value FROM json_each(${JSON.stringify(gone)}))`,
+        notLike(registrations.email, `%@${ERASED_DOMAIN}`),
+      ),
+    )
+    .all();
+  const known = new Set(families.map((f) => f.registrationId));
+  const added = rows.filter((r) => !known.has(r.registrationId) && known.add(r.registrationId));
+  return [
+    ...families,
+    ...added.map((r) => ({ registrationId: r.registrationId, email: r.email, ids: new Set<string>() })),
+  ];
+}
+
+/**
+ * A family's runners as a correction compares them: those in the race now, and each runner their last mail named
+ * who is no longer in the race ('removed'), so leaving the race is a change told once.
+ */
+function correctionSummary(
+  runners: readonly RunnerRecord[],
+  family: Family,
+  before: readonly MailedRunner[],
+): MailedRunner[] {
+  const inRace = new Set(runners.map((r) => r.id));
+  const summary = mailedRunners(runners.filter((r) => family.ids.has(r.id)));
+  const named = new Set(summary.map((r) => r.id));
+  for (const b of before) {
+    if (!inRace.has(b.id) && !named.has(b.id)) summary.push({ id: b.id, name: b.name, status: "removed", time: null });
+  }
+  return summary;
 }
 
 /** The families' addresses on the unsubscribe list, in one read. */
@@ -242,9 +294,14 @@ async function enqueue(env: Env, messages: readonly MailMessage[]): Promise<void
 }
 
 /** The race's results were marked official: each family with a runner in it is mailed once per race. */
-export async function mailOfficialResults(env: Env, part: string, now = Date.now()): Promise<ResultsMailReport> {
+export async function mailOfficialResults(
+  env: Env,
+  snapshot: RaceSnapshot,
+  now = Date.now(),
+): Promise<ResultsMailReport> {
   const db = database(env.DB);
-  const [race, ...runners] = await raceSnapshot(env, db, part);
+  const [race, ...runners] = snapshot;
+  const part = race.part;
   const rules = publishingRules(SEASON);
   const report: ResultsMailReport = { mailed: 0, unchanged: 0, unsubscribed: 0, erased: 0 };
   const families = await familiesInRace(db, part);
@@ -288,11 +345,17 @@ export async function mailOfficialResults(env: Env, part: string, now = Date.now
  * their last mail get one more mail saying what changed. A family never told (results not official yet) gets
  * nothing here: the official mail will carry the corrected result.
  */
-export async function mailCorrectedResults(env: Env, part: string, now = Date.now()): Promise<ResultsMailReport> {
+export async function mailCorrectedResults(
+  env: Env,
+  snapshot: RaceSnapshot,
+  now = Date.now(),
+  gone: readonly string[] = [],
+): Promise<ResultsMailReport> {
   const db = database(env.DB);
-  const [race, ...runners] = await raceSnapshot(env, db, part);
+  const [race, ...runners] = snapshot;
+  const part = race.part;
   const report: ResultsMailReport = { mailed: 0, unchanged: 0, unsubscribed: 0, erased: 0 };
-  const families = await familiesInRace(db, part);
+  const families = await withFamiliesOfGone(db, await familiesInRace(db, part), gone);
   const off = await unsubscribed(db, families);
   const messages: MailMessage[] = [];
   for (const family of families) {
@@ -303,7 +366,7 @@ export async function mailCorrectedResults(env: Env, part: string, now = Date.no
       .get();
     if (!row) continue;
     const before = JSON.parse(row.results) as MailedRunner[];
-    const summary = mailedRunners(runners.filter((r) => family.ids.has(r.id)));
+    const summary = correctionSummary(runners, family, before);
     const mail = correctionMailText(race, before, summary, env.PUBLIC_ORIGIN);
     if (!mail) {
       report.unchanged++;

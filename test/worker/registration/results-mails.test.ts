@@ -3,7 +3,8 @@
  * in it gets one mail (once per race, also when asked twice at once); a correction afterwards mails only the
  * families whose own runner's time or status changed (a placing moved by another runner's correction mails
  * nobody); an unsubscribed family gets neither. The mails go through the mail queue as one-recipient mailings.
- * The functions are called directly, then through the race-day routes that call them (official, a correction).
+ * The functions are called directly, then through the race object that calls them (its alarm, after the route that
+ * marks the results official and a correction).
  * An erasure of the family landing between a call's steps (a D1 wrapper runs it at a chosen statement) leaves
  * nothing of the family: no results row, no mailing naming it, no recipient row, nothing queued.
  */
@@ -14,7 +15,8 @@ import { outboxTo } from "../mass-email/mailing-fixtures";
 import { afterEach, describe, expect, it } from "vitest";
 import { raceIdForSeason } from "../../../src/shared/race-id";
 import { SEASON } from "../../../src/shared/season";
-import { raceStub } from "../../../src/worker/race-day/race-runners";
+import { database } from "../../../src/worker/db/client";
+import { raceSnapshot, raceStub } from "../../../src/worker/race-day/race-runners";
 import type { MailMessage } from "../../../src/worker/mass-email/mailings";
 import { mailCorrectedResults, mailOfficialResults } from "../../../src/worker/registration/results-mails";
 import { get, loginAdmin, post, waitFor } from "../helpers";
@@ -22,6 +24,9 @@ import { at, login, OPEN_AT, runner, update } from "../registration-helpers";
 import { payOnPhone, setCallbacks } from "../swish-helpers";
 
 const PART = raceIdForSeason("0.8", SEASON);
+
+/** The race as the race object has it now (what its alarm hands the mail functions). */
+const snapshot = (part: string) => raceSnapshot(env, database(env.DB), part);
 
 afterEach(async () => {
   await setCallbacks("normal");
@@ -79,7 +84,8 @@ describe("results mail to families", () => {
 
     // Asked twice at once (the event repeated, a retry): each family is mailed once.
     const q = withQueue();
-    const reports = await Promise.all([mailOfficialResults(q.env, PART), mailOfficialResults(q.env, PART)]);
+    const race0 = await snapshot(PART);
+    const reports = await Promise.all([mailOfficialResults(q.env, race0), mailOfficialResults(q.env, race0)]);
     expect(reports.reduce((n, r) => n + r.mailed, 0)).toBe(2);
     expect(reports.reduce((n, r) => n + r.unsubscribed, 0)).toBe(1);
     expect(q.sent.filter((m) => m.email === cim.email)).toEqual([]);
@@ -109,14 +115,15 @@ describe("results mail to families", () => {
 
     // Again later: nobody.
     const again = withQueue();
-    expect(await mailOfficialResults(again.env, PART)).toMatchObject({ mailed: 0, unsubscribed: 0 });
+    expect(await mailOfficialResults(again.env, await snapshot(PART))).toMatchObject({ mailed: 0, unsubscribed: 0 });
     expect(again.sent).toEqual([]);
 
     // Bo did start after all and was faster than Alva: Bo's family is told; Alva's place moved, Alva is not mailed.
     await race.setDns(bo.id, false);
     await race.finish(bo.id, { tapId: crypto.randomUUID(), at: now - 400_000 });
     const fix = withQueue();
-    const reportsFix = await Promise.all([mailCorrectedResults(fix.env, PART), mailCorrectedResults(fix.env, PART)]);
+    const race1 = await snapshot(PART);
+    const reportsFix = await Promise.all([mailCorrectedResults(fix.env, race1), mailCorrectedResults(fix.env, race1)]);
     expect(reportsFix.reduce((n, r) => n + r.mailed, 0)).toBe(1);
     expect(fix.sent.map((m) => m.email)).toEqual([bo.email]);
     const [fixed] = await messagesTo(fix.sent, bo.email);
@@ -126,7 +133,7 @@ describe("results mail to families", () => {
 
     // Nothing changed since: nobody.
     const none = withQueue();
-    expect((await mailCorrectedResults(none.env, PART)).mailed).toBe(0);
+    expect((await mailCorrectedResults(none.env, await snapshot(PART))).mailed).toBe(0);
     expect(none.sent).toEqual([]);
   });
 });
@@ -245,7 +252,7 @@ describe("a results mail and the family's erasure at the same moment", () => {
         );
         expect(res.status, await res.clone().text()).toBe(200);
       });
-      const report = await mailOfficialResults(hooked.env, PART);
+      const report = await mailOfficialResults(hooked.env, await snapshot(PART));
       const left = await env.DB.prepare(
         `SELECT (SELECT count(*) FROM results_mails WHERE registration_id IN
                    (SELECT registration_id FROM participants WHERE id = ?1)) AS rows,
@@ -270,7 +277,7 @@ describe("a results mail and the family's erasure at the same moment", () => {
     const now = Date.now();
     await race.start({ tapId: crypto.randomUUID(), at: now - 600_000 });
     await race.finish(fam.id, { tapId: crypto.randomUUID(), at: now - 300_000 });
-    expect((await mailOfficialResults(withQueue().env, part)).mailed).toBe(1);
+    expect((await mailOfficialResults(withQueue().env, await snapshot(part))).mailed).toBe(1);
     await race.finish(fam.id, { tapId: crypto.randomUUID(), at: now - 280_000, rerecord: true });
     const admin = await loginAdmin();
     const hooked = withHookedDb("batch", async () => {
@@ -281,7 +288,7 @@ describe("a results mail and the family's erasure at the same moment", () => {
       );
       expect(res.status, await res.clone().text()).toBe(200);
     });
-    const report = await mailCorrectedResults(hooked.env, part);
+    const report = await mailCorrectedResults(hooked.env, await snapshot(part));
     const left = await env.DB.prepare(
       `SELECT (SELECT count(*) FROM mailing_recipients WHERE email = ?1) AS recipients,
               (SELECT count(*) FROM mailings WHERE instr(message, ?2) > 0) AS mailings`,

@@ -1,0 +1,190 @@
+/**
+ * Correction mails whatever changed the race (issue 28, item 3): once a race's results are official, the race
+ * object itself leaves the families' results mail owed on every change it commits and sends it from its alarm
+ * (src/durable/race/results-mail.ts), so a change that reaches the race without a race-day route (an RPC call as the
+ * box office, the bib desk, a refund or the object's own alarm make them), a runner taken out of the race (a move to
+ * another distance), and corrections in quick succession (two phones, retries) each reach the families whose own
+ * runner changed: once, in the order of the changes, through the mail queue, never to an unsubscribed family.
+ */
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { raceIdForSeason } from "../../../src/shared/race-id";
+import { SEASON } from "../../../src/shared/season";
+import { raceStub } from "../../../src/worker/race-day/race-runners";
+import type { RaceRecord } from "../../../src/shared/race-protocol";
+import { familyTimeText } from "../../../src/worker/registration/diplomas";
+import { correctionMailText, type MailedRunner } from "../../../src/worker/registration/results-mails";
+import { loginAdmin, post, waitFor } from "../helpers";
+import { at, login, OPEN_AT, runner, update } from "../registration-helpers";
+import { payOnPhone } from "../swish-helpers";
+
+const PART = raceIdForSeason("0.8", SEASON);
+const OTHER = raceIdForSeason("1.6", SEASON);
+
+/** A paid family with one child on 0.8. */
+async function family(firstname: string, lastname: string) {
+  const v = await login();
+  const id = `kid-${crypto.randomUUID().slice(0, 8)}`;
+  const runners = { [id]: runner({ firstname, lastname, age: 7, distance: "0.8", group: "Ingen" }) };
+  expect((await update(v, { runners, version: 0 })).res.status).toBe(200);
+  const res = await post(
+    "/book-v2",
+    { barn: 1, vuxna: 0, kampanj: "" },
+    { env: at(OPEN_AT), jar: v.jar, headers: v.headers },
+  );
+  expect(res.status).toBe(200);
+  await payOnPhone(((await res.json()) as { token: string }).token, "PAID");
+  return { email: v.email, id };
+}
+
+/** The results mails written for an address, oldest first. */
+async function mailsTo(email: string) {
+  const { results } = await env.DB.prepare(
+    `SELECT m.subject, m.message FROM mailings m JOIN mailing_recipients r ON r.mailing_id = m.id
+      WHERE m.audience = 'results' AND r.email = ? ORDER BY m.id`,
+  )
+    .bind(email)
+    .all<{ subject: string; message: string }>();
+  return results;
+}
+
+const CORRECTED = "Rättade resultat: Byloppet 2025, 0,8km";
+
+/** An ended race of these families, marked official through the route: each family has its official mail. */
+async function officialRace(finishers: { id: string; agoMs: number }[], emails: string[]) {
+  const race = raceStub(env, PART);
+  const now = Date.now();
+  await race.start({ tapId: crypto.randomUUID(), at: now - 600_000 });
+  for (const r of await race.listRunners()) {
+    const f = finishers.find((x) => x.id === r.id);
+    if (f) await race.finish(r.id, { tapId: crypto.randomUUID(), at: now - f.agoMs });
+    else await race.setDns(r.id, true);
+  }
+  await race.end();
+  const admin = await loginAdmin();
+  expect((await post(`/admin/api/races/official/${PART}`, {}, { jar: admin })).status).toBe(200);
+  for (const email of emails) await waitFor(async () => (await mailsTo(email)).length === 1, 5000, "official mail");
+  return race;
+}
+
+describe("correction mails from every path that changes an official result", () => {
+  it("a change through the race object's RPC (no race-day route) mails only the corrected family, once", async () => {
+    const race = raceStub(env, PART);
+    await race.reset().catch(() => undefined);
+    const dana = await family("Dana", "Berg");
+    const erik = await family("Erik", "Holm");
+    const fia = await family("Fia", "Lund");
+    await env.DB.prepare("INSERT INTO unsubscribes (email, at) VALUES (?, ?)").bind(fia.email, Date.now()).run();
+    await officialRace(
+      [
+        { id: dana.id, agoMs: 350_000 },
+        { id: erik.id, agoMs: 300_000 },
+        { id: fia.id, agoMs: 250_000 },
+      ],
+      [dana.email, erik.email],
+    );
+    expect(await mailsTo(fia.email)).toEqual([]);
+
+    // Dana's finish re-recorded straight on the race object, as a script or another desk would: no race-day route.
+    const now = Date.now();
+    await race.finish(dana.id, { tapId: crypto.randomUUID(), at: now - 250_000, rerecord: true });
+    // Fia's finish re-recorded too: unsubscribed, she is told nothing.
+    await race.finish(fia.id, { tapId: crypto.randomUUID(), at: now - 240_000, rerecord: true });
+    await waitFor(async () => (await mailsTo(dana.email)).length === 2, 5000, "the correction mail");
+    const correction = (await mailsTo(dana.email))[1]!;
+    expect(correction.subject).toBe(CORRECTED);
+    expect(correction.message).toMatch(/Dana Berg: 04:10,0 → \d\d:\d\d,\d/);
+    expect(correction.message).not.toContain("Erik");
+    // Erik's placing moved up; his own result did not change: nothing. Nothing more for anyone after a while.
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await mailsTo(erik.email)).toHaveLength(1);
+    expect(await mailsTo(fia.email)).toEqual([]);
+    expect(await mailsTo(dana.email)).toHaveLength(2);
+  });
+
+  it("corrections in quick succession are told in order: each mail starts where the one before ended", async () => {
+    const race = raceStub(env, PART);
+    await race.reset().catch(() => undefined);
+    const gun = await family("Gun", "Ström");
+    await officialRace([{ id: gun.id, agoMs: 400_000 }], [gun.email]);
+
+    // Two phones and a retry: Gun's finish re-recorded three times in a row, each straight after the other.
+    const now = Date.now();
+    for (const ago of [390_000, 385_000, 380_000]) {
+      await race.finish(gun.id, { tapId: crypto.randomUUID(), at: now - ago, rerecord: true });
+    }
+    const finalTime = familyTimeText((await race.getRunner(gun.id))!.time!);
+    await waitFor(
+      async () => (await mailsTo(gun.email)).at(-1)!.message.includes(`→ ${finalTime}`),
+      5000,
+      "a mail with the last time",
+    );
+    await new Promise((r) => setTimeout(r, 500));
+    const mails = await mailsTo(gun.email);
+    // Each correction names what the family was told last, and the last one names the race as it is now.
+    const told = mails.slice(1).map((m) => /Gun Ström: (.+) → (.+)/.exec(m.message)!.slice(1, 3));
+    expect(told.length).toBeGreaterThan(0);
+    expect(told[0]![0]).toBe("03:20,0");
+    for (let i = 1; i < told.length; i++) expect(told[i]![0]).toBe(told[i - 1]![1]);
+    expect(told.at(-1)![1]).toBe(finalTime);
+  });
+
+  it("a runner moved to another distance after the results were official: the family is told, once", async () => {
+    // A finisher cannot be moved once the race has ended (the finish must be undone first, which is offered only
+    // while the race is started); a runner who did not start can be, and the family's mail said 'startade inte'.
+    const race = raceStub(env, PART);
+    await race.reset().catch(() => undefined);
+    await raceStub(env, OTHER)
+      .reset()
+      .catch(() => undefined);
+    const hugo = await family("Hugo", "Vik");
+    const ines = await family("Ines", "Sjö");
+    await officialRace([{ id: ines.id, agoMs: 320_000 }], [hugo.email, ines.email]);
+    expect((await mailsTo(hugo.email))[0]!.message).toContain("Hugo Vik: startade inte");
+
+    const moved = await race.moveRunner(OTHER, hugo.id);
+    expect(moved.runner).toMatchObject({ part: OTHER });
+    await waitFor(async () => (await mailsTo(hugo.email)).length === 2, 5000, "the correction mail");
+    const correction = (await mailsTo(hugo.email))[1]!;
+    expect(correction.subject).toBe(CORRECTED);
+    expect(correction.message).toContain("Hugo Vik: startade inte → inte längre med i loppet");
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await mailsTo(hugo.email)).toHaveLength(2);
+    expect(await mailsTo(ines.email)).toHaveLength(1);
+    await raceStub(env, OTHER)
+      .reset()
+      .catch(() => undefined);
+  });
+});
+
+describe("the correction mail's text", () => {
+  const race = {
+    type: "race",
+    part: PART,
+    sort: "race",
+    state: "ended",
+    started: 0,
+    date: SEASON.raceDay,
+    distance: 800,
+    openForReg: false,
+  } as unknown as RaceRecord;
+  const told: MailedRunner[] = [{ id: "a", name: "Alva Ek", status: "finished", time: "05:00.000" }];
+
+  it("a runner added after the last mail is a change once they have a time, not while marked DNS", () => {
+    const late: MailedRunner = { id: "b", name: "Bo Ek", status: "dns", time: null };
+    expect(correctionMailText(race, told, [...told, late], "https://lopp.test")).toBeNull();
+    const mail = correctionMailText(
+      race,
+      told,
+      [...told, { ...late, status: "finished", time: "03:20.000" }],
+      "https://lopp.test",
+    );
+    expect(mail!.message).toContain("Bo Ek: 03:20,0");
+    expect(mail!.message).not.toContain("Alva");
+  });
+
+  it("a runner no longer in the race is told as such", () => {
+    const mail = correctionMailText(race, told, [{ ...told[0]!, status: "removed", time: null }], "https://lopp.test");
+    expect(mail!.message).toContain("Alva Ek: 05:00,0 → inte längre med i loppet");
+  });
+});
