@@ -125,10 +125,14 @@ test("a child and a parent running with her on 0.8 km: the price, the payment an
   expect(amount).toBe(100);
   step("booked");
   await page.waitForURL("**/anmalan/4");
+  // The waiting page is up (its socket follows the payment) before the payer pays, as in registration.test.ts.
+  await page.getByRole("heading", { name: "Betala med Swish" }).waitFor();
   const reloaded = page.waitForEvent("load", { timeout: 30_000 });
   const payer = await context.newPage();
   await payer.goto(`/dev/swish/pay/${token}`);
   await payer.getByRole("button", { name: "Betala", exact: true }).click();
+  // The simulator's answer has loaded before its page closes: closing at once could cancel the payment's request.
+  await payer.waitForLoadState();
   await payer.close();
   step("paid on the payer's phone");
   await reloaded;

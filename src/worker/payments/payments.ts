@@ -7,6 +7,7 @@
  * page waits, and the cron sweep. Whoever wins the one conditional write does the after-payment work; the others
  * do nothing. The after-payment steps are recorded in the audit log, so the cron can finish one a crash cut off.
  */
+import { markCompanionsPickedUp } from "../checkin/checkin-db";
 import { campaignPayid } from "../../shared/campaign";
 import { clockFromSettings, type Clock } from "../../shared/clock";
 import {
@@ -521,6 +522,12 @@ export async function afterPaid(env: Env, payid: string, clock: Clock = clockFro
       // A box-office sale hands the bibs over at the table: its runners join their races checked in.
       const pickedUpAt = row.origin === "kassa" ? (row.datePaid ?? clock.now()) : null;
       const added = await addParticipantsToRaces(env, db, runners, SEASON, { actor: "betalning" }, pickedUpAt);
+      // Its adults running with a child are in no race: checked in on D1's row (the desk's write; an earlier
+      // moment is kept, so a repeat changes nothing).
+      const companions = runners.filter((r) => r.companion === true).map((r) => r.id);
+      if (pickedUpAt !== null && companions.length > 0) {
+        await markCompanionsPickedUp(db, companions, true, pickedUpAt);
+      }
       await audit(
         db,
         {

@@ -65,6 +65,9 @@ describe("a companion at the box office", () => {
     const [kid, karin] = done.runners;
     expect(kid).toMatchObject({ added: true });
     expect(karin).toMatchObject({ added: true, bib: null, companion: true, requestedBib: null });
+    // Checked in at the table like the child (a sale hands everything over there): the desk does not ask again.
+    expect(kid!.pickedUpAt).toEqual(expect.any(Number));
+    expect(karin!.pickedUpAt).toBe(kid!.pickedUpAt);
     const row = await env.DB.prepare("SELECT * FROM participants WHERE id = ?").bind(karin!.id).first();
     expect(row).toMatchObject({ companion: 1, bib: null, race_id: null, paid_price: SEASON.companionPrice });
     const payment = await env.DB.prepare("SELECT barn, vuxna, amount FROM payments WHERE id = ?")
