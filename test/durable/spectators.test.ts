@@ -3,8 +3,8 @@
  * real Worker and real sockets: the view and socket carry public fields only; a finish reaches an open socket as a
  * delta; a page that reconnects with its seq gets only what changed; a socket that sends anything gets one error
  * frame and changes nothing; lost notices, an evicted race object and an evicted fan-out heal without losing or
- * doubling anything; many sockets opened and dropped never reach the race object nor disturb the admins' sockets;
- * an unknown race is a 404 that wakes no Durable Object; the ETag answers 304.
+ * doubling anything; 10,000 sockets opened and dropped at once never reach the race object nor disturb the admins'
+ * sockets; an unknown race is a 404 that wakes no Durable Object; the ETag answers 304.
  */
 import { evictDurableObject, listDurableObjectIds, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
@@ -315,7 +315,10 @@ describe("healing", () => {
 });
 
 describe("a crowd", () => {
-  it("many sockets opened and dropped at once leave the race object and the admins' sockets untouched", async () => {
+  // The issue's 10,000 (bad input), opened at once through the real Worker into the real fan-out object and dropped.
+  // In-process sockets: over loopback TCP, wrangler's dev proxy and the local runtime run out of this machine's
+  // 20,000 open files first (README, Benchmarks: `spectators`), which no Cloudflare location has. About 20 s here.
+  it("10,000 sockets opened and dropped at once leave the race object and the admins' sockets untouched", async () => {
     const jar = await loginAdmin();
     const { part, runners } = await runningRace(jar, 2);
     const admin = await subscribe(jar, part);
@@ -323,7 +326,7 @@ describe("a crowd", () => {
     const audit = await auditTypes(part);
     const before = await stats(jar, part);
 
-    const crowd = 400;
+    const crowd = 10_000;
     const sockets = await Promise.all(Array.from({ length: crowd }, () => spectate(part)));
     await Promise.all(sockets.map((s) => s.next()));
     for (const s of sockets) s.ws.close();
@@ -344,5 +347,5 @@ describe("a crowd", () => {
         .some((e) => e.sort === runners[1]!.sort && e.seq === answer.runner.seq),
     );
     admin.socket.ws.close();
-  });
+  }, 180_000);
 });
