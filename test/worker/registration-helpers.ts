@@ -7,6 +7,7 @@
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { CookieJar, get, post, type CallInit } from "./helpers";
+import { payOnPhone } from "./swish-helpers";
 
 /** Early price tier, registration open. */
 export const OPEN_AT = "2025-08-25T10:00:00+02:00";
@@ -131,4 +132,25 @@ export async function inOneRateLimitWindow<T>(attempt: () => Promise<T>, periodM
     if (Math.floor(started / periodMs) === Math.floor(Date.now() / periodMs)) return result;
   }
   throw new Error("Two runs in a row straddled a rate-limit window: a run must take well under a minute");
+}
+
+/** A family that registered one child and paid for it in the Swish simulator: its address and the child's id. */
+export async function paidChildFamily(child: {
+  firstname: string;
+  lastname: string;
+  age?: number;
+  distance?: string;
+}): Promise<{ email: string; id: string }> {
+  const v = await login();
+  const id = `kid-${crypto.randomUUID().slice(0, 8)}`;
+  const runners = { [id]: runner({ age: 7, distance: "0.8", group: "Ingen", ...child }) };
+  expect((await update(v, { runners, version: 0 })).res.status).toBe(200);
+  const res = await post(
+    "/book-v2",
+    { barn: 1, vuxna: 0, kampanj: "" },
+    { env: at(OPEN_AT), jar: v.jar, headers: v.headers },
+  );
+  expect(res.status).toBe(200);
+  await payOnPhone(((await res.json()) as { token: string }).token, "PAID");
+  return { email: v.email, id };
 }

@@ -13,9 +13,7 @@ import type { RaceStore } from "../../../src/durable/race/storage";
 import { database } from "../../../src/worker/db/client";
 import type { MailMessage } from "../../../src/worker/mass-email/mailings";
 import { raceSnapshot, raceStub } from "../../../src/worker/race-day/race-runners";
-import { post } from "../../worker/helpers";
-import { at, login, OPEN_AT, runner, update } from "../../worker/registration-helpers";
-import { payOnPhone } from "../../worker/swish-helpers";
+import { paidChildFamily } from "../../worker/registration-helpers";
 
 const PART = raceIdForSeason("0.8", SEASON);
 
@@ -34,19 +32,8 @@ function memoryStorage(): DurableObjectStorage {
 /** A race whose results are official, nobody gone since. */
 const official = { meta: () => ({ results: "official" }), sql: () => [] } as unknown as RaceStore;
 
-async function family(firstname: string) {
-  const v = await login();
-  const id = `kid-${crypto.randomUUID().slice(0, 8)}`;
-  const runners = { [id]: runner({ firstname, lastname: "Mejl", age: 8, distance: "0.8", group: "Ingen" }) };
-  expect((await update(v, { runners, version: 0 })).res.status).toBe(200);
-  const res = await post(
-    "/book-v2",
-    { barn: 1, vuxna: 0, kampanj: "" },
-    { env: at(OPEN_AT), jar: v.jar, headers: v.headers },
-  );
-  expect(res.status).toBe(200);
-  await payOnPhone(((await res.json()) as { token: string }).token, "PAID");
-  return { email: v.email, id };
+function family(firstname: string) {
+  return paidChildFamily({ firstname, lastname: "Mejl", age: 8 });
 }
 
 async function resultsMailsTo(email: string): Promise<number> {

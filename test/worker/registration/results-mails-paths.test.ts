@@ -15,26 +15,14 @@ import type { RaceRecord } from "../../../src/shared/race-protocol";
 import { familyTimeText } from "../../../src/worker/registration/diplomas";
 import { correctionMailText, type MailedRunner } from "../../../src/worker/registration/results-mails";
 import { loginAdmin, post, waitFor } from "../helpers";
-import { at, login, OPEN_AT, runner, update } from "../registration-helpers";
-import { payOnPhone } from "../swish-helpers";
+import { paidChildFamily } from "../registration-helpers";
 
 const PART = raceIdForSeason("0.8", SEASON);
 const OTHER = raceIdForSeason("1.6", SEASON);
 
 /** A paid family with one child on 0.8. */
-async function family(firstname: string, lastname: string) {
-  const v = await login();
-  const id = `kid-${crypto.randomUUID().slice(0, 8)}`;
-  const runners = { [id]: runner({ firstname, lastname, age: 7, distance: "0.8", group: "Ingen" }) };
-  expect((await update(v, { runners, version: 0 })).res.status).toBe(200);
-  const res = await post(
-    "/book-v2",
-    { barn: 1, vuxna: 0, kampanj: "" },
-    { env: at(OPEN_AT), jar: v.jar, headers: v.headers },
-  );
-  expect(res.status).toBe(200);
-  await payOnPhone(((await res.json()) as { token: string }).token, "PAID");
-  return { email: v.email, id };
+function family(firstname: string, lastname: string) {
+  return paidChildFamily({ firstname, lastname });
 }
 
 /** The results mails written for an address, oldest first. */

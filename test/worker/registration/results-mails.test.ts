@@ -20,8 +20,8 @@ import { raceSnapshot, raceStub } from "../../../src/worker/race-day/race-runner
 import type { MailMessage } from "../../../src/worker/mass-email/mailings";
 import { mailCorrectedResults, mailOfficialResults } from "../../../src/worker/registration/results-mails";
 import { get, loginAdmin, post, waitFor } from "../helpers";
-import { at, login, OPEN_AT, runner, update } from "../registration-helpers";
-import { payOnPhone, setCallbacks } from "../swish-helpers";
+import { paidChildFamily } from "../registration-helpers";
+import { setCallbacks } from "../swish-helpers";
 
 const PART = raceIdForSeason("0.8", SEASON);
 
@@ -33,19 +33,8 @@ afterEach(async () => {
 });
 
 /** A paid family with one child on 0.8 (or `distance`). */
-async function family(firstname: string, lastname: string, distance = "0.8") {
-  const v = await login();
-  const id = `kid-${crypto.randomUUID().slice(0, 8)}`;
-  const runners = { [id]: runner({ firstname, lastname, age: 7, distance, group: "Ingen" }) };
-  expect((await update(v, { runners, version: 0 })).res.status).toBe(200);
-  const res = await post(
-    "/book-v2",
-    { barn: 1, vuxna: 0, kampanj: "" },
-    { env: at(OPEN_AT), jar: v.jar, headers: v.headers },
-  );
-  expect(res.status).toBe(200);
-  await payOnPhone(((await res.json()) as { token: string }).token, "PAID");
-  return { email: v.email, id };
+function family(firstname: string, lastname: string, distance = "0.8") {
+  return paidChildFamily({ firstname, lastname, distance });
 }
 
 /** The Worker's env with a queue that keeps what it is given. */
