@@ -7,6 +7,8 @@ import { Hono } from "hono";
 import { decodeJwt, SignJWT } from "jose";
 import { describe, expect, it } from "vitest";
 import { emailSender, RESEND_API_URL } from "../../src/worker/adapters/email";
+import { emailLogErasure } from "../../src/worker/db/email-log";
+import { emailScope, ERASED_ADDRESS, ERASED_TEXT } from "../../src/worker/db/erasure";
 import { addAdmin, removeAdmin } from "../../src/worker/session/admins-db";
 import { audit } from "../../src/worker/db/audit";
 import { database } from "../../src/worker/db/client";
@@ -15,7 +17,7 @@ import { appContext } from "../../src/worker/middleware/context";
 import { sessionContext } from "../../src/worker/middleware/session";
 import { SESSION_MAX_AGE_SECONDS, startSession } from "../../src/worker/session/sessions";
 import { fixedClock } from "../../src/shared/clock";
-import { call, CookieJar, DEV_ADMIN, get, loginAdmin, post, sessionJar, visitorJar } from "./helpers";
+import { call, CookieJar, DEV_ADMIN, get, loginAdmin, post, sessionJar, visitorJar, waitFor } from "./helpers";
 
 /** The real session code in a minimal app: sign in a visitor, and report what the middleware sees. */
 function sessionApp() {
@@ -293,6 +295,42 @@ describe("e-mail sender", () => {
     });
     await expect(keyless.send(mail("re3@example.se"))).rejects.toThrow(/EMAIL_API_KEY/);
     expect((await logged("re3@example.se")).results[0]).toMatchObject({ status: "failed" });
+  });
+
+  it("an erasure while a mail is on its way: the log line stays erased, the provider's error too", async () => {
+    // The provider answers only when told: the erasure runs between the send's start and its end.
+    let answer: (res: Response) => void = () => {};
+    const providerFetch = (() => new Promise<Response>((resolve) => (answer = resolve))) as typeof fetch;
+    const resendEnv = { ...env, EMAIL_TRANSPORT: "resend", EMAIL_API_KEY: "re_test" } as Env;
+    const sender = emailSender(resendEnv, database(env.DB), fixedClock(1), { fetch: providerFetch });
+    const erase = async (to: string) => {
+      for (const { statement } of emailLogErasure(env.DB, emailScope(to))) await statement.run();
+    };
+    const erasedRows = () =>
+      env.DB.prepare('SELECT status, error, subject FROM email_log WHERE "to" = ? ORDER BY id')
+        .bind(ERASED_ADDRESS)
+        .all<{ status: string; error: string | null; subject: string }>();
+
+    const sent = sender.send(mail("flight1@example.se", "Under väg 1"));
+    await waitFor(async () => (await logged("flight1@example.se")).results.length === 1, 5000, "the line before");
+    await erase("flight1@example.se");
+    answer(new Response('{"id":"x"}', { status: 200 }));
+    await sent;
+    expect((await logged("flight1@example.se")).results).toEqual([]);
+    expect((await erasedRows()).results.filter((r) => r.subject === "Under väg 1")).toEqual([
+      { status: "sent", error: null, subject: "Under väg 1" },
+    ]);
+
+    const refused = sender.send(mail("flight2@example.se", "Under väg 2"));
+    await waitFor(async () => (await logged("flight2@example.se")).results.length === 1, 5000, "the line before");
+    await erase("flight2@example.se");
+    answer(new Response('{"message":"flight2@example.se is not valid"}', { status: 422 }));
+    await expect(refused).rejects.toThrow(/422/);
+    expect((await logged("flight2@example.se")).results).toEqual([]);
+    const [line] = (await erasedRows()).results.filter((r) => r.subject === "Under väg 2");
+    expect(line).toMatchObject({ status: "failed" });
+    expect(line!.error).toContain(ERASED_TEXT);
+    expect(line!.error).not.toContain("flight2@example.se");
   });
 
   it("cloudflare: sends through the send_email binding (simulated locally) and logs the outcome", async () => {

@@ -4,7 +4,8 @@
  *   read it at /dev/outbox);
  * - 'cloudflare': Cloudflare Email Service through the `send_email` binding (transactional mail);
  * - 'resend': Resend's HTTP API (bulk mail), key in the EMAIL_API_KEY secret.
- * Every send, whatever the transport, writes one `email_log` row, 'sent', 'failed' or 'unknown' with the error; a
+ * Every send, whatever the transport, writes one `email_log` row before the mail can leave ('unknown') and settles it
+ * after: 'sent', 'failed' or 'unknown' with the error; a
  * send that did not succeed also throws an EmailSendError so the caller (a login-code request, the mailing queue)
  * can react. 'failed' means the provider answered that it did not take the mail; 'unknown' (`uncertain`) means no
  * answer came (a time-out after SEND_TIMEOUT_MS, a connection lost): the provider may have accepted it, so a
@@ -14,7 +15,7 @@
  */
 import type { Clock } from "../../shared/clock";
 import type { Db } from "../db/client";
-import { logEmail } from "../db/email-log";
+import { logEmail, settleEmailLog } from "../db/email-log";
 import { deliverToOutbox } from "../dev/outbox";
 
 export interface Mail {
@@ -146,6 +147,19 @@ export function emailSender(env: Env, db: Db, clock: Clock, options: EmailSender
         transport,
         mailingId: mail.mailingId ?? null,
       };
+      // The log line is written before the mail can leave, as 'unknown' (from here on it may have left), and
+      // settled after. Written after the send instead, it could bring back an address that an erasure removed
+      // while the mail was on its way; settling touches only the status and the error (settleEmailLog).
+      let id: number;
+      try {
+        id = await logEmail(db, { ...entry, status: "unknown", createdAt: clock.now() });
+      } catch (err) {
+        // Nothing has left: the caller may try again later.
+        throw new EmailSendError(
+          `E-postloggen kunde inte skrivas: ${err instanceof Error ? err.message : String(err)}`,
+          false,
+        );
+      }
       try {
         await withDeadline((signal) => deliver(mail, signal), timeoutMs);
       } catch (err) {
@@ -153,15 +167,14 @@ export function emailSender(env: Env, db: Db, clock: Clock, options: EmailSender
           err instanceof EmailSendError
             ? err
             : new EmailSendError(err instanceof Error ? err.message : String(err), false);
-        const status = failure.uncertain ? "unknown" : "failed";
-        await logEmail(db, { ...entry, status, error: failure.message, createdAt: clock.now() });
+        await settleEmailLog(db, id, failure.uncertain ? "unknown" : "failed", failure.message, mail.to);
         throw failure;
       }
       try {
-        await logEmail(db, { ...entry, status: "sent", createdAt: clock.now() });
+        await settleEmailLog(db, id, "sent", null, mail.to);
       } catch (err) {
-        // The mail has left; failing now would make the caller resend it. Losing the log line is the lesser harm.
-        console.error("email_log write failed after a successful send", err);
+        // The mail has left; failing now would make the caller resend it. The line stays 'unknown': the lesser harm.
+        console.error("email_log could not be marked sent after a successful send", err);
       }
       if (transport === "outbox") console.log(`[outbox] ${mail.kind} to ${mail.to}: ${mail.subject}`);
     },

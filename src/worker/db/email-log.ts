@@ -27,6 +27,28 @@ export async function logEmail(db: Db, entry: EmailLogEntry): Promise<number> {
 }
 
 /**
+ * Settles a send's log line (adapters/email.ts writes it before the mail leaves). Only the status and the error:
+ * an erasure that ran while the mail was on its way keeps the line erased, and the address is taken out of the
+ * provider's error as the erasure would have.
+ */
+export async function settleEmailLog(
+  db: Db,
+  id: number,
+  status: EmailLogEntry["status"],
+  error: string | null,
+  to: string,
+): Promise<void> {
+  await db.$client
+    .prepare(
+      `UPDATE email_log SET status = ?1,
+         error = CASE WHEN ?2 IS NULL THEN NULL WHEN "to" = ?3 THEN ?2 ELSE replace(?2, ?3, ?4) END
+       WHERE id = ?5`,
+    )
+    .bind(status, error, to, ERASED_TEXT, id)
+    .run();
+}
+
+/**
  * Erasure (db/erasure.ts): e-mails sent to the address keep kind, subject, time and status; the address, the
  * bodies and any mention of the address in the provider's error are removed. Box-office runners got no e-mail.
  */
