@@ -57,6 +57,10 @@ export default defineConfig(async () => {
             globalSetup: ["./test/e2e/global-setup.ts"],
             testTimeout: 60_000,
             hookTimeout: 180_000,
+            // A page's list arriving after a fetch takes over a second when the machine is busy (CI shares two
+            // cores with the server): expect.poll's 1 s default failed a start-list test that way. Waiting is not a
+            // verdict; each poll still ends at its first success.
+            expect: { poll: { timeout: 15_000 } },
             fileParallelism: false,
           },
         },
