@@ -10,6 +10,7 @@
 import { distanceFromMeters, distanceLabel } from "../../shared/distances";
 import { partYear } from "../../shared/race-id";
 import type { Season } from "../../shared/season";
+import { SWEDISH_MONTHS } from "../../shared/stockholm";
 import { parseResult } from "../../shared/time-format";
 import { escapeHtml } from "../lib/html";
 
@@ -43,23 +44,9 @@ export const DIPLOMA_HEADERS = {
 
 /** '2025-09-13' → '13 september 2025'. */
 function swedishDate(date: string): string {
-  const months = [
-    "januari",
-    "februari",
-    "mars",
-    "april",
-    "maj",
-    "juni",
-    "juli",
-    "augusti",
-    "september",
-    "oktober",
-    "november",
-    "december",
-  ];
   const [y, m, d] = date.split("-").map(Number);
   if (!y || !m || !d) return date;
-  return `${d} ${months[m - 1]} ${y}`;
+  return `${d} ${SWEDISH_MONTHS[m - 1]} ${y}`;
 }
 
 function distanceText(meters: number): string {
