@@ -8,7 +8,9 @@
  * exactly the records changed since. Each tap is stored by its tap id (`taps`), so a replay can answer what the
  * first one answered.
  *
- * Memory holds nothing but a cache of the race row, dropped on every write.
+ * Memory holds only caches of what SQLite has: the race row (dropped on every write), the rows rapid timing reads
+ * on every change (read again only where their seq says they changed), and the last merged slots; a rolled-back
+ * write drops them all.
  */
 import type { Clock } from "../../shared/clock";
 import { RaceError, type RaceAuditEvent } from "../../shared/race-protocol";
@@ -486,7 +488,7 @@ export class RaceStore {
     return [...entry.rows.values()];
   }
 
-  private maxSeq(table: "rapid_taps" | "bib_entries" | "runners" | "removed"): number {
+  private maxSeq(table: "rapid_taps" | "bib_entries" | "runners" | "removed" | "review"): number {
     return this.sql<{ s: number | null }>(`SELECT MAX(seq) AS s FROM ${table}`)[0]?.s ?? 0;
   }
 
@@ -527,9 +529,18 @@ export class RaceStore {
     );
   }
 
-  /** Rapid timing's open review items (kept from the race's state). */
+  /**
+   * Rapid timing's open review items (kept from the race's state), read on every change: read again only where they
+   * changed (every write to an item sets its seq to the change's).
+   */
   openDerivedReviews(): ReviewRow[] {
-    return this.sql<ReviewRow>("SELECT * FROM review WHERE status = 'open' AND data IS NOT NULL");
+    return this.incremental(
+      "reviews",
+      this.maxSeq("review"),
+      (since) => this.sql<ReviewRow>("SELECT * FROM review WHERE seq > ?", since),
+      (row) => row.id,
+      (row) => row.status !== "open" || row.data === null,
+    );
   }
 
   officialResult(id: string): OfficialResultRow | null {

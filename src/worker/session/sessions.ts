@@ -42,10 +42,29 @@ export function sessionCookieName(kind: SessionKind, url: string | URL): string 
   return secureCookiesAllowed(url) ? `__Host-${base}` : base;
 }
 
-function signingKey(secret: string | undefined): Uint8Array {
+/**
+ * The HMAC keys imported from SESSION_SECRET, by secret: importing one is a WebCrypto call that every request
+ * verifying a cookie would otherwise make again. Only settled keys are kept (a request that finds none imports its
+ * own), and an isolate only ever sees its deployment's secret (tests a few), so the map stays tiny.
+ */
+const importedKeys = new Map<string, CryptoKey>();
+const MAX_IMPORTED_KEYS = 8;
+
+async function signingKey(secret: string | undefined): Promise<CryptoKey> {
   // A short or missing key would make every cookie forgeable; refuse to run rather than sign with it.
   if (!secret || secret.length < 32) throw new Error("SESSION_SECRET is missing or shorter than 32 characters");
-  return new TextEncoder().encode(secret);
+  const known = importedKeys.get(secret);
+  if (known) return known;
+  const key = await crypto.subtle.importKey(
+    "raw",
+    new TextEncoder().encode(secret),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign", "verify"],
+  );
+  if (importedKeys.size >= MAX_IMPORTED_KEYS) importedKeys.clear();
+  importedKeys.set(secret, key);
+  return key;
 }
 
 function randomSecret(): string {
@@ -70,7 +89,7 @@ export async function createSession(
   email: string,
   now: number,
 ): Promise<NewSession> {
-  const key = signingKey(sessionSecret);
+  const key = await signingKey(sessionSecret);
   const normalized = email.trim().toLowerCase();
   const secret = randomSecret();
   const id = await sha256Hex(secret);
@@ -96,7 +115,7 @@ export async function sessionIdFromToken(
   token: string,
   now: number,
 ): Promise<{ id: string; email: string } | null> {
-  const key = signingKey(sessionSecret);
+  const key = await signingKey(sessionSecret);
   try {
     const { payload } = await jwtVerify(token, key, { algorithms: ["HS256"], currentDate: new Date(now) });
     if (payload.kind !== kind || typeof payload.sid !== "string" || typeof payload.email !== "string") return null;
