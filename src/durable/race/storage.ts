@@ -260,7 +260,7 @@ export class RaceStore {
   /** Rows rapid timing reads on every change, kept in memory and read again only where they changed (`incremental`). */
   private cached = new Map<string, { version: number; rows: Map<string, unknown> }>();
   /** One computed value kept with the key it was computed for (rules/reconcile.ts keeps the merged slots here). */
-  private memo: { key: string; value: unknown } | null = null;
+  private memos = new Map<string, { key: string; value: unknown }>();
 
   constructor(
     private readonly storage: DurableObjectStorage,
@@ -293,7 +293,7 @@ export class RaceStore {
     } catch (err) {
       // A rolled-back write may have handed out a seq that the next one gets again: nothing read since is kept.
       this.cached.clear();
-      this.memo = null;
+      this.memos.clear();
       throw err;
     } finally {
       this.metaCache = undefined;
@@ -497,11 +497,12 @@ export class RaceStore {
     return this.maxSeq("rapid_taps");
   }
 
-  /** `compute()` for `key`, or the value kept from the last call with the same key. */
-  memoised<T>(key: string, compute: () => T): T {
-    if (this.memo?.key === key) return this.memo.value as T;
+  /** `compute()` for `key`, or the value kept under `name` from the last call with the same key. */
+  memoised<T>(name: string, key: string, compute: () => T): T {
+    const kept = this.memos.get(name);
+    if (kept?.key === key) return kept.value as T;
     const value = compute();
-    this.memo = { key, value };
+    this.memos.set(name, { key, value });
     return value;
   }
 

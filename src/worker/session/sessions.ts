@@ -108,6 +108,17 @@ export async function createSession(
   };
 }
 
+/**
+ * Tokens this isolate has verified, by kind and token, under the secret they verified with: a token is a fixed
+ * string, so verifying it again with the same secret gives the same answer until its own expiry, which is checked on
+ * every use. That saves the HMAC and the SHA-256 of every request a signed-in browser makes (a volunteer's taps).
+ * Only what verified is kept (a refusal is worked out again each time), only settled values, and at most
+ * MAX_VERIFIED_TOKENS per secret, the oldest out first. Whether the session is still live is D1's question, asked as
+ * before (`liveSession`; race-day-sessions.ts for race-day calls).
+ */
+const verifiedTokens = new Map<string, Map<string, { id: string; email: string; expiresAt: number }>>();
+const MAX_VERIFIED_TOKENS = 256;
+
 /** The session id (D1 key) a token names, if its signature, kind and expiry hold; D1 is not asked. */
 export async function sessionIdFromToken(
   sessionSecret: string | undefined,
@@ -116,13 +127,31 @@ export async function sessionIdFromToken(
   now: number,
 ): Promise<{ id: string; email: string } | null> {
   const key = await signingKey(sessionSecret);
+  const known = verifiedTokens.get(sessionSecret!);
+  const cached = known?.get(`${kind} ${token}`);
+  // jose refuses a token once `exp` (whole seconds) is not after the current second: the same bound.
+  if (cached && now < cached.expiresAt) return { id: cached.id, email: cached.email };
   try {
     const { payload } = await jwtVerify(token, key, { algorithms: ["HS256"], currentDate: new Date(now) });
     if (payload.kind !== kind || typeof payload.sid !== "string" || typeof payload.email !== "string") return null;
-    return { id: await sha256Hex(payload.sid), email: payload.email };
+    const claimed = { id: await sha256Hex(payload.sid), email: payload.email };
+    if (typeof payload.exp === "number") remember(sessionSecret!, `${kind} ${token}`, claimed, payload.exp * 1000);
+    return claimed;
   } catch {
     return null;
   }
+}
+
+function remember(secret: string, key: string, claimed: { id: string; email: string }, expiresAt: number): void {
+  let tokens = verifiedTokens.get(secret);
+  if (!tokens) {
+    if (verifiedTokens.size >= MAX_IMPORTED_KEYS) verifiedTokens.clear();
+    tokens = new Map();
+    verifiedTokens.set(secret, tokens);
+  }
+  tokens.delete(key);
+  if (tokens.size >= MAX_VERIFIED_TOKENS) tokens.delete(tokens.keys().next().value!);
+  tokens.set(key, { ...claimed, expiresAt });
 }
 
 /** A verified session: valid token, and a D1 row of the same kind that is neither revoked nor expired. */

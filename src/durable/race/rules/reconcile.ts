@@ -34,14 +34,22 @@ export interface RapidView {
   matching: BibMatching;
 }
 
-/** What rapid timing's rows say the race should be (no writes). */
+/**
+ * What rapid timing's rows say the race should be (no writes). Every change appends an audit row, so the latest seq
+ * names the state: a call with no change since (a replay, a read) gets the view already computed. Callers only read
+ * it.
+ */
 export function rapidView(store: RaceStore): RapidView {
+  return store.memoised("view", String(store.latestSeq()), () => computeView(store));
+}
+
+function computeView(store: RaceStore): RapidView {
   const meta = store.requireMeta();
   const settled = meta.state === "ended";
   const taps = store.rapidTaps();
   const live = taps.filter((t) => !t.discarded);
   // The merged slots change only with the taps (any change of one bumps the version), the main timer or the end.
-  const alignment = store.memoised(`align:${store.rapidTapsVersion()}:${meta.main_timer ?? ""}:${settled}`, () =>
+  const alignment = store.memoised("alignment", `${store.rapidTapsVersion()}:${meta.main_timer ?? ""}:${settled}`, () =>
     alignTimers(
       live.map((t) => ({ id: t.tap_id, device: t.device, at: t.at, pin: t.pin })),
       { main: meta.main_timer, settled },
