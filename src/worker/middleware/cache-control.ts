@@ -1,5 +1,6 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
+import { setAnswerHeaders } from "../lib/answer-headers";
 
 /** What an answer is given when its route says nothing about caching. */
 export const PRIVATE_NO_STORE = "private, no-store";
@@ -15,9 +16,5 @@ export const PRIVATE_NO_STORE = "private, no-store";
 export const cacheControlMiddleware = createMiddleware<AppEnv>(async (c, next) => {
   await next();
   if (c.res.status === 101 || c.res.headers.has("cache-control")) return;
-  // An answer passed on from fetch() (a static asset through the ASSETS binding) has immutable headers.
-  const res = new Response(c.res.body, c.res);
-  res.headers.set("cache-control", PRIVATE_NO_STORE);
-  c.res = undefined;
-  c.res = res;
+  setAnswerHeaders(c, [["cache-control", PRIVATE_NO_STORE]]);
 });

@@ -1,6 +1,7 @@
 import { createMiddleware } from "hono/factory";
 import { securityHeaders } from "../../shared/security-headers";
 import type { AppEnv } from "../env";
+import { setAnswerHeaders } from "../lib/answer-headers";
 
 /**
  * The security headers (src/shared/security-headers.ts) on every answer of the Worker: pages, API calls, files,
@@ -11,16 +12,28 @@ import type { AppEnv } from "../env";
 export const securityHeadersMiddleware = createMiddleware<AppEnv>(async (c, next) => {
   await next();
   if (c.res.status === 101) return;
-  const wanted = securityHeaders({
-    publicOrigin: c.env.PUBLIC_ORIGIN,
-    mapTileUrl: c.env.MAP_TILE_URL,
-    viteDevServer: c.env.DEV_MODE === "true" && c.env.DEV_SERVER === "vite",
-  });
-  const missing = Object.entries(wanted).filter(([name]) => !c.res.headers.has(name));
-  if (missing.length === 0) return;
-  // An answer passed on from fetch() (a static asset through the ASSETS binding) has immutable headers.
-  const res = new Response(c.res.body, c.res);
-  for (const [name, value] of missing) res.headers.set(name, value);
-  c.res = undefined;
-  c.res = res;
+  const wanted = headersFor(
+    c.env.PUBLIC_ORIGIN,
+    c.env.MAP_TILE_URL,
+    c.env.DEV_MODE === "true" && c.env.DEV_SERVER === "vite",
+  );
+  setAnswerHeaders(
+    c,
+    wanted.filter(([name]) => !c.res.headers.has(name)),
+  );
 });
+
+/** The headers for one deployment's settings, worked out once per isolate (a pure function of three strings). */
+let kept: { key: string; headers: Array<[string, string]> } | null = null;
+
+function headersFor(
+  publicOrigin: string,
+  mapTileUrl: string | undefined,
+  viteDevServer: boolean,
+): Array<[string, string]> {
+  const key = `${publicOrigin}\n${mapTileUrl ?? ""}\n${viteDevServer}`;
+  if (kept?.key !== key) {
+    kept = { key, headers: Object.entries(securityHeaders({ publicOrigin, mapTileUrl, viteDevServer })) };
+  }
+  return kept.headers;
+}
