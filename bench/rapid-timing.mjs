@@ -13,7 +13,8 @@
  *    record) and every socket, the time from sending its HTTP request to that socket receiving the record
  *    (matched by sort); per round its p50/p95/p99/max, the HTTP answers' p50/p95, lost deliveries (not within
  *    5 s) and doubled ones (the same record with the same seq twice on one socket). Ratios: race p95 / echo p95
- *    per pair, and pooled over every round. Target: 1.2.
+ *    per pair, and pooled over every round. Target: 1.2. Beside each round's latency, what each change cost in CPU
+ *    (lib/machine.mjs): the target's workerd runtime (Worker and object), wrangler's proxy, and this client.
  * 2. Burst: 20 sockets on a second race (and a second echo room); BURST_PAIRS pairs, the race's then the echo's,
  *    of 30 rapid taps in 3 s from two phones (one every 100 ms, alternating). Figure: every socket has all 30
  *    (none lost), the time from the first send until the last socket has the last, and each delivery's p95. After
@@ -362,13 +363,28 @@ async function sustainedRound(phase, { seconds, label, deadline }) {
   }
   await Promise.all(requests);
   await waitDelivered(changes, (changes.at(-1)?.sentAt ?? 0) + LOST_AFTER_MS);
+  const machine = { ...load.end(), client: client.end() };
   return {
     target: phase.target.name,
     label,
     ...deliveryFigures(changes),
+    cpuPerChangeMs: cpuPerChange(phase.target.name, machine, changes.length),
     cutShort,
-    machine: { ...load.end(), client: client.end() },
+    machine,
   };
+}
+
+/**
+ * What each change cost the target's own processes in CPU (lib/machine.mjs's cpuMsByProcess): its workerd runtime
+ * (the Worker and the object) and wrangler's proxy in front of it, and this client. The other target's servers sit
+ * idle meanwhile.
+ */
+function cpuPerChange(target, machine, changes) {
+  const byProcess = machine.cpuMsByProcess;
+  if (!byProcess || changes === 0) return null;
+  const prefix = target === "race" ? "site" : "echo";
+  const per = (name) => round2((byProcess[name] ?? 0) / changes);
+  return { runtime: per(`${prefix}Runtime`), proxy: per(`${prefix}Proxy`), client: per("client") };
 }
 
 /** BURST_TAPS rapid taps in 3 s from two phones, then (the race) the checks. */
@@ -440,6 +456,8 @@ function sustainedRatios(rounds) {
       raceP95: r.changeToSocketMs.p95,
       echoP95: e?.changeToSocketMs.p95 ?? null,
       ratio: ratio(r, e),
+      raceRuntimeCpuMs: r.cpuPerChangeMs?.runtime ?? null,
+      echoRuntimeCpuMs: e?.cpuPerChangeMs?.runtime ?? null,
     };
   });
   return { perPair };
@@ -475,8 +493,12 @@ function roundLine(r) {
     `${r.target.padEnd(5)} omgång ${r.label}: p50 ${r.changeToSocketMs.p50} p95 ${r.changeToSocketMs.p95} ` +
     `p99 ${r.changeToSocketMs.p99} max ${r.changeToSocketMs.max} ms (måltider p95 ${r.tapToSocketP95Ms}, ` +
     `startnummer p95 ${r.bibToSocketP95Ms}), ${r.changes} ändringar, förlorade ${r.lost}, dubbla ${r.doubled}, ` +
-    `HTTP ej ok ${r.httpNotOk}${r.cutShort ? " – AVKORTAD" : ""}; ${machineLine(r.machine)}`
+    `HTTP ej ok ${r.httpNotOk}${r.cutShort ? " – AVKORTAD" : ""}; ${cpuLine(r.cpuPerChangeMs)}${machineLine(r.machine)}`
   );
+}
+
+function cpuLine(cpu) {
+  return cpu ? `CPU per ändring: workerd ${cpu.runtime} ms, proxy ${cpu.proxy} ms, klient ${cpu.client} ms; ` : "";
 }
 
 function burstLine(b) {
@@ -500,7 +522,8 @@ function summarize(figures) {
   const counted = figures.sustained.rounds.filter((r) => r.label !== "uppvärmning");
   const pooled = (target) => counted.filter((r) => r.target === target);
   for (const p of figures.sustained.ratios.perPair) {
-    lines.push(`  par ${p.pair}: loppets p95 ${p.raceP95} / ekots ${p.echoP95} ms = ${p.ratio ?? "–"}`);
+    const cpu = p.raceRuntimeCpuMs === null ? "" : `; workerd-CPU per ändring ${p.raceRuntimeCpuMs} / ${p.echoRuntimeCpuMs} ms`;
+    lines.push(`  par ${p.pair}: loppets p95 ${p.raceP95} / ekots ${p.echoP95} ms = ${p.ratio ?? "–"}${cpu}`);
   }
   const p95s = (target) => pooled(target).map((r) => r.changeToSocketMs.p95);
   const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];

@@ -9,12 +9,19 @@
  *   the client), and how long their threads sat runnable but waiting for a core (/proc/<pid>/task/<tid>/schedstat).
  *   `oursWaitMs` is time the measured path may have spent doing nothing because other work held the cores.
  *
+ * - `cpuMsByProcess`: `oursCpuMs` by process: `client` (this process: the benchmark's sockets and requests), each
+ *   wrangler dev's two workerd processes, `runtime` (the Worker and its Durable Objects) and `proxy` (wrangler's
+ *   proxy in front of it, which every request and socket frame passes), for the site (`site…`) and the echo
+ *   (`echo…`, started from bench/echo/), and `other` (wrangler's Node processes, builds). Divided by a round's
+ *   changes it says what each change cost each process, which a latency figure on a shared machine cannot.
+ *
  * `clientDelays()` watches this process itself over a stretch: how late its event loop ran (p99 and max of
  * perf_hooks' event-loop delay, which also counts the time the process waited for a core) and its garbage
  * collections (count and summed pause).
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { loadavg } from "node:os";
+import path from "node:path";
 import { monitorEventLoopDelay, performance, PerformanceObserver } from "node:perf_hooks";
 
 /** Starts measuring; `end()` answers the figures above for the time since. */
@@ -79,6 +86,7 @@ function difference(a, b) {
     cpuPressurePct: null,
     oursCpuMs: null,
     oursWaitMs: null,
+    cpuMsByProcess: null,
   };
   if (a.cpu && b.cpu && b.cpu.total > a.cpu.total) {
     figures.machineBusyPct = round((100 * (b.cpu.busy - a.cpu.busy)) / (b.cpu.total - a.cpu.total));
@@ -96,6 +104,12 @@ function difference(a, b) {
     }
     figures.oursCpuMs = round(cpuNs / 1e6);
     figures.oursWaitMs = round(waitNs / 1e6);
+    const byProcess = {};
+    for (const [tid, end] of b.ours) {
+      const start = a.ours.get(tid) ?? { cpuNs: 0 };
+      byProcess[end.process] = (byProcess[end.process] ?? 0) + Math.max(0, end.cpuNs - start.cpuNs);
+    }
+    figures.cpuMsByProcess = Object.fromEntries(Object.entries(byProcess).map(([name, ns]) => [name, round(ns / 1e6)]));
   }
   return figures;
 }
@@ -145,6 +159,7 @@ function ourThreads() {
   }
   const threads = new Map();
   for (const pid of ours) {
+    const process = processName(pid, parents);
     let tids;
     try {
       tids = readdirSync(`/proc/${pid}/task`);
@@ -153,10 +168,28 @@ function ourThreads() {
     }
     for (const tid of tids) {
       const fields = readOrNull(`/proc/${pid}/task/${tid}/schedstat`)?.trim().split(" ").map(Number);
-      if (fields?.length >= 2) threads.set(tid, { cpuNs: fields[0], waitNs: fields[1] });
+      if (fields?.length >= 2) threads.set(tid, { cpuNs: fields[0], waitNs: fields[1], process });
     }
   }
   return threads;
+}
+
+/** Which of `cpuMsByProcess`'s names a process of ours is (see the module comment). */
+function processName(pid, parents) {
+  if (pid === String(process.pid)) return "client";
+  const command = commandLine(pid);
+  if (!command.includes("workerd serve")) return "other";
+  // wrangler dev starts the runtime on a port of its own choosing (":0") and its proxy on the one asked for.
+  const role = command.includes("--socket-addr=entry=127.0.0.1:0 ") ? "Runtime" : "Proxy";
+  let ancestor = parents.get(pid);
+  for (let depth = 0; ancestor && depth < 4; depth++, ancestor = parents.get(ancestor)) {
+    if (commandLine(ancestor).includes(`bench${path.sep}echo`)) return `echo${role}`;
+  }
+  return `site${role}`;
+}
+
+function commandLine(pid) {
+  return (readOrNull(`/proc/${pid}/cmdline`) ?? "").replaceAll("\0", " ");
 }
 
 function readOrNull(file) {
