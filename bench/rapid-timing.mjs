@@ -522,7 +522,8 @@ function summarize(figures) {
   const counted = figures.sustained.rounds.filter((r) => r.label !== "uppvärmning");
   const pooled = (target) => counted.filter((r) => r.target === target);
   for (const p of figures.sustained.ratios.perPair) {
-    const cpu = p.raceRuntimeCpuMs === null ? "" : `; workerd-CPU per ändring ${p.raceRuntimeCpuMs} / ${p.echoRuntimeCpuMs} ms`;
+    const cpu =
+      p.raceRuntimeCpuMs === null ? "" : `; workerd-CPU per ändring ${p.raceRuntimeCpuMs} / ${p.echoRuntimeCpuMs} ms`;
     lines.push(`  par ${p.pair}: loppets p95 ${p.raceP95} / ekots ${p.echoP95} ms = ${p.ratio ?? "–"}${cpu}`);
   }
   const p95s = (target) => pooled(target).map((r) => r.changeToSocketMs.p95);
