@@ -254,11 +254,16 @@ const SCHEMA_MIGRATIONS: readonly string[] = [
    );`,
 ];
 
+/** Rows kept in memory and read again only where their seq says they changed (`RaceStore.incremental`). */
+type Incremental<T> = { version: number; changed: number; rows: Map<string, T> };
+
 export class RaceStore {
   /** The race row as last read; every write to `meta` must reset it to undefined (`write` does). */
   private metaCache: MetaRow | null | undefined;
   /** Rows rapid timing reads on every change, kept in memory and read again only where they changed (`incremental`). */
-  private cached = new Map<string, { version: number; rows: Map<string, unknown> }>();
+  private cached = new Map<string, Incremental<unknown>>();
+  /** The latest audit row's seq, kept in step by `appendEvent` (the one writer of `events`); undefined: read it. */
+  private latest: number | undefined;
   /** One computed value kept with the key it was computed for (rules/reconcile.ts keeps the merged slots here). */
   private memos = new Map<string, { key: string; value: unknown }>();
 
@@ -294,6 +299,7 @@ export class RaceStore {
       // A rolled-back write may have handed out a seq that the next one gets again: nothing read since is kept.
       this.cached.clear();
       this.memos.clear();
+      this.latest = undefined;
       throw err;
     } finally {
       this.metaCache = undefined;
@@ -311,7 +317,7 @@ export class RaceStore {
 
   /** An audit row inside a transaction the caller holds; its seq. */
   appendEvent(type: string, payload: unknown, by: ChangeAuthor): number {
-    return this.sql<{ seq: number }>(
+    const seq = this.sql<{ seq: number }>(
       "INSERT INTO events (type, payload, actor, device, at) VALUES (?, ?, ?, ?, ?) RETURNING seq",
       type,
       JSON.stringify(payload),
@@ -319,6 +325,8 @@ export class RaceStore {
       deviceOf(by),
       this.clock.now(),
     )[0]!.seq;
+    this.latest = seq;
+    return seq;
   }
 
   /** Drops the race row cache after a write made outside `write`/`transaction`. */
@@ -337,8 +345,10 @@ export class RaceStore {
     return meta;
   }
 
+  /** The seq of the latest change: every change appends one audit row, so it names the race's state. */
   latestSeq(): number {
-    return this.sql<{ s: number | null }>("SELECT MAX(seq) AS s FROM events")[0]?.s ?? 0;
+    this.latest ??= this.sql<{ s: number | null }>("SELECT MAX(seq) AS s FROM events")[0]?.s ?? 0;
+    return this.latest;
   }
 
   runnerRow(id: string): RunnerRow | null {
@@ -420,7 +430,6 @@ export class RaceStore {
   rapidTaps(): RapidTapRow[] {
     return this.incremental(
       "taps",
-      this.maxSeq("rapid_taps"),
       (since) => this.sql<RapidTapRow>("SELECT * FROM rapid_taps WHERE seq > ?", since),
       (row) => row.tap_id,
       (row) => row.cleared === 1,
@@ -431,7 +440,6 @@ export class RaceStore {
   liveBibEntries(): BibEntryRow[] {
     return this.incremental(
       "entries",
-      this.maxSeq("bib_entries"),
       (since) => this.sql<BibEntryRow>("SELECT * FROM bib_entries WHERE seq > ?", since),
       (row) => row.id,
       (row) => row.removed === 1 || row.cleared === 1,
@@ -444,42 +452,41 @@ export class RaceStore {
    * but `mirror_pending`.
    */
   liveRunnersForTiming(): RunnerRow[] {
-    const version = Math.max(this.maxSeq("runners"), this.maxSeq("removed"));
-    const cached = this.cached.get("runners")?.version;
-    const gone = cached === undefined ? [] : this.sql<{ id: string }>("SELECT id FROM removed WHERE seq > ?", cached);
     return this.incremental(
       "runners",
-      version,
       (since) => this.sql<RunnerRow>("SELECT * FROM runners WHERE seq > ?", since),
       (row) => row.id,
       (row) => row.moving_to !== null,
-      gone.map((r) => r.id),
+      (since) => this.sql<{ id: string }>("SELECT id FROM removed WHERE seq > ?", since).map((r) => r.id),
     );
   }
 
   /**
-   * Rows kept in memory under `name` with the table's highest seq when read (`version`): only rows changed since
-   * are read again. A row for which `drop` holds (or whose key is in `deleted`) leaves the set. Every write to these
-   * tables sets the row's seq to the change's, so a change always raises the version; a rolled-back write drops
-   * every set (`transaction`).
+   * Rows kept in memory under `name`, with the latest seq when they were read (`version`): after a change only the
+   * rows whose seq is higher are read again (`since`), and with no change since, none. Every write to these tables
+   * sets the row's seq to its change's, and every change appends an audit row (`latestSeq`), so a change of a row
+   * always raises both. A row for which `drop` holds (or whose key `deleted` names) leaves the set; `changed` is the
+   * highest seq of a row read so far, the version of the table alone. A rolled-back write drops every set
+   * (`transaction`).
    */
-  private incremental<T>(
+  private incremental<T extends { seq: number }>(
     name: string,
-    version: number,
     since: (seq: number) => T[],
     key: (row: T) => string,
     drop: (row: T) => boolean,
-    deleted: readonly string[] = [],
+    deleted?: (seq: number) => string[],
   ): T[] {
-    let entry = this.cached.get(name) as { version: number; rows: Map<string, T> } | undefined;
+    const version = this.latestSeq();
+    let entry = this.cached.get(name) as Incremental<T> | undefined;
     if (!entry || version < entry.version) {
-      entry = { version: -1, rows: new Map() };
+      entry = { version: -1, changed: 0, rows: new Map() };
       this.cached.set(name, entry);
     }
     if (version !== entry.version) {
       // Deletions first: a row deleted and added again since is in `since` and must stay.
-      for (const id of deleted) entry.rows.delete(id);
-      for (const row of since(entry.version < 0 ? -1 : entry.version)) {
+      if (entry.version >= 0) for (const id of deleted?.(entry.version) ?? []) entry.rows.delete(id);
+      for (const row of since(entry.version)) {
+        entry.changed = Math.max(entry.changed, row.seq);
         if (drop(row)) entry.rows.delete(key(row));
         else entry.rows.set(key(row), row);
       }
@@ -488,13 +495,10 @@ export class RaceStore {
     return [...entry.rows.values()];
   }
 
-  private maxSeq(table: "rapid_taps" | "bib_entries" | "runners" | "removed" | "review"): number {
-    return this.sql<{ s: number | null }>(`SELECT MAX(seq) AS s FROM ${table}`)[0]?.s ?? 0;
-  }
-
-  /** The version of the rapid taps: it rises with any change of any of them. */
+  /** The version of the rapid taps: it rises with any change of any of them (a discard, a pin, a reset too). */
   rapidTapsVersion(): number {
-    return this.maxSeq("rapid_taps");
+    this.rapidTaps();
+    return (this.cached.get("taps") as Incremental<RapidTapRow>).changed;
   }
 
   /** `compute()` for `key`, or the value kept under `name` from the last call with the same key. */
@@ -537,7 +541,6 @@ export class RaceStore {
   openDerivedReviews(): ReviewRow[] {
     return this.incremental(
       "reviews",
-      this.maxSeq("review"),
       (since) => this.sql<ReviewRow>("SELECT * FROM review WHERE seq > ?", since),
       (row) => row.id,
       (row) => row.status !== "open" || row.data === null,
