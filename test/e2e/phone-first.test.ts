@@ -13,7 +13,7 @@ import { raceId } from "../../src/shared/race-id";
 import type { RaceRecord } from "../../src/shared/race-protocol";
 import { serializeResults, type ResultRow } from "../../src/shared/results-file";
 import { contextsStayOnSite, desktopContext, launchBrowser, layoutShift, phoneContext } from "./browser";
-import { adminApi, CLIENT, expectNoSeriousAxeViolations } from "./public-pages";
+import { adminApi, CLIENT, expectNoSeriousAxeViolations, selectTab } from "./public-pages";
 
 const baseURL = inject("baseURL");
 const SCREENSHOTS = process.env.E2E_SCREENSHOTS;
@@ -536,16 +536,3 @@ async function addRunner(
 
 /** A race's tab, by the race (Radix names its panel after the tab's value, the race id). */
 const raceTab = (scope: Locator, part: string) => scope.locator(`[role="tab"][aria-controls$="-content-${part}"]`);
-
-/**
- * The page's first HTML already has the tabs (the Worker renders it): a click before React has hydrated them does
- * nothing, so the tab is clicked until it says it is selected.
- */
-async function selectTab(tab: Locator): Promise<void> {
-  await expect
-    .poll(async () => {
-      await tab.click();
-      return tab.getAttribute("aria-selected");
-    })
-    .toBe("true");
-}

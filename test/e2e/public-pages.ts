@@ -1,11 +1,12 @@
 /**
  * What the public pages' browser tests share: axe-core on the page as it is (serious and critical violations
  * fail), the head every public page needs (lang, title, description, Open Graph), no sideways scroll at a width,
- * an admin API session on a page's request context, and long tasks recorded from the first script on.
+ * an admin API session on a page's request context, long tasks recorded from the first script on, and a tab of the
+ * Worker's first HTML selected once React has hydrated it.
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import type { BrowserContext, Page } from "playwright-core";
+import type { BrowserContext, Locator, Page } from "playwright-core";
 import { expect } from "vitest";
 
 /**
@@ -91,4 +92,17 @@ export async function recordLongTasks(context: BrowserContext): Promise<void> {
       for (const entry of list.getEntries()) window.__longTasks.push(entry.duration);
     }).observe({ type: "longtask", buffered: true });
   });
+}
+
+/**
+ * The page's first HTML already has its tabs (the Worker renders them): a click before React has hydrated them does
+ * nothing, so the tab is clicked until it says it is selected.
+ */
+export async function selectTab(tab: Locator): Promise<void> {
+  await expect
+    .poll(async () => {
+      await tab.click();
+      return tab.getAttribute("aria-selected");
+    })
+    .toBe("true");
 }

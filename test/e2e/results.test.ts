@@ -26,6 +26,7 @@ import {
   expectNoSeriousAxeViolations,
   expectNoSidewaysScroll,
   expectShareableHead,
+  selectTab,
   recordLongTasks,
 } from "./public-pages";
 
@@ -142,7 +143,7 @@ for (const kind of ["phone", "desktop"] as const) {
     expect(rows[1]![3]).toMatch(/^\+\d\d:\d\d\.\d{3}$/);
 
     // The other distances, one tab at a time.
-    await page.getByRole("tab", { name: "0.8K" }).click();
+    await selectTab(page.getByRole("tab", { name: "0.8K" }));
     await expect.poll(async () => (await tableRows(panel(page))).length).toBeGreaterThanOrEqual(20);
 
     const years = (await page.locator(".year-link").allTextContents()).map(Number);
@@ -151,7 +152,7 @@ for (const kind of ["phone", "desktop"] as const) {
     expect(years).not.toContain(2024);
 
     if (SCREENSHOTS && kind === "phone") {
-      await page.getByRole("tab", { name: "5.6K" }).click();
+      await selectTab(page.getByRole("tab", { name: "5.6K" }));
       await panel(page).getByRole("table").waitFor();
       await page.screenshot({ path: `${SCREENSHOTS}/resultat-375.png` });
       await page.screenshot({ path: `${SCREENSHOTS}/resultat-375-full.png`, fullPage: true });
@@ -353,7 +354,7 @@ test("a finished race of the current season shows on /resultat, read from the ra
     ]);
     expect(rows[0]![3]).toBe("+00:00.000");
     // The season's other distances have no results yet; last season is among the older years now.
-    await page.getByRole("tab", { name: "0.8K" }).click();
+    await selectTab(page.getByRole("tab", { name: "0.8K" }));
     await panel(page).getByText(`Det finns inga resultat på 0,8 km från ${SEASON.year}.`).waitFor();
     expect((await page.locator(".year-link").allTextContents()).map(Number)).toContain(2023);
   } finally {

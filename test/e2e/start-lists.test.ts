@@ -17,6 +17,7 @@ import {
   expectNoSeriousAxeViolations,
   expectNoSidewaysScroll,
   expectShareableHead,
+  selectTab,
 } from "./public-pages";
 
 const baseURL = inject("baseURL");
@@ -151,7 +152,7 @@ for (const kind of ["phone", "desktop"] as const) {
 
     const season = page.locator("section.year-section").filter({ has: page.getByRole("heading", { name: "2025" }) });
     const lists = page.waitForResponse((r) => r.url().endsWith("/api/races/get/race-250913-56"));
-    await raceTab(season, "race-250913-56").click();
+    await selectTab(raceTab(season, "race-250913-56"));
     await lists;
     await season.getByRole("table").waitFor();
     expect(await season.getByText("Klicka på en distans").count()).toBe(0);
@@ -194,7 +195,7 @@ test("a running race's list shows results and DNS; without its live socket it as
   page.on("request", (r) => r.url().endsWith(`/api/races/get/${race.part}`) && reads.push(Date.now()));
   await page.goto("/startlistor", { waitUntil: "networkidle" });
   const year = page.locator("section.year-section").filter({ has: page.getByRole("heading", { name: "2099" }) });
-  await raceTab(year, race.part).click();
+  await selectTab(raceTab(year, race.part));
   await year.getByRole("table").waitFor();
   await expect.poll(() => refused.length).toBeGreaterThan(0);
 
@@ -246,7 +247,7 @@ test("an open list of a running race follows it on the spectators' socket: a fin
   const socket = page.waitForEvent("websocket", (ws) => ws.url().includes(`/ws/spectate/${race.part}`));
   await page.goto("/startlistor", { waitUntil: "networkidle" });
   const year = page.locator("section.year-section").filter({ has: page.getByRole("heading", { name: "2099" }) });
-  await raceTab(year, race.part).click();
+  await selectTab(raceTab(year, race.part));
   await year.getByRole("table").waitFor();
   const ws = await socket;
   const sent: string[] = [];
@@ -304,7 +305,7 @@ test("readable at 320 px: nothing scrolls sideways, the table scrolls in its own
   const page = await context.newPage();
   await page.goto("/startlistor", { waitUntil: "networkidle" });
   const season = page.locator("section.year-section").filter({ has: page.getByRole("heading", { name: "2025" }) });
-  await raceTab(season, "race-250913-56").click();
+  await selectTab(raceTab(season, "race-250913-56"));
   await season.getByRole("table").waitFor();
   await expectNoSidewaysScroll(page);
   if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/startlistor-320.png` });
@@ -316,7 +317,7 @@ test("a visitor never downloads admin or timing code", async () => {
   page.on("request", (r) => r.resourceType() === "script" && scripts.push(new URL(r.url()).pathname));
   await page.goto("/startlistor", { waitUntil: "networkidle" });
   const season = page.locator("section.year-section").filter({ has: page.getByRole("heading", { name: "2025" }) });
-  await raceTab(season, "race-250913-08").click();
+  await selectTab(raceTab(season, "race-250913-08"));
   await season.locator("[role='table'], .start-list-empty").first().waitFor();
   expect(scripts.some((s) => s.includes("start-lists-page"))).toBe(true);
   expect(scripts.filter((s) => ADMIN_OR_TIMING.test(s))).toEqual([]);
