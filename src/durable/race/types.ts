@@ -55,6 +55,12 @@ export interface AddRunnerOptions {
   dropTakenBib?: boolean;
   /** The runner comes from another race ("Byt distans"): an ended race refuses them for good. */
   move?: boolean;
+  /**
+   * An organiser added the runner on the race screen. Once the race has started the runner is at the race (added at
+   * the finish to be timed, or at the start line), so they count as having picked up their bib at that moment, and
+   * 'Markera ej hämtade som DNS' leaves them alone. Added before the start, they pick up at the desk like anyone.
+   */
+  onSite?: boolean;
 }
 
 export interface AddRunnerResult {

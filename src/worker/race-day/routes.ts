@@ -570,6 +570,8 @@ raceDayRoutes.post(
           bib: body.bib ?? null,
         },
         author(c, undefined),
+        // Added on the race screen: after the start, checked in as they are added (AddRunnerOptions.onSite).
+        { onSite: true },
       ),
     );
     return c.json(runner);

@@ -225,4 +225,23 @@ describe("'Markera ej hämtade som DNS'", () => {
     expect((await race(part).getRunner(picked.id))!.dns).toBeUndefined();
     phone.socket.ws.close();
   });
+
+  it("a runner added on the race screen after the start is checked in as added, so the bulk DNS leaves them alone", async () => {
+    const part = await newRace(jar);
+    const before = await addRunner(jar, part, { firstname: "Before", bib: 660 });
+    expect(before.pickedUpAt).toBeUndefined();
+    await json(await startEarlier(jar, part));
+    const atFinish = await addRunner(jar, part, { firstname: "AtFinish", bib: 661 });
+    expect(typeof atFinish.pickedUpAt).toBe("number");
+    // Through the other ways in, a runner after the start is not checked in by being added (a late payment).
+    const paid = await race(part).addRunner(
+      { id: crypto.randomUUID(), firstname: "Paid", lastname: "Sent", age: 30 },
+      desk,
+    );
+    expect(paid.runner.pickedUpAt).toBeUndefined();
+
+    const { marked } = await race(part).dnsNotPickedUp(desk);
+    expect(marked.map((r) => r.id).sort()).toEqual([before.id, paid.runner.id].sort());
+    expect((await race(part).getRunner(atFinish.id))!.dns).toBeUndefined();
+  });
 });

@@ -58,7 +58,7 @@ export function addRunner(
     bib = null;
   }
 
-  const pickedUpAt = checkPickedUpAt(input.pickedUpAt);
+  const pickedUpAt = checkPickedUpAt(input.pickedUpAt) ?? (options.onSite && meta.state === "started" ? now : null);
   const pickup = pickedUpAt === null ? {} : { pickedUpAt };
   const audit = ended
     ? { id, ...fields, bib, droppedBib, ...pickup, dns: true, lateForEndedRace: true }
