@@ -2,7 +2,9 @@
  * Rapid timing on race day (issue 26): 'Mål!' slots and bibs typed in finish order reaching every phone, over
  * loopback against the real server, beside the minimal echo Durable Object (bench/echo/: hibernating sockets, a
  * broadcast of what an HTTP call gives it, no storage, no D1, no sign-in) measured in the same run, in
- * alternating rounds, so a busy moment of the shared machine weighs on both alike.
+ * alternating rounds, so a busy moment of the shared machine weighs on both alike. Both get the same requests: the
+ * race's rapid and bib calls are POSTs with a JSON body, so the echo gets the same POSTs (headers and body), and its
+ * Worker reads the body before calling its object.
  *
  * 1. Sustained: 20 sockets on one started race (150 runners, bibs 1–150) and 20 on one echo room, opened once and
  *    kept. Each round is ROUND_SECONDS of, on their own schedule (a slow answer does not delay the next call):
@@ -81,7 +83,7 @@ export async function run({ baseURL }) {
     const raceBurst = await openPhase(site, "burst");
     phases.push(raceBurst);
     echo = await echoStarting;
-    const echoTarget = echoTargetFor(echo.baseURL, runId);
+    const echoTarget = echoTargetFor(echo.baseURL, runId, site);
     const echoSustained = await openPhase(echoTarget, "sustained");
     phases.push(echoSustained);
     const echoBurst = await openPhase(echoTarget, "burst");
@@ -259,8 +261,12 @@ async function siteTarget(baseURL, runId) {
   };
 }
 
-/** The baseline: the same calls' records made up and broadcast as they are. */
-function echoTargetFor(echoBaseURL, runId) {
+/**
+ * The baseline: the same calls' records made up and broadcast as they are. Each change is sent as the race gets it:
+ * a POST with the same headers (the session cookie too) and the same JSON body, which the echo's Worker reads before
+ * it calls its object, as the race's Worker does; only the answer's content differs.
+ */
+function echoTargetFor(echoBaseURL, runId, site) {
   const wsBase = echoBaseURL.replace(/^http/, "ws");
   let seq = 0;
   return {
@@ -277,9 +283,10 @@ function echoTargetFor(echoBaseURL, runId) {
     request(room, change) {
       seq += 1;
       const query = new URLSearchParams({ type: change.kind === "tap" ? "slot" : "bib", sort: change.sort, seq });
-      return { method: "GET", url: `${echoBaseURL}/tap/${room}?${query}` };
+      const body = change.kind === "tap" ? "{}" : JSON.stringify({ entry: change.id, bib: change.bib });
+      return { method: "POST", url: `${echoBaseURL}/tap/${room}?${query}`, body };
     },
-    headers: {},
+    headers: site.headers,
   };
 }
 

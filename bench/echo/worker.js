@@ -6,7 +6,9 @@
  *   client (the benchmark sends `{action:'subscribe-to-race'}`) is answered `{type:'hello'}`, so the client
  *   knows the object holds its socket.
  * - `GET /tap/{room}?k=v…`: broadcasts `[{k: v, …}]` (seq and finished as numbers, like the race object's events)
- *   to every socket of the room, then answers `{sent}`. Nothing is stored.
+ *   to every socket of the room, then answers `{sent}`. Nothing is stored. A POST to the same address (rapid-timing
+ *   sends what the race's POST calls get) is the same, its body read by the Worker first, as the race's Worker reads
+ *   its calls' JSON before it calls the race object.
  */
 import { DurableObject } from "cloudflare:workers";
 
@@ -53,6 +55,10 @@ export default {
     if (pathname === "/health") return new Response("ok");
     const m = /^\/(ws|tap)\/([A-Za-z0-9_-]{1,64})$/.exec(pathname);
     if (!m) return new Response("not found", { status: 404 });
+    if (request.method === "POST") {
+      await request.text();
+      return env.ECHO.getByName(m[2]).fetch(request.url);
+    }
     return env.ECHO.getByName(m[2]).fetch(request);
   },
 };
