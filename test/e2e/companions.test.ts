@@ -225,3 +225,57 @@ test("the box office: a child and a parent running with him (no bib), paid in ca
   await noSidewaysScroll(page);
   expect(errors).toEqual([]);
 });
+
+test("the box office: the parent typed first runs with the child added after; alone again, the parent competes", async () => {
+  const { page } = await phone();
+  const errors: string[] = [];
+  page.on("pageerror", (err) => errors.push(err.message));
+  await signInAsDevAdmin(page);
+  await page.goto("/admin/kassa");
+  const tag = Math.random().toString(36).slice(2, 7);
+  const form = page.locator("form.quickreg-form");
+  const parentChoice = form.locator(".companion-choice").filter({ has: page.locator("input[name='companion']") });
+  await form.getByLabel("Förnamn").first().fill("Karin");
+  await form.getByLabel("Efternamn").first().fill(`Forst${tag}`);
+  await form.getByLabel("Ålder").first().fill("41");
+  await form.getByRole("radio", { name: "0,8km" }).first().check();
+  await form.getByRole("radio", { name: "Dam" }).first().check();
+  await form.getByLabel("Telefon").fill("070-555 12 35");
+  // One runner: nobody to run with, so no choice.
+  expect(await parentChoice.count()).toBe(0);
+  await form.getByRole("button", { name: "Lägg till löpare" }).click();
+  const second = form.getByRole("group", { name: "Löpare 2" });
+  await second.getByLabel("Förnamn").fill("Nils");
+  await second.getByLabel("Ålder").fill("7");
+  await second.getByLabel("Startnummer").fill(String(150 + Math.floor(Math.random() * 50)));
+  await second.getByRole("radio", { name: "0,8km" }).check();
+  await second.getByRole("radio", { name: "Herr" }).check();
+  await parentChoice.getByRole("checkbox").check();
+  // No bib for her (the first runner's field is gone), and her price is the companion price.
+  expect(await form.locator("input[name='bib']").count()).toBe(0);
+  await form.getByRole("radio", { name: "Kontant" }).check();
+  expect(await form.locator(".quickreg-price").textContent()).toMatch(/Att betala: 200\s*kr \(2 löpare\)/);
+  if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/companion-first-box-office-390.png`, fullPage: true });
+
+  // Alone again, she competes: the choice is gone and her bib field is back.
+  await form.getByRole("button", { name: "Ta bort löpare 2" }).click();
+  expect(await parentChoice.count()).toBe(0);
+  expect(await form.locator("input[name='bib']").count()).toBe(1);
+  await form.getByRole("button", { name: "Lägg till löpare" }).click();
+  expect(await parentChoice.getByRole("checkbox").isChecked()).toBe(false);
+  await second.getByLabel("Förnamn").fill("Nils");
+  await second.getByLabel("Ålder").fill("7");
+  await second.getByLabel("Startnummer").fill(String(150 + Math.floor(Math.random() * 50)));
+  await second.getByRole("radio", { name: "0,8km" }).check();
+  await second.getByRole("radio", { name: "Herr" }).check();
+  await parentChoice.getByRole("checkbox").check();
+
+  await form.getByRole("button", { name: "Nästa" }).click();
+  const done = page.getByRole("region", { name: "Klart!" });
+  await done.waitFor();
+  expect(await done.textContent()).toContain(
+    `Karin Forst${tag} springer med barn på 0,8 km (ej tävlande, ingen nummerlapp).`,
+  );
+  await noSidewaysScroll(page);
+  expect(errors).toEqual([]);
+});

@@ -79,6 +79,16 @@ describe("a companion at the box office", () => {
     expect(await race.getRunner(karin!.id)).toBeNull();
   });
 
+  it("takes the companion typed first, before the child she runs with", async () => {
+    const started = await sale([parent({ firstname: "Forst" }), child()]);
+    expect(started.amount).toBe(SEASON.onSitePrice.child + SEASON.companionPrice);
+    const done = await json<QuickRegStatus>(await get(`/admin/api/quickreg/${started.payid}`, { jar }));
+    const [karin, kid] = done.runners;
+    expect(karin).toMatchObject({ added: true, bib: null, companion: true });
+    expect(kid).toMatchObject({ added: true });
+    expect(kid!.companion).toBeUndefined();
+  });
+
   it("refuses a bib for a companion, a child as companion, and a companion without a child on the distance", async () => {
     const before = await storedState();
     const bib = await sale([child(), parent({ bib: "4711" })], 400);

@@ -106,16 +106,12 @@ export function QuickRegForm({ draft, onDraft, onStarted }: QuickRegFormProps) {
       ? { adult, price: season.onSitePrice[adult ? "adult" : "child"] }
       : null;
   };
-  const first = priceOf(draft.age);
-  const adult = first?.adult ?? null;
-  const prices = [
-    first,
-    ...draft.extra.map((r) =>
-      r.companion ? { adult: true, price: season?.companionPrice ?? SEASON.companionPrice } : priceOf(r.age),
-    ),
-  ];
-  const price = prices.every((p) => p !== null) ? prices.reduce((sum, p) => sum + p!.price, 0) : null;
   const family = draft.extra.length > 0;
+  const companionPrice = { adult: true, price: season?.companionPrice ?? SEASON.companionPrice };
+  const first = family && draft.companion ? companionPrice : priceOf(draft.age);
+  const adult = first?.adult ?? null;
+  const prices = [first, ...draft.extra.map((r) => (r.companion ? companionPrice : priceOf(r.age)))];
+  const price = prices.every((p) => p !== null) ? prices.reduce((sum, p) => sum + p!.price, 0) : null;
 
   const setExtra = (index: number, runner: RunnerDraft) => {
     onDraft({ ...draft, extra: draft.extra.map((r, i) => (i === index ? runner : r)) });
@@ -166,20 +162,30 @@ export function QuickRegForm({ draft, onDraft, onStarted }: QuickRegFormProps) {
             />
           )}
         </Field>
-        <Field label="Startnummer" error={errors.bib}>
-          {(control) => (
-            <input
-              {...control}
-              name="bib"
-              inputMode="numeric"
-              autoComplete="off"
-              maxLength={5}
-              value={draft.bib}
-              onChange={(e) => set("bib", e.target.value.replace(/\D/g, ""))}
-            />
-          )}
-        </Field>
+        {!(family && draft.companion) && (
+          <Field label="Startnummer" error={errors.bib}>
+            {(control) => (
+              <input
+                {...control}
+                name="bib"
+                inputMode="numeric"
+                autoComplete="off"
+                maxLength={5}
+                value={draft.bib}
+                onChange={(e) => set("bib", e.target.value.replace(/\D/g, ""))}
+              />
+            )}
+          </Field>
+        )}
       </div>
+      {family && (
+        <CompanionChoice
+          name="companion"
+          checked={draft.companion === true}
+          onChange={(companion) => onDraft({ ...draft, companion, bib: "" })}
+          error={errors.companion ?? (draft.companion ? errors.bib : undefined)}
+        />
+      )}
       <RadioGroup
         name="distance"
         legend="Distans"
@@ -203,7 +209,11 @@ export function QuickRegForm({ draft, onDraft, onStarted }: QuickRegFormProps) {
           runner={runner}
           errors={errors}
           onChange={(r) => setExtra(i, r)}
-          onRemove={() => onDraft({ ...draft, extra: draft.extra.filter((_, j) => j !== i) })}
+          onRemove={() => {
+            const extra = draft.extra.filter((_, j) => j !== i);
+            // Alone again, the first runner competes: a companion needs a child in the sale.
+            onDraft({ ...draft, extra, ...(extra.length === 0 ? { companion: false } : {}) });
+          }}
         />
       ))}
       <Button
@@ -331,21 +341,12 @@ function ExtraRunner({ index, runner, errors, onChange, onRemove }: ExtraRunnerP
         {digits("age", "Ålder", 4)}
         {!runner.companion && digits("bib", "Startnummer", 5)}
       </div>
-      <div className="field companion-choice">
-        <label className="choice">
-          <input
-            type="checkbox"
-            name={key("companion")}
-            checked={runner.companion === true}
-            onChange={(e) => onChange({ ...runner, companion: e.target.checked, bib: "" })}
-          />
-          <span>
-            {COMPANION_LABEL} <small>Vuxen som springer med ett barn i köpet: ingen nummerlapp, ingen tid.</small>
-          </span>
-        </label>
-        {errors[key("companion")] && <p className="field-error">{errors[key("companion")]}</p>}
-        {runner.companion && errors[key("bib")] && <p className="field-error">{errors[key("bib")]}</p>}
-      </div>
+      <CompanionChoice
+        name={key("companion")}
+        checked={runner.companion === true}
+        onChange={(companion) => onChange({ ...runner, companion, bib: "" })}
+        error={errors[key("companion")] ?? (runner.companion ? errors[key("bib")] : undefined)}
+      />
       <RadioGroup
         name={key("distance")}
         legend="Distans"
@@ -409,5 +410,30 @@ function RadioGroup<T extends string>({ name, legend, error, value, options, onC
         </p>
       )}
     </fieldset>
+  );
+}
+
+/** 'Springer med barn (ej tävlande)' for one runner of the sale, with the server's message about it. */
+function CompanionChoice(props: {
+  name: string;
+  checked: boolean;
+  onChange: (companion: boolean) => void;
+  error: string | undefined;
+}) {
+  return (
+    <div className="field companion-choice">
+      <label className="choice">
+        <input
+          type="checkbox"
+          name={props.name}
+          checked={props.checked}
+          onChange={(e) => props.onChange(e.target.checked)}
+        />
+        <span>
+          {COMPANION_LABEL} <small>Vuxen som springer med ett barn i köpet: ingen nummerlapp, ingen tid.</small>
+        </span>
+      </label>
+      {props.error && <p className="field-error">{props.error}</p>}
+    </div>
   );
 }

@@ -23,6 +23,11 @@ export interface QuickRegDraft {
   bib: string;
   method: BoxOfficeMethod;
   kampanj: string;
+  /**
+   * The first runner runs with a child of the sale without competing (shared/companion.ts): offered, and sent, only
+   * while the sale has more runners than one (a companion alone has no child to run with).
+   */
+  companion?: boolean;
   /** More runners of the same family: one phone number and one payment for all ('Lägg till löpare'). */
   extra: RunnerDraft[];
 }
