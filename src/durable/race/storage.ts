@@ -9,8 +9,8 @@
  * first one answered.
  *
  * Memory holds only caches of what SQLite has: the race row (dropped on every write), the rows rapid timing reads
- * on every change (read again only where their seq says they changed), and the last merged slots; a rolled-back
- * write drops them all.
+ * on every change (read again only where their seq says they changed), the latest seq, and rapid timing's last
+ * view and merged slots; a rolled-back write drops them all. The object has one store, the one writer of its rows.
  */
 import type { Clock } from "../../shared/clock";
 import { RaceError, type RaceAuditEvent } from "../../shared/race-protocol";
@@ -264,7 +264,7 @@ export class RaceStore {
   private cached = new Map<string, Incremental<unknown>>();
   /** The latest audit row's seq, kept in step by `appendEvent` (the one writer of `events`); undefined: read it. */
   private latest: number | undefined;
-  /** One computed value kept with the key it was computed for (rules/reconcile.ts keeps the merged slots here). */
+  /** Computed values by name, each kept with the key it was computed for (rules/reconcile.ts: the view, the slots). */
   private memos = new Map<string, { key: string; value: unknown }>();
 
   constructor(
