@@ -6,8 +6,10 @@
  * the admin's race sockets already live with (src/durable/socket-sessions.ts), applied to the calls they stream.
  *
  * What that means, case by case:
- * - The cookie still has to verify (signature, kind, expiry) on every call; only the D1 look-up is reused. A token
- *   that is expired by its own claim, or whose D1 row has expired, is refused at once (the entry keeps the expiry).
+ * - The cookie still has to verify (signature, kind, expiry) on every call (sessions.ts keeps a token it verified
+ *   until the token's own expiry: verifying it again would give the same answer); only the D1 look-up is reused
+ *   here. A token that is expired by its own claim, or whose D1 row has expired, is refused at once (the entry keeps
+ *   the expiry).
  * - Logout in this isolate forgets the session at once (`forgetRaceDaySession`). Logout answered by another isolate,
  *   a session revoked by signing in again elsewhere, or an address removed from the allowlist: this isolate accepts
  *   race-day calls with that session for at most SESSION_RECHECK_MS more, then reads D1 again and refuses it. The
