@@ -149,33 +149,24 @@ export function QuickRegForm({ draft, onDraft, onStarted }: QuickRegFormProps) {
         </Field>
       </div>
       <div className="quickreg-row">
-        <Field label="Ålder" error={errors.age} hint="År, eller födelseår">
-          {(control) => (
-            <input
-              {...control}
-              name="age"
-              inputMode="numeric"
-              autoComplete="off"
-              maxLength={4}
-              value={draft.age}
-              onChange={(e) => set("age", e.target.value.replace(/\D/g, ""))}
-            />
-          )}
-        </Field>
+        <DigitsField
+          name="age"
+          label="Ålder"
+          hint="År, eller födelseår"
+          maxLength={4}
+          value={draft.age}
+          error={errors.age}
+          onChange={(v) => set("age", v)}
+        />
         {!(family && draft.companion) && (
-          <Field label="Startnummer" error={errors.bib}>
-            {(control) => (
-              <input
-                {...control}
-                name="bib"
-                inputMode="numeric"
-                autoComplete="off"
-                maxLength={5}
-                value={draft.bib}
-                onChange={(e) => set("bib", e.target.value.replace(/\D/g, ""))}
-              />
-            )}
-          </Field>
+          <DigitsField
+            name="bib"
+            label="Startnummer"
+            maxLength={5}
+            value={draft.bib}
+            error={errors.bib}
+            onChange={(v) => set("bib", v)}
+          />
         )}
       </div>
       {family && (
@@ -316,19 +307,14 @@ function ExtraRunner({ index, runner, errors, onChange, onRemove }: ExtraRunnerP
     </Field>
   );
   const digits = (field: "age" | "bib", label: string, max: number) => (
-    <Field label={label} error={errors[key(field)]}>
-      {(control) => (
-        <input
-          {...control}
-          name={key(field)}
-          inputMode="numeric"
-          autoComplete="off"
-          maxLength={max}
-          value={runner[field]}
-          onChange={(e) => set(field, e.target.value.replace(/\D/g, ""))}
-        />
-      )}
-    </Field>
+    <DigitsField
+      name={key(field)}
+      label={label}
+      maxLength={max}
+      value={runner[field]}
+      error={errors[key(field)]}
+      onChange={(v) => set(field, v)}
+    />
   );
   return (
     <fieldset className="quickreg-extra" aria-label={`Löpare ${index + 1}`}>
@@ -435,5 +421,32 @@ function CompanionChoice(props: {
       </label>
       {props.error && <p className="field-error">{props.error}</p>}
     </div>
+  );
+}
+
+/** A field of digits only (an age or a birth year, a bib): anything else typed is dropped as it is typed. */
+function DigitsField(props: {
+  name: string;
+  label: string;
+  hint?: string;
+  maxLength: number;
+  value: string;
+  error: string | undefined;
+  onChange: (digits: string) => void;
+}) {
+  return (
+    <Field label={props.label} error={props.error} hint={props.hint}>
+      {(control) => (
+        <input
+          {...control}
+          name={props.name}
+          inputMode="numeric"
+          autoComplete="off"
+          maxLength={props.maxLength}
+          value={props.value}
+          onChange={(e) => props.onChange(e.target.value.replace(/\D/g, ""))}
+        />
+      )}
+    </Field>
   );
 }
