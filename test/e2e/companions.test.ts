@@ -165,8 +165,8 @@ test("a child and a parent running with her on 0.8 km: the price, the payment an
   step("desk phone open");
   await signInAsDevAdmin(desk);
   await desk.goto("/admin/incheckning");
-  // Typed again until the hits show: text typed while the admin shell was still settling (its session check) can be
-  // lost with the page it was typed into, and the search then never runs (one fresh-clone CI run timed out here).
+  // Typed again until the hits show: one fresh-clone CI run timed out here with the name typed and no hits shown,
+  // most likely text lost while the admin shell was still settling (not reproduced); typing again covers that.
   const hit = desk.getByRole("list", { name: "Träffar" }).getByRole("button").first();
   await expect
     .poll(
