@@ -121,7 +121,6 @@ export async function mirrorRace(
       .run();
     // Only the state that was written is done: a change that landed while D1 answered keeps its debt.
     store.sql("UPDATE meta SET mirror_pending = 0 WHERE id = 1 AND seq = ?", meta.seq);
-    store.forgetMeta();
   } catch (err) {
     console.error("race mirror to D1 failed; the alarm retries", meta.part, err);
     await storage.setAlarm(clock.now() + RETRY_MS);

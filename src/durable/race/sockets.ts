@@ -40,11 +40,7 @@ const RESUBSCRIBE_MS = 5_000;
 export function acceptRaceSocket(ctx: DurableObjectState, actor: string, session: SocketSession): Response {
   const { 0: client, 1: server } = new WebSocketPair();
   ctx.acceptWebSocket(server, [RACE_TAG]);
-  server.serializeAttachment({
-    ...session,
-    actor: actor.slice(0, 200) || "okänd",
-    subscribed: false,
-  } satisfies SocketState);
+  keepSocketState(server, { ...session, actor: actor.slice(0, 200) || "okänd", subscribed: false });
   return new Response(null, { status: 101, webSocket: client });
 }
 
@@ -81,7 +77,7 @@ export function subscribe(store: RaceStore, ws: WebSocket, since: number, now: n
     sendFrame(ws, { type: "error", error: "Redan ansluten till loppet. Vänta en stund innan du ansluter igen." });
     return;
   }
-  ws.serializeAttachment({ ...socket, subscribed: true, subscribedAt: now } satisfies SocketState);
+  keepSocketState(ws, { ...socket, subscribed: true, subscribedAt: now });
   const meta = store.requireMeta();
   const latest = store.latestSeq();
   if (since <= 0 || since > latest) {
@@ -123,6 +119,23 @@ export function broadcast(ctx: DurableObjectState, events: RaceEvent[], now: num
   }
 }
 
+/**
+ * Each socket's state as last written, while the object is awake: a broadcast reads every socket's state, and
+ * decoding each attachment again on every change costs more than the send. After hibernation the map is empty
+ * (and a socket object the runtime hands out anew is not in it): the attachment is read and kept again.
+ */
+const states = new WeakMap<WebSocket, SocketState>();
+
+/** The attachment (what survives hibernation) and the kept copy, always together. */
+function keepSocketState(ws: WebSocket, state: SocketState): void {
+  ws.serializeAttachment(state);
+  states.set(ws, state);
+}
+
 function socketState(ws: WebSocket): SocketState | null {
-  return (ws.deserializeAttachment() as SocketState | null) ?? null;
+  const kept = states.get(ws);
+  if (kept) return kept;
+  const state = (ws.deserializeAttachment() as SocketState | null) ?? null;
+  if (state) states.set(ws, state);
+  return state;
 }

@@ -254,11 +254,31 @@ const SCHEMA_MIGRATIONS: readonly string[] = [
    );`,
 ];
 
-/** Rows kept in memory and read again only where their seq says they changed (`RaceStore.incremental`). */
-type Incremental<T> = { version: number; changed: number; rows: Map<string, T> };
+/**
+ * Rows kept in memory and read again only where their seq says they changed (`RaceStore.incremental`): `version` is
+ * the latest seq when they were read, `writes` the count of writes to their tables then (`RaceStore.writesTo`).
+ */
+type Incremental<T> = { version: number; writes: number; changed: number; rows: Map<string, T> };
+
+/** The table each write statement changes, by its text (statements are constants: each is parsed once). */
+const writtenTables = new Map<string, string | null>();
+/** A statement this module cannot name the one table of is taken to change every table. */
+const ANY_TABLE = "*";
+const WRITE = /^\s*(?:INSERT(?:\s+OR\s+\w+)?\s+INTO|REPLACE\s+INTO|UPDATE(?:\s+OR\s+\w+)?|DELETE\s+FROM)\s+(\w+)[\s(]/i;
+
+/** The table `query` writes, ANY_TABLE when it may write and names no one table, null for a read. */
+function tableWritten(query: string): string | null {
+  let table = writtenTables.get(query);
+  if (table !== undefined) return table;
+  const write = WRITE.exec(query);
+  if (write && !query.includes(";")) table = write[1]!.toLowerCase();
+  else table = /^\s*SELECT\s/i.test(query) && !query.includes(";") ? null : ANY_TABLE;
+  if (writtenTables.size < 1_000) writtenTables.set(query, table);
+  return table;
+}
 
 export class RaceStore {
-  /** The race row as last read; every write to `meta` must reset it to undefined (`write` does). */
+  /** The race row as last read; a write to `meta` resets it to undefined (`sql` does). */
   private metaCache: MetaRow | null | undefined;
   /** Rows rapid timing reads on every change, kept in memory and read again only where they changed (`incremental`). */
   private cached = new Map<string, Incremental<unknown>>();
@@ -266,6 +286,11 @@ export class RaceStore {
   private latest: number | undefined;
   /** Computed values by name, each kept with the key it was computed for (rules/reconcile.ts: the view, the slots). */
   private memos = new Map<string, { key: string; value: unknown }>();
+  /**
+   * Writes so far per table (ANY_TABLE: statements that may write any), counted by `sql`, the one way this store
+   * writes: rows kept in memory are read again only after a write to their tables (`incremental`).
+   */
+  private writes = new Map<string, number>();
 
   constructor(
     private readonly storage: DurableObjectStorage,
@@ -287,22 +312,31 @@ export class RaceStore {
     });
   }
 
+  /**
+   * Every statement of the race's storage. A write is counted against its table before it runs (so a failed one
+   * counts too, which only costs a read): a write to `meta` drops the race row cache.
+   */
   sql<T extends Record<string, SqlStorageValue>>(query: string, ...bindings: unknown[]): T[] {
+    const table = tableWritten(query);
+    if (table !== null) {
+      this.writes.set(table, (this.writes.get(table) ?? 0) + 1);
+      if (table === "meta" || table === ANY_TABLE) this.metaCache = undefined;
+    }
     return this.storage.sql.exec<T>(query, ...bindings).toArray();
   }
 
-  /** Several writes as one transaction (the race row cache is dropped afterwards). */
+  /** Several writes as one transaction. */
   transaction<T>(apply: () => T): T {
     try {
       return this.storage.transactionSync(apply);
     } catch (err) {
-      // A rolled-back write may have handed out a seq that the next one gets again: nothing read since is kept.
+      // A rolled-back write may have handed out a seq that the next one gets again, and undone rows read since:
+      // nothing read is kept.
       this.cached.clear();
       this.memos.clear();
       this.latest = undefined;
-      throw err;
-    } finally {
       this.metaCache = undefined;
+      throw err;
     }
   }
 
@@ -329,11 +363,7 @@ export class RaceStore {
     return seq;
   }
 
-  /** Drops the race row cache after a write made outside `write`/`transaction`. */
-  forgetMeta(): void {
-    this.metaCache = undefined;
-  }
-
+  /** The race row, kept in memory until a write to `meta`. Callers only read it. */
   meta(): MetaRow | null {
     if (this.metaCache === undefined) this.metaCache = this.sql<MetaRow>("SELECT * FROM meta WHERE id = 1")[0] ?? null;
     return this.metaCache;
@@ -422,7 +452,11 @@ export class RaceStore {
 
   // ——— rapid timing ———
 
+  /** A rapid tap, cleared by a reset or not: from the rows kept in memory (`rapidTaps`), else read. */
   rapidTap(tapId: string): RapidTapRow | null {
+    this.rapidTaps();
+    const kept = (this.cached.get("taps") as Incremental<RapidTapRow>).rows.get(tapId);
+    if (kept) return kept;
     return this.sql<RapidTapRow>("SELECT * FROM rapid_taps WHERE tap_id = ?", tapId)[0] ?? null;
   }
 
@@ -430,7 +464,8 @@ export class RaceStore {
   rapidTaps(): RapidTapRow[] {
     return this.incremental(
       "taps",
-      (since) => this.sql<RapidTapRow>("SELECT * FROM rapid_taps WHERE seq > ?", since),
+      ["rapid_taps"],
+      (since) => this.sql<RapidTapRow>("SELECT * FROM rapid_taps WHERE seq >= ?", since),
       (row) => row.tap_id,
       (row) => row.cleared === 1,
     );
@@ -440,7 +475,8 @@ export class RaceStore {
   liveBibEntries(): BibEntryRow[] {
     return this.incremental(
       "entries",
-      (since) => this.sql<BibEntryRow>("SELECT * FROM bib_entries WHERE seq > ?", since),
+      ["bib_entries"],
+      (since) => this.sql<BibEntryRow>("SELECT * FROM bib_entries WHERE seq >= ?", since),
       (row) => row.id,
       (row) => row.removed === 1 || row.cleared === 1,
     ).sort((a, b) => a.pos - b.pos || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
@@ -454,45 +490,56 @@ export class RaceStore {
   liveRunnersForTiming(): RunnerRow[] {
     return this.incremental(
       "runners",
-      (since) => this.sql<RunnerRow>("SELECT * FROM runners WHERE seq > ?", since),
+      ["runners", "removed"],
+      (since) => this.sql<RunnerRow>("SELECT * FROM runners WHERE seq >= ?", since),
       (row) => row.id,
       (row) => row.moving_to !== null,
-      (since) => this.sql<{ id: string }>("SELECT id FROM removed WHERE seq > ?", since).map((r) => r.id),
+      (since) => this.sql<{ id: string }>("SELECT id FROM removed WHERE seq >= ?", since).map((r) => r.id),
     );
   }
 
   /**
-   * Rows kept in memory under `name`, with the latest seq when they were read (`version`): after a change only the
-   * rows whose seq is higher are read again (`since`), and with no change since, none. Every write to these tables
-   * sets the row's seq to its change's, and every change appends an audit row (`latestSeq`), so a change of a row
-   * always raises both. A row for which `drop` holds (or whose key `deleted` names) leaves the set; `changed` is the
-   * highest seq of a row read so far, the version of the table alone. A rolled-back write drops every set
-   * (`transaction`).
+   * Rows kept in memory under `name`, read from `tables`. With no write to those tables since they were read, they
+   * are as they were. After one, only the rows whose seq is at least the latest seq when they were last read
+   * (`version`) are read again: every write to these tables sets the row's seq to its change's, and a change's seq
+   * is the latest from its audit row on (`latestSeq`), so a row written since has a seq no lower (rows of that
+   * very seq are read again, as a change may write more of them after a read). A row for which `drop` holds (or
+   * whose key `deleted` names) leaves the set; `changed` is the highest seq of a row read so far, the version of
+   * the table alone. A rolled-back write drops every set (`transaction`).
    */
   private incremental<T extends { seq: number }>(
     name: string,
+    tables: readonly string[],
     since: (seq: number) => T[],
     key: (row: T) => string,
     drop: (row: T) => boolean,
     deleted?: (seq: number) => string[],
   ): T[] {
-    const version = this.latestSeq();
+    const writes = this.writesTo(tables);
     let entry = this.cached.get(name) as Incremental<T> | undefined;
+    if (entry?.writes === writes) return [...entry.rows.values()];
+    const version = this.latestSeq();
     if (!entry || version < entry.version) {
-      entry = { version: -1, changed: 0, rows: new Map() };
+      entry = { version: -1, writes, changed: 0, rows: new Map() };
       this.cached.set(name, entry);
     }
-    if (version !== entry.version) {
-      // Deletions first: a row deleted and added again since is in `since` and must stay.
-      if (entry.version >= 0) for (const id of deleted?.(entry.version) ?? []) entry.rows.delete(id);
-      for (const row of since(entry.version)) {
-        entry.changed = Math.max(entry.changed, row.seq);
-        if (drop(row)) entry.rows.delete(key(row));
-        else entry.rows.set(key(row), row);
-      }
-      entry.version = version;
+    // Deletions first: a row deleted and added again since is in `since` and must stay.
+    if (entry.version >= 0) for (const id of deleted?.(entry.version) ?? []) entry.rows.delete(id);
+    for (const row of since(entry.version)) {
+      entry.changed = Math.max(entry.changed, row.seq);
+      if (drop(row)) entry.rows.delete(key(row));
+      else entry.rows.set(key(row), row);
     }
+    entry.version = version;
+    entry.writes = writes;
     return [...entry.rows.values()];
+  }
+
+  /** The writes counted so far to these tables and to any table: it rises with every write to one of them. */
+  private writesTo(tables: readonly string[]): number {
+    let count = this.writes.get(ANY_TABLE) ?? 0;
+    for (const table of tables) count += this.writes.get(table) ?? 0;
+    return count;
   }
 
   /** The version of the rapid taps: it rises with any change of any of them (a discard, a pin, a reset too). */
@@ -522,15 +569,17 @@ export class RaceStore {
     return this.sql<{ id: string }>("SELECT id FROM bib_entries WHERE seq > ?", since).map((r) => r.id);
   }
 
-  /** Whether rapid timing has anything to reconcile: taps, typed bibs, slot times, or its open review items. */
+  /**
+   * Whether rapid timing has anything to reconcile: taps, typed bibs, runners in the race with a slot time, or its
+   * open review items (from the rows kept in memory; removed bibs and runners on their way out reconcile to
+   * nothing).
+   */
   usesRapidTiming(): boolean {
     return (
-      this.sql<{ n: number }>(
-        `SELECT (EXISTS (SELECT 1 FROM rapid_taps WHERE cleared = 0)
-              OR EXISTS (SELECT 1 FROM bib_entries WHERE cleared = 0)
-              OR EXISTS (SELECT 1 FROM runners WHERE slot IS NOT NULL)
-              OR EXISTS (SELECT 1 FROM review WHERE status = 'open' AND data IS NOT NULL)) AS n`,
-      )[0]!.n === 1
+      this.rapidTaps().length > 0 ||
+      this.liveBibEntries().length > 0 ||
+      this.openDerivedReviews().length > 0 ||
+      this.liveRunnersForTiming().some((row) => row.slot !== null)
     );
   }
 
@@ -541,7 +590,8 @@ export class RaceStore {
   openDerivedReviews(): ReviewRow[] {
     return this.incremental(
       "reviews",
-      (since) => this.sql<ReviewRow>("SELECT * FROM review WHERE seq > ?", since),
+      ["review"],
+      (since) => this.sql<ReviewRow>("SELECT * FROM review WHERE seq >= ?", since),
       (row) => row.id,
       (row) => row.status !== "open" || row.data === null,
     );

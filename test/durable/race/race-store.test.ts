@@ -1,0 +1,111 @@
+/**
+ * The race object's store keeps rows in memory (src/durable/race/storage.ts): the race row until a write to `meta`,
+ * rapid timing's rows until a write to their tables. Every way a write can reach the storage must show in the next
+ * read: a write to the table, a statement the store cannot name one table of, a rolled-back transaction.
+ */
+import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { RaceDO } from "../../../src/durable/race/race-do";
+import { RaceStore } from "../../../src/durable/race/storage";
+import { get, loginAdmin, post, type CookieJar } from "../../worker/helpers";
+import { addRunner, json, newRace, tapId, useRaceYear } from "./race-helpers";
+
+useRaceYear(2079);
+
+const by = { actor: "test@example.se", device: "test" };
+const clock = { now: () => Date.now() };
+
+let jar: CookieJar;
+let part: string;
+
+beforeAll(async () => {
+  jar = await loginAdmin();
+  part = await newRace(jar);
+  await addRunner(jar, part, { bib: 7 });
+  await json(await get(`/admin/api/races/start/${part}?tap=${tapId()}&at=${Date.now() - 60_000}`, { jar }));
+  for (const device of ["phone-a", "phone-b"]) {
+    await json(await post(`/admin/api/races/rapid/${part}?tap=${tapId()}&device=${device}`, {}, { jar }));
+  }
+});
+
+function inRace<T>(fn: (store: RaceStore) => T): Promise<T> {
+  return runInDurableObject(env.RACE.getByName(part), (_instance: RaceDO, state) =>
+    fn(new RaceStore(state.storage, clock)),
+  );
+}
+
+describe("the race store's rows in memory", () => {
+  it("reads rapid taps again after a write to them, and not otherwise", async () => {
+    await inRace((store) => {
+      const taps = store.rapidTaps();
+      expect(taps).toHaveLength(2);
+      expect(store.rapidTaps()).toEqual(taps);
+      const moved = taps[0]!;
+      store.write("test-move", {}, by, (seq) => {
+        store.sql("UPDATE rapid_taps SET at = at + 5, seq = ? WHERE tap_id = ?", seq, moved.tap_id);
+      });
+      expect(store.rapidTap(moved.tap_id)!.at).toBe(moved.at + 5);
+      expect(store.rapidTaps().find((t) => t.tap_id === moved.tap_id)!.at).toBe(moved.at + 5);
+    });
+  });
+
+  it("sees a second write of the same change made after a read (rows of the latest seq are read again)", async () => {
+    await inRace((store) => {
+      const [first, second] = store.rapidTaps();
+      store.write("test-two-steps", {}, by, (seq) => {
+        store.sql("UPDATE rapid_taps SET at = at + 1, seq = ? WHERE tap_id = ?", seq, first!.tap_id);
+        expect(store.rapidTap(first!.tap_id)!.at).toBe(first!.at + 1);
+        store.sql("UPDATE rapid_taps SET at = at + 1, seq = ? WHERE tap_id = ?", seq, second!.tap_id);
+      });
+      expect(store.rapidTap(second!.tap_id)!.at).toBe(second!.at + 1);
+    });
+  });
+
+  it("takes a statement it cannot name one table of as a write to every table", async () => {
+    await inRace((store) => {
+      const before = store.rapidTaps()[0]!;
+      const meta = store.requireMeta();
+      store.write("test-cte", {}, by, (seq) => {
+        store.sql(
+          "WITH moved AS (SELECT ? AS id) UPDATE rapid_taps SET at = at + 2, seq = ? WHERE tap_id IN (SELECT id FROM moved)",
+          before.tap_id,
+          seq,
+        );
+        store.sql("WITH s AS (SELECT ? AS seq) UPDATE meta SET seq = (SELECT seq FROM s) WHERE id = 1", seq);
+      });
+      expect(store.rapidTap(before.tap_id)!.at).toBe(before.at + 2);
+      expect(store.requireMeta().seq).toBeGreaterThan(meta.seq);
+    });
+  });
+
+  it("reads the race row again after a write to meta", async () => {
+    await inRace((store) => {
+      const meta = store.requireMeta();
+      expect(store.requireMeta()).toBe(meta);
+      store.write("test-main", {}, by, (seq) => {
+        store.sql("UPDATE meta SET main_timer = 'phone-b', seq = ? WHERE id = 1", seq);
+      });
+      expect(store.requireMeta().main_timer).toBe("phone-b");
+      store.write("test-main", {}, by, (seq) => {
+        store.sql("UPDATE meta SET main_timer = NULL, seq = ? WHERE id = 1", seq);
+      });
+      expect(store.requireMeta().main_timer).toBeNull();
+    });
+  });
+
+  it("forgets what a rolled-back transaction read", async () => {
+    await inRace((store) => {
+      const before = store.rapidTaps()[0]!;
+      expect(() =>
+        store.write("test-rollback", {}, by, (seq) => {
+          store.sql("UPDATE rapid_taps SET at = at + 100, seq = ? WHERE tap_id = ?", seq, before.tap_id);
+          expect(store.rapidTap(before.tap_id)!.at).toBe(before.at + 100);
+          throw new Error("rolled back");
+        }),
+      ).toThrow("rolled back");
+      expect(store.rapidTap(before.tap_id)!.at).toBe(before.at);
+      expect(store.rapidTaps().find((t) => t.tap_id === before.tap_id)!.at).toBe(before.at);
+    });
+  });
+});
