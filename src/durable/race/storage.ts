@@ -258,7 +258,13 @@ const SCHEMA_MIGRATIONS: readonly string[] = [
  * Rows kept in memory and read again only where their seq says they changed (`RaceStore.incremental`): `version` is
  * the latest seq when they were read, `writes` the count of writes to their tables then (`RaceStore.writesTo`).
  */
-type Incremental<T> = { version: number; writes: number; changed: number; rows: Map<string, T> };
+type Incremental<T> = { version: number; writes: number; changed: number; rows: Map<string, T>; list: T[] | null };
+
+/** The rows of an `Incremental` as one list (in `order`), made again only when they change; callers only read it. */
+function listOf<T>(rows: Map<string, T>, order?: (a: T, b: T) => number): T[] {
+  const list = [...rows.values()];
+  return order ? list.sort(order) : list;
+}
 
 /** The table each write statement changes, by its text (statements are constants: each is parsed once). */
 const writtenTables = new Map<string, string | null>();
@@ -461,7 +467,7 @@ export class RaceStore {
   }
 
   /** The race's rapid taps (not cleared by a reset), discarded ones too, in no particular order. */
-  rapidTaps(): RapidTapRow[] {
+  rapidTaps(): readonly RapidTapRow[] {
     return this.incremental(
       "taps",
       ["rapid_taps"],
@@ -472,14 +478,16 @@ export class RaceStore {
   }
 
   /** The bibs typed in finish order (not removed, not cleared by a reset), in that order. */
-  liveBibEntries(): BibEntryRow[] {
+  liveBibEntries(): readonly BibEntryRow[] {
     return this.incremental(
       "entries",
       ["bib_entries"],
       (since) => this.sql<BibEntryRow>("SELECT * FROM bib_entries WHERE seq >= ?", since),
       (row) => row.id,
       (row) => row.removed === 1 || row.cleared === 1,
-    ).sort((a, b) => a.pos - b.pos || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+      undefined,
+      (a, b) => a.pos - b.pos || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+    );
   }
 
   /**
@@ -487,7 +495,7 @@ export class RaceStore {
    * (every change of a runner sets its seq; a removed one leaves a tombstone with its seq). Every column is current
    * but `mirror_pending`.
    */
-  liveRunnersForTiming(): RunnerRow[] {
+  liveRunnersForTiming(): readonly RunnerRow[] {
     return this.incremental(
       "runners",
       ["runners", "removed"],
@@ -514,13 +522,14 @@ export class RaceStore {
     key: (row: T) => string,
     drop: (row: T) => boolean,
     deleted?: (seq: number) => string[],
-  ): T[] {
+    order?: (a: T, b: T) => number,
+  ): readonly T[] {
     const writes = this.writesTo(tables);
     let entry = this.cached.get(name) as Incremental<T> | undefined;
-    if (entry?.writes === writes) return [...entry.rows.values()];
+    if (entry?.writes === writes) return (entry.list ??= listOf(entry.rows, order));
     const version = this.latestSeq();
     if (!entry || version < entry.version) {
-      entry = { version: -1, writes, changed: 0, rows: new Map() };
+      entry = { version: -1, writes, changed: 0, rows: new Map(), list: null };
       this.cached.set(name, entry);
     }
     // Deletions first: a row deleted and added again since is in `since` and must stay.
@@ -532,7 +541,8 @@ export class RaceStore {
     }
     entry.version = version;
     entry.writes = writes;
-    return [...entry.rows.values()];
+    entry.list = listOf(entry.rows, order);
+    return entry.list;
   }
 
   /** The writes counted so far to these tables and to any table: it rises with every write to one of them. */
@@ -587,7 +597,7 @@ export class RaceStore {
    * Rapid timing's open review items (kept from the race's state), read on every change: read again only where they
    * changed (every write to an item sets its seq to the change's).
    */
-  openDerivedReviews(): ReviewRow[] {
+  openDerivedReviews(): readonly ReviewRow[] {
     return this.incremental(
       "reviews",
       ["review"],

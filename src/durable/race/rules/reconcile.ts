@@ -26,9 +26,9 @@ import type { Effects, RuleContext } from "./decision";
 
 export interface RapidView {
   /** Every tap not cleared by a reset, discarded ones too. */
-  taps: RapidTapRow[];
-  entries: BibEntryRow[];
-  runners: RunnerRow[];
+  taps: readonly RapidTapRow[];
+  entries: readonly BibEntryRow[];
+  runners: readonly RunnerRow[];
   /** The merged slots of the taps not discarded. */
   alignment: TimerAlignment;
   matching: BibMatching;
