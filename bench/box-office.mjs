@@ -13,8 +13,8 @@
 import { performance } from "node:perf_hooks";
 import { loadavg } from "node:os";
 import WebSocket from "ws";
+import { devAdmin } from "./lib/http.mjs";
 
-const ADMIN_EMAIL = "arrangor@example.se";
 const WARMUP = 3;
 const SIGN_UPS = Number(process.env.BOX_OFFICE_SIGN_UPS) || 30;
 const BUDGET_MS = 5 * 60_000;
@@ -165,33 +165,11 @@ async function subscribe(url, cookie, origin) {
 }
 
 async function signIn(baseURL) {
-  const login = await fetch(`${baseURL}/admin/api/dev-login`, {
-    method: "POST",
-    headers: { "content-type": "application/json", "x-loppet-client": "1" },
-    body: JSON.stringify({ email: ADMIN_EMAIL }),
-    signal: AbortSignal.timeout(STEP_TIMEOUT_MS),
-  });
-  if (login.status !== 200) throw new Error(`dev-login svarade ${login.status}: ${await login.text()}`);
-  const cookie = login.headers
-    .getSetCookie()
-    .map((line) => line.split(";")[0].trim())
-    .join("; ");
-  const request = (method, pathname, body) =>
-    fetch(baseURL + pathname, {
-      method,
-      headers: { "x-loppet-client": "1", cookie, ...(body ? { "content-type": "application/json" } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-      signal: AbortSignal.timeout(STEP_TIMEOUT_MS),
-    });
+  const { cookie, call, callJson } = await devAdmin(baseURL, STEP_TIMEOUT_MS);
   return {
     cookie,
-    request,
-    async json(method, pathname, body) {
-      const res = await request(method, pathname, body);
-      const text = await res.text();
-      if (res.status !== 200) throw new Error(`${method} ${pathname} svarade ${res.status}: ${text}`);
-      return JSON.parse(text);
-    },
+    request: call,
+    json: async (method, pathname, body) => (await callJson(method, pathname, body)).json,
   };
 }
 

@@ -30,6 +30,7 @@
  */
 import { performance } from "node:perf_hooks";
 import { sleep } from "./lib/async.mjs";
+import { devAdmin } from "./lib/http.mjs";
 import {
   closeAll,
   openBenchSocket,
@@ -70,7 +71,6 @@ const BUDGET_MS = 6 * 60_000;
 const STEP_TIMEOUT_MS = 20_000;
 /** Parallel add-runner calls while setting up (the race object serialises them anyway). */
 const SETUP_CONCURRENCY = 4;
-const ADMIN_EMAIL = "arrangor@example.se";
 
 const LATENCY_DEFINITION =
   "Från starten av HTTP-anropet (performance.now() före fetch) till att sockeln fick löparens målgångshändelse " +
@@ -418,43 +418,7 @@ function withoutSamples(round) {
 
 /** The site: admin sign-in, races made through the admin API, taps through the spec's finish call. */
 async function raceTarget(baseURL, runId) {
-  const login = await fetch(`${baseURL}/admin/api/dev-login`, {
-    method: "POST",
-    headers: { "content-type": "application/json", "x-loppet-client": "1" },
-    body: JSON.stringify({ email: ADMIN_EMAIL }),
-    signal: AbortSignal.timeout(STEP_TIMEOUT_MS),
-  });
-  if (login.status !== 200) throw new Error(`dev-login svarade ${login.status}: ${await login.text()}`);
-  const cookie = login.headers
-    .getSetCookie()
-    .map((line) => line.split(";")[0].trim())
-    .filter((pair) => pair.includes("="))
-    .join("; ");
-  if (!cookie) throw new Error("dev-login satte ingen kaka");
-  const config = await (await admin("GET", "/api/config")).json();
-  if (typeof config.wsUrl !== "string") throw new Error("/api/config gav ingen wsUrl");
-  if (!config.isAdmin) throw new Error("/api/config säger att kakan från dev-login inte är admin");
-
-  async function admin(method, pathname, body) {
-    return fetch(baseURL + pathname, {
-      method,
-      headers: {
-        "x-loppet-client": "1",
-        ...(cookie ? { cookie } : {}),
-        ...(body ? { "content-type": "application/json" } : {}),
-      },
-      body: body ? JSON.stringify(body) : undefined,
-      signal: AbortSignal.timeout(STEP_TIMEOUT_MS),
-    });
-  }
-  async function adminJson(method, pathname, body, expected = [200]) {
-    const res = await admin(method, pathname, body);
-    const text = await res.text();
-    if (!expected.includes(res.status)) {
-      throw new Error(`${method} ${pathname} ${body ? JSON.stringify(body) + " " : ""}svarade ${res.status}: ${text}`);
-    }
-    return { status: res.status, json: parseJson(text) };
-  }
+  const { cookie, callJson: adminJson, config } = await devAdmin(baseURL, STEP_TIMEOUT_MS);
 
   // A far-future date of its own per run (from 2060 on, picked by the minute of the run), one distance per scenario.
   const day = Math.floor(Date.now() / 60_000) % 9_000;

@@ -39,6 +39,7 @@ import {
   waitUntil,
 } from "./lib/socket-bench.mjs";
 import { inParallel, sleep } from "./lib/async.mjs";
+import { devAdmin } from "./lib/http.mjs";
 import { startEcho } from "./lib/echo-server.mjs";
 import { clientDelays, machineLine, machineLoad } from "./lib/machine.mjs";
 
@@ -59,7 +60,6 @@ const REPLAY_QUIET_MS = 1_000;
 const TARGET_RATIO = 1.2;
 const BUDGET_MS = 8 * 60_000;
 const STEP_TIMEOUT_MS = 20_000;
-const ADMIN_EMAIL = "arrangor@example.se";
 
 const LATENCY_DEFINITION =
   "Från starten av HTTP-anropet (performance.now() före fetch) till att sockeln fick ändringens post " +
@@ -143,34 +143,7 @@ export async function run({ baseURL }) {
 
 /** The site: admin sign-in, races through the admin API, rapid taps and bibs through their calls. */
 async function siteTarget(baseURL, runId) {
-  const login = await fetch(`${baseURL}/admin/api/dev-login`, {
-    method: "POST",
-    headers: { "content-type": "application/json", "x-loppet-client": "1" },
-    body: JSON.stringify({ email: ADMIN_EMAIL }),
-    signal: AbortSignal.timeout(STEP_TIMEOUT_MS),
-  });
-  if (login.status !== 200) throw new Error(`dev-login svarade ${login.status}: ${await login.text()}`);
-  const cookie = login.headers
-    .getSetCookie()
-    .map((line) => line.split(";")[0].trim())
-    .join("; ");
-  const config = await (await call("GET", "/api/config")).json();
-  if (typeof config.wsUrl !== "string" || !config.isAdmin) throw new Error("/api/config: ingen wsUrl eller inte admin");
-
-  function call(method, pathname, body) {
-    return fetch(baseURL + pathname, {
-      method,
-      headers: { "x-loppet-client": "1", cookie, ...(body ? { "content-type": "application/json" } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-      signal: AbortSignal.timeout(STEP_TIMEOUT_MS),
-    });
-  }
-  async function callJson(method, pathname, body, expected = [200]) {
-    const res = await call(method, pathname, body);
-    const text = await res.text();
-    if (!expected.includes(res.status)) throw new Error(`${method} ${pathname} svarade ${res.status}: ${text}`);
-    return { status: res.status, json: parseJson(text) };
-  }
+  const { cookie, callJson, config } = await devAdmin(baseURL, STEP_TIMEOUT_MS);
 
   const day = Math.floor(Date.now() / 60_000) % 9_000;
   const distances = { sustained: 5_500, burst: 5_400 };

@@ -32,6 +32,7 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import WebSocket from "ws";
 import { inParallel } from "./lib/async.mjs";
+import { devAdmin } from "./lib/http.mjs";
 import { clientDelays, machineLoad } from "./lib/machine.mjs";
 
 const N = positiveInteger(process.env.SPECTATOR_BENCH_N) ?? 1_000;
@@ -50,7 +51,6 @@ const STEP_TIMEOUT_MS = 30_000;
 const RECOVERY_LIMIT_MS = 180_000;
 const TARGET_EVERY_P95_MS = 2_000;
 const TARGET_ADMIN_RATIO = 1.5;
-const ADMIN_EMAIL = "arrangor@example.se";
 
 export async function run({ baseURL }) {
   const runId = Date.now().toString(36);
@@ -437,32 +437,8 @@ async function churnCheck({ site, race, admins, socketBase, takeRunner }) {
 // ——— the site ———
 
 async function signIn(baseURL) {
-  const login = await fetch(`${baseURL}/admin/api/dev-login`, {
-    method: "POST",
-    headers: { "content-type": "application/json", "x-loppet-client": "1" },
-    body: JSON.stringify({ email: ADMIN_EMAIL }),
-    signal: AbortSignal.timeout(STEP_TIMEOUT_MS),
-  });
-  if (login.status !== 200) throw new Error(`dev-login svarade ${login.status}: ${await login.text()}`);
-  const cookie = login.headers
-    .getSetCookie()
-    .map((line) => line.split(";")[0].trim())
-    .filter((pair) => pair.includes("="))
-    .join("; ");
-  const json = async (method, pathname, body, expected = [200]) => {
-    const res = await fetch(baseURL + pathname, {
-      method,
-      headers: { "x-loppet-client": "1", cookie, ...(body ? { "content-type": "application/json" } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-      signal: AbortSignal.timeout(STEP_TIMEOUT_MS),
-    });
-    const text = await res.text();
-    if (!expected.includes(res.status)) throw new Error(`${method} ${pathname} svarade ${res.status}: ${text}`);
-    return { status: res.status, json: parseJson(text) };
-  };
-  const config = (await json("GET", "/api/config")).json;
-  if (typeof config?.wsUrl !== "string" || !config.isAdmin) throw new Error("/api/config: ingen wsUrl eller ej admin");
-  return { baseURL, cookie, json, wsUrl: config.wsUrl };
+  const { cookie, callJson, config } = await devAdmin(baseURL, STEP_TIMEOUT_MS);
+  return { baseURL, cookie, json: callJson, wsUrl: config.wsUrl };
 }
 
 /** A started race of its own (a far-future date per run) with RUNNERS runners. */

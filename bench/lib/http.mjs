@@ -80,3 +80,45 @@ export async function benchFreeCode(baseURL, admin, runId) {
   if (res.status !== 201) throw new Error(`/admin/api/kampanjkoder svarade ${res.status}: ${JSON.stringify(res.json)}`);
   return code;
 }
+
+/** The development admin on the allowlist of wrangler.toml's [vars] (ADMIN_EMAILS). */
+export const DEV_ADMIN_EMAIL = "arrangor@example.se";
+
+/**
+ * Signed in as the development admin (`POST /admin/api/dev-login`, DEV_MODE only), for the race-day benchmarks:
+ * the session's cookie header; `call`, a bare fetch as the SPA makes it with that cookie (a JSON body when given;
+ * the raw Response, so a timed call costs no more than the fetch); `callJson`, the same read as JSON and refused
+ * unless its status is one of `expected`; and the site's `/api/config` (its `wsUrl`), checked to say admin.
+ */
+export async function devAdmin(baseURL, timeoutMs = STEP_TIMEOUT_MS) {
+  const client = newClient();
+  const login = await request(baseURL, "POST", "/admin/api/dev-login", { email: DEV_ADMIN_EMAIL }, client, timeoutMs);
+  if (login.status !== 200) throw new Error(`dev-login svarade ${login.status}: ${JSON.stringify(login.json)}`);
+  const cookie = cookieHeader(client);
+  if (!cookie) throw new Error("dev-login satte ingen kaka");
+  const call = (method, pathname, body) =>
+    fetch(baseURL + pathname, {
+      method,
+      headers: { "x-loppet-client": "1", cookie, ...(body ? { "content-type": "application/json" } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+  const callJson = async (method, pathname, body, expected = [200]) => {
+    const res = await call(method, pathname, body);
+    const text = await res.text();
+    if (!expected.includes(res.status)) {
+      throw new Error(`${method} ${pathname} ${body ? JSON.stringify(body) + " " : ""}svarade ${res.status}: ${text}`);
+    }
+    let json = null;
+    try {
+      json = text ? JSON.parse(text) : null;
+    } catch {
+      json = { body: text.slice(0, 200) };
+    }
+    return { status: res.status, json };
+  };
+  const config = (await callJson("GET", "/api/config")).json;
+  if (typeof config?.wsUrl !== "string") throw new Error("/api/config gav ingen wsUrl");
+  if (!config.isAdmin) throw new Error("/api/config säger att kakan från dev-login inte är admin");
+  return { cookie, call, callJson, config };
+}
