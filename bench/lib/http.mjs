@@ -40,14 +40,17 @@ export async function request(baseURL, method, path, body, client, timeoutMs = S
       if (eq > 0) client.cookies.set(pair.slice(0, eq).trim(), pair.slice(eq + 1).trim());
     }
   }
-  const text = await res.text();
-  let json = null;
+  return { status: res.status, json: jsonOf(await res.text()) };
+}
+
+/** An answer's text as JSON: null when empty, the first 200 characters as `{body}` when it is not JSON. */
+function jsonOf(text) {
+  if (!text) return null;
   try {
-    json = text ? JSON.parse(text) : null;
+    return JSON.parse(text);
   } catch {
-    json = { body: text.slice(0, 200) };
+    return { body: text.slice(0, 200) };
   }
-  return { status: res.status, json };
 }
 
 /** Nearest-rank percentile `p` (0–100) of ascending `sorted`; 0 for none. */
@@ -109,13 +112,7 @@ export async function devAdmin(baseURL, timeoutMs = STEP_TIMEOUT_MS) {
     if (!expected.includes(res.status)) {
       throw new Error(`${method} ${pathname} ${body ? JSON.stringify(body) + " " : ""}svarade ${res.status}: ${text}`);
     }
-    let json = null;
-    try {
-      json = text ? JSON.parse(text) : null;
-    } catch {
-      json = { body: text.slice(0, 200) };
-    }
-    return { status: res.status, json };
+    return { status: res.status, json: jsonOf(text) };
   };
   const config = (await callJson("GET", "/api/config")).json;
   if (typeof config?.wsUrl !== "string") throw new Error("/api/config gav ingen wsUrl");
