@@ -2,7 +2,8 @@
  * Issue 27's phone items for the race-morning screens, in real Chromium at 390 px against `npm start`'s server: the
  * race list (/admin/edit-races) shows the newest race day first and every race's status on screen, the runner list
  * (/admin/edit-races/{id}) every runner's club, group and age, neither scrolling sideways (inside its box or the
- * page); and the box office (/admin/kassa) with a family of runners fits the width. The race here is on a day in
+ * page); the box office (/admin/kassa) with a family of runners fits the width; and the sideways admin tab strip
+ * shows the open screen's tab. The race here is on a day in
  * 2039 (the race-day tests keep to 2040–2099, the start lists to 2098).
  */
 import { join } from "node:path";
@@ -143,4 +144,20 @@ test("390 px: the box office with a family of three fits the width, each choice 
   await expectNoSidewaysScroll(page);
   const code = page.locator(".quickreg-option span", { hasText: "Kampanjkod" }).first();
   expect(await code.evaluate((e) => e.scrollWidth <= e.clientWidth)).toBe(true);
+});
+
+test("390 px: the open screen's tab is in view in the sideways tab strip, also when opened from the drawer", async () => {
+  const page = await adminPhone();
+  await page.goto("/admin/email-runners");
+  const tab = (name: string) => page.getByRole("tab", { name, exact: true });
+  await expect.poll(() => tab("Maila registrerade löpare").getAttribute("aria-selected")).toBe("true");
+  await expect.poll(() => tab("Maila registrerade löpare").boundingBox().then((b) => b !== null)).toBe(true);
+  await expectOnScreen(tab("Maila registrerade löpare"));
+  // Back to the first tab through the drawer: the strip follows.
+  await page.getByRole("button", { name: "Alla adminsidor" }).click();
+  await page.getByRole("dialog").getByRole("link", { name: "Anmälningar", exact: true }).click();
+  await expect.poll(() => tab("Anmälningar").getAttribute("aria-selected")).toBe("true");
+  await expectOnScreen(tab("Anmälningar"));
+  await expectNoSidewaysScroll(page);
+  await page.context().close();
 });

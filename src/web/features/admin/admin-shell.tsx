@@ -3,7 +3,7 @@
  * Radix Dialog and Tabs), so visitors never download it. Signed-out visitors and non-admins go to /admin/login.
  * It holds the race-day tap queues, so presses not yet sent go out from whichever admin screen is open.
  */
-import { Suspense, useEffect, useState } from "react";
+import { Suspense, useEffect, useRef, useState } from "react";
 import { Link, Navigate, NavLink, Outlet, useLocation, useNavigate } from "react-router";
 import { PageLoading } from "../../app/page-loading";
 import { Button } from "../../components/ui/button";
@@ -21,7 +21,20 @@ export default function AdminShell() {
   const { pathname } = useLocation();
   const navigate = useNavigate();
   const [drawerOpen, setDrawerOpen] = useState(false);
+  const tabList = useRef<HTMLDivElement>(null);
   const isAdmin = config.data?.isAdmin === true;
+  const activePath = TABS.find((t) => t.path === screenForPath(pathname)?.path)?.path;
+  // On a phone the tabs scroll sideways (ui/tabs.tsx): the open screen's tab is brought into the strip's view,
+  // also when the screen was opened from the drawer or a link. Only the strip scrolls, never the page.
+  useEffect(() => {
+    const list = tabList.current;
+    const tab = list?.querySelector<HTMLElement>('[data-state="active"]');
+    if (!list || !tab) return;
+    const left = tab.offsetLeft - list.offsetLeft;
+    if (left < list.scrollLeft || left + tab.offsetWidth > list.scrollLeft + list.clientWidth) {
+      list.scrollLeft = Math.max(0, left - (list.clientWidth - tab.offsetWidth) / 2);
+    }
+  }, [activePath, isAdmin]);
   // The admin area's service worker, so the race screens open with no connection (README, "Offline").
   useEffect(() => {
     if (isAdmin) void import("../offline/register-service-worker").then((m) => m.registerServiceWorker("admin"));
@@ -42,7 +55,7 @@ export default function AdminShell() {
   }
   if (!config.data.isAdmin) return <Navigate to="/admin/login" replace />;
 
-  const activeTab = TABS.find((t) => t.path === screenForPath(pathname)?.path);
+  const activeTab = TABS.find((t) => t.path === activePath);
   const outlet = (
     <Suspense fallback={<PageLoading />}>
       <Outlet />
@@ -72,7 +85,7 @@ export default function AdminShell() {
         <UnsentTapsNote />
 
         <Tabs value={activeTab?.path ?? ""} onValueChange={(path) => navigate(path)} activationMode="manual">
-          <TabsList aria-label="Adminsidor" className="admin-tabs">
+          <TabsList ref={tabList} aria-label="Adminsidor" className="admin-tabs">
             {TABS.map((t) => (
               <TabsTrigger key={t.path} value={t.path}>
                 {t.label}
