@@ -151,7 +151,13 @@ test("390 px: the open screen's tab is in view in the sideways tab strip, also w
   await page.goto("/admin/email-runners");
   const tab = (name: string) => page.getByRole("tab", { name, exact: true });
   await expect.poll(() => tab("Maila registrerade löpare").getAttribute("aria-selected")).toBe("true");
-  await expect.poll(() => tab("Maila registrerade löpare").boundingBox().then((b) => b !== null)).toBe(true);
+  await expect
+    .poll(() =>
+      tab("Maila registrerade löpare")
+        .boundingBox()
+        .then((b) => b !== null),
+    )
+    .toBe(true);
   await expectOnScreen(tab("Maila registrerade löpare"));
   // Back to the first tab through the drawer: the strip follows.
   await page.getByRole("button", { name: "Alla adminsidor" }).click();
