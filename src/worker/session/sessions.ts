@@ -127,15 +127,15 @@ export async function sessionIdFromToken(
   now: number,
 ): Promise<{ id: string; email: string } | null> {
   const key = await signingKey(sessionSecret);
-  const known = verifiedTokens.get(sessionSecret!);
-  const cached = known?.get(`${kind} ${token}`);
+  const tokenKey = `${kind} ${token}`;
+  const cached = verifiedTokens.get(sessionSecret!)?.get(tokenKey);
   // jose refuses a token once `exp` (whole seconds) is not after the current second: the same bound.
   if (cached && now < cached.expiresAt) return { id: cached.id, email: cached.email };
   try {
     const { payload } = await jwtVerify(token, key, { algorithms: ["HS256"], currentDate: new Date(now) });
     if (payload.kind !== kind || typeof payload.sid !== "string" || typeof payload.email !== "string") return null;
     const claimed = { id: await sha256Hex(payload.sid), email: payload.email };
-    if (typeof payload.exp === "number") remember(sessionSecret!, `${kind} ${token}`, claimed, payload.exp * 1000);
+    if (typeof payload.exp === "number") remember(sessionSecret!, tokenKey, claimed, payload.exp * 1000);
     return claimed;
   } catch {
     return null;
