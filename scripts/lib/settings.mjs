@@ -19,7 +19,7 @@ const CONFIGURED_ORIGIN = `http://localhost:${DEFAULT_PORT}`;
 /**
  * Development's switches, Worker variables a local server takes from the environment (they are not in wrangler.toml,
  * and the deployed Worker ignores them): CHILD_SAFE_PUBLISHING ("true" or "false") sets the season's child-safe
- * publishing for this server without another build (src/worker/dev/dev-season.ts).
+ * publishing for this server without another build (src/shared/dev-season.ts).
  */
 export const DEV_SWITCHES = ["CHILD_SAFE_PUBLISHING"];
 

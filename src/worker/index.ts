@@ -1,7 +1,7 @@
 import { clockFromSettings } from "../shared/clock";
 import { createApp } from "./app";
 import { database } from "./db/client";
-import { applyDevSeason } from "./dev/dev-season";
+import { applyDevSeason } from "../shared/dev-season";
 import { purgeExpired } from "./db/retention";
 import { handleMailBatch } from "./mass-email/mailings";
 import { reconcilePayments } from "./payments/payments";

@@ -16,7 +16,7 @@ interface WorkerSecrets {
   NOW_SET_AT?: string;
   /**
    * Development only: "true" or "false" sets the season's child-safe publishing for a local server
-   * (src/worker/dev/dev-season.ts; the browser tests' second server). Ignored outside development mode.
+   * (src/shared/dev-season.ts; the browser tests' second server). Ignored outside development mode.
    */
   CHILD_SAFE_PUBLISHING?: string;
   /** Development only: "vite" when `npm run dev` serves the pages (scripts/start.mjs). */

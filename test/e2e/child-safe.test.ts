@@ -1,7 +1,7 @@
 /**
  * Child-safe publishing (issue 28, item 5) in real Chromium at 390 px. The season setting is off in the suite's
  * shared server, so this file starts a second server of its own from the same build (`build: false`, a fresh state
- * directory) with development's switch CHILD_SAFE_PUBLISHING=true (src/worker/dev/dev-season.ts): no second build,
+ * directory) with development's switch CHILD_SAFE_PUBLISHING=true (src/shared/dev-season.ts): no second build,
  * only a second migrate, seed and wrangler dev. On the season's 0.8 race a family's two runners finish, the child
  * (11, the oldest age the rule withholds) first and their sibling (12) after: the public JSON, `/resultat` and
  * `/startlistor` show the child as 'Fullföljt' without a time or a placing and the sibling placed first among the

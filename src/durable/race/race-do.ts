@@ -21,7 +21,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { closeSocket, parseClientFrame, sendFrame } from "../client-frames";
 import { clockFromSettings, type Clock } from "../../shared/clock";
-import { applyDevSeason } from "../../worker/dev/dev-season";
+import { applyDevSeason } from "../../shared/dev-season";
 import {
   compareRunners,
   RaceError,

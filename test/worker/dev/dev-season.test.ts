@@ -1,5 +1,5 @@
 /**
- * Development's season switch (src/worker/dev/dev-season.ts): CHILD_SAFE_PUBLISHING sets the season's child-safe
+ * Development's season switch (src/shared/dev-season.ts): CHILD_SAFE_PUBLISHING sets the season's child-safe
  * publishing for a local server's requests, and is ignored in the deployed configuration (every variable of
  * [env.production], vitest.config.ts) and for any value other than "true" or "false". The browser test that serves
  * the setting on through it is test/e2e/child-safe.test.ts.
@@ -7,7 +7,7 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
 import { SEASON } from "../../../src/shared/season";
-import { applyDevSeason } from "../../../src/worker/dev/dev-season";
+import { applyDevSeason } from "../../../src/shared/dev-season";
 import { call } from "../helpers";
 
 const PRODUCTION = JSON.parse(env.TEST_PRODUCTION_VARS) as Partial<Env>;

@@ -13,7 +13,7 @@
  * nothing here waits or keeps a request's object. Without the variable nothing is touched (the Worker tests set
  * SEASON.childSafePublishing themselves).
  */
-import { SEASON } from "../../shared/season";
+import { SEASON } from "./season";
 
 export function applyDevSeason(env: { DEV_MODE?: string; CHILD_SAFE_PUBLISHING?: string }): void {
   if (env.DEV_MODE !== "true") return;
