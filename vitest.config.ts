@@ -16,9 +16,13 @@ export default defineConfig(async () => {
   return {
     test: {
       projects: [
-        // Pure functions: the shared rules and the SPA's own pure helpers.
+        // Node: the shared rules, the SPA's own pure helpers, and the race room's rules on Node's built-in SQLite.
         {
-          test: { name: "shared", include: ["test/shared/**/*.test.ts", "test/web/**/*.test.ts"], environment: "node" },
+          test: {
+            name: "shared",
+            include: ["test/shared/**/*.test.ts", "test/web/**/*.test.ts", "test/race-room/**/*.test.ts"],
+            environment: "node",
+          },
         },
         {
           plugins: [

@@ -5,7 +5,9 @@
  * Sockets hibernate (`acceptWebSocket`); each carries its payid and whether it has been answered in its
  * attachment, and the payment's status and polling schedule live in this object's SQLite, so nothing depends on
  * memory surviving an eviction. While a page waits and the payment is still CREATED, the alarm asks Swish itself
- * (callbacks may never arrive), backing off from 2 s to 30 s, for at most 10 minutes.
+ * (callbacks may never arrive), backing off from 2 s to 30 s, for at most 10 minutes. Settling is the Worker's
+ * service, reached by one call (`ctx.exports.ObjectServices.settlePaymentPoll`, src/worker/object-services.ts) that
+ * never calls this object back: the object answers its page from the call's result.
  */
 import { DurableObject } from "cloudflare:workers";
 import { z } from "zod";
@@ -18,7 +20,6 @@ import {
 } from "../shared/payment-protocol";
 import { database } from "../worker/db/client";
 import { findPayment } from "../worker/payments/payments-db";
-import { settlePayment } from "../worker/payments/payments";
 
 const WAIT_TAG = "wait";
 export const POLL_FIRST_MS = 2_000;
@@ -149,9 +150,7 @@ export class PaymentDO extends DurableObject<Env> {
     let status: string | null = null;
     let mismatch = false;
     try {
-      const result = await settlePayment(this.env, meta.payid, "poll", {
-        notify: (settled) => this.applySettled(settled),
-      });
+      const result = await this.ctx.exports.ObjectServices.settlePaymentPoll(meta.payid);
       status = result.status;
       mismatch = Boolean(result.mismatch);
     } catch (err) {

@@ -8,7 +8,7 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import { closeSocket, parseClientFrame, sendFrame } from "./client-frames";
-import { RACE_ACTOR_HEADER } from "./race/types";
+import { RACE_ACTOR_HEADER } from "../shared/object-calls";
 import {
   closeForEndedSession,
   endedSessions,

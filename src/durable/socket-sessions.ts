@@ -11,15 +11,12 @@
  *   The time of the last re-check is kept in the object's storage (`SessionRecheck`), so that bound holds across
  *   hibernation too, and a woken object does not ask D1 before its first broadcast.
  */
+import { SESSION_RECHECK_MS, SOCKET_EXPIRES_HEADER, SOCKET_SESSION_HEADER } from "../shared/object-calls";
 import { isAdminEmail } from "../worker/session/admins-db";
 import { database } from "../worker/db/client";
 
-/** The headers through which the Worker names a socket's session (its D1 id) and when that session expires. */
-export const SOCKET_SESSION_HEADER = "x-socket-session";
-export const SOCKET_EXPIRES_HEADER = "x-socket-session-expires";
 /** Close code for a socket whose session ended (4000–4999 are the application's). */
 export const SESSION_ENDED_CODE = 4001;
-export const SESSION_RECHECK_MS = 30_000;
 /** The object's storage key (synchronous KV of its SQLite storage) for the time of its last re-check. */
 export const RECHECKED_AT_KEY = "sessions-rechecked-at";
 

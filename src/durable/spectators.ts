@@ -16,7 +16,8 @@
  *   A socket that sends anything gets one error frame (the first time) and changes nothing.
  *
  * Counters (`stats`): kept in memory and written with the next write (a publish or a read of the race object),
- * except `raceReads`, which is written when it happens.
+ * except `raceReads` and `connects`, which are written when they happen: an object whose only work is a crowd's
+ * hibernating sockets is evicted between their events, and what memory held goes with it.
  */
 import { DurableObject } from "cloudflare:workers";
 import { closeSocket } from "./client-frames";
@@ -75,7 +76,7 @@ type MetaRow = {
 /** A runner's `sort` ('runner-<id>'), the key of its row. */
 type RunnerSort = PublicRunnerRecord["sort"];
 
-type Counter = "reads" | "notices" | "gaps" | "connects" | "errorFrames";
+type Counter = "reads" | "notices" | "gaps" | "errorFrames";
 
 export class SpectatorsDO extends DurableObject<Env> {
   private readonly clock: Clock;
@@ -86,7 +87,7 @@ export class SpectatorsDO extends DurableObject<Env> {
   private cached: { version: number; view: PublicRaceView; frame: string | null } | null = null;
   /** A read of the race object in progress (in a Durable Object every request shares one I/O context). */
   private refreshing: Promise<void> | null = null;
-  private readonly unsaved: Record<Counter, number> = { reads: 0, notices: 0, gaps: 0, connects: 0, errorFrames: 0 };
+  private readonly unsaved: Record<Counter, number> = { reads: 0, notices: 0, gaps: 0, errorFrames: 0 };
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -167,7 +168,7 @@ export class SpectatorsDO extends DurableObject<Env> {
     await this.fresh();
     const meta = this.meta();
     if (!meta) return Response.json({ error: "Loppet finns inte" }, { status: 404 });
-    this.count("connects");
+    this.countNow("connects");
     const { 0: client, 1: server } = new WebSocketPair();
     this.ctx.acceptWebSocket(server, [TAG]);
     server.serializeAttachment({ warned: false });
@@ -221,9 +222,7 @@ export class SpectatorsDO extends DurableObject<Env> {
   private async readRaceObject(): Promise<void> {
     const part = this.ctx.id.name;
     if (!part) throw new Error("spectators object without a race name");
-    this.ctx.storage.sql.exec(
-      "INSERT INTO stats (name, n) VALUES ('raceReads', 1) ON CONFLICT (name) DO UPDATE SET n = n + 1",
-    );
+    this.countNow("raceReads");
     const answer = await this.env.RACE.getByName(part).publicSince(this.meta()?.race_seq ?? 0);
     if (!answer.ok) throw new Error(`race object refused: ${answer.status} ${answer.error}`);
     const update = answer.value as PublicUpdate | null;
@@ -391,6 +390,14 @@ export class SpectatorsDO extends DurableObject<Env> {
 
   private count(name: Counter): void {
     this.unsaved[name] += 1;
+  }
+
+  /** A counter an eviction must not lose, written at once. */
+  private countNow(name: "connects" | "raceReads"): void {
+    this.ctx.storage.sql.exec(
+      "INSERT INTO stats (name, n) VALUES (?, 1) ON CONFLICT (name) DO UPDATE SET n = n + 1",
+      name,
+    );
   }
 
   private saveCounters(): void {

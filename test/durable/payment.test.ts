@@ -193,10 +193,12 @@ describe("alarm polling", () => {
       .bind(payid)
       .first<{ detail: string }>();
     expect(JSON.parse(settled!.detail)).toMatchObject({ status: "PAID", source: "poll" });
-    const receipts = await env.DB.prepare(`SELECT count(*) AS n FROM email_log WHERE kind = 'receipt' AND "to" = ?`)
-      .bind(family.email)
-      .first<{ n: number }>();
-    expect(receipts!.n).toBe(1);
+    // The runners and the receipt follow the answer (the settlement's afterPaid runs after it: object-services.ts).
+    const receipts = async () =>
+      (await env.DB.prepare(`SELECT count(*) AS n FROM email_log WHERE kind = 'receipt' AND "to" = ?`)
+        .bind(family.email)
+        .first<{ n: number }>())!.n;
+    await waitFor(async () => (await receipts()) === 1, 5000, "the receipt");
     expect(await alarmAt(payid)).toBeNull();
   });
 

@@ -8,24 +8,13 @@
  * that reached D1 before the object existed (they join the race when it is made).
  */
 import { distanceFromMeters } from "../../shared/distances";
-import type { Clock } from "../../shared/clock";
-import { raceRecord } from "./records";
-import type { RaceStore } from "./storage";
-import { RACE_HUB_NAME, type RaceInit } from "./types";
+import { RACE_HUB_NAME } from "../../shared/object-calls";
+import type { RaceRecord } from "../../shared/race-protocol";
+import type { RaceRoom } from "./room";
+import type { KnownParticipant, RaceInit } from "./types";
 
 /** How soon the alarm retries an unfinished distance move or D1 mirror. */
 export const RETRY_MS = 5_000;
-
-export type KnownParticipant = {
-  id: string;
-  firstname: string;
-  lastname: string;
-  age: number;
-  company: string;
-  grp: string;
-  bib: number | null;
-  picked_up_at: number | null;
-};
 
 /** A race of D1's index with its mirrored state, as the object builds itself from it. */
 export interface IndexedRace extends RaceInit {
@@ -79,57 +68,46 @@ export async function participantsInRace(env: Env, part: string): Promise<KnownP
  * D1's participants row follows this object: race, bib, the distance (only the four distances exist there), and
  * when the bib was picked up.
  * A runner no longer here is unlinked only if D1 still points at this race, so a move to another race (which
- * adds there first) is never undone.
+ * adds there first) is never undone. A runner on its way to another race is left for the move to finish.
  */
-export async function mirrorRunner(env: Env, store: RaceStore, id: string): Promise<void> {
-  const meta = store.requireMeta();
-  const row = store.runnerRow(id);
-  if (row && row.moving_to === null) {
-    const km = distanceFromMeters(meta.distance);
+export async function mirrorRunner(env: Env, room: RaceRoom, id: string): Promise<void> {
+  const mirror = room.runnerMirror(id);
+  if (!mirror) return;
+  if (mirror.inRace) {
     await env.DB.prepare(
       `UPDATE participants SET race_id = ?1, bib = ?2, distance = COALESCE(?3, distance), picked_up_at = ?5
        WHERE id = ?4`,
     )
-      .bind(meta.part, row.bib, km, id, row.picked_up_at)
+      .bind(mirror.part, mirror.bib, distanceFromMeters(mirror.distance), id, mirror.pickedUpAt)
       .run();
-    store.mirrored(id, row.seq);
-  } else if (!row) {
-    const seq = store.removedSeq(id);
-    await env.DB.prepare(`UPDATE participants SET race_id = NULL, bib = NULL WHERE id = ?1 AND race_id = ?2`)
-      .bind(id, meta.part)
-      .run();
-    if (seq !== undefined) store.mirrored(id, seq);
+    room.runnerMirrored(id, mirror.seq);
+    return;
   }
+  await env.DB.prepare(`UPDATE participants SET race_id = NULL, bib = NULL WHERE id = ?1 AND race_id = ?2`)
+    .bind(id, mirror.part)
+    .run();
+  if (mirror.seq !== undefined) room.runnerMirrored(id, mirror.seq);
 }
 
 /**
- * The race index (lists, hub) follows state, start and results status; the hub's sockets hear of it. A failure is
- * retried.
+ * The race index (lists, hub) follows state, start and results status; the hub's sockets hear of it. Throws when
+ * D1 fails (the caller leaves it owed for the alarm); a hub that cannot be told is only logged.
  */
-export async function mirrorRace(
-  env: Env,
-  store: RaceStore,
-  storage: DurableObjectStorage,
-  clock: Clock,
-): Promise<void> {
-  const meta = store.requireMeta();
+export async function mirrorRace(env: Env, room: RaceRoom): Promise<void> {
+  const mirror = room.raceMirror();
+  if (!mirror) return;
+  await env.DB.prepare(
+    "UPDATE races SET state = ?1, started = ?2, results_status = ?3, results_official_at = ?4 WHERE part = ?5",
+  )
+    .bind(mirror.state, mirror.started, mirror.results, mirror.officialAt, mirror.part)
+    .run();
+  // Only the state that was written is done: a change that landed while D1 answered keeps its debt.
+  room.raceMirrored(mirror.seq);
+  const race: RaceRecord = room.race();
   try {
-    await env.DB.prepare(
-      "UPDATE races SET state = ?1, started = ?2, results_status = ?3, results_official_at = ?4 WHERE part = ?5",
-    )
-      .bind(meta.state, meta.started, meta.results, meta.official_at, meta.part)
-      .run();
-    // Only the state that was written is done: a change that landed while D1 answered keeps its debt.
-    store.sql("UPDATE meta SET mirror_pending = 0 WHERE id = 1 AND seq = ?", meta.seq);
-  } catch (err) {
-    console.error("race mirror to D1 failed; the alarm retries", meta.part, err);
-    await storage.setAlarm(clock.now() + RETRY_MS);
-    return;
-  }
-  try {
-    await env.RACE_HUB.getByName(RACE_HUB_NAME).raceChanged(raceRecord(store.requireMeta()));
+    await env.RACE_HUB.getByName(RACE_HUB_NAME).raceChanged(race);
   } catch (err) {
     // The hub's pages reload the list from D1 when they reconnect; a missed nudge costs nothing lasting.
-    console.warn("race hub notification failed", meta.part, err);
+    console.warn("race hub notification failed", mirror.part, err);
   }
 }

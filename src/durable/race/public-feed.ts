@@ -1,7 +1,7 @@
 /**
- * The race object's side of the spectators (src/durable/spectators.ts): what changed publicly after a seq, as
- * public records only (shared/public-view.ts), and the fire-and-forget notice to the race's spectator fan-out
- * after each change. The race object never holds a spectator socket and never waits for the fan-out: a tap's
+ * The race's side of the spectators (src/durable/spectators.ts): what changed publicly after a seq, as public
+ * records only (shared/public-view.ts; the room's `publicSince`), and the race object's fire-and-forget notice to
+ * the race's spectator fan-out after each change. The race object never holds a spectator socket and never waits for the fan-out: a tap's
  * answer and the admin sockets' broadcast are done before the notice leaves, and a notice that fails is simply
  * sent again, with everything since, at the next change (the fan-out also re-reads by itself when its copy is
  * old, or when a notice does not follow on from what it has).
@@ -52,12 +52,15 @@ export class SpectatorFeed {
 
   constructor(private readonly publish: PublishToSpectators) {}
 
-  /** After a change's broadcast to the admin sockets: the public records changed since the last notice. */
-  changed(store: RaceStore): void {
+  /**
+   * After a change's broadcast to the admin sockets: the public records changed since the last notice, as `read`
+   * gives them (the room's `publicSince`).
+   */
+  changed(read: (since: number) => PublicUpdate): void {
     const since = this.sent;
     let update: PublicUpdate;
     try {
-      update = publicUpdate(store, since);
+      update = read(since);
     } catch (err) {
       console.warn("spectator update not made", err);
       return;

@@ -2,23 +2,24 @@
  * The results mails to families (issue 28, item 3), sent from the race object: once the race's results are
  * official, every change the object commits (whoever made it: a race-day route, a timing phone's typed bib or slot,
  * the box office, the bib desk, a refund, an erasure, or the object's own alarm finishing a distance move) leaves a
- * mail owed, and the object's alarm sends it (src/worker/registration/results-mails.ts):
+ * mail owed (the room's change step, room.ts), and the object's alarm sends it through the Worker's results mails
+ * (src/worker/registration/results-mails.ts, reached by one call: src/worker/object-services.ts):
  * - `mailOfficialResults`: each family with a runner in the race is mailed once per race (its claim in D1);
  * - `mailCorrectedResults`: a family told before whose own runner's time or status differs from its last mail
  *   gets one more mail saying what changed (a placing moved by another runner sends nothing);
  * both through the mail queue, respecting unsubscribe.
  *
- * Why here and not after each Worker route: every change of a runner goes through this object's commit, so no path
+ * Why here and not after each Worker route: every change of a runner goes through the room's change step, so no path
  * can change an official result without leaving the mail owed; and the alarm runs one at a time per object, each
  * run mailing from the race as it is at that moment, read from its own storage. So the mails go out in the order of
  * the changes: a run that read an older state can never follow one that read a newer one (two routes mailing after
  * their answers could, and tell a family an old time as the correction).
  *
- * The paths that change a runner of a race whose results are official (it has ended), all through `commit`:
- * - a confirmed re-record or the spec's bare finish call (rules/finish.ts), a restored time (`restoreTime`), a review
+ * The paths that change a runner of a race whose results are official (it has ended), all through the room's `apply`:
+ * - a confirmed re-record or the spec's bare finish call (rules/finish.ts), a restored time ('restore-time'), a review
  *   item applied (rules/review.ts), rapid timing's typed bibs and slots (rules/bib-entries.ts, slots.ts): times;
  * - a DNS mark of a runner without a time, or taken back (rules/dns.ts);
- * - a runner taken out (`removeRunner`: a refund, an admin) or moved to another distance (rules/move.ts, step 1 in
+ * - a runner taken out ('remove-runner': a refund, an admin) or moved to another distance (rules/move.ts, step 1 in
  *   the call, the rest in the call or in this object's alarm): told as no longer in the race;
  * - a runner added after the end (the box office, a late payment: rules/runners.ts) comes in marked DNS;
  * - an erasure (rules/erase.ts) anonymises a runner whose family is gone: nothing to mail.
@@ -35,7 +36,7 @@
  * `POST /admin/api/mailings/{id}/resume` sends it (results-mails.ts).
  */
 import type { RaceSnapshot } from "../../shared/race-protocol";
-import { mailCorrectedResults, mailOfficialResults } from "../../worker/registration/results-mails";
+import type { KvPort } from "./ports";
 import type { Effects } from "./rules/decision";
 import type { RaceStore } from "./storage";
 
@@ -50,9 +51,9 @@ function official(store: RaceStore): boolean {
  * In a change's synchronous step, after the results' status has followed it: while the results are official, a
  * change of the race or of a runner leaves a results mail owed. True when one is now owed (set the alarm).
  */
-export function oweResultsMail(store: RaceStore, storage: DurableObjectStorage, effects: Effects): boolean {
+export function oweResultsMail(store: RaceStore, kv: KvPort, effects: Effects): boolean {
   if (!official(store) || !(effects.race || effects.runners?.length)) return false;
-  storage.kv.put(OWED_KEY, (storage.kv.get<number>(OWED_KEY) ?? 0) + 1);
+  kv.put(OWED_KEY, (kv.get<number>(OWED_KEY) ?? 0) + 1);
   return true;
 }
 
@@ -65,30 +66,24 @@ function goneSinceOfficial(store: RaceStore): string[] {
     .map((r) => r.id);
 }
 
-/** Whether a results mail is owed (the alarm's check). */
-export function resultsMailOwed(storage: DurableObjectStorage): boolean {
-  return storage.kv.get<number>(OWED_KEY) !== undefined;
+/** One run of the owed mail: the counter it started from, and what to mail (null: the results are no longer official). */
+export interface ResultsMailRun {
+  owed: number;
+  mail: { race: RaceSnapshot; gone: string[] } | null;
 }
 
 /**
- * The alarm's step: the official mail (families not yet told) and the correction mail (families whose runner
- * changed), both from the race as it is now. Throws when D1 or the queue fails (the mail stays owed). A race whose
- * results are no longer official (a reset) owes nothing.
+ * The alarm's step, read from the race as it is now: the official mail (families not yet told) and the correction
+ * mail (families whose runner changed) go out from `mail`. Null when nothing is owed. A race whose results are no
+ * longer official (a reset) owes nothing: its run mails nobody.
  */
-export async function sendResultsMail(
-  env: Env,
-  store: RaceStore,
-  storage: DurableObjectStorage,
-  snapshot: () => RaceSnapshot,
-  now: number,
-): Promise<void> {
-  const owed = storage.kv.get<number>(OWED_KEY);
-  if (owed === undefined) return;
-  if (official(store)) {
-    const race = snapshot();
-    await mailOfficialResults(env, race, now);
-    await mailCorrectedResults(env, race, now, goneSinceOfficial(store));
-  }
-  // A change during the mail left the counter higher: it stays owed for the next run.
-  if (storage.kv.get<number>(OWED_KEY) === owed) storage.kv.delete(OWED_KEY);
+export function resultsMailDue(store: RaceStore, kv: KvPort, snapshot: () => RaceSnapshot): ResultsMailRun | null {
+  const owed = kv.get<number>(OWED_KEY);
+  if (owed === undefined) return null;
+  return { owed, mail: official(store) ? { race: snapshot(), gone: goneSinceOfficial(store) } : null };
+}
+
+/** A run went through (the Worker mailed from it): a change during the run left the counter higher, so it stays owed. */
+export function resultsMailDone(kv: KvPort, run: ResultsMailRun): void {
+  if (kv.get<number>(OWED_KEY) === run.owed) kv.delete(OWED_KEY);
 }

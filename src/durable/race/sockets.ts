@@ -5,21 +5,10 @@
  * Identity (who opened the socket) and whether it subscribed live in the socket's attachment, so an evicted
  * object wakes knowing its sockets and an idle race costs nothing.
  */
-import { compareRunners, type RaceEvent } from "../../shared/race-protocol";
+import type { RaceEvent } from "../../shared/race-protocol";
 import { sendFrame } from "../client-frames";
 import { closeForEndedSession, sessionExpired, type SocketSession } from "../socket-sessions";
-import {
-  bibEntryEvents,
-  bibEntryRecord,
-  raceEvent,
-  reviewEvents,
-  reviewRecord,
-  runnerEvent,
-  runnerEvents,
-  slotEvents,
-  slotRecord,
-} from "./records";
-import type { RaceStore } from "./storage";
+import type { RaceRoom } from "./room";
 
 const RACE_TAG = "race";
 
@@ -66,11 +55,10 @@ export function closeSessions(ctx: DurableObjectState, sessions: ReadonlySet<str
 }
 
 /**
- * `subscribe-to-race`: a page that is new, or ahead of the race (the object was reset by hand, or a bad number),
- * gets the whole race (the race, its runners, the open review items, rapid timing's taps and typed bibs);
- * otherwise only the records changed after `since`, in seq order.
+ * `subscribe-to-race`: the hello frame, then the whole race or what changed after `since` (the room's `catchUp`).
+ * A socket that asks again within RESUBSCRIBE_MS gets an error frame instead.
  */
-export function subscribe(store: RaceStore, ws: WebSocket, since: number, now: number): void {
+export function subscribe(room: RaceRoom, ws: WebSocket, since: number, now: number): void {
   const socket = socketState(ws);
   if (!socket) return;
   if (socket.subscribed && socket.subscribedAt !== undefined && now - socket.subscribedAt < RESUBSCRIBE_MS) {
@@ -78,25 +66,8 @@ export function subscribe(store: RaceStore, ws: WebSocket, since: number, now: n
     return;
   }
   keepSocketState(ws, { ...socket, subscribed: true, subscribedAt: now });
-  const meta = store.requireMeta();
-  const latest = store.latestSeq();
-  if (since <= 0 || since > latest) {
-    sendFrame(ws, { type: "hello", part: meta.part, seq: latest, snapshot: true });
-    const runners = store.liveRunnerRows().map((row) => runnerEvent(row, meta));
-    const reviews = store.openReviews().map((row) => reviewRecord(row, meta));
-    const slots = store.rapidTaps().map((row) => slotRecord(row, meta));
-    const bibs = store.liveBibEntries().map((row) => bibEntryRecord(row, meta));
-    sendFrame(ws, [raceEvent(meta), ...runners.sort(compareRunners), ...reviews, ...slots, ...bibs]);
-    return;
-  }
-  const events: RaceEvent[] = [];
-  if (meta.seq > since) events.push(raceEvent(meta));
-  events.push(...runnerEvents(store, store.changedSince(since)));
-  events.push(...reviewEvents(store, store.reviewsChangedSince(since)));
-  events.push(...slotEvents(store, store.rapidTapsChangedSince(since)));
-  events.push(...bibEntryEvents(store, store.bibEntriesChangedSince(since)));
-  events.sort((a, b) => a.seq - b.seq);
-  sendFrame(ws, { type: "hello", part: meta.part, seq: latest, snapshot: false });
+  const { hello, events } = room.catchUp(since);
+  sendFrame(ws, hello);
   sendFrame(ws, events);
 }
 

@@ -10,10 +10,12 @@
  *
  * Memory holds only caches of what SQLite has: the race row (dropped on every write), the rows rapid timing reads
  * on every change (read again only where their seq says they changed), the latest seq, and rapid timing's last
- * view and merged slots; a rolled-back write drops them all. The object has one store, the one writer of its rows.
+ * view and merged slots; a rolled-back write drops them all. The room has one store, the one writer of its rows.
+ * It reaches SQLite only through the SQL port (ports.ts): the Durable Object's storage, or Node's in the tests.
  */
 import type { Clock } from "../../shared/clock";
 import { RaceError, type RaceAuditEvent } from "../../shared/race-protocol";
+import type { SqlPort, SqlValue } from "./ports";
 import type { ChangeAuthor, FinishOutcome, StartOutcome } from "./types";
 
 export type MetaRow = {
@@ -299,7 +301,7 @@ export class RaceStore {
   private writes = new Map<string, number>();
 
   constructor(
-    private readonly storage: DurableObjectStorage,
+    private readonly port: SqlPort,
     readonly clock: Clock,
   ) {}
 
@@ -311,8 +313,8 @@ export class RaceStore {
     SCHEMA_MIGRATIONS.forEach((statements, index) => {
       const version = index + 1;
       if (version <= applied) return;
-      this.storage.transactionSync(() => {
-        this.storage.sql.exec(statements);
+      this.port.transaction(() => {
+        this.port.exec(statements);
         this.sql("INSERT INTO _sql_schema_migrations (version, applied_at) VALUES (?, ?)", version, this.clock.now());
       });
     });
@@ -322,19 +324,19 @@ export class RaceStore {
    * Every statement of the race's storage. A write is counted against its table before it runs (so a failed one
    * counts too, which only costs a read): a write to `meta` drops the race row cache.
    */
-  sql<T extends Record<string, SqlStorageValue>>(query: string, ...bindings: unknown[]): T[] {
+  sql<T extends Record<string, SqlValue>>(query: string, ...bindings: unknown[]): T[] {
     const table = tableWritten(query);
     if (table !== null) {
       this.writes.set(table, (this.writes.get(table) ?? 0) + 1);
       if (table === "meta" || table === ANY_TABLE) this.metaCache = undefined;
     }
-    return this.storage.sql.exec<T>(query, ...bindings).toArray();
+    return this.port.exec<T>(query, ...bindings);
   }
 
   /** Several writes as one transaction. */
   transaction<T>(apply: () => T): T {
     try {
-      return this.storage.transactionSync(apply);
+      return this.port.transaction(apply);
     } catch (err) {
       // A rolled-back write may have handed out a seq that the next one gets again, and undone rows read since:
       // nothing read is kept.

@@ -1,6 +1,6 @@
 /**
- * What the race object's RPC methods take and answer (the Worker calls them through `env.RACE.getByName(part)`),
- * and the two names the Worker and the object share.
+ * What the race object's calls take and answer (the Worker reaches them through `env.RACE.getByName(part)`; the
+ * changes themselves are commands.ts).
  */
 import type { RaceErrorStatus, RaceRecord, ReviewRecord, RunnerRecord } from "../../shared/race-protocol";
 
@@ -136,7 +136,14 @@ export interface RapidTiming {
   }[];
 }
 
-/** The header through which the Worker tells the race object who opened a socket (the admin's e-mail). */
-export const RACE_ACTOR_HEADER = "x-race-actor";
-/** The one hub object's name in the RACE_HUB namespace. */
-export const RACE_HUB_NAME = "hub";
+/** A runner D1 already places in a race, read when the race's object is made (d1.ts) and joining it then. */
+export type KnownParticipant = {
+  id: string;
+  firstname: string;
+  lastname: string;
+  age: number;
+  company: string;
+  grp: string;
+  bib: number | null;
+  picked_up_at: number | null;
+};

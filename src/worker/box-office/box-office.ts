@@ -49,7 +49,6 @@ import {
 import type { PaymentStatus } from "../../shared/payment-protocol";
 import { campaignTotal, onSitePrice } from "../../shared/pricing";
 import { raceIdForSeason } from "../../shared/race-id";
-import type { RaceSnapshot, RunnerRecord } from "../../shared/race-protocol";
 import { SEASON, type Season } from "../../shared/season";
 import { randomHex } from "../lib/crypto";
 import { audit } from "../db/audit";
@@ -67,7 +66,7 @@ import {
   settlePayment,
   startSwishPayment,
 } from "../payments/payments";
-import { callRace, raceStub } from "../race-day/race-runners";
+import { answered, raceStub } from "../race-day/race-runners";
 
 /** Who is at the box office (the admin's e-mail), kept in the audit log. */
 export interface BoxOfficeActor {
@@ -140,15 +139,13 @@ async function checkRaceAndBib(
   season: Season,
   now: number,
 ) {
-  const stub = raceStub(env, race.part);
-  // RPC's type mapping widens the tuple to an array of the union; the object returns a RaceSnapshot.
-  const snapshot = (await callRace(stub.snapshot())) as RaceSnapshot | null;
+  const snapshot = await answered(raceStub(env, race.part).snapshot());
   const [record, ...runners] = snapshot ?? [null];
   if (record?.state === "ended") throw new ApiError(409, BOX_OFFICE_MSG.ended(runner.distance));
   const field = saleFieldKey(index, "bib");
   // A companion has no bib (shared/companion.ts); its child of the same sale is checked for the race.
   if (runner.bib === null) return;
-  const holder = (runners as RunnerRecord[]).find((r) => r.bib === runner.bib);
+  const holder = runners.find((r) => r.bib === runner.bib);
   if (holder) {
     const message = BOX_OFFICE_MSG.bibTaken(runner.bib, fullName(holder));
     throw new ApiError(409, message, { [field]: message });
@@ -465,7 +462,7 @@ export async function quickRegStatus(env: Env, payid: string, season: Season = S
       });
       continue;
     }
-    const inRace = row.status === "PAID" ? await callRace(raceStub(env, raceId).getRunner(p.id)) : null;
+    const inRace = row.status === "PAID" ? await answered(raceStub(env, raceId).getRunner(p.id)) : null;
     runners.push({
       id: p.id,
       firstname: p.firstname,

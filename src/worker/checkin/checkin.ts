@@ -33,7 +33,7 @@ import { SEASON } from "../../shared/season";
 import type { ChangeAuthor } from "../../durable/race/types";
 import type { Db } from "../db/client";
 import { ApiError } from "../lib/errors";
-import { raceStub } from "../race-day/race-runners";
+import { answered, raceStub, runOnRace } from "../race-day/race-runners";
 import {
   boxOfficeParticipant,
   markCompanionsPickedUp,
@@ -77,7 +77,7 @@ async function liveRunners(env: Env, participants: ParticipantForDesk[]): Promis
   for (const p of participants) if (p.raceId) byRace.set(p.raceId, [...(byRace.get(p.raceId) ?? []), p.id]);
   const live = new Map<string, RunnerRecord>();
   const answers = await Promise.all(
-    [...byRace].map(([part, ids]) => raceStub(env, part).runnersById(ids.slice(0, MAX_DESK_RUNNERS))),
+    [...byRace].map(([part, ids]) => answered(raceStub(env, part).runnersById(ids.slice(0, MAX_DESK_RUNNERS)))),
   );
   for (const records of answers) for (const r of records) live.set(r.id, r);
   return participants.map((p) => deskRunner(p, live.get(p.id)));
@@ -205,10 +205,15 @@ export async function pickUp(env: Env, db: Db, request: PickupRequest, by: Chang
   }
   for (const [part, ids] of byRace) {
     try {
-      const result = await raceStub(env, part).pickUp(
-        ids,
-        request.pickedUp,
-        { actionId: request.actionId, at: request.at },
+      const result = await runOnRace(
+        env,
+        part,
+        {
+          type: "pick-up",
+          runnerIds: ids,
+          pickedUp: request.pickedUp,
+          action: { actionId: request.actionId, at: request.at },
+        },
         by,
       );
       outcomes.add(result.outcome);
@@ -277,6 +282,6 @@ export async function bibAtDesk(
   bib: number | "next",
   by: ChangeAuthor,
 ): Promise<DeskRunner> {
-  const record = await raceStub(env, raceId).bibAtPickup(runnerId, bib, by);
+  const record = await runOnRace(env, raceId, { type: "bib-at-pickup", runnerId, bib }, by);
   return deskRunner(fromRecord(record), record);
 }

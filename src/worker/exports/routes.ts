@@ -35,8 +35,7 @@ import { z } from "zod";
 import { csvDocument, type CsvValue } from "../../shared/csv";
 import { FEDERATION_HEADER, federationRows } from "../../shared/federation-export";
 import { isRaceId } from "../../shared/race-id";
-import type { RaceRecord, RunnerRecord } from "../../shared/race-protocol";
-import { raceStub } from "../race-day/race-runners";
+import { answered, raceStub } from "../race-day/race-runners";
 import { DISTANCES, type DistanceKm } from "../../shared/distances";
 import { SEASON, type Season } from "../../shared/season";
 import { stockholmParts } from "../../shared/stockholm";
@@ -208,9 +207,9 @@ adminExportRoutes.get("/admin/api/export/registrations.csv", validate("query", r
 
 adminExportRoutes.get("/admin/api/export/friidrott.csv", validate("query", federationQuery), async (c) => {
   const part = c.req.valid("query").race;
-  const snapshot = await raceStub(c.env, part).snapshot();
+  const snapshot = await answered(raceStub(c.env, part).snapshot());
   if (!snapshot) throw notFound("Loppet finns inte");
-  const [race, ...runners] = snapshot as [RaceRecord, ...RunnerRecord[]];
+  const [race, ...runners] = snapshot;
   if (race.state !== "ended") {
     throw conflict("Loppet är inte avslutat. Exportera resultaten när loppet har avslutats.");
   }

@@ -372,8 +372,17 @@ export interface SettleResult {
 
 export interface SettleOptions {
   clock?: Clock;
-  /** How to tell the payment object (the object itself passes its own method, to avoid calling itself). */
-  notify?: (status: SettledStatus) => void | Promise<void>;
+  /**
+   * 'caller': the settlement tells no payment object, because the caller is the payment's own object (its poll,
+   * src/worker/object-services.ts), which answers its waiting page from the result. Otherwise the winner of the
+   * settlement tells the payment object, which answers the page.
+   */
+  notify?: "payment-object" | "caller";
+  /**
+   * Where what a PAID payment leads to (afterPaid: runners into races, the receipt) goes instead of being awaited
+   * before the answer: a waitUntil. Its failures are logged; the cron's repair does what is missing.
+   */
+  afterAnswer?: (work: Promise<void>) => void;
 }
 
 /** What Swish says that differs from what we asked for; any difference means we settle nothing. */
@@ -459,7 +468,7 @@ export async function settlePayment(
     errorMessage: paid ? null : remote.errorMessage,
     settledAt: now,
   };
-  return finishSettlement(env, db, row.id, settlement, source, clock, options.notify);
+  return finishSettlement(env, db, row.id, settlement, source, clock, options);
 }
 
 /** The conditional write and, for its winner only, the consequences. */
@@ -470,7 +479,7 @@ async function finishSettlement(
   settlement: Settlement,
   source: SettleSource,
   clock: Clock,
-  notify?: SettleOptions["notify"],
+  options: SettleOptions,
 ): Promise<SettleResult> {
   const won = await settlePaymentRow(db, payid, settlement);
   if (!won) {
@@ -487,20 +496,19 @@ async function finishSettlement(
     },
     clock.now(),
   );
-  await notifyWaitingPage(env, payid, settlement.status, notify);
-  if (settlement.status === "PAID") await afterPaid(env, payid, clock);
+  if (options.notify !== "caller") await notifyWaitingPage(env, payid, settlement.status);
+  if (settlement.status === "PAID") {
+    const work = afterPaid(env, payid, clock);
+    if (options.afterAnswer) {
+      options.afterAnswer(work.catch((err: unknown) => console.error("after a paid payment", payid, err)));
+    } else await work;
+  }
   return { settled: true, status: settlement.status };
 }
 
-async function notifyWaitingPage(
-  env: Env,
-  payid: string,
-  status: SettledStatus,
-  notify?: SettleOptions["notify"],
-): Promise<void> {
+async function notifyWaitingPage(env: Env, payid: string, status: SettledStatus): Promise<void> {
   try {
-    if (notify) await notify(status);
-    else await env.PAYMENT.getByName(payid).notifySettled(status, payid);
+    await env.PAYMENT.getByName(payid).notifySettled(status, payid);
   } catch (err) {
     // The page's own poll (/verify) and the object's alarm read the settled row from D1; nothing is lost.
     console.error("payment object notify failed", payid, err);
@@ -651,7 +659,7 @@ export async function reconcilePayments(env: Env, clock: Clock): Promise<Reconci
       ? ["MISMATCH", `Swish-betalningen stämmer inte med vår (${result.mismatch.join(", ")})`]
       : ["TM01", "Betalningen blev aldrig genomförd"];
     const settlement = unpaidSettlement("ERROR", errorCode, errorMessage, clock.now());
-    const expired = await finishSettlement(env, db, p.id, settlement, "cron", clock);
+    const expired = await finishSettlement(env, db, p.id, settlement, "cron", clock, {});
     if (expired.settled) report.expired++;
   });
 

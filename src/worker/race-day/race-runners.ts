@@ -1,118 +1,54 @@
 /**
- * The Worker's way into the race Durable Objects for runners: payment settlement and the box office add paid
+ * The Worker's way into the race Durable Objects. A route validates, builds a command (src/durable/race/commands.ts)
+ * and runs it on the race (`runOnRace`), or calls one of the object's reads (`answered(raceStub(…).snapshot())`);
+ * the race's refusals come back as the Worker's 4xx. Below that: payment settlement and the box office add paid
  * runners here, the admin "Byt distans" moves one. The object is the writer of record and mirrors bib, race and
- * distance to D1's participants itself; this module picks the race and turns its refusals into HTTP answers.
+ * distance to D1's participants itself.
  */
+import type { DurableObject } from "cloudflare:workers";
+import type { AnswerOf, RaceCommand } from "../../durable/race/commands";
 import type { RaceDO } from "../../durable/race/race-do";
 import type { AddRunnerResult, ChangeAuthor, RaceAnswer, RunnerInput } from "../../durable/race/types";
 import type { RunnerHistory } from "../../durable/race/rules/erase";
 import { toDistance } from "../../shared/distances";
 import { isRaceId, raceIdForSeason } from "../../shared/race-id";
-import {
-  compareRunners,
-  isRaceError,
-  runnerSort,
-  type RaceSnapshot,
-  type RunnerRecord,
-} from "../../shared/race-protocol";
+import { compareRunners, runnerSort, type RaceSnapshot, type RunnerRecord } from "../../shared/race-protocol";
 import type { Season } from "../../shared/season";
 import type { Db } from "../db/client";
 import { participantsByIds } from "../payments/payments-db";
 import { ensureSeasonRaces, getRace, participantsInRace, raceRecordFromRow } from "./races-db";
 import { ApiError, badRequest, notFound } from "../lib/errors";
 
-/** A refusal from the race object (RaceError: bad input, unknown runner, taken bib) as the Worker's 4xx. */
-export async function callRace<T>(call: Promise<T>): Promise<T> {
-  try {
-    return await call;
-  } catch (err) {
-    if (isRaceError(err)) throw new ApiError(err.status, err.message);
-    throw err;
-  }
-}
-
-const RACE_METHODS = [
-  "init",
-  "getRace",
-  "listRunners",
-  "getRunner",
-  "snapshot",
-  "publicSince",
-  "addRunner",
-  "updateRunner",
-  "anonymiseRunner",
-  "runnerHistory",
-  "registerBib",
-  "removeRunner",
-  "start",
-  "finish",
-  "restore",
-  "setDns",
-  "end",
-  "reset",
-  "moveRunner",
-  "events",
-  "recentEvents",
-  "restoreTime",
-  "reviews",
-  "applyReview",
-  "discardReview",
-  "closeSessionSockets",
-  "runnersById",
-  "pickUp",
-  "bibAtPickup",
-  "dnsNotPickedUp",
-  "rapidTap",
-  "enterBib",
-  "changeBibEntry",
-  "removeBibEntry",
-  "restoreBibEntry",
-  "assignSlot",
-  "unassignSlot",
-  "discardSlot",
-  "restoreSlot",
-  "setMainTimer",
-  "markOfficial",
-  "rapidTiming",
-] as const satisfies readonly (keyof RaceDO)[];
-type RaceMethod = (typeof RACE_METHODS)[number];
-/** Every RPC method of the race object that answers a RaceAnswer; the client must have each (checked below). */
-type RaceRpcMethod = {
-  [K in keyof RaceDO]-?: [RaceDO[K]] extends [never]
-    ? never
-    : RaceDO[K] extends (...args: never[]) => Promise<RaceAnswer<unknown>>
-      ? K
-      : never;
-}[keyof RaceDO];
-const everyMethodListed: [Exclude<RaceRpcMethod, RaceMethod>] extends [never] ? true : never = true;
-void everyMethodListed;
-type Answered<R> = Extract<R, { ok: true }> extends { value: infer T } ? T : never;
-
-/** The race object's RPC as the Worker uses it: each method answers its value, or throws the refusal as ApiError. */
-export type RaceClient = {
-  [K in RaceMethod]: (...args: Parameters<RaceDO[K]>) => Promise<Answered<Awaited<ReturnType<RaceDO[K]>>>>;
-};
+/**
+ * The race object's methods as the Worker calls them, with the class's own types: RPC's stub types add promise
+ * pipelining, which the Worker never uses, and lose `run`'s type parameter (each command's own answer).
+ */
+export type RaceObject = Omit<RaceDO, keyof DurableObject>;
 
 /**
  * The race's object, without any I/O: one call reaches the race. An object without storage makes itself from its
  * row in D1's index on that call, and a race the index does not have answers 404 (src/durable/race/race-do.ts).
  */
-export function raceStub(env: Env, part: string): RaceClient {
+export function raceStub(env: Env, part: string): RaceObject {
   if (!isRaceId(part)) throw notFound("Loppet finns inte");
-  return raceClient(env.RACE.getByName(part));
+  return env.RACE.getByName(part) as unknown as RaceObject;
 }
 
-export function raceClient(stub: DurableObjectStub<RaceDO>): RaceClient {
-  const client: Record<string, unknown> = {};
-  for (const method of RACE_METHODS) {
-    client[method] = async (...args: unknown[]) => {
-      const call = stub[method] as unknown as (...a: unknown[]) => Promise<RaceAnswer<unknown>>;
-      const answer = await call(...args);
-      if (answer.ok) return answer.value;
-      throw new ApiError(answer.status, answer.error);
-    };
-  }
-  return client as RaceClient;
+/** A race object's answer: its value, or the race's refusal thrown as the Worker's 4xx (ApiError). */
+export async function answered<T>(call: Promise<RaceAnswer<T>>): Promise<T> {
+  const answer = await call;
+  if (answer.ok) return answer.value;
+  throw new ApiError(answer.status, answer.error);
+}
+
+/** One command on the race `part` (RaceDO.run): its answer, or the race's refusal as the Worker's 4xx. */
+export function runOnRace<C extends RaceCommand>(
+  env: Env,
+  part: string,
+  command: C,
+  by: ChangeAuthor,
+): Promise<AnswerOf<C>> {
+  return answered(raceStub(env, part).run(command, by));
 }
 
 export interface ParticipantForRace extends RunnerInput {
@@ -166,23 +102,22 @@ export async function addParticipantsToRaces(
       row = await getRace(db, part);
     }
     if (!row) throw notFound("Loppet finns inte");
-    const stub = raceStub(env, row.part);
     for (const p of group) {
-      const result = await callRace(
-        stub.addRunner(
-          {
-            id: p.id,
-            firstname: p.firstname,
-            lastname: p.lastname,
-            age: p.age,
-            company: p.company ?? "",
-            group: p.group ?? "Ingen",
-            bib: p.bib ?? null,
-            pickedUpAt,
-          },
-          by,
-          { dropTakenBib: true },
-        ),
+      const runner: RunnerInput = {
+        id: p.id,
+        firstname: p.firstname,
+        lastname: p.lastname,
+        age: p.age,
+        company: p.company ?? "",
+        group: p.group ?? "Ingen",
+        bib: p.bib ?? null,
+        pickedUpAt,
+      };
+      const result = await runOnRace(
+        env,
+        row.part,
+        { type: "add-runner", runner, options: { dropTakenBib: true } },
+        by,
       );
       results.push({ ...result, part });
     }
@@ -212,12 +147,12 @@ export async function changeRunnerDistance(
   if (fromPart === toPart) throw badRequest("Löparen är redan anmäld till det loppet.");
   const from = raceStub(env, fromPart);
   const to = raceStub(env, toPart);
-  const here = await callRace(from.getRunner(id));
+  const here = await answered(from.getRunner(id));
   if (!here) {
-    const moved = await callRace(to.getRunner(id));
+    const moved = await answered(to.getRunner(id));
     if (moved) return { runner: moved };
   }
-  return callRace(from.moveRunner(toPart, id, by));
+  return answered(from.moveRunner(toPart, id, by));
 }
 
 /**
@@ -229,8 +164,7 @@ export async function raceSnapshot(env: Env, db: Db, part: string): Promise<Race
   const row = isRaceId(part) ? await getRace(db, part) : null;
   if (!row) throw notFound("Loppet finns inte");
   const indexed = raceRecordFromRow(row);
-  // RPC's type mapping widens the tuple to an array of the union; the object returns a RaceSnapshot.
-  const live = (await raceStub(env, part).snapshot()) as RaceSnapshot | null;
+  const live = await answered(raceStub(env, part).snapshot());
   if (live) {
     const [race, ...runners] = live;
     return [{ ...indexed, state: race.state, started: race.started }, ...runners];
@@ -288,11 +222,14 @@ export async function changeRunnerInRace(
       part = target;
     }
   }
-  await raceStub(env, part).updateRunner(
-    runner.id,
-    { firstname: next.firstname, lastname: next.lastname, age: next.age, company: next.company, group: next.group },
-    by,
-  );
+  const patch = {
+    firstname: next.firstname,
+    lastname: next.lastname,
+    age: next.age,
+    company: next.company,
+    group: next.group,
+  };
+  await runOnRace(env, part, { type: "update-runner", runnerId: runner.id, patch }, by);
   return part;
 }
 
@@ -305,11 +242,14 @@ export async function syncRunnerFromD1(env: Env, db: Db, id: string, by: ChangeA
   const [row] = await participantsByIds(db, [id]);
   if (!row?.raceId || row.deregisteredAt !== null) return;
   try {
-    await raceStub(env, row.raceId).updateRunner(
-      id,
-      { firstname: row.firstname, lastname: row.lastname, age: row.age, company: row.company, group: row.group },
-      by,
-    );
+    const patch = {
+      firstname: row.firstname,
+      lastname: row.lastname,
+      age: row.age,
+      company: row.company,
+      group: row.group,
+    };
+    await runOnRace(env, row.raceId, { type: "update-runner", runnerId: id, patch }, by);
   } catch (err) {
     console.error("putting D1's runner back into its race failed", id, row.raceId, err);
   }
@@ -323,7 +263,7 @@ export interface LeftRace {
 }
 
 /**
- * A deregistered runner leaves its race (start lists, the race object, its bib): `removeRunner` in the race D1
+ * A deregistered runner leaves its race (start lists, the race object, its bib): 'remove-runner' in the race D1
  * says it is in. Only a race that has not started is changed; in a started or ended race the runner stays (taking
  * it out would rewrite a running race or published results), and the caller says so. A distance move that runs at
  * the same time can carry the runner into another race after D1 was read, so D1 is read again after each removal
@@ -335,10 +275,9 @@ export async function takeRunnerOutOfRaces(env: Env, db: Db, id: string, by: Cha
     const [row] = await participantsByIds(db, [id]);
     const part = row?.raceId ?? null;
     if (part === null) return { removedFrom, keptIn: null };
-    const stub = raceStub(env, part);
-    const race = await stub.getRace();
+    const race = await answered(raceStub(env, part).getRace());
     if (race && race.state !== "") return { removedFrom, keptIn: { part, state: race.state } };
-    await stub.removeRunner(id, by);
+    await runOnRace(env, part, { type: "remove-runner", runnerId: id }, by);
     removedFrom.push(part);
   }
   const [after] = await participantsByIds(db, [id]);
@@ -392,7 +331,7 @@ export async function eraseFromRaces(
   for (const runner of runners) {
     for (const part of races.get(runner.id) ?? []) {
       if (!isRaceId(part)) continue;
-      if ((await raceStub(env, part).anonymiseRunner(runner.id, replacement, by)) !== null) touched++;
+      if ((await answered(raceStub(env, part).anonymiseRunner(runner.id, replacement, by))) !== null) touched++;
     }
   }
   return touched;
@@ -409,7 +348,7 @@ export async function raceDayHistory(
   for (const runner of runners) {
     for (const part of races.get(runner.id) ?? []) {
       if (!isRaceId(part)) continue;
-      const history = await raceStub(env, part).runnerHistory(runner.id);
+      const history = await answered(raceStub(env, part).runnerHistory(runner.id));
       if (history) out.push({ runnerId: runner.id, ...history });
     }
   }

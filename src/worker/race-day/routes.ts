@@ -1,12 +1,19 @@
 /**
  * Race day (admin spec §7, `/admin/api/races/*`, and the live sockets `{wsUrl}/race/{raceId}`, `{wsUrl}/races`).
  * The admin guard (app.ts) lets only admins in, the same-origin guard only the site itself (the spec's GETs
- * change state). Every call ends in one method of the race's Durable Object, the single writer; this file only
- * validates, names the actor (the admin's e-mail) and the device, and shapes the spec's answers.
+ * change state). Every change is one command (src/durable/race/commands.ts) run on the race's Durable Object, the
+ * single writer; this file only validates, builds the command, names the actor (the admin's e-mail) and the device,
+ * and shapes the spec's answers.
  */
 import { Hono } from "hono";
 import { z } from "zod";
-import { RACE_ACTOR_HEADER, RACE_HUB_NAME, type ChangeAuthor } from "../../durable/race/types";
+import type { ChangeAuthor } from "../../durable/race/types";
+import {
+  RACE_ACTOR_HEADER,
+  RACE_HUB_NAME,
+  SOCKET_EXPIRES_HEADER,
+  SOCKET_SESSION_HEADER,
+} from "../../shared/object-calls";
 import { MAX_AGE } from "../../shared/age";
 import { toGroup } from "../../shared/distances";
 import { isRaceId, raceId } from "../../shared/race-id";
@@ -22,11 +29,10 @@ import { isIsoDate } from "../../shared/stockholm";
 import { database } from "../db/client";
 import { createRace, getRace, raceRecordFromRow } from "./races-db";
 import type { AppEnv, SessionInfo } from "../env";
-import { SOCKET_EXPIRES_HEADER, SOCKET_SESSION_HEADER } from "../../durable/socket-sessions";
 import { badRequest, conflict, notFound } from "../lib/errors";
 import { isSiteOrigin } from "../middleware/same-origin";
 import { validate } from "../middleware/validate";
-import { callRace, changeRunnerDistance, raceStub } from "./race-runners";
+import { answered, changeRunnerDistance, raceStub, runOnRace } from "./race-runners";
 
 export const raceDayRoutes = new Hono<AppEnv>();
 
@@ -98,7 +104,7 @@ raceDayRoutes.get(
   async (c) => {
     const { raceId } = c.req.valid("param");
     const { tap, at, err, device } = c.req.valid("query");
-    const result = await raceStub(c.env, raceId).start({ tapId: tap, at, err }, author(c, device));
+    const result = await runOnRace(c.env, raceId, { type: "start", tap: { tapId: tap, at, err } }, author(c, device));
     // 202: the start is on the review list ('Att granska'); a person decides.
     if (result.outcome === "review") return c.json(result, 202);
     return c.json({ started: result.race.started, race: result.race, outcome: result.outcome });
@@ -112,9 +118,14 @@ raceDayRoutes.get(
   async (c) => {
     const { raceId, sort } = c.req.valid("param");
     const { tap, at, err, device, rerecord } = c.req.valid("query");
-    const result = await raceStub(c.env, raceId).finish(
-      runnerId(sort),
-      { tapId: tap, at, err, rerecord: rerecord === "1" || rerecord === "true" },
+    const result = await runOnRace(
+      c.env,
+      raceId,
+      {
+        type: "finish",
+        runnerId: runnerId(sort),
+        tap: { tapId: tap, at, err, rerecord: rerecord === "1" || rerecord === "true" },
+      },
       author(c, device),
     );
     // 202: the tap is on the review list ('Att granska'): the phone drops it from its queue, a person decides.
@@ -128,8 +139,8 @@ raceDayRoutes.get(
   validate("query", deviceQuery),
   async (c) => {
     const { raceId, sort } = c.req.valid("param");
-    const stub = raceStub(c.env, raceId);
-    const runner = await callRace(stub.restore(runnerId(sort), author(c, c.req.valid("query").device)));
+    const by = author(c, c.req.valid("query").device);
+    const runner = await runOnRace(c.env, raceId, { type: "undo-finish", runnerId: runnerId(sort) }, by);
     return c.json({ runner });
   },
 );
@@ -144,9 +155,9 @@ raceDayRoutes.get(
   validate("query", deviceQuery),
   async (c) => {
     const { raceId, sort, bib } = c.req.valid("param");
-    const stub = raceStub(c.env, raceId);
     const number = bib === "next" ? "next" : Number(bib);
-    const runner = await callRace(stub.registerBib(runnerId(sort), number, author(c, c.req.valid("query").device)));
+    const by = author(c, c.req.valid("query").device);
+    const runner = await runOnRace(c.env, raceId, { type: "register-bib", runnerId: runnerId(sort), bib: number }, by);
     return c.json({ runner });
   },
 );
@@ -157,8 +168,13 @@ raceDayRoutes.get(
   validate("query", deviceQuery),
   async (c) => {
     const { raceId, sort, mark } = c.req.valid("param");
-    const stub = raceStub(c.env, raceId);
-    const runner = await callRace(stub.setDns(runnerId(sort), mark === "on", author(c, c.req.valid("query").device)));
+    const by = author(c, c.req.valid("query").device);
+    const runner = await runOnRace(
+      c.env,
+      raceId,
+      { type: "set-dns", runnerId: runnerId(sort), dns: mark === "on" },
+      by,
+    );
     return c.json({ runner });
   },
 );
@@ -179,8 +195,8 @@ raceDayRoutes.get(
     }),
   ),
   async (c) => {
-    const stub = raceStub(c.env, c.req.valid("param").raceId);
-    return c.json(await stub.dnsNotPickedUp(author(c, c.req.valid("query").device)));
+    const by = author(c, c.req.valid("query").device);
+    return c.json(await runOnRace(c.env, c.req.valid("param").raceId, { type: "dns-not-picked-up" }, by));
   },
 );
 
@@ -189,8 +205,8 @@ raceDayRoutes.get(
   validate("param", raceParam),
   validate("query", deviceQuery),
   async (c) => {
-    const stub = raceStub(c.env, c.req.valid("param").raceId);
-    const race = await callRace(stub.end(author(c, c.req.valid("query").device)));
+    const by = author(c, c.req.valid("query").device);
+    const race = await runOnRace(c.env, c.req.valid("param").raceId, { type: "end" }, by);
     return c.json({ race });
   },
 );
@@ -206,7 +222,8 @@ raceDayRoutes.get(
     }),
   ),
   async (c) => {
-    const race = await raceStub(c.env, c.req.valid("param").raceId).reset(author(c, c.req.valid("query").device));
+    const by = author(c, c.req.valid("query").device);
+    const race = await runOnRace(c.env, c.req.valid("param").raceId, { type: "reset" }, by);
     return c.json({ race });
   },
 );
@@ -218,7 +235,7 @@ const reviewParam = raceParam.extend({
 });
 
 raceDayRoutes.get("/admin/api/races/review/:raceId", validate("param", raceParam), async (c) =>
-  c.json(await raceStub(c.env, c.req.valid("param").raceId).reviews()),
+  c.json(await answered(raceStub(c.env, c.req.valid("param").raceId).reviews())),
 );
 
 raceDayRoutes.post(
@@ -227,7 +244,8 @@ raceDayRoutes.post(
   validate("query", deviceQuery),
   async (c) => {
     const { raceId, itemId } = c.req.valid("param");
-    return c.json(await raceStub(c.env, raceId).applyReview(itemId, author(c, c.req.valid("query").device)));
+    const by = author(c, c.req.valid("query").device);
+    return c.json(await runOnRace(c.env, raceId, { type: "apply-review", reviewId: itemId }, by));
   },
 );
 
@@ -237,7 +255,8 @@ raceDayRoutes.post(
   validate("query", deviceQuery),
   async (c) => {
     const { raceId, itemId } = c.req.valid("param");
-    return c.json(await raceStub(c.env, raceId).discardReview(itemId, author(c, c.req.valid("query").device)));
+    const by = author(c, c.req.valid("query").device);
+    return c.json(await runOnRace(c.env, raceId, { type: "discard-review", reviewId: itemId }, by));
   },
 );
 
@@ -253,8 +272,10 @@ raceDayRoutes.post(
   ),
   async (c) => {
     const { tap, at, err, device } = c.req.valid("query");
-    const result = await raceStub(c.env, c.req.valid("param").raceId).rapidTap(
-      { tapId: tap, at, err },
+    const result = await runOnRace(
+      c.env,
+      c.req.valid("param").raceId,
+      { type: "rapid-tap", tap: { tapId: tap, at, err } },
       author(c, device),
     );
     // 202: on the review list ('Att granska'): the phone drops it from its queue, a person decides.
@@ -295,8 +316,8 @@ raceDayRoutes.post(
   ),
   async (c) => {
     const { entry, bib } = c.req.valid("json");
-    const stub = raceStub(c.env, c.req.valid("param").raceId);
-    return c.json(await stub.enterBib({ entryId: entry, bib }, author(c, c.req.valid("query").device)));
+    const by = author(c, c.req.valid("query").device);
+    return c.json(await runOnRace(c.env, c.req.valid("param").raceId, { type: "enter-bib", entryId: entry, bib }, by));
   },
 );
 
@@ -307,8 +328,9 @@ raceDayRoutes.post(
   validate("json", z.object({ bib: typedBib }, { error: MSG.typedBib })),
   async (c) => {
     const { raceId, entryId } = c.req.valid("param");
-    const stub = raceStub(c.env, raceId);
-    return c.json(await stub.changeBibEntry(entryId, c.req.valid("json").bib, author(c, c.req.valid("query").device)));
+    const by = author(c, c.req.valid("query").device);
+    const bib = c.req.valid("json").bib;
+    return c.json(await runOnRace(c.env, raceId, { type: "change-bib-entry", entryId, bib }, by));
   },
 );
 
@@ -319,16 +341,15 @@ for (const action of ["remove", "restore"] as const) {
     validate("query", deviceQuery),
     async (c) => {
       const { raceId, entryId } = c.req.valid("param");
-      const stub = raceStub(c.env, raceId);
       const by = author(c, c.req.valid("query").device);
-      return c.json(await (action === "remove" ? stub.removeBibEntry(entryId, by) : stub.restoreBibEntry(entryId, by)));
+      return c.json(await runOnRace(c.env, raceId, { type: `${action}-bib-entry`, entryId }, by));
     },
   );
 }
 
 /** Rapid timing as the race sees it now: the merged, numbered slots and who each one is. */
 raceDayRoutes.get("/admin/api/races/slots/:raceId", validate("param", raceParam), async (c) =>
-  c.json(await raceStub(c.env, c.req.valid("param").raceId).rapidTiming()),
+  c.json(await answered(raceStub(c.env, c.req.valid("param").raceId).rapidTiming())),
 );
 
 /** The slot holding tap `tapId` is this runner: by bib (typed) or by the runner's sort (a tile tapped). */
@@ -355,8 +376,8 @@ raceDayRoutes.post(
     const { raceId, tapId } = c.req.valid("param");
     const body = c.req.valid("json");
     const target = "bib" in body ? { bib: body.bib } : { runnerId: runnerId(body.sort) };
-    const stub = raceStub(c.env, raceId);
-    return c.json(await stub.assignSlot(tapId, target, author(c, c.req.valid("query").device)));
+    const by = author(c, c.req.valid("query").device);
+    return c.json(await runOnRace(c.env, raceId, { type: "assign-slot", tapId, target }, by));
   },
 );
 
@@ -367,10 +388,8 @@ for (const action of ["unassign", "discard", "restore"] as const) {
     validate("query", deviceQuery),
     async (c) => {
       const { raceId, tapId } = c.req.valid("param");
-      const stub = raceStub(c.env, raceId);
       const by = author(c, c.req.valid("query").device);
-      const call = { unassign: stub.unassignSlot, discard: stub.discardSlot, restore: stub.restoreSlot }[action];
-      return c.json(await call(tapId, by));
+      return c.json(await runOnRace(c.env, raceId, { type: `${action}-slot`, tapId }, by));
     },
   );
 }
@@ -385,8 +404,9 @@ raceDayRoutes.post(
     z.object({ mainTimer: z.union([z.null(), z.string().refine(isDeviceId, MSG.device)], { error: MSG.device }) }),
   ),
   async (c) => {
-    const stub = raceStub(c.env, c.req.valid("param").raceId);
-    const race = await stub.setMainTimer(c.req.valid("json").mainTimer, author(c, c.req.valid("query").device));
+    const by = author(c, c.req.valid("query").device);
+    const device = c.req.valid("json").mainTimer;
+    const race = await runOnRace(c.env, c.req.valid("param").raceId, { type: "set-main-timer", device }, by);
     return c.json({ race });
   },
 );
@@ -408,11 +428,9 @@ raceDayRoutes.post(
     ),
   ),
   async (c) => {
-    const part = c.req.valid("param").raceId;
-    const stub = raceStub(c.env, part);
     const by = author(c, c.req.valid("query").device);
-    const result = await stub.markOfficial(c.req.valid("json").confirm === true, by);
-    return c.json(result);
+    const confirm = c.req.valid("json").confirm === true;
+    return c.json(await runOnRace(c.env, c.req.valid("param").raceId, { type: "mark-official", confirm }, by));
   },
 );
 
@@ -431,7 +449,12 @@ raceDayRoutes.post(
   validate("query", deviceQuery),
   async (c) => {
     const { raceId, seq } = c.req.valid("param");
-    const runner = await raceStub(c.env, raceId).restoreTime(seq, author(c, c.req.valid("query").device));
+    const runner = await runOnRace(
+      c.env,
+      raceId,
+      { type: "restore-time", seq },
+      author(c, c.req.valid("query").device),
+    );
     return c.json({ runner });
   },
 );
@@ -468,7 +491,7 @@ raceDayRoutes.get(
   ),
   async (c) => {
     const stub = raceStub(c.env, c.req.valid("param").raceId);
-    return c.json(await callRace(stub.recentEvents(c.req.valid("query").limit ?? 500)));
+    return c.json(await answered(stub.recentEvents(c.req.valid("query").limit ?? 500)));
   },
 );
 
@@ -512,7 +535,7 @@ raceDayRoutes.post(
     }
     const row = (await getRace(db, expected))!;
     const stub = raceStub(c.env, expected);
-    await callRace(stub.init({ part: row.part, date, distance, openForReg }, author(c, undefined)));
+    await answered(stub.init({ part: row.part, date, distance, openForReg }, author(c, undefined)));
     const race = raceRecordFromRow(row);
     await c.env.RACE_HUB.getByName(RACE_HUB_NAME)
       .raceChanged(race)
@@ -557,24 +580,23 @@ raceDayRoutes.post(
   validate("json", addRunnerBody),
   async (c) => {
     const body = c.req.valid("json");
-    const stub = raceStub(c.env, c.req.valid("param").raceId);
-    const { runner } = await callRace(
-      stub.addRunner(
-        {
-          id: crypto.randomUUID(),
-          firstname: body.firstname,
-          lastname: body.lastname,
-          age: body.age,
-          company: body.company ?? "",
-          group: body.group ?? "Ingen",
-          bib: body.bib ?? null,
-        },
-        author(c, undefined),
-        // Added on the race screen: after the start, checked in as they are added (AddRunnerOptions.onSite).
-        { onSite: true },
-      ),
+    const runner = {
+      id: crypto.randomUUID(),
+      firstname: body.firstname,
+      lastname: body.lastname,
+      age: body.age,
+      company: body.company ?? "",
+      group: body.group ?? "Ingen",
+      bib: body.bib ?? null,
+    };
+    // Added on the race screen: after the start, checked in as they are added (AddRunnerOptions.onSite).
+    const added = await runOnRace(
+      c.env,
+      c.req.valid("param").raceId,
+      { type: "add-runner", runner, options: { onSite: true } },
+      author(c, undefined),
     );
-    return c.json(runner);
+    return c.json(added.runner);
   },
 );
 
@@ -598,8 +620,8 @@ raceDayRoutes.post(
     const { raceId, sort } = c.req.valid("param");
     const body = c.req.valid("json");
     const patch = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
-    const stub = raceStub(c.env, raceId);
-    return c.json(await callRace(stub.updateRunner(runnerId(sort), patch, author(c, undefined))));
+    const command = { type: "update-runner", runnerId: runnerId(sort), patch } as const;
+    return c.json(await runOnRace(c.env, raceId, command, author(c, undefined)));
   },
 );
 

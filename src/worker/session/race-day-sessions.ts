@@ -21,7 +21,7 @@
  * values are the same verification. The map is bounded (MAX_ENTRIES, oldest out first): a handful of organisers
  * use it on race day.
  */
-import { SESSION_RECHECK_MS } from "../../durable/socket-sessions";
+import { SESSION_RECHECK_MS } from "../../shared/object-calls";
 import type { SessionInfo } from "../env";
 
 /** The paths whose admin session may come from this cache: the race object's calls. */

@@ -15,7 +15,7 @@ import { ApiError, unauthorized } from "../lib/errors";
 import { devJwksFetch } from "../dev/google-stand-in";
 import { validate } from "../middleware/validate";
 import { endSessions } from "./sessions";
-import { RACE_HUB_NAME } from "../../durable/race/types";
+import { RACE_HUB_NAME } from "../../shared/object-calls";
 import { raceIdForSeason } from "../../shared/race-id";
 import { SEASON } from "../../shared/season";
 

@@ -7,7 +7,7 @@ import { evictDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { RaceEvent, RunnerRecord } from "../../../src/shared/race-protocol";
-import { raceClient } from "../../../src/worker/race-day/race-runners";
+import { testRace } from "../../worker/race-calls";
 import { get, loginAdmin, waitFor, type CookieJar } from "../../worker/helpers";
 import {
   addRunner,
@@ -29,7 +29,7 @@ beforeAll(async () => {
 });
 
 const desk = { actor: "desk@example.se", device: "desk-1" };
-const race = (part: string) => raceClient(env.RACE.getByName(part));
+const race = (part: string) => testRace(part);
 
 async function rejection(promise: Promise<unknown>): Promise<{ message: string; status?: number }> {
   try {
@@ -65,7 +65,10 @@ describe("picking up a bib", () => {
     const phone = await subscribe(jar, part);
 
     const at = Date.now() - 1_000;
-    const result = await race(part).pickUp([anna.id, bo.id], true, { actionId: tapId(), at }, desk);
+    const result = await race(part).run(
+      { type: "pick-up", runnerIds: [anna.id, bo.id], pickedUp: true, action: { actionId: tapId(), at } },
+      desk,
+    );
     expect(result.outcome).toBe("picked-up");
     expect(result.changed.sort()).toEqual([anna.id, bo.id].sort());
     expect(result.runners.map((r) => r.pickedUpAt)).toEqual([at, at]);
@@ -101,18 +104,30 @@ describe("picking up a bib", () => {
     const anna = await addRunner(jar, part, { firstname: "Anna" });
     const first = tapId();
     const at = Date.now() - 60_000;
-    await race(part).pickUp([anna.id], true, { actionId: first, at }, desk);
+    await race(part).run(
+      { type: "pick-up", runnerIds: [anna.id], pickedUp: true, action: { actionId: first, at } },
+      desk,
+    );
 
-    const again = await race(part).pickUp([anna.id], true, { actionId: tapId() }, { ...desk, device: "desk-2" });
+    const again = await race(part).run(
+      { type: "pick-up", runnerIds: [anna.id], pickedUp: true, action: { actionId: tapId() } },
+      { ...desk, device: "desk-2" },
+    );
     expect(again).toMatchObject({ outcome: "unchanged", changed: [], already: [anna.id] });
     expect(again.runners[0]!.pickedUpAt).toBe(at);
 
-    const undone = await race(part).pickUp([anna.id], false, { actionId: tapId() }, desk);
+    const undone = await race(part).run(
+      { type: "pick-up", runnerIds: [anna.id], pickedUp: false, action: { actionId: tapId() } },
+      desk,
+    );
     expect(undone.outcome).toBe("undone");
     expect(undone.runners[0]!.pickedUpAt).toBeUndefined();
 
     // The first check-in arrives once more from a desk's queue: it was answered, so it is not done again.
-    const replay = await race(part).pickUp([anna.id], true, { actionId: first, at }, desk);
+    const replay = await race(part).run(
+      { type: "pick-up", runnerIds: [anna.id], pickedUp: true, action: { actionId: first, at } },
+      desk,
+    );
     expect(replay.outcome).toBe("replayed");
     expect(replay.runners[0]!.pickedUpAt).toBeUndefined();
     expect((await auditTypes(part)).filter((t) => t === "picked-up" || t === "pickup-undone")).toEqual([
@@ -121,7 +136,9 @@ describe("picking up a bib", () => {
     ]);
 
     // An action id used for something else is refused, not taken for a replay.
-    const misuse = await rejection(race(part).pickUp([anna.id], false, { actionId: first }, desk));
+    const misuse = await rejection(
+      race(part).run({ type: "pick-up", runnerIds: [anna.id], pickedUp: false, action: { actionId: first } }, desk),
+    );
     expect(misuse).toMatchObject({ status: 409 });
   });
 
@@ -130,8 +147,14 @@ describe("picking up a bib", () => {
     const anna = await addRunner(jar, part, { firstname: "Anna" });
     const bo = await addRunner(jar, part, { firstname: "Bo" });
     const answers = await Promise.all([
-      race(part).pickUp([anna.id, bo.id], true, { actionId: tapId() }, { ...desk, device: "desk-1" }),
-      race(part).pickUp([bo.id, anna.id], true, { actionId: tapId() }, { ...desk, device: "desk-2" }),
+      race(part).run(
+        { type: "pick-up", runnerIds: [anna.id, bo.id], pickedUp: true, action: { actionId: tapId() } },
+        { ...desk, device: "desk-1" },
+      ),
+      race(part).run(
+        { type: "pick-up", runnerIds: [bo.id, anna.id], pickedUp: true, action: { actionId: tapId() } },
+        { ...desk, device: "desk-2" },
+      ),
     ]);
     expect(answers.map((a) => a.outcome).sort()).toEqual(["picked-up", "unchanged"]);
     expect((await auditTypes(part)).filter((t) => t === "picked-up")).toHaveLength(1);
@@ -141,12 +164,29 @@ describe("picking up a bib", () => {
     const part = await newRace(jar);
     const anna = await addRunner(jar, part);
     const before = await auditTypes(part);
-    expect(await rejection(race(part).pickUp([], true, {}, desk))).toMatchObject({ status: 400 });
-    expect(await rejection(race(part).pickUp([anna.id, "nobody"], true, {}, desk))).toMatchObject({ status: 404 });
-    expect(await rejection(race(part).pickUp([anna.id], true, { actionId: "x" }, desk))).toMatchObject({
+    expect(
+      await rejection(race(part).run({ type: "pick-up", runnerIds: [], pickedUp: true, action: {} }, desk)),
+    ).toMatchObject({ status: 400 });
+    expect(
+      await rejection(
+        race(part).run({ type: "pick-up", runnerIds: [anna.id, "nobody"], pickedUp: true, action: {} }, desk),
+      ),
+    ).toMatchObject({ status: 404 });
+    expect(
+      await rejection(
+        race(part).run({ type: "pick-up", runnerIds: [anna.id], pickedUp: true, action: { actionId: "x" } }, desk),
+      ),
+    ).toMatchObject({
       status: 400,
     });
-    expect(await rejection(race(part).pickUp([anna.id], true, { at: Date.now() + 10 * 60_000 }, desk))).toMatchObject({
+    expect(
+      await rejection(
+        race(part).run(
+          { type: "pick-up", runnerIds: [anna.id], pickedUp: true, action: { at: Date.now() + 10 * 60_000 } },
+          desk,
+        ),
+      ),
+    ).toMatchObject({
       status: 422,
     });
     expect(await auditTypes(part)).toEqual(before);
@@ -159,7 +199,7 @@ describe("picking up a bib", () => {
     const anna = await addRunner(jar, part, { bib: 611 });
     await insertParticipant(anna.id, part);
     const at = Date.now() - 5_000;
-    await race(part).pickUp([anna.id], true, { at }, desk);
+    await race(part).run({ type: "pick-up", runnerIds: [anna.id], pickedUp: true, action: { at } }, desk);
 
     await json(await get(`/admin/api/races/reset/${part}?confirm=APRAKET`, { jar }));
     await evictDurableObject(env.RACE.getByName(part));
@@ -169,7 +209,9 @@ describe("picking up a bib", () => {
     expect((await race(target).getRunner(anna.id))!.pickedUpAt).toBe(at);
     expect(await d1PickedUp(anna.id)).toBe(at);
     // The old race no longer has the runner: a desk that still shows the old distance is told so.
-    expect(await rejection(race(part).pickUp([anna.id], false, {}, desk))).toMatchObject({ status: 404 });
+    expect(
+      await rejection(race(part).run({ type: "pick-up", runnerIds: [anna.id], pickedUp: false, action: {} }, desk)),
+    ).toMatchObject({ status: 404 });
   });
 });
 
@@ -178,15 +220,17 @@ describe("a bib at pick-up", () => {
     const part = await newRace(jar);
     const anna = await addRunner(jar, part, { firstname: "Anna", lastname: "Ek", bib: 600 });
     const bo = await addRunner(jar, part, { firstname: "Bo" });
-    const first = await race(part).bibAtPickup(bo.id, "next", desk);
+    const first = await race(part).run({ type: "bib-at-pickup", runnerId: bo.id, bib: "next" }, desk);
     expect(first.bib).toBe(601);
-    expect((await race(part).bibAtPickup(bo.id, "next", desk)).bib).toBe(601);
-    expect(await rejection(race(part).bibAtPickup(bo.id, 600, desk))).toMatchObject({
+    expect((await race(part).run({ type: "bib-at-pickup", runnerId: bo.id, bib: "next" }, desk)).bib).toBe(601);
+    expect(await rejection(race(part).run({ type: "bib-at-pickup", runnerId: bo.id, bib: 600 }, desk))).toMatchObject({
       status: 409,
       message: "Startnummer 600 används redan av Anna Ek.",
     });
-    expect((await race(part).bibAtPickup(bo.id, 777, desk)).bib).toBe(777);
-    expect(await rejection(race(part).bibAtPickup(bo.id, 0, desk))).toMatchObject({ status: 400 });
+    expect((await race(part).run({ type: "bib-at-pickup", runnerId: bo.id, bib: 777 }, desk)).bib).toBe(777);
+    expect(await rejection(race(part).run({ type: "bib-at-pickup", runnerId: bo.id, bib: 0 }, desk))).toMatchObject({
+      status: 400,
+    });
     expect(anna.bib).toBe(600);
   });
 });
@@ -197,9 +241,9 @@ describe("'Markera ej hämtade som DNS'", () => {
     const picked = await addRunner(jar, part, { firstname: "Picked", bib: 650 });
     const absent = await addRunner(jar, part, { firstname: "Absent", bib: 651 });
     const absent2 = await addRunner(jar, part, { firstname: "Absent2", bib: 652 });
-    await race(part).pickUp([picked.id], true, {}, desk);
+    await race(part).run({ type: "pick-up", runnerIds: [picked.id], pickedUp: true, action: {} }, desk);
 
-    expect(await rejection(race(part).dnsNotPickedUp(desk))).toMatchObject({ status: 409 });
+    expect(await rejection(race(part).run({ type: "dns-not-picked-up" }, desk))).toMatchObject({ status: 409 });
     await json(await startEarlier(jar, part));
     const phone = await subscribe(jar, part);
 
@@ -219,7 +263,7 @@ describe("'Markera ej hämtade som DNS'", () => {
     ).toEqual([absent.id, absent2.id].sort());
     expect((await auditTypes(part)).filter((t) => t === "dns-not-picked-up")).toHaveLength(1);
 
-    expect((await race(part).dnsNotPickedUp(desk)).marked).toEqual([]);
+    expect((await race(part).run({ type: "dns-not-picked-up" }, desk)).marked).toEqual([]);
     await json(await get(`/admin/api/races/dns/${part}/runner-${absent.id}/off`, { jar }));
     expect((await race(part).getRunner(absent.id))!.dns).toBeUndefined();
     expect((await race(part).getRunner(picked.id))!.dns).toBeUndefined();
@@ -234,13 +278,13 @@ describe("'Markera ej hämtade som DNS'", () => {
     const atFinish = await addRunner(jar, part, { firstname: "AtFinish", bib: 661 });
     expect(typeof atFinish.pickedUpAt).toBe("number");
     // Through the other ways in, a runner after the start is not checked in by being added (a late payment).
-    const paid = await race(part).addRunner(
-      { id: crypto.randomUUID(), firstname: "Paid", lastname: "Sent", age: 30 },
+    const paid = await race(part).run(
+      { type: "add-runner", runner: { id: crypto.randomUUID(), firstname: "Paid", lastname: "Sent", age: 30 } },
       desk,
     );
     expect(paid.runner.pickedUpAt).toBeUndefined();
 
-    const { marked } = await race(part).dnsNotPickedUp(desk);
+    const { marked } = await race(part).run({ type: "dns-not-picked-up" }, desk);
     expect(marked.map((r) => r.id).sort()).toEqual([before.id, paid.runner.id].sort());
     expect((await race(part).getRunner(atFinish.id))!.dns).toBeUndefined();
   });

@@ -26,7 +26,7 @@ import {
   TEN_MINUTES,
 } from "./race-helpers";
 import { call, get, loginAdmin, openSocket, post, waitFor } from "../../worker/helpers";
-import { raceClient } from "../../../src/worker/race-day/race-runners";
+import { testRace } from "../../worker/race-calls";
 
 describe("a whole race from three sockets", () => {
   it("start, 30 finishes from three devices, bibs, undo and end reach every socket in seq order", async () => {
@@ -82,7 +82,7 @@ describe("a whole race from three sockets", () => {
       socket.ws.close();
     }
     // The audit trail names who and which device for each tap.
-    const finishes = (await raceClient(env.RACE.getByName(part)).events()).filter((e) => e.type === "finish");
+    const finishes = (await testRace(part).events()).filter((e) => e.type === "finish");
     expect(finishes).toHaveLength(31);
     expect(new Set(finishes.map((e) => e.device))).toEqual(new Set(["phone-a", "phone-b", "phone-c"]));
     expect(new Set(finishes.map((e) => e.actor))).toEqual(new Set(["arrangor@example.se"]));
@@ -137,7 +137,7 @@ describe("taps", () => {
     const bare = await json<{ outcome: string; finished: number }>(await finish(jar, part, b.sort));
     expect(bare.outcome).toBe("rerecorded");
     expect(bare.finished).toBeGreaterThan(started + 1000);
-    const finishes = (await raceClient(env.RACE.getByName(part)).events()).filter((e) => e.type === "finish");
+    const finishes = (await testRace(part).events()).filter((e) => e.type === "finish");
     expect(finishes.map((e) => JSON.parse(e.payload).outcome)).toEqual([
       "recorded",
       "same-finish",
@@ -365,12 +365,15 @@ describe("change of distance", () => {
       state.storage.sql.exec("UPDATE runners SET moving_to = ? WHERE id IN (?, ?)", to, a.id, b.id);
       await state.storage.setAlarm(Date.now() + 60_000);
     });
-    await raceClient(env.RACE.getByName(to)).addRunner({
-      id: b.id,
-      firstname: "Added",
-      lastname: "Ek",
-      age: 12,
-      bib: 651,
+    await testRace(to).run({
+      type: "add-runner",
+      runner: {
+        id: b.id,
+        firstname: "Added",
+        lastname: "Ek",
+        age: 12,
+        bib: 651,
+      },
     });
     // While moving, the runner is in neither list twice.
     expect((await snapshot(jar, from)).runners).toEqual([]);

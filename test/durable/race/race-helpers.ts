@@ -1,10 +1,9 @@
 /** Race-day test helpers: races of their own in D1's index, runners, taps, sockets, and applying frames. */
-import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { raceId } from "../../../src/shared/race-id";
 import type { RaceEvent, RaceRecord, RunnerRecord } from "../../../src/shared/race-protocol";
 import { get, openSocket, post, type CookieJar, type TestSocket } from "../../worker/helpers";
-import { raceClient } from "../../../src/worker/race-day/race-runners";
+import { testRace } from "../../worker/race-calls";
 
 let dayCounter = 0;
 /** Each test file picks its own year (storage is shared within a file), so races never collide. */
@@ -100,7 +99,7 @@ export async function snapshot(jar: CookieJar, part: string) {
 }
 
 export async function auditTypes(part: string): Promise<string[]> {
-  return (await raceClient(env.RACE.getByName(part)).events()).map((e) => e.type);
+  return (await testRace(part).events()).map((e) => e.type);
 }
 
 export function dataFrames(socket: TestSocket): RaceEvent[][] {

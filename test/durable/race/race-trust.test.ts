@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import type { RaceDO } from "../../../src/durable/race/race-do";
 import { raceId } from "../../../src/shared/race-id";
 import type { RaceRecord, RunnerRecord } from "../../../src/shared/race-protocol";
-import { raceClient } from "../../../src/worker/race-day/race-runners";
+import { testRace } from "../../worker/race-calls";
 import { get, loginAdmin, post, waitFor } from "../../worker/helpers";
 import {
   addRunner,
@@ -37,7 +37,10 @@ describe("a finish never loses to a change of distance", () => {
     const outcome = await runInDurableObject(env.RACE.getByName(part), async (race: RaceDO) => {
       // The move checks, then waits on D1 for the target; the finish lands in that window.
       const move = race.moveRunner(target, runner.id, { actor: "a" });
-      const finished = await race.finish(runner.id, { tapId: tapId(), at: Date.now() - 1000 }, { actor: "b" });
+      const finished = await race.run(
+        { type: "finish", runnerId: runner.id, tap: { tapId: tapId(), at: Date.now() - 1000 } },
+        { actor: "b" },
+      );
       const moved = await move;
       return { move: moved.ok ? "moved" : moved.error, finish: finished.ok ? finished.value.outcome : finished.error };
     });
@@ -90,10 +93,13 @@ describe("nobody moves into an ended race", () => {
     expect((await startEarlier(jar, part)).status).toBe(200);
     expect((await get(`/admin/api/races/end/${part}`, { jar })).status).toBe(200);
 
-    const paid = await raceClient(env.RACE.getByName(part)).addRunner(
-      { id: crypto.randomUUID(), firstname: "Sen", lastname: "Betalare", age: 30 },
+    const paid = await testRace(part).run(
+      {
+        type: "add-runner",
+        runner: { id: crypto.randomUUID(), firstname: "Sen", lastname: "Betalare", age: 30 },
+        options: { dropTakenBib: true },
+      },
       { actor: "betalning" },
-      { dropTakenBib: true },
     );
     expect(paid.runner.dns).toBe(true);
     const added = await addRunner(jar, part, { firstname: "Admin", lastname: "Tillagd" });
@@ -101,7 +107,7 @@ describe("nobody moves into an ended race", () => {
     const { race, runners } = await snapshot(jar, part);
     expect(race.state).toBe("ended");
     expect(runners.every((r) => r.dns)).toBe(true);
-    const lines = (await raceClient(env.RACE.getByName(part)).events()).filter((e) => e.type === "runner-added");
+    const lines = (await testRace(part).events()).filter((e) => e.type === "runner-added");
     expect(lines.map((e) => JSON.parse(e.payload).lateForEndedRace)).toEqual([true, true]);
   });
 });
@@ -148,7 +154,7 @@ describe("an ended race stays ended", () => {
     const jar = await loginAdmin();
     const part = raceId("2071-12-31", 800);
     expect((await get(`/admin/api/races/start/${part}`, { jar })).status).toBe(404);
-    expect(await raceClient(env.RACE.getByName(part)).getRace()).toBeNull();
+    expect(await testRace(part).getRace()).toBeNull();
   });
 });
 
@@ -209,7 +215,7 @@ describe("'Att granska': nothing a volunteer tapped disappears without a person 
     expect((await post(`/admin/api/races/review/${part}/${tap}/apply`, {}, { jar })).status).toBe(409);
     const types = await auditTypes(part);
     expect(types).toContain("review-added");
-    const events = await raceClient(env.RACE.getByName(part)).events();
+    const events = await testRace(part).events();
     const finishEvent = events.find((e) => e.type === "finish" && JSON.parse(e.payload).outcome === "applied");
     expect(JSON.parse(finishEvent!.payload)).toMatchObject({ id: ella.id, at: tapped, review: tap });
   });
@@ -302,7 +308,7 @@ describe("'Att granska': nothing a volunteer tapped disappears without a person 
     expect((await finish(jar, part, ella.sort, { tap: tapId(), at: good })).status).toBe(200);
     const stray = await finish(jar, part, ella.sort, { tap: tapId(), at: Date.now() - 1000, rerecord: 1 });
     expect(((await stray.json()) as { outcome: string }).outcome).toBe("rerecorded");
-    const events = await raceClient(env.RACE.getByName(part)).events();
+    const events = await testRace(part).events();
     const rerecord = events.filter((e) => e.type === "finish").at(-1)!;
     expect(JSON.parse(rerecord.payload).previous).toBe(good);
     const restored = await json<{ runner: RunnerRecord }>(

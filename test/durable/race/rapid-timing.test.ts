@@ -562,7 +562,10 @@ describe("preliminary → official", () => {
     await json(await finish(jar, part, runners[0]!.sort, { tap: tapId(), at: started + 10_000 }));
     await json(await get(`/admin/api/races/end/${part}`, { jar }));
     const answers = await runInDurableObject(env.RACE.getByName(part), async (race: RaceDO) =>
-      Promise.all([race.markOfficial(false, { actor: "a" }), race.markOfficial(false, { actor: "b" })]),
+      Promise.all([
+        race.run({ type: "mark-official", confirm: false }, { actor: "a" }),
+        race.run({ type: "mark-official", confirm: false }, { actor: "b" }),
+      ]),
     );
     expect(answers.map((a) => (a.ok ? a.value.outcome : a.status)).sort()).toEqual([409, "official"]);
     expect((await auditTypes(part)).filter((t) => t === "results-official")).toHaveLength(1);
@@ -603,9 +606,15 @@ describe("interleavings", () => {
     const answers = await runInDurableObject(env.RACE.getByName(part), async (race: RaceDO) =>
       Promise.all(
         [1, 2, 3, 4, 5].flatMap((s) => [
-          race.rapidTap({ tapId: tapId(), at: started + s * 5_000 }, { actor: "a", device: "phone-a" }),
-          race.rapidTap({ tapId: tapId(), at: started + s * 5_000 + 150 }, { actor: "b", device: "phone-b" }),
-          race.enterBib({ entryId: tapId(), bib: 906 - s }, { actor: "c", device: "phone-c" }),
+          race.run(
+            { type: "rapid-tap", tap: { tapId: tapId(), at: started + s * 5_000 } },
+            { actor: "a", device: "phone-a" },
+          ),
+          race.run(
+            { type: "rapid-tap", tap: { tapId: tapId(), at: started + s * 5_000 + 150 } },
+            { actor: "b", device: "phone-b" },
+          ),
+          race.run({ type: "enter-bib", ...{ entryId: tapId(), bib: 906 - s } }, { actor: "c", device: "phone-c" }),
         ]),
       ),
     );

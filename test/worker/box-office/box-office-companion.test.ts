@@ -9,7 +9,7 @@ import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { QuickRegStarted, QuickRegStatus } from "../../../src/shared/box-office";
 import { raceIdForSeason } from "../../../src/shared/race-id";
 import { SEASON } from "../../../src/shared/season";
-import { raceClient } from "../../../src/worker/race-day/race-runners";
+import { testRace } from "../race-calls";
 import { get, loginAdmin, post, storedState, type CookieJar } from "../helpers";
 import { setCallbacks } from "../swish-helpers";
 
@@ -74,7 +74,7 @@ describe("a companion at the box office", () => {
       .bind(started.payid)
       .first();
     expect(payment).toEqual({ barn: 1, vuxna: 0, amount: started.amount });
-    const race = raceClient(env.RACE.getByName(raceIdForSeason("0.8", SEASON)));
+    const race = testRace(raceIdForSeason("0.8", SEASON));
     expect(await race.getRunner(kid!.id)).not.toBeNull();
     expect(await race.getRunner(karin!.id)).toBeNull();
   });

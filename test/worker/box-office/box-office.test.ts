@@ -16,7 +16,7 @@ import { BOX_OFFICE_MSG, startQuickReg } from "../../../src/worker/box-office/bo
 import { RUNNERS_ADDED } from "../../../src/worker/payments/payments";
 import { call, get, loginAdmin, openSocket, post, storedState, visitorJar, waitFor, type CookieJar } from "../helpers";
 import { auditCount, callback, payOnPhone, paymentRow, setCallbacks } from "../swish-helpers";
-import { raceClient } from "../../../src/worker/race-day/race-runners";
+import { testRace } from "../race-calls";
 
 const PART_56 = raceIdForSeason("5.6");
 const PART_08 = raceIdForSeason("0.8");
@@ -66,7 +66,7 @@ async function status(jar: CookieJar, payid: string) {
 }
 
 async function raceRunners(part: string): Promise<RunnerRecord[]> {
-  return raceClient(env.RACE.getByName(part)).listRunners();
+  return testRace(part).listRunners();
 }
 
 async function participant(id: string) {
@@ -153,7 +153,7 @@ describe("validation (spec §5: 'Obligatorisk' on every field)", () => {
 
     // Age 5 and a one-digit bib are accepted (0.8 km: its own race, bib 1–9 likely free in a fresh test D1).
     const free = [...Array(9).keys()].map((i) => i + 1);
-    const [, ...runners08] = (await raceClient(env.RACE.getByName(PART_08)).snapshot()) ?? [];
+    const [, ...runners08] = (await testRace(PART_08).snapshot()) ?? [];
     const used = new Set(runners08.map((r) => (r as RunnerRecord).bib));
     const bib = free.find((b) => !used.has(b))!;
     const started = await quickreg(jar, form({ age: "5", bib: String(bib), distance: "0.8", method: "kontant" }));
@@ -365,7 +365,7 @@ describe("Swish", () => {
     }
     const id = await participantOf(started.payid);
     expect((await raceRunners(PART_56)).filter((r) => r.id === id)).toHaveLength(1);
-    const added = (await raceClient(env.RACE.getByName(PART_56)).events()).filter(
+    const added = (await testRace(PART_56).events()).filter(
       (e) => e.type === "runner-added" && (JSON.parse(e.payload) as { id?: string }).id === id,
     );
     expect(added).toHaveLength(1);

@@ -12,7 +12,7 @@ import { formatCheckinCode, makeCheckinCode, type DeskFamily, type DeskSearchHit
 import { raceIdForSeason } from "../../../src/shared/race-id";
 import type { RaceEvent, RunnerRecord } from "../../../src/shared/race-protocol";
 import { SEASON } from "../../../src/shared/season";
-import { raceClient } from "../../../src/worker/race-day/race-runners";
+import { testRace } from "../race-calls";
 import { call, get, loginAdmin, post, storedState, visitorJar, waitFor, type CookieJar } from "../helpers";
 import { payOnPhone, receiptsTo, seedFamily, startPayment, type Family } from "../swish-helpers";
 import { dataFrames, subscribe } from "../../durable/race/race-helpers";
@@ -178,7 +178,7 @@ describe("checking a family in", () => {
     const after = await json<DeskFamily>(await family(paid.code));
     expect(after.runners.every((r) => r.pickedUpAt === null)).toBe(true);
 
-    const audit = await raceClient(env.RACE.getByName(PART_56)).events();
+    const audit = await testRace(PART_56).events();
     const mine = audit.filter((e) => e.payload.includes(paid.participantIds[0]!) && e.type.startsWith("pick"));
     expect(mine.map((e) => [e.type, e.actor, e.device])).toEqual([
       ["picked-up", "arrangor@example.se", "desk-1"],

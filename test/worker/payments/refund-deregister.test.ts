@@ -15,7 +15,7 @@ import type { BoxOfficeSale, OverviewRegistration } from "../../../src/shared/re
 import { SEASON } from "../../../src/shared/season";
 import { swishClientFor } from "../../../src/worker/adapters/swish";
 import { newInstructionId } from "../../../src/worker/payments/payments";
-import { raceClient } from "../../../src/worker/race-day/race-runners";
+import { testRace } from "../race-calls";
 import { reconcileRefunds } from "../../../src/worker/payments/refunds";
 import { CookieJar, get, loginAdmin, post, storedState } from "../helpers";
 import { at, getRegistration, login, OPEN_AT, runner, update, type Visitor } from "../registration-helpers";
@@ -31,7 +31,7 @@ let admin: CookieJar;
 
 /** The race object's answers as values (a refusal throws). */
 function race(part: string) {
-  return raceClient(env.RACE.getByName(part));
+  return testRace(part);
 }
 
 beforeEach(async () => {
@@ -42,7 +42,7 @@ beforeEach(async () => {
 afterEach(async () => {
   // One test starts the 0.8 race; the others want it not started.
   const started = race(RACE["0.8"]);
-  if (await started.getRace().catch(() => null)) await started.reset();
+  if (await started.getRace().catch(() => null)) await started.run({ type: "reset" });
 });
 
 interface RefundAnswer {
@@ -207,7 +207,7 @@ describe("Återbetala och avregistrera", () => {
 
   it("a runner of a race that has started stays in it: deregistered in D1, and the answer says where", async () => {
     const { id, payid } = await paidFamily("0.8");
-    await race(RACE["0.8"]).start();
+    await race(RACE["0.8"]).run({ type: "start", tap: {} });
     const { status, body } = await refund(payid, 100, [id.barn]);
     expect(status).toBe(201);
     expect(body.deregistration).toEqual({

@@ -35,7 +35,7 @@ import {
   setCallbacks,
   startPayment,
 } from "../swish-helpers";
-import { raceClient } from "../../../src/worker/race-day/race-runners";
+import { testRace } from "../race-calls";
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
@@ -131,9 +131,7 @@ describe("callback", () => {
       raceIdForSeason("5.6", SEASON),
       raceIdForSeason("1.6", SEASON),
     ]);
-    const runner = await raceClient(env.RACE.getByName(raceIdForSeason("5.6", SEASON))).getRunner(
-      family.participantIds[0]!,
-    );
+    const runner = await testRace(raceIdForSeason("5.6", SEASON)).getRunner(family.participantIds[0]!);
     expect(runner).toMatchObject({ firstname: "Anna", lastname: "Berg" });
 
     const receipts = await receiptsTo(family.email);
@@ -190,7 +188,7 @@ describe("callback", () => {
     expect(await auditCount(RECEIPT_SENT, payid)).toBe(1);
     expect(await receiptsTo(family.email)).toHaveLength(1);
     const part = raceIdForSeason("5.6", SEASON);
-    const snapshot = (await raceClient(env.RACE.getByName(part)).snapshot()) as unknown as { id?: string }[];
+    const snapshot = (await testRace(part).snapshot()) as unknown as { id?: string }[];
     expect(snapshot.filter((r) => r.id === family.participantIds[0])).toHaveLength(1);
 
     expect(await socket.next()).toEqual({ payment: "ok" });

@@ -15,7 +15,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { raceIdForSeason } from "../../../src/shared/race-id";
 import { runnerSort } from "../../../src/shared/race-protocol";
 import { SEASON } from "../../../src/shared/season";
-import { raceClient } from "../../../src/worker/race-day/race-runners";
+import { testRace } from "../race-calls";
 import { get, loginAdmin, post, waitFor, type CookieJar } from "../helpers";
 import { at, getRegistration, login, OPEN_AT, runner, update, type Visitor } from "../registration-helpers";
 import { payOnPhone, setCallbacks } from "../swish-helpers";
@@ -239,8 +239,8 @@ async function family(admin: CookieJar): Promise<Person & { v: Visitor; mother: 
   const moved = { ...renamedRunners, [ids.son]: { ...runners[ids.son], distance: "2.8" } };
   const afterMove = await update(v, { runners: moved, version: afterRename.body.version });
   expect(afterMove.res.status, JSON.stringify(afterMove.body)).toBe(200);
-  expect(await raceClient(env.RACE.getByName(RACE["2.8"])).getRunner(ids.son)).toMatchObject({ firstname: son });
-  expect(await raceClient(env.RACE.getByName(RACE["1.6"])).getRunner(ids.son)).toBeNull();
+  expect(await testRace(RACE["2.8"]).getRunner(ids.son)).toMatchObject({ firstname: son });
+  expect(await testRace(RACE["1.6"]).getRunner(ids.son)).toBeNull();
 
   return {
     v,
@@ -356,7 +356,7 @@ describe("an erasure leaves nothing behind (issue 29 item 4)", () => {
       ),
     );
     await json(await typed(tap(), kassa.bib));
-    const race56 = raceClient(env.RACE.getByName(p56));
+    const race56 = testRace(p56);
     expect(await race56.getRunner(fam.mother)).toMatchObject({ slot: expect.any(String) });
     expect(await race56.getRunner(kassa.id)).toMatchObject({ slot: expect.any(String) });
     for (const r of await race56.listRunners()) {
@@ -615,7 +615,7 @@ describe("two erasures at once (two admins, a retried request)", () => {
       await post("/book-v2", { barn: 0, vuxna: 1, kampanj: "" }, { env: at(OPEN_AT), jar: v.jar, headers: v.headers }),
     );
     await payOnPhone(booked.token, "PAID");
-    expect(await raceClient(env.RACE.getByName(RACE["1.6"])).getRunner(id)).toMatchObject({ firstname: `Tove${tag}` });
+    expect(await testRace(RACE["1.6"]).getRunner(id)).toMatchObject({ firstname: `Tove${tag}` });
 
     const body = { email: v.email, confirm: v.email };
     const answers = await Promise.all([
@@ -628,13 +628,13 @@ describe("two erasures at once (two admins, a retried request)", () => {
 
     const after = { ...(await everyD1Row()), ...(await everyDurableRow([booked.payref])) };
     expect(findings(after, [`Tove${tag}`, `Samtidig${tag}`, v.email])).toEqual([]);
-    expect(await raceClient(env.RACE.getByName(RACE["1.6"])).getRunner(id)).toMatchObject({
+    expect(await testRace(RACE["1.6"]).getRunner(id)).toMatchObject({
       firstname: "Anonym",
       lastname: "Löpare",
     });
     // The race wrote the erasure once: the other erasure's passes (and each one's second pass) found the runner
     // anonymous already and wrote nothing.
-    const events = await raceClient(env.RACE.getByName(RACE["1.6"])).events();
+    const events = await testRace(RACE["1.6"]).events();
     expect(events.filter((e) => e.type === "runner-anonymised" && JSON.parse(e.payload).id === id)).toHaveLength(1);
     // The family's rows were anonymised once: one registration under its placeholder.
     const { results } = await env.DB.prepare(

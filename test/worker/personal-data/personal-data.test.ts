@@ -9,7 +9,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { SEASON } from "../../../src/shared/season";
 import { database } from "../../../src/worker/db/client";
 import { ensureSeasonRaces } from "../../../src/worker/race-day/races-db";
-import { addParticipantsToRaces, raceClient } from "../../../src/worker/race-day/race-runners";
+import { addParticipantsToRaces } from "../../../src/worker/race-day/race-runners";
+import { testRace } from "../race-calls";
 import { call, CookieJar, get, loginAdmin, post, storedState, visitorJar, DEV_ADMIN } from "../helpers";
 
 const YEAR = SEASON.year;
@@ -546,10 +547,10 @@ describe("personal data: erasure", () => {
       },
     ]);
     // …and in the race object of the race not yet ended.
-    const inRace = await raceClient(env.RACE.getByName("race-250913-56")).getRunner(anna.racer);
+    const inRace = await testRace("race-250913-56").getRunner(anna.racer);
     expect(inRace).toEqual(expect.objectContaining({ firstname: "Anonym", lastname: "Löpare", company: "", age: 41 }));
     // The race-day log still has the runner's entries (added, erased) but no longer the name or the club.
-    const log = (await raceClient(env.RACE.getByName("race-250913-56")).events())
+    const log = (await testRace("race-250913-56").events())
       .map((e) => JSON.stringify(e))
       .filter((e) => e.includes(anna.racer));
     expect(log.length).toBeGreaterThanOrEqual(2);

@@ -6,7 +6,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { database } from "../../../src/worker/db/client";
-import { addParticipantsToRaces, raceStub } from "../../../src/worker/race-day/race-runners";
+import { addParticipantsToRaces } from "../../../src/worker/race-day/race-runners";
+import { testRace } from "../race-calls";
 import { raceIdForSeason } from "../../../src/shared/race-id";
 import type { PublicRunnerRecord, RaceRecord } from "../../../src/shared/race-protocol";
 import { SEASON, type Season } from "../../../src/shared/season";
@@ -53,12 +54,12 @@ async function finishedRace() {
   }
   await addParticipantsToRaces(env, db(), runners, season);
   const part = raceIdForSeason("2.8", season);
-  const race = raceStub(env, part);
+  const race = testRace(part);
   const now = Date.now();
-  await race.start({ tapId: crypto.randomUUID(), at: now - 600_000 });
-  await race.finish(runners[0]!.id, { tapId: crypto.randomUUID(), at: now - 300_000 });
-  await race.finish(runners[1]!.id, { tapId: crypto.randomUUID(), at: now - 290_000 });
-  await race.finish(runners[2]!.id, { tapId: crypto.randomUUID(), at: now - 280_000 });
+  await race.run({ type: "start", tap: { tapId: crypto.randomUUID(), at: now - 600_000 } });
+  await race.run({ type: "finish", runnerId: runners[0]!.id, tap: { tapId: crypto.randomUUID(), at: now - 300_000 } });
+  await race.run({ type: "finish", runnerId: runners[1]!.id, tap: { tapId: crypto.randomUUID(), at: now - 290_000 } });
+  await race.run({ type: "finish", runnerId: runners[2]!.id, tap: { tapId: crypto.randomUUID(), at: now - 280_000 } });
   return { part };
 }
 

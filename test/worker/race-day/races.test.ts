@@ -4,11 +4,11 @@ import { database } from "../../../src/worker/db/client";
 import { ensureSeasonRaces, getRace, listRaces, setRaceState } from "../../../src/worker/race-day/races-db";
 import {
   addParticipantsToRaces,
+  answered,
   changeRunnerDistance,
-  callRace,
   raceStub,
-  raceClient,
 } from "../../../src/worker/race-day/race-runners";
+import { testRace } from "../race-calls";
 import { raceIdForSeason } from "../../../src/shared/race-id";
 import type { RaceRecord, RunnerRecord } from "../../../src/shared/race-protocol";
 import { SEASON, type Season } from "../../../src/shared/season";
@@ -246,11 +246,9 @@ describe("addParticipantsToRaces", () => {
     const second = await addParticipantsToRaces(env, db(), people, season);
     expect(second.every((r) => !r.added)).toBe(true);
 
-    const stub56 = env.RACE.getByName(raceIdForSeason("5.6", season));
-    expect((await raceClient(stub56).listRunners()).map((r) => r.id).sort()).toEqual(
-      [people[1]!.id, people[2]!.id].sort(),
-    );
-    expect((await raceClient(stub56).events()).filter((e) => e.type === "runner-added")).toHaveLength(2);
+    const race56 = testRace(raceIdForSeason("5.6", season));
+    expect((await race56.listRunners()).map((r) => r.id).sort()).toEqual([people[1]!.id, people[2]!.id].sort());
+    expect((await race56.events()).filter((e) => e.type === "runner-added")).toHaveLength(2);
     for (const p of people) {
       expect(await participantRow(p.id)).toEqual({
         bib: p.bib ?? null,
@@ -278,10 +276,8 @@ describe("addParticipantsToRaces", () => {
     await changeRunnerDistance(env, raceIdForSeason("5.6", season), raceIdForSeason("2.8", season), p.id);
     // A replayed settlement still carries the distance paid for.
     await addParticipantsToRaces(env, db(), [p], season);
-    expect(await raceClient(env.RACE.getByName(raceIdForSeason("5.6", season))).listRunners()).toEqual([]);
-    expect(
-      (await raceClient(env.RACE.getByName(raceIdForSeason("2.8", season))).listRunners()).map((r) => r.id),
-    ).toEqual([p.id]);
+    expect(await testRace(raceIdForSeason("5.6", season)).listRunners()).toEqual([]);
+    expect((await testRace(raceIdForSeason("2.8", season)).listRunners()).map((r) => r.id)).toEqual([p.id]);
   });
 });
 
@@ -296,11 +292,11 @@ describe("changeRunnerDistance", () => {
     const moved = await changeRunnerDistance(env, from, to, p.id, { actor: "arrangor@example.se" });
     expect(moved.runner).toMatchObject({ id: p.id, part: to, distance: "1.6", bib: 480 });
     expect(await participantRow(p.id)).toEqual({ bib: 480, race_id: to, distance: "1.6" });
-    expect(await raceClient(env.RACE.getByName(from)).listRunners()).toEqual([]);
+    expect(await testRace(from).listRunners()).toEqual([]);
 
     const again = await changeRunnerDistance(env, from, to, p.id);
     expect(again.runner).toEqual(moved.runner);
-    expect(await raceClient(env.RACE.getByName(to)).listRunners()).toHaveLength(1);
+    expect(await testRace(to).listRunners()).toHaveLength(1);
   });
 
   it("refuses an unknown race or runner with a 4xx ApiError", async () => {
@@ -316,24 +312,23 @@ describe("changeRunnerDistance", () => {
   });
 });
 
-describe("raceStub", () => {
+describe("raceStub and answered", () => {
   it("reaches the object, which makes itself the race of the index row; refusals map to ApiError", async () => {
     const season = testSeason();
     await ensureSeasonRaces(db(), season);
     const part = raceIdForSeason("0.8", season);
-    const stub = raceStub(env, part);
-    expect(await stub.getRace()).toMatchObject({
+    expect(await answered(raceStub(env, part).getRace())).toMatchObject({
       part,
       distance: 800,
       date: season.raceDay,
       openForReg: true,
     });
     // A race the index does not have: the object answers 404 itself, and writes nothing.
-    await expect(callRace(raceStub(env, "race-991231-08").listRunners())).rejects.toMatchObject({
+    await expect(answered(raceStub(env, "race-991231-08").listRunners())).rejects.toMatchObject({
       status: 404,
       message: "Loppet finns inte",
     });
-    expect(await raceStub(env, "race-991231-08").getRace()).toBeNull();
+    expect(await answered(raceStub(env, "race-991231-08").getRace())).toBeNull();
     expect(() => raceStub(env, "not-a-race")).toThrow("Loppet finns inte");
   });
 });

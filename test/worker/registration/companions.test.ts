@@ -9,7 +9,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
 import { raceIdForSeason } from "../../../src/shared/race-id";
 import { SEASON } from "../../../src/shared/season";
-import { raceClient } from "../../../src/worker/race-day/race-runners";
+import { testRace } from "../race-calls";
 import { get, loginAdmin, post } from "../helpers";
 import { at, familyRows, getRegistration, login, OPEN_AT, runner, update, type Visitor } from "../registration-helpers";
 import { payOnPhone, paymentRow, receiptsTo, setCallbacks } from "../swish-helpers";
@@ -91,7 +91,7 @@ describe("registering an adult who runs with a child", () => {
     const pappa = await participant(id.pappa);
     expect(pappa).toMatchObject({ paid_price: 0, race_id: null, bib: null });
     expect(pappa?.paid_by).not.toBeNull();
-    const race = raceClient(env.RACE.getByName(RACE_08));
+    const race = testRace(RACE_08);
     expect(await race.getRunner(id.barn)).not.toBeNull();
     expect(await race.getRunner(id.pappa)).toBeNull();
     expect((await race.listRunners()).map((r) => r.id)).not.toContain(id.pappa);
@@ -120,7 +120,7 @@ describe("registering an adult who runs with a child", () => {
   it("race day: no bib, DNS or finish for a companion (Swedish 404); DNS for all and 'Avsluta lopp' are not held back", async () => {
     const { id } = await paidFamily();
     const jar = await loginAdmin();
-    const race = raceClient(env.RACE.getByName(RACE_08));
+    const race = testRace(RACE_08);
     expect((await get(`/admin/api/races/start/${RACE_08}`, { jar })).status).toBe(200);
     for (const path of [
       `/admin/api/races/register-bib/${RACE_08}/runner-${id.pappa}/77`,
@@ -139,14 +139,14 @@ describe("registering an adult who runs with a child", () => {
     expect(await race.getRunner(id.pappa)).toBeNull();
     // Every runner of the race DNS, then 'Avsluta lopp': the companion waits for nothing.
     for (const r of await race.listRunners()) {
-      if (r.finished === null && !r.dns) await race.setDns(r.id, true);
+      if (r.finished === null && !r.dns) await race.run({ type: "set-dns", runnerId: r.id, dns: true });
     }
     const ended = await get(`/admin/api/races/end/${RACE_08}`, { jar });
     expect(ended.status).toBe(200);
     expect(((await ended.json()) as { race: { state: string } }).race.state).toBe("ended");
     expect(await race.getRunner(id.pappa)).toBeNull();
     expect((await publicCompanions(RACE_08)).map((c) => c.sort)).toContain(`companion-${id.pappa}`);
-    await race.reset();
+    await race.run({ type: "reset" });
   });
 
   it("a companion added after the family paid is a free order of 0 kr (no Swish), and joins no race", async () => {
@@ -166,7 +166,7 @@ describe("registering an adult who runs with a child", () => {
     const row = await paymentRow(booked.body.payref!);
     expect(row).toMatchObject({ status: "PAID", amount: 0, kampanj: null, barn: 0, vuxna: 0 });
     expect(await participant(id.moster)).toMatchObject({ paid_by: booked.body.payref, paid_price: 0, race_id: null });
-    expect(await raceClient(env.RACE.getByName(RACE_08)).getRunner(id.moster)).toBeNull();
+    expect(await testRace(RACE_08).getRunner(id.moster)).toBeNull();
   });
 });
 

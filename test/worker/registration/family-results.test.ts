@@ -3,13 +3,12 @@
  * times and placings (in the distance and in the class) from the race object, live on race day; with child-safe
  * publishing on, their child's time is still there (not placed), while the public view withholds it.
  */
-import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
 import type { FamilyResults } from "../../../src/shared/family-results";
 import { raceIdForSeason } from "../../../src/shared/race-id";
 import type { PublicRunnerRecord, RaceRecord } from "../../../src/shared/race-protocol";
 import { SEASON } from "../../../src/shared/season";
-import { raceStub } from "../../../src/worker/race-day/race-runners";
+import { testRace } from "../race-calls";
 import { get, loginAdmin, post } from "../helpers";
 import { at, login, minutesAfter, OPEN_AT, runner, update, type Visitor } from "../registration-helpers";
 import { payOnPhone, setCallbacks } from "../swish-helpers";
@@ -58,8 +57,8 @@ describe("GET /api/family/results", () => {
   });
 
   it("follows the family's runners live on race day: waiting, then time and placings in distance and class", async () => {
-    const race = raceStub(env, PART);
-    await race.reset().catch(() => undefined);
+    const race = testRace(PART);
+    await race.run({ type: "reset" }).catch(() => undefined);
     const lind = await paidFamily("Lind");
     const ek = await paidFamily("Ek");
 
@@ -71,9 +70,13 @@ describe("GET /api/family/results", () => {
     expect(before.runners.some((r) => r.id === ek.ids.child)).toBe(false);
 
     const now = Date.now();
-    await race.start({ tapId: crypto.randomUUID(), at: now - 600_000 });
-    await race.finish(ek.ids.child, { tapId: crypto.randomUUID(), at: now - 300_000 });
-    await race.finish(lind.ids.child, { tapId: crypto.randomUUID(), at: now - 290_000 });
+    await race.run({ type: "start", tap: { tapId: crypto.randomUUID(), at: now - 600_000 } });
+    await race.run({ type: "finish", runnerId: ek.ids.child, tap: { tapId: crypto.randomUUID(), at: now - 300_000 } });
+    await race.run({
+      type: "finish",
+      runnerId: lind.ids.child,
+      tap: { tapId: crypto.randomUUID(), at: now - 290_000 },
+    });
 
     // A minute later (past the isolate's copy of the race): Ola Lind is second of two, second in Herr.
     const after = await familyResults(lind.v, minutesAfter(RACE_DAY, 1));
@@ -96,12 +99,16 @@ describe("GET /api/family/results", () => {
     // The season's setting holds for the whole season: the race object's feed to the spectators applies it as
     // each change happens, so it is on before the race starts.
     SEASON.childSafePublishing = true;
-    const race = raceStub(env, PART);
-    await race.reset().catch(() => undefined);
+    const race = testRace(PART);
+    await race.run({ type: "reset" }).catch(() => undefined);
     const family = await paidFamily("Berg");
     const now = Date.now();
-    await race.start({ tapId: crypto.randomUUID(), at: now - 600_000 });
-    await race.finish(family.ids.child, { tapId: crypto.randomUUID(), at: now - 300_000 });
+    await race.run({ type: "start", tap: { tapId: crypto.randomUUID(), at: now - 600_000 } });
+    await race.run({
+      type: "finish",
+      runnerId: family.ids.child,
+      tap: { tapId: crypto.randomUUID(), at: now - 300_000 },
+    });
 
     const mine = (await familyResults(family.v, minutesAfter(RACE_DAY, 5))).runners.find(
       (r) => r.id === family.ids.child,
@@ -118,13 +125,17 @@ describe("GET /api/family/results", () => {
 
 describe("diplomas (issue 28, item 4)", () => {
   it("prints the family's own finished runner, also with child-safe publishing on; another family's runner is a 404", async () => {
-    const race = raceStub(env, PART);
-    await race.reset().catch(() => undefined);
+    const race = testRace(PART);
+    await race.run({ type: "reset" }).catch(() => undefined);
     const mine = await paidFamily("Holm");
     const theirs = await paidFamily("Sund");
     const now = Date.now();
-    await race.start({ tapId: crypto.randomUUID(), at: now - 600_000 });
-    await race.finish(mine.ids.child, { tapId: crypto.randomUUID(), at: now - 298_000 });
+    await race.run({ type: "start", tap: { tapId: crypto.randomUUID(), at: now - 600_000 } });
+    await race.run({
+      type: "finish",
+      runnerId: mine.ids.child,
+      tap: { tapId: crypto.randomUUID(), at: now - 298_000 },
+    });
     SEASON.childSafePublishing = true;
     const when = { env: at(minutesAfter(RACE_DAY, 10)), jar: mine.v.jar, headers: mine.v.headers };
 
@@ -155,16 +166,16 @@ describe("diplomas (issue 28, item 4)", () => {
   });
 
   it("prints every finisher of a race for the organiser, a page each; refuses a race without finishers", async () => {
-    const race = raceStub(env, PART);
-    await race.reset().catch(() => undefined);
+    const race = testRace(PART);
+    await race.run({ type: "reset" }).catch(() => undefined);
     const a = await paidFamily("Alm");
     const b = await paidFamily("Björk");
     const admin = await loginAdmin();
     expect((await get(`/admin/api/diplomas/${PART}`, { jar: admin })).status).toBe(409);
     const now = Date.now();
-    await race.start({ tapId: crypto.randomUUID(), at: now - 600_000 });
-    await race.finish(a.ids.child, { tapId: crypto.randomUUID(), at: now - 300_000 });
-    await race.finish(b.ids.child, { tapId: crypto.randomUUID(), at: now - 299_000 });
+    await race.run({ type: "start", tap: { tapId: crypto.randomUUID(), at: now - 600_000 } });
+    await race.run({ type: "finish", runnerId: a.ids.child, tap: { tapId: crypto.randomUUID(), at: now - 300_000 } });
+    await race.run({ type: "finish", runnerId: b.ids.child, tap: { tapId: crypto.randomUUID(), at: now - 299_000 } });
 
     expect((await get(`/admin/api/diplomas/${PART}`, { jar: a.v.jar })).status).toBeGreaterThanOrEqual(401);
     const res = await get(`/admin/api/diplomas/${PART}`, { jar: admin });

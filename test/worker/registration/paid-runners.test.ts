@@ -15,7 +15,7 @@ import { SEASON } from "../../../src/shared/season";
 import { claimCampaignUseStatement } from "../../../src/worker/campaigns/campaigns-db";
 import { database } from "../../../src/worker/db/client";
 import { reconcilePayments } from "../../../src/worker/payments/payments";
-import { raceClient } from "../../../src/worker/race-day/race-runners";
+import { testRace } from "../race-calls";
 import { loginAdmin, post, visitorJar } from "../helpers";
 import {
   at,
@@ -69,7 +69,7 @@ async function paidFamily() {
 }
 
 async function raceRunner(part: string, id: string) {
-  return raceClient(env.RACE.getByName(part)).getRunner(id);
+  return testRace(part).getRunner(id);
 }
 
 async function participant(id: string) {
@@ -262,7 +262,7 @@ describe("editing a paid runner while registration is open", () => {
       group: "Ingen",
       age: 42,
     });
-    const events = await raceClient(env.RACE.getByName(RACE["5.6"])).events();
+    const events = await testRace(RACE["5.6"]).events();
     expect(events.at(-1)).toMatchObject({ type: "runner-updated", actor: "anmälan" });
     // Still paid by the same payment, at the price booked.
     expect(body.deltagare[id.mamma]).toMatchObject({ paidBy: expect.any(String), price: 150 });

@@ -10,7 +10,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { raceIdForSeason } from "../../../src/shared/race-id";
 import { SEASON } from "../../../src/shared/season";
-import { raceStub } from "../../../src/worker/race-day/race-runners";
+import { testRace } from "../race-calls";
 import type { RaceRecord } from "../../../src/shared/race-protocol";
 import { familyTimeText } from "../../../src/worker/registration/diplomas";
 import { correctionMailText, type MailedRunner } from "../../../src/worker/registration/results-mails";
@@ -40,15 +40,15 @@ const CORRECTED = "Rättade resultat: Byloppet 2025, 0,8km";
 
 /** An ended race of these families, marked official through the route: each family has its official mail. */
 async function officialRace(finishers: { id: string; agoMs: number }[], emails: string[]) {
-  const race = raceStub(env, PART);
+  const race = testRace(PART);
   const now = Date.now();
-  await race.start({ tapId: crypto.randomUUID(), at: now - 600_000 });
+  await race.run({ type: "start", tap: { tapId: crypto.randomUUID(), at: now - 600_000 } });
   for (const r of await race.listRunners()) {
     const f = finishers.find((x) => x.id === r.id);
-    if (f) await race.finish(r.id, { tapId: crypto.randomUUID(), at: now - f.agoMs });
-    else await race.setDns(r.id, true);
+    if (f) await race.run({ type: "finish", runnerId: r.id, tap: { tapId: crypto.randomUUID(), at: now - f.agoMs } });
+    else await race.run({ type: "set-dns", runnerId: r.id, dns: true });
   }
-  await race.end();
+  await race.run({ type: "end" });
   const admin = await loginAdmin();
   expect((await post(`/admin/api/races/official/${PART}`, {}, { jar: admin })).status).toBe(200);
   for (const email of emails) await waitFor(async () => (await mailsTo(email)).length === 1, 5000, "official mail");
@@ -57,8 +57,8 @@ async function officialRace(finishers: { id: string; agoMs: number }[], emails: 
 
 describe("correction mails from every path that changes an official result", () => {
   it("a change through the race object's RPC (no race-day route) mails only the corrected family, once", async () => {
-    const race = raceStub(env, PART);
-    await race.reset().catch(() => undefined);
+    const race = testRace(PART);
+    await race.run({ type: "reset" }).catch(() => undefined);
     const dana = await family("Dana", "Berg");
     const erik = await family("Erik", "Holm");
     const fia = await family("Fia", "Lund");
@@ -75,9 +75,17 @@ describe("correction mails from every path that changes an official result", () 
 
     // Dana's finish re-recorded straight on the race object, as a script or another desk would: no race-day route.
     const now = Date.now();
-    await race.finish(dana.id, { tapId: crypto.randomUUID(), at: now - 250_000, rerecord: true });
+    await race.run({
+      type: "finish",
+      runnerId: dana.id,
+      tap: { tapId: crypto.randomUUID(), at: now - 250_000, rerecord: true },
+    });
     // Fia's finish re-recorded too: unsubscribed, she is told nothing.
-    await race.finish(fia.id, { tapId: crypto.randomUUID(), at: now - 240_000, rerecord: true });
+    await race.run({
+      type: "finish",
+      runnerId: fia.id,
+      tap: { tapId: crypto.randomUUID(), at: now - 240_000, rerecord: true },
+    });
     await waitFor(async () => (await mailsTo(dana.email)).length === 2, 5000, "the correction mail");
     const correction = (await mailsTo(dana.email))[1]!;
     expect(correction.subject).toBe(CORRECTED);
@@ -91,15 +99,19 @@ describe("correction mails from every path that changes an official result", () 
   });
 
   it("corrections in quick succession are told in order: each mail starts where the one before ended", async () => {
-    const race = raceStub(env, PART);
-    await race.reset().catch(() => undefined);
+    const race = testRace(PART);
+    await race.run({ type: "reset" }).catch(() => undefined);
     const gun = await family("Gun", "Ström");
     await officialRace([{ id: gun.id, agoMs: 400_000 }], [gun.email]);
 
     // Two phones and a retry: Gun's finish re-recorded three times in a row, each straight after the other.
     const now = Date.now();
     for (const ago of [390_000, 385_000, 380_000]) {
-      await race.finish(gun.id, { tapId: crypto.randomUUID(), at: now - ago, rerecord: true });
+      await race.run({
+        type: "finish",
+        runnerId: gun.id,
+        tap: { tapId: crypto.randomUUID(), at: now - ago, rerecord: true },
+      });
     }
     const finalTime = familyTimeText((await race.getRunner(gun.id))!.time!);
     await waitFor(
@@ -120,10 +132,10 @@ describe("correction mails from every path that changes an official result", () 
   it("a runner moved to another distance after the results were official: the family is told, once", async () => {
     // A finisher cannot be moved once the race has ended (the finish must be undone first, which is offered only
     // while the race is started); a runner who did not start can be, and the family's mail said 'startade inte'.
-    const race = raceStub(env, PART);
-    await race.reset().catch(() => undefined);
-    await raceStub(env, OTHER)
-      .reset()
+    const race = testRace(PART);
+    await race.run({ type: "reset" }).catch(() => undefined);
+    await testRace(OTHER)
+      .run({ type: "reset" })
       .catch(() => undefined);
     const hugo = await family("Hugo", "Vik");
     const ines = await family("Ines", "Sjö");
@@ -139,8 +151,8 @@ describe("correction mails from every path that changes an official result", () 
     await new Promise((r) => setTimeout(r, 500));
     expect(await mailsTo(hugo.email)).toHaveLength(2);
     expect(await mailsTo(ines.email)).toHaveLength(1);
-    await raceStub(env, OTHER)
-      .reset()
+    await testRace(OTHER)
+      .run({ type: "reset" })
       .catch(() => undefined);
   });
 });

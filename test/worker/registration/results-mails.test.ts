@@ -16,7 +16,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { raceIdForSeason } from "../../../src/shared/race-id";
 import { SEASON } from "../../../src/shared/season";
 import { database } from "../../../src/worker/db/client";
-import { raceSnapshot, raceStub } from "../../../src/worker/race-day/race-runners";
+import { raceSnapshot } from "../../../src/worker/race-day/race-runners";
+import { testRace } from "../race-calls";
 import type { MailMessage } from "../../../src/worker/mass-email/mailings";
 import { mailCorrectedResults, mailOfficialResults } from "../../../src/worker/registration/results-mails";
 import { get, loginAdmin, post, waitFor } from "../helpers";
@@ -59,17 +60,17 @@ async function messagesTo(sent: MailMessage[], email: string) {
 
 describe("results mail to families", () => {
   it("mails each family once when the results turn official, then only the family whose runner was corrected", async () => {
-    const race = raceStub(env, PART);
-    await race.reset().catch(() => undefined);
+    const race = testRace(PART);
+    await race.run({ type: "reset" }).catch(() => undefined);
     const alva = await family("Alva", "Ek");
     const bo = await family("Bo", "Al");
     const cim = await family("Cim", "Ros");
     await env.DB.prepare("INSERT INTO unsubscribes (email, at) VALUES (?, ?)").bind(cim.email, Date.now()).run();
     const now = Date.now();
-    await race.start({ tapId: crypto.randomUUID(), at: now - 600_000 });
-    await race.finish(alva.id, { tapId: crypto.randomUUID(), at: now - 300_000 });
-    await race.finish(cim.id, { tapId: crypto.randomUUID(), at: now - 200_000 });
-    await race.setDns(bo.id, true);
+    await race.run({ type: "start", tap: { tapId: crypto.randomUUID(), at: now - 600_000 } });
+    await race.run({ type: "finish", runnerId: alva.id, tap: { tapId: crypto.randomUUID(), at: now - 300_000 } });
+    await race.run({ type: "finish", runnerId: cim.id, tap: { tapId: crypto.randomUUID(), at: now - 200_000 } });
+    await race.run({ type: "set-dns", runnerId: bo.id, dns: true });
 
     // Asked twice at once (the event repeated, a retry): each family is mailed once.
     const q = withQueue();
@@ -108,8 +109,8 @@ describe("results mail to families", () => {
     expect(again.sent).toEqual([]);
 
     // Bo did start after all and was faster than Alva: Bo's family is told; Alva's place moved, Alva is not mailed.
-    await race.setDns(bo.id, false);
-    await race.finish(bo.id, { tapId: crypto.randomUUID(), at: now - 400_000 });
+    await race.run({ type: "set-dns", runnerId: bo.id, dns: false });
+    await race.run({ type: "finish", runnerId: bo.id, tap: { tapId: crypto.randomUUID(), at: now - 400_000 } });
     const fix = withQueue();
     const race1 = await snapshot(PART);
     const reportsFix = await Promise.all([mailCorrectedResults(fix.env, race1), mailCorrectedResults(fix.env, race1)]);
@@ -129,16 +130,17 @@ describe("results mail to families", () => {
 
 describe("marking a race's results official (POST /admin/api/races/official/{race})", () => {
   it("mails each family of the race once, after the answer", async () => {
-    const race = raceStub(env, PART);
-    await race.reset().catch(() => undefined);
+    const race = testRace(PART);
+    await race.run({ type: "reset" }).catch(() => undefined);
     const dana = await family("Dana", "Berg");
     const now = Date.now();
-    await race.start({ tapId: crypto.randomUUID(), at: now - 600_000 });
+    await race.run({ type: "start", tap: { tapId: crypto.randomUUID(), at: now - 600_000 } });
     for (const r of await race.listRunners()) {
-      if (r.id === dana.id) await race.finish(r.id, { tapId: crypto.randomUUID(), at: now - 250_000 });
-      else await race.setDns(r.id, true);
+      if (r.id === dana.id)
+        await race.run({ type: "finish", runnerId: r.id, tap: { tapId: crypto.randomUUID(), at: now - 250_000 } });
+      else await race.run({ type: "set-dns", runnerId: r.id, dns: true });
     }
-    await race.end();
+    await race.run({ type: "end" });
     const admin = await loginAdmin();
     const res = await post(`/admin/api/races/official/${PART}`, {}, { jar: admin });
     expect(res.status).toBe(200);
@@ -225,13 +227,13 @@ describe("a results mail and the family's erasure at the same moment", () => {
     ["after the claim, before the mailing is written", "batch"],
   ] as const) {
     it(`erased ${when}: no results row, mailing or recipient of the family, nothing queued to it`, async () => {
-      const race = raceStub(env, PART);
-      await race.reset().catch(() => undefined);
+      const race = testRace(PART);
+      await race.run({ type: "reset" }).catch(() => undefined);
       const tag = crypto.randomUUID().slice(0, 6);
       const fam = await family(`Erika${tag}`, `Samtidig${tag}`);
       const now = Date.now();
-      await race.start({ tapId: crypto.randomUUID(), at: now - 600_000 });
-      await race.finish(fam.id, { tapId: crypto.randomUUID(), at: now - 300_000 });
+      await race.run({ type: "start", tap: { tapId: crypto.randomUUID(), at: now - 600_000 } });
+      await race.run({ type: "finish", runnerId: fam.id, tap: { tapId: crypto.randomUUID(), at: now - 300_000 } });
       const admin = await loginAdmin();
       const hooked = withHookedDb(at, async () => {
         const res = await post(
@@ -259,15 +261,19 @@ describe("a results mail and the family's erasure at the same moment", () => {
   it("erased while a correction is mailed (after its row moved on, before its mailing): nothing of the family is left", async () => {
     // A race of its own: the hook's batch is this family's mailing.
     const part = raceIdForSeason("1.6", SEASON);
-    const race = raceStub(env, part);
-    await race.reset().catch(() => undefined);
+    const race = testRace(part);
+    await race.run({ type: "reset" }).catch(() => undefined);
     const tag = crypto.randomUUID().slice(0, 6);
     const fam = await family(`Rut${tag}`, `Rattad${tag}`, "1.6");
     const now = Date.now();
-    await race.start({ tapId: crypto.randomUUID(), at: now - 600_000 });
-    await race.finish(fam.id, { tapId: crypto.randomUUID(), at: now - 300_000 });
+    await race.run({ type: "start", tap: { tapId: crypto.randomUUID(), at: now - 600_000 } });
+    await race.run({ type: "finish", runnerId: fam.id, tap: { tapId: crypto.randomUUID(), at: now - 300_000 } });
     expect((await mailOfficialResults(withQueue().env, await snapshot(part))).mailed).toBe(1);
-    await race.finish(fam.id, { tapId: crypto.randomUUID(), at: now - 280_000, rerecord: true });
+    await race.run({
+      type: "finish",
+      runnerId: fam.id,
+      tap: { tapId: crypto.randomUUID(), at: now - 280_000, rerecord: true },
+    });
     const admin = await loginAdmin();
     const hooked = withHookedDb("batch", async () => {
       const res = await post(

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ensureSeasonRaces } from "../../../src/worker/race-day/races-db";
 import { SEASON } from "../../../src/shared/season";
-import { SESSION_RECHECK_MS } from "../../../src/durable/socket-sessions";
+import { SESSION_RECHECK_MS } from "../../../src/shared/object-calls";
 import {
   forgetRaceDaySession,
   recentlyVerified,

@@ -7,7 +7,7 @@
  */
 import { isRaceId, raceIdMatches } from "../../../shared/race-id";
 import { isRaceState, metersToKm, RaceError, type RaceRecord } from "../../../shared/race-protocol";
-import type { KnownParticipant } from "../d1";
+import type { KnownParticipant } from "../types";
 import { raceRecord } from "../records";
 import type { RaceInit } from "../types";
 import { MAX_BIB } from "./checks";

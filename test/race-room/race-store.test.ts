@@ -3,41 +3,31 @@
  * rapid timing's rows until a write to their tables. Every way a write can reach the storage must show in the next
  * read: a write to the table, a statement the store cannot name one table of, a rolled-back transaction.
  */
-import { runInDurableObject } from "cloudflare:test";
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { RaceDO } from "../../../src/durable/race/race-do";
-import { RaceStore } from "../../../src/durable/race/storage";
-import { get, loginAdmin, post, type CookieJar } from "../../worker/helpers";
-import { addRunner, json, newRace, tapId, useRaceYear } from "./race-helpers";
-
-useRaceYear(2079);
+import { RaceStore } from "../../src/durable/race/storage";
+import { newRoom, runner, tapId, type TestRoom } from "./room-helpers";
 
 const by = { actor: "test@example.se", device: "test" };
-const clock = { now: () => Date.now() };
 
-let jar: CookieJar;
-let part: string;
+let race: TestRoom;
 
-beforeAll(async () => {
-  jar = await loginAdmin();
-  part = await newRace(jar);
-  await addRunner(jar, part, { bib: 7 });
-  await json(await get(`/admin/api/races/start/${part}?tap=${tapId()}&at=${Date.now() - 60_000}`, { jar }));
+beforeAll(() => {
+  race = newRoom();
+  race.run({ type: "add-runner", runner: runner({ bib: 7 }) });
+  race.run({ type: "start", tap: { tapId: tapId(), at: race.clock.now() - 60_000 } });
   for (const device of ["phone-a", "phone-b"]) {
-    await json(await post(`/admin/api/races/rapid/${part}?tap=${tapId()}&device=${device}`, {}, { jar }));
+    race.run({ type: "rapid-tap", tap: { tapId: tapId() } }, { actor: "a", device });
   }
 });
 
-function inRace<T>(fn: (store: RaceStore) => T): Promise<T> {
-  return runInDurableObject(env.RACE.getByName(part), (_instance: RaceDO, state) =>
-    fn(new RaceStore(state.storage, clock)),
-  );
+/** A store of its own over the race's storage, as a woken object makes one. */
+function inRace<T>(fn: (store: RaceStore) => T): T {
+  return fn(new RaceStore(race.ports.sql, race.clock));
 }
 
 describe("the race store's rows in memory", () => {
-  it("reads rapid taps again after a write to them, and not otherwise", async () => {
-    await inRace((store) => {
+  it("reads rapid taps again after a write to them, and not otherwise", () => {
+    inRace((store) => {
       const taps = store.rapidTaps();
       expect(taps).toHaveLength(2);
       // No write since: the very same list, nothing read again.
@@ -51,8 +41,8 @@ describe("the race store's rows in memory", () => {
     });
   });
 
-  it("sees a second write of the same change made after a read (rows of the latest seq are read again)", async () => {
-    await inRace((store) => {
+  it("sees a second write of the same change made after a read (rows of the latest seq are read again)", () => {
+    inRace((store) => {
       const [first, second] = store.rapidTaps();
       store.write("test-two-steps", {}, by, (seq) => {
         store.sql("UPDATE rapid_taps SET at = at + 1, seq = ? WHERE tap_id = ?", seq, first!.tap_id);
@@ -63,8 +53,8 @@ describe("the race store's rows in memory", () => {
     });
   });
 
-  it("takes a statement it cannot name one table of as a write to every table", async () => {
-    await inRace((store) => {
+  it("takes a statement it cannot name one table of as a write to every table", () => {
+    inRace((store) => {
       const before = store.rapidTaps()[0]!;
       const meta = store.requireMeta();
       store.write("test-cte", {}, by, (seq) => {
@@ -80,8 +70,8 @@ describe("the race store's rows in memory", () => {
     });
   });
 
-  it("reads the race row again after a write to meta", async () => {
-    await inRace((store) => {
+  it("reads the race row again after a write to meta", () => {
+    inRace((store) => {
       const meta = store.requireMeta();
       expect(store.requireMeta()).toBe(meta);
       store.write("test-main", {}, by, (seq) => {
@@ -95,8 +85,8 @@ describe("the race store's rows in memory", () => {
     });
   });
 
-  it("forgets what a rolled-back transaction read", async () => {
-    await inRace((store) => {
+  it("forgets what a rolled-back transaction read", () => {
+    inRace((store) => {
       const before = store.rapidTaps()[0]!;
       expect(() =>
         store.write("test-rollback", {}, by, (seq) => {

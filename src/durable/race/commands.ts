@@ -1,0 +1,96 @@
+/**
+ * Every change the race takes from the Worker: one member of one union, each with the answer it gets beside it.
+ * A route validates its input, builds the command and sends it with the race object's one write entry point
+ * (`RaceDO.run`); the room (room.ts) decides it in one exhaustive switch by calling the command's rule. Adding a
+ * command is three edits the compiler checks together: its line here, its case in the room's switch, its route.
+ *
+ * Operations that span objects keep methods of their own on the object: making the race (`init`, from D1's index),
+ * a change of distance (`moveRunner`: this race, then the target's `add-runner`, then this race again) and an
+ * erasure (`anonymiseRunner`: every race a person may have been in, without making one).
+ */
+import type { RaceRecord, RunnerRecord } from "../../shared/race-protocol";
+import type { BibEntryResult } from "./rules/bib-entries";
+import type { NotPickedUpResult, PickupAction, PickupResult } from "./rules/checkin";
+import type { FinishTap } from "./rules/finish";
+import type { RapidTapResult } from "./rules/rapid";
+import type { OfficialResult } from "./rules/results";
+import type { AssignTarget, SlotResult } from "./rules/slots";
+import type {
+  AddRunnerOptions,
+  AddRunnerResult,
+  FinishResult,
+  ReviewDecision,
+  RunnerInput,
+  RunnerPatch,
+  SentToReview,
+  StartResult,
+  TapInput,
+} from "./types";
+
+/** A start or 'Mål!' tap: its id and moment, and the device's clock-sync error (ms). */
+export type TimedTap = TapInput & { err?: number };
+
+/** Each command's fields (`command`) and what it answers (`answer`), by its type. */
+interface CommandTable {
+  // ——— runners and bibs (rules/runners.ts, rules/bib.ts) ———
+  /** A runner joins the race (a paid registration, the box office, the race screen, a change of distance). */
+  "add-runner": { command: { runner: RunnerInput; options?: AddRunnerOptions }; answer: AddRunnerResult };
+  "update-runner": { command: { runnerId: string; patch: RunnerPatch }; answer: RunnerRecord };
+  /** Null when the runner was not in the race. */
+  "remove-runner": { command: { runnerId: string }; answer: RunnerRecord | null };
+  /** A typed bib, or the next free number of the race's distance. */
+  "register-bib": { command: { runnerId: string; bib: number | "next" }; answer: RunnerRecord };
+
+  // ——— the bib desk (rules/checkin.ts) ———
+  /** 'Hämtat' (true) or 'Ångra' (false); a replayed action id changes nothing. */
+  "pick-up": { command: { runnerIds: string[]; pickedUp: boolean; action?: PickupAction }; answer: PickupResult };
+  "bib-at-pickup": { command: { runnerId: string; bib: number | "next" }; answer: RunnerRecord };
+  /** 'Markera ej hämtade som DNS': after the start, every waiting runner who never picked up. */
+  "dns-not-picked-up": { command: object; answer: NotPickedUpResult };
+
+  // ——— race day (rules/start.ts, finish.ts, dns.ts, end.ts, reset.ts) ———
+  /** 'Starta': the start, the same start from another phone, or a start for the review list. */
+  start: { command: { tap: TimedTap }; answer: StartResult | SentToReview };
+  /** A finish tile tapped, or (a tap the race cannot take as it is) an item for the review list. */
+  finish: { command: { runnerId: string; tap: FinishTap }; answer: FinishResult | SentToReview };
+  /** A finish undone: the runner waits again. */
+  "undo-finish": { command: { runnerId: string }; answer: RunnerRecord };
+  /** The time finish event `seq` replaced, back on its runner. */
+  "restore-time": { command: { seq: number }; answer: RunnerRecord };
+  "set-dns": { command: { runnerId: string; dns: boolean }; answer: RunnerRecord };
+  end: { command: object; answer: RaceRecord };
+  reset: { command: object; answer: RaceRecord };
+
+  // ——— 'Att granska' (rules/review.ts) ———
+  "apply-review": { command: { reviewId: string }; answer: ReviewDecision };
+  "discard-review": { command: { reviewId: string }; answer: ReviewDecision };
+
+  // ——— rapid timing and official results (rules/rapid.ts, bib-entries.ts, slots.ts, results.ts) ———
+  /** 'Mål!': a slot, or (a tap the race cannot take as it is) an item for the review list. */
+  "rapid-tap": { command: { tap: TimedTap }; answer: RapidTapResult | SentToReview };
+  /** A bib typed in finish order. */
+  "enter-bib": { command: { entryId: string; bib: number }; answer: BibEntryResult };
+  "change-bib-entry": { command: { entryId: string; bib: number }; answer: BibEntryResult };
+  "remove-bib-entry": { command: { entryId: string }; answer: BibEntryResult };
+  "restore-bib-entry": { command: { entryId: string }; answer: BibEntryResult };
+  /** The slot holding tap `tapId` is this runner (by bib or id). */
+  "assign-slot": { command: { tapId: string; target: AssignTarget }; answer: SlotResult };
+  "unassign-slot": { command: { tapId: string }; answer: SlotResult };
+  "discard-slot": { command: { tapId: string }; answer: SlotResult };
+  "restore-slot": { command: { tapId: string }; answer: SlotResult };
+  /** The device whose time a finish two phones timed takes (null: the earliest tap's). */
+  "set-main-timer": { command: { device: string | null }; answer: RaceRecord };
+  /** 'Officiella': once, on an ended race; `confirm` past open review items. */
+  "mark-official": { command: { confirm: boolean }; answer: OfficialResult };
+}
+
+export type RaceCommandType = keyof CommandTable;
+
+/** One change the race takes: `{type: 'finish', runnerId, tap}`, `{type: 'set-dns', runnerId, dns}` … */
+export type RaceCommand = { [K in RaceCommandType]: { type: K } & CommandTable[K]["command"] }[RaceCommandType];
+
+/** The command of this type. */
+export type CommandOf<K extends RaceCommandType> = Extract<RaceCommand, { type: K }>;
+
+/** What a command answers. */
+export type AnswerOf<C extends { type: RaceCommandType }> = CommandTable[C["type"]]["answer"];
