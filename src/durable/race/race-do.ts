@@ -33,7 +33,7 @@ import {
 import type { PublicUpdate } from "../../shared/spectator-protocol";
 import { endedSessions, SessionRecheck, socketSessionFrom } from "../socket-sessions";
 import type { AnswerOf, RaceCommand } from "./commands";
-import { indexedRace, mirrorRace, mirrorRunner, participantsInRace, RETRY_MS, type IndexedRace } from "./d1";
+import { indexedRace, mirrorRace, mirrorRunner, participantsInRace, RETRY_MS } from "./d1";
 import type { KvPort, SqlPort } from "./ports";
 import { SpectatorFeed } from "./public-feed";
 import { RaceRoom, type Applied } from "./room";
@@ -90,7 +90,8 @@ export class RaceDO extends DurableObject<Env> {
         indexedRace(this.env, race.part),
         participantsInRace(this.env, race.part),
       ]);
-      return this.carry(this.room.create({ ...race, ...mirroredState(indexed) }, known, by));
+      const mirrored = indexed ? { state: indexed.state, started: indexed.started } : {};
+      return this.carry(this.room.create({ ...race, ...mirrored }, known, by));
     });
   }
 
@@ -427,10 +428,6 @@ async function answer<T>(run: () => Promise<T>): Promise<RaceAnswer<T>> {
       ? { ok: false, status: err.status, error: err.message, final: true }
       : { ok: false, status: err.status, error: err.message };
   }
-}
-
-function mirroredState(indexed: IndexedRace | null): { state?: string; started?: number | null } {
-  return indexed ? { state: indexed.state, started: indexed.started } : {};
 }
 
 /** The room's two ports on this object's SQLite storage (ports.ts). */

@@ -1,13 +1,16 @@
 /**
  * Race day you can trust (issue 23): no finish time is lost or silently overwritten. Each case here failed
- * before its fix.
+ * before its fix. What stays here needs the platform: two race objects (a change of distance), D1's index,
+ * sockets, and the routes a phone calls. The trust rules themselves (the review list's reasons, a reused tap id,
+ * clamping, restoring a replaced time, starts from two phones, the ended race's corrections, late runners as DNS)
+ * are tested in the race room on Node: test/race-room/race-day.test.ts, review.test.ts, ended-race.test.ts.
  */
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { RaceDO } from "../../../src/durable/race/race-do";
 import { raceId } from "../../../src/shared/race-id";
-import type { RaceRecord, RunnerRecord } from "../../../src/shared/race-protocol";
+import type { RaceEvent, RaceRecord, RunnerRecord } from "../../../src/shared/race-protocol";
 import { testRace } from "../../worker/race-calls";
 import { get, loginAdmin, post, waitFor } from "../../worker/helpers";
 import {
@@ -86,30 +89,6 @@ describe("nobody moves into an ended race", () => {
     expect((await snapshot(jar, part)).runners.map((r) => r.id)).toContain(waiting.id);
     expect(await auditTypes(part)).toContain("runner-move-cancelled");
   });
-
-  it("a runner who arrives after the end (a late payment, an admin's add) comes in as DNS with an audit line", async () => {
-    const jar = await loginAdmin();
-    const part = await newRace(jar, 5600);
-    expect((await startEarlier(jar, part)).status).toBe(200);
-    expect((await get(`/admin/api/races/end/${part}`, { jar })).status).toBe(200);
-
-    const paid = await testRace(part).run(
-      {
-        type: "add-runner",
-        runner: { id: crypto.randomUUID(), firstname: "Sen", lastname: "Betalare", age: 30 },
-        options: { dropTakenBib: true },
-      },
-      { actor: "betalning" },
-    );
-    expect(paid.runner.dns).toBe(true);
-    const added = await addRunner(jar, part, { firstname: "Admin", lastname: "Tillagd" });
-    expect(added.dns).toBe(true);
-    const { race, runners } = await snapshot(jar, part);
-    expect(race.state).toBe("ended");
-    expect(runners.every((r) => r.dns)).toBe(true);
-    const lines = (await testRace(part).events()).filter((e) => e.type === "runner-added");
-    expect(lines.map((e) => JSON.parse(e.payload).lateForEndedRace)).toEqual([true, true]);
-  });
 });
 
 describe("an ended race stays ended", () => {
@@ -132,24 +111,6 @@ describe("an ended race stays ended", () => {
     expect(listed.find((r) => r.part === part)?.state).toBe("ended");
   });
 
-  it("an ended race takes an admin's corrections (a confirmed re-record, DNS, a bib) and no plain tap", async () => {
-    const jar = await loginAdmin();
-    const part = await newRace(jar);
-    const [ella, olle] = [await addRunner(jar, part, { bib: 670 }), await addRunner(jar, part, { bib: 671 })];
-    expect((await startEarlier(jar, part)).status).toBe(200);
-    expect((await finish(jar, part, ella.sort, { tap: tapId(), at: Date.now() - 60_000 })).status).toBe(200);
-    expect((await get(`/admin/api/races/dns/${part}/${olle.sort}/on`, { jar })).status).toBe(200);
-    expect((await get(`/admin/api/races/end/${part}`, { jar })).status).toBe(200);
-
-    const corrected = await finish(jar, part, ella.sort, { tap: tapId(), at: Date.now() - 30_000, rerecord: 1 });
-    expect(corrected.status).toBe(200);
-    expect(((await corrected.json()) as { outcome: string }).outcome).toBe("rerecorded");
-    expect((await get(`/admin/api/races/register-bib/${part}/${olle.sort}/672`, { jar })).status).toBe(200);
-    expect((await get(`/admin/api/races/dns/${part}/${olle.sort}/off`, { jar })).status).toBe(200);
-    expect((await finish(jar, part, olle.sort, { tap: tapId(), at: Date.now() - 20_000 })).status).toBe(202);
-    expect((await snapshot(jar, part)).race.state).toBe("ended");
-  });
-
   it("a race D1's index does not have is a 404 and makes no object", async () => {
     const jar = await loginAdmin();
     const part = raceId("2071-12-31", 800);
@@ -161,11 +122,17 @@ describe("an ended race stays ended", () => {
 type Review = { id: string; kind: string; status: string; reason: string; at: number; runnerId?: string };
 
 describe("'Att granska': nothing a volunteer tapped disappears without a person deciding", () => {
-  it("a refused tap lands on every phone's list, is applied with its original moment on one, and is audited", async () => {
+  it("a refused tap lands on every phone's list; applied or discarded through the routes, every phone hears", async () => {
+    // Each reason a tap goes to the list, replays, refusals to apply, and the audit: test/race-room/review.test.ts.
     const jar = await loginAdmin();
     const part = await newRace(jar);
     const ella = await addRunner(jar, part, { firstname: "Ella", bib: 620 });
     const [phoneA, phoneB] = await Promise.all([subscribe(jar, part), subscribe(jar, part)]);
+    const onEveryPhone = async (what: string, seen: (e: RaceEvent) => boolean) => {
+      for (const phone of [phoneA, phoneB]) {
+        await waitFor(() => dataFrames(phone.socket).flat().some(seen), 3000, what);
+      }
+    };
     // A tap queued before the start (the phone missed the start event) reaches a race not yet started.
     const tapped = Date.now() - 5_000;
     const tap = tapId();
@@ -173,23 +140,7 @@ describe("'Att granska': nothing a volunteer tapped disappears without a person 
     expect(res.status).toBe(202);
     const { review } = (await res.json()) as { review: Review };
     expect(review).toMatchObject({ id: tap, kind: "tap", status: "open", at: tapped, runnerId: ella.id });
-    // A replay of the same tap finds the same item, and makes no second one.
-    expect((await finish(jar, part, ella.sort, { tap, at: tapped })).status).toBe(202);
-    for (const phone of [phoneA, phoneB]) {
-      await waitFor(
-        () =>
-          dataFrames(phone.socket)
-            .flat()
-            .some((e) => e.sort === `review-${tap}`),
-        3000,
-        "the item",
-      );
-    }
-    expect(await json<Review[]>(await get(`/admin/api/races/review/${part}`, { jar }))).toHaveLength(1);
-
-    // Applying before the start cannot work: the item stays.
-    const early = await post(`/admin/api/races/review/${part}/${tap}/apply`, {}, { jar });
-    expect(early.status).toBe(409);
+    await onEveryPhone("the item", (e) => e.sort === `review-${tap}`);
     expect(await json<Review[]>(await get(`/admin/api/races/review/${part}`, { jar }))).toHaveLength(1);
 
     // The race is started (its gun a minute ago); the admin applies it: the finish is the tap's own moment.
@@ -201,89 +152,31 @@ describe("'Att granska': nothing a volunteer tapped disappears without a person 
     );
     expect(applied.review.status).toBe("applied");
     expect(applied.runner.finished).toBe(tapped);
-    for (const phone of [phoneA, phoneB]) {
-      await waitFor(
-        () =>
-          dataFrames(phone.socket)
-            .flat()
-            .some((e) => e.sort === `review-${tap}` && "status" in e && e.status === "applied"),
-        3000,
-        "the applied item",
-      );
-    }
+    await onEveryPhone(
+      "the applied item",
+      (e) => e.sort === `review-${tap}` && "status" in e && e.status === "applied",
+    );
+    await onEveryPhone("the finish", (e) => e.sort === ella.sort && "finished" in e && e.finished === tapped);
     expect(await json<Review[]>(await get(`/admin/api/races/review/${part}`, { jar }))).toEqual([]);
-    expect((await post(`/admin/api/races/review/${part}/${tap}/apply`, {}, { jar })).status).toBe(409);
-    const types = await auditTypes(part);
-    expect(types).toContain("review-added");
-    const events = await testRace(part).events();
-    const finishEvent = events.find((e) => e.type === "finish" && JSON.parse(e.payload).outcome === "applied");
-    expect(JSON.parse(finishEvent!.payload)).toMatchObject({ id: ella.id, at: tapped, review: tap });
-  });
 
-  it("taps for a runner moved away, marked DNS, undone after the tap, or after the end: each kept, discardable", async () => {
-    const jar = await loginAdmin();
-    const part = await newRace(jar);
-    const target = await newRace(jar, 2800);
-    const [moved, dns, undone] = await Promise.all([
-      addRunner(jar, part, { firstname: "Flyttad", bib: 630 }),
-      addRunner(jar, part, { firstname: "Dns", bib: 631 }),
-      addRunner(jar, part, { firstname: "Ångrad", bib: 632 }),
-    ]);
-    expect((await startEarlier(jar, part)).status).toBe(200);
-    const tappedAt = Date.now() - 20_000;
-    // Phone A records and then undoes Ångrad's finish; phone B's older queued tap must not bring it back.
-    expect((await finish(jar, part, undone.sort, { tap: tapId(), at: tappedAt })).status).toBe(200);
-    expect((await get(`/admin/api/races/restore/${part}/${undone.sort}`, { jar })).status).toBe(200);
-    expect((await get(`/admin/api/races/change-distance/${target}/${part}/${moved.sort}`, { jar })).status).toBe(200);
-    expect((await get(`/admin/api/races/dns/${part}/${dns.sort}/on`, { jar })).status).toBe(200);
-
-    const reasons: string[] = [];
-    for (const runner of [moved, dns, undone]) {
-      const res = await finish(jar, part, runner.sort, { tap: tapId(), at: tappedAt - 1000 });
-      expect(res.status, runner.firstname).toBe(202);
-      reasons.push(((await res.json()) as { review: Review }).review.reason);
-    }
-    expect(reasons).toEqual([
-      "Löparen finns inte i loppet.",
-      "Löparen är markerad som ej startande (DNS).",
-      "Målgången ångrades efter att tryckningen gjordes.",
-    ]);
-    const { runners } = await snapshot(jar, part);
-    expect(runners.find((r) => r.id === dns.id)?.dns).toBe(true);
-    expect(runners.find((r) => r.id === undone.id)?.finished).toBeNull();
-
-    // After the end a queued tap goes to the list too.
-    await get(`/admin/api/races/dns/${part}/${undone.sort}/on`, { jar });
-    expect((await get(`/admin/api/races/end/${part}`, { jar })).status).toBe(200);
-    const late = await finish(jar, part, undone.sort, { tap: tapId(), at: tappedAt });
-    expect(late.status).toBe(202);
-    expect(((await late.json()) as { review: Review }).review.reason).toBe("Loppet är avslutat.");
-
-    const open = await json<Review[]>(await get(`/admin/api/races/review/${part}`, { jar }));
-    expect(open).toHaveLength(4);
+    // A tap for a runner the race does not have: kept, then discarded.
+    const stray = await finish(jar, part, "runner-finns-inte", { tap: tapId() });
+    expect(stray.status).toBe(202);
+    const { review: strayItem } = (await stray.json()) as { review: Review };
     const discarded = await json<{ review: Review }>(
-      await post(`/admin/api/races/review/${part}/${open[0]!.id}/discard`, {}, { jar }),
+      await post(`/admin/api/races/review/${part}/${strayItem.id}/discard`, {}, { jar }),
     );
     expect(discarded.review.status).toBe("discarded");
-    expect(await json<Review[]>(await get(`/admin/api/races/review/${part}`, { jar }))).toHaveLength(3);
-    expect(await auditTypes(part)).toContain("review-discarded");
+    await onEveryPhone(
+      "the discarded item",
+      (e) => e.sort === `review-${strayItem.id}` && "status" in e && e.status === "discarded",
+    );
+    expect(await json<Review[]>(await get(`/admin/api/races/review/${part}`, { jar }))).toEqual([]);
     expect((await post(`/admin/api/races/review/${part}/finns-inte-alls/discard`, {}, { jar })).status).toBe(404);
   });
 
-  it("a tap id reused for another runner is refused, not answered with the first runner's finish", async () => {
-    const jar = await loginAdmin();
-    const part = await newRace(jar);
-    const [a, b] = [await addRunner(jar, part, { bib: 640 }), await addRunner(jar, part, { bib: 641 })];
-    expect((await startEarlier(jar, part)).status).toBe(200);
-    const tap = tapId();
-    expect((await finish(jar, part, a.sort, { tap, at: Date.now() - 1000 })).status).toBe(200);
-    const reused = await finish(jar, part, b.sort, { tap, at: Date.now() - 1000 });
-    expect(reused.status).toBe(409);
-    expect(((await reused.json()) as { error: string }).error).toMatch(/redan använt/);
-    expect((await snapshot(jar, part)).runners.find((r) => r.id === b.id)?.finished).toBeNull();
-  });
-
-  it("a tap ahead of the server by less than the clock-sync error is clamped to now and recorded", async () => {
+  it("the clock-sync error a phone sends reaches the race: a tap ahead by less is recorded, by more is kept", async () => {
+    // The exact clamping, the 2 s default and the 30 s cap: test/race-room/race-day.test.ts.
     const jar = await loginAdmin();
     const part = await newRace(jar);
     const a = await addRunner(jar, part, { bib: 650 });
@@ -299,7 +192,9 @@ describe("'Att granska': nothing a volunteer tapped disappears without a person 
     expect((await finish(jar, part, b.sort, { tap: tapId(), at: Date.now() + 8_000, err: 1_000 })).status).toBe(202);
   });
 
-  it("a re-recorded runner's previous time comes back from the audit trail in one action", async () => {
+  it("a re-record confirmed on the phone (rerecord=1), and the time it replaced restored through the route", async () => {
+    // The rule's refusals (no such finish, nothing replaced, runner gone, race not started): race-day.test.ts in
+    // test/race-room.
     const jar = await loginAdmin();
     const part = await newRace(jar);
     const ella = await addRunner(jar, part, { firstname: "Ella", bib: 660 });
@@ -308,43 +203,17 @@ describe("'Att granska': nothing a volunteer tapped disappears without a person 
     expect((await finish(jar, part, ella.sort, { tap: tapId(), at: good })).status).toBe(200);
     const stray = await finish(jar, part, ella.sort, { tap: tapId(), at: Date.now() - 1000, rerecord: 1 });
     expect(((await stray.json()) as { outcome: string }).outcome).toBe("rerecorded");
-    const events = await testRace(part).events();
-    const rerecord = events.filter((e) => e.type === "finish").at(-1)!;
+    const rerecord = (await testRace(part).events()).filter((e) => e.type === "finish").at(-1)!;
     expect(JSON.parse(rerecord.payload).previous).toBe(good);
     const restored = await json<{ runner: RunnerRecord }>(
       await post(`/admin/api/races/restore-time/${part}/${rerecord.seq}`, {}, { jar }),
     );
     expect(restored.runner.finished).toBe(good);
-    expect(await auditTypes(part)).toContain("time-restored");
-    // The first finish replaced nothing: there is no time to bring back.
-    const first = events.find((e) => e.type === "finish")!;
-    expect((await post(`/admin/api/races/restore-time/${part}/${first.seq}`, {}, { jar })).status).toBe(409);
+    expect((await post(`/admin/api/races/restore-time/${part}/ett`, {}, { jar })).status).toBe(400);
   });
 });
 
 describe("starts", () => {
-  it("two phones pressing 'Starta' for one gun: the first sets it, a second within 2 s is the same start", async () => {
-    const jar = await loginAdmin();
-    const part = await newRace(jar);
-    const gun = Date.now() - 30_000;
-    const first = await get(`/admin/api/races/start/${part}?tap=${tapId()}&at=${gun}&device=a`, { jar });
-    expect(await first.json()).toMatchObject({ outcome: "started", started: gun });
-    const second = await get(`/admin/api/races/start/${part}?tap=${tapId()}&at=${gun + 1500}&device=b`, { jar });
-    expect(second.status).toBe(200);
-    expect(await second.json()).toMatchObject({ outcome: "same-start", started: gun });
-    expect(await auditTypes(part)).toContain("same-start");
-
-    // One further apart is a person's choice: both moments shown, the chosen one becomes the start.
-    const other = await get(`/admin/api/races/start/${part}?tap=${tapId()}&at=${gun - 10_000}&device=c`, { jar });
-    expect(other.status).toBe(202);
-    const { review } = (await other.json()) as { review: Review & { started: number } };
-    expect(review).toMatchObject({ kind: "start", at: gun - 10_000, started: gun });
-    const applied = await json<{ race: RaceRecord }>(
-      await post(`/admin/api/races/review/${part}/${review.id}/apply`, {}, { jar }),
-    );
-    expect(applied.race).toMatchObject({ state: "started", started: gun - 10_000 });
-  });
-
   it("a start replayed long after it was pressed goes to the list, and starts the race when applied", async () => {
     const jar = await loginAdmin();
     const part = await newRace(jar);

@@ -1,7 +1,10 @@
 /**
- * Times first, bibs later (issue 26): rapid 'Mål!' slots from several phones, bibs typed in finish order, the two
- * timers reconciled, the review list's new kinds, and preliminary → official results, through the Worker's calls
- * and the race object's sockets.
+ * Times first, bibs later (issue 26) on the platform: what only workerd can show. The rules themselves (replays,
+ * review items, pairing, slots and bibs by hand, the main timer, the ended race, 'Officiella' and corrections, a
+ * reset, bad input, erasure) are tested on the race room in Node (test/race-room/rapid-timing.test.ts). Here:
+ * the issue's whole race through the HTTP routes with an eviction, real sockets (every phone sees a change), calls
+ * landing inside the object at once, D1's index and the public view after 'Officiella', and what the routes
+ * themselves do (zod's Swedish messages, a digit string from a keypad, a runner's sort, the 202 of the review list).
  */
 import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
@@ -224,302 +227,102 @@ describe("the issue's race: 60 finishers, two timing phones, bibs typed on a thi
   }, 120_000);
 });
 
-describe("rapid taps", () => {
-  it("a slot appears on every phone at once, numbered; a replay answers the same and changes nothing", async () => {
+describe("every phone sees the change", () => {
+  it("a slot appears on every subscribed phone at once; a reset takes the slots and typed bibs off them again", async () => {
     const jar = await loginAdmin();
     const { part, started } = await startedRace(jar, [701]);
     const one = await subscribe(jar, part);
     const two = await subscribe(jar, part);
     const tap = tapId();
-    const first = await json<{ outcome: string; number: number; key: string; slot: { at: number } }>(
+    const first = await json<{ outcome: string; number: number }>(
       await rapid(jar, part, { tap, at: started + MINUTE, device: "phone-a" }),
     );
-    expect(first).toMatchObject({ outcome: "recorded", number: 1, key: tap, slot: { at: started + MINUTE } });
+    expect(first).toMatchObject({ outcome: "recorded", number: 1 });
     for (const phone of [one, two]) {
       await waitFor(() => applyFrames(dataFrames(phone.socket)).has(`slot-${tap}`), 3000, "the slot on the socket");
     }
-    const events = await auditCount(part);
-    const again = await json<{ outcome: string; number: number }>(
-      await rapid(jar, part, { tap, at: started + 2 * MINUTE, device: "phone-a" }),
-    );
-    expect(again).toMatchObject({ outcome: "replayed", number: 1, slot: { at: started + MINUTE } });
-    expect(await auditCount(part)).toBe(events);
-  });
-
-  it("a tap ahead of the server within the clock-sync error is clamped to now; further ahead it goes to review", async () => {
-    const jar = await loginAdmin();
-    const { part } = await startedRace(jar, [702]);
-    const ahead = Date.now() + 4_000;
-    const clamped = await json<{ slot: { at: number; clampedFrom: number } }>(
-      await rapid(jar, part, { tap: tapId(), at: ahead, err: 5_000, device: "phone-a" }),
-    );
-    expect(clamped.slot.clampedFrom).toBe(ahead);
-    expect(clamped.slot.at).toBeLessThan(ahead);
-    const far = await json<{ outcome: string; review: ReviewRecord }>(
-      await rapid(jar, part, { tap: tapId(), at: Date.now() + 60_000, device: "phone-a" }),
-      202,
-    );
-    expect(far.review).toMatchObject({ kind: "rapid", status: "open" });
-    expect(far.review.reason).toMatch(/framtiden/);
-  });
-
-  it("a rapid tap for a race not started, or ended, lands on the review list; applied, it is a slot", async () => {
-    const jar = await loginAdmin();
-    const part = await newRace(jar);
-    const early = tapId();
-    const at = Date.now() - 5 * MINUTE;
-    const queued = await json<{ outcome: string; review: ReviewRecord }>(
-      await rapid(jar, part, { tap: early, at, device: "phone-a" }),
-      202,
-    );
-    expect(queued.review).toMatchObject({ kind: "rapid", reason: "Loppet har inte startat." });
-    // A replay of it finds the same item.
-    expect((await json<{ review: ReviewRecord }>(await rapid(jar, part, { tap: early, at }), 202)).review.id).toBe(
-      early,
-    );
-    const refused = await post(`/admin/api/races/review/${part}/${early}/apply`, {}, { jar });
-    expect(refused.status).toBe(409);
-
-    await json(await get(`/admin/api/races/start/${part}?tap=${tapId()}&at=${Date.now() - 10 * MINUTE}`, { jar }));
-    const applied = await json<{ review: ReviewRecord }>(await decide(jar, part, early, "apply"));
-    expect(applied.review.status).toBe("applied");
-    expect((await timing(jar, part)).slots.map((s) => [s.key, s.at])).toEqual([[early, at]]);
-    expect(await auditTypes(part)).toContain("rapid-tap");
-
-    // Ended: nobody waiting (no runners), then a late tap goes to review.
-    await json(await get(`/admin/api/races/end/${part}`, { jar }));
-    const late = await json<{ review: ReviewRecord }>(await rapid(jar, part, { tap: tapId(), device: "phone-a" }), 202);
-    expect(late.review.reason).toMatch(/avslutat/);
-  });
-
-  it("a tap id already used for a finish tap is refused, and one used for a rapid tap by a finish tap", async () => {
-    const jar = await loginAdmin();
-    const { part, runners, started } = await startedRace(jar, [703]);
-    const used = tapId();
-    await json(await finish(jar, part, runners[0]!.sort, { tap: used, at: started + MINUTE }));
-    expect((await rapid(jar, part, { tap: used, at: started + MINUTE })).status).toBe(409);
-    const slot = tapId();
-    await json(await rapid(jar, part, { tap: slot, at: started + MINUTE }));
-    expect((await finish(jar, part, runners[0]!.sort, { tap: slot, at: started + MINUTE })).status).toBe(409);
-    expect((await get(`/admin/api/races/start/${part}?tap=${slot}`, { jar })).status).toBe(409);
-  });
-});
-
-describe("bibs in finish order", () => {
-  it("pairs in order; the runner's time is the slot's; removing a bib typed twice moves the later ones back", async () => {
-    const jar = await loginAdmin();
-    const { part, runners, started } = await startedRace(jar, [801, 802, 803]);
-    const taps = [1, 2, 3].map((s) => ({ tap: tapId(), at: started + s * 10_000, device: "phone-a" }));
-    for (const tap of taps) await json(await rapid(jar, part, tap));
-    const e1 = await json<{ outcome: string; number: number; runner: RunnerRecord }>(
-      await typeBib(jar, part, tapId(), 802),
-    );
-    expect(e1).toMatchObject({ outcome: "recorded", number: 1, runner: { bib: 802, finished: started + 10_000 } });
-    const twice = tapId();
-    const dup = await json<{ problem: string; number: number }>(await typeBib(jar, part, twice, "802"));
-    expect(dup).toMatchObject({ problem: "bib-twice", number: 2 });
-    await json(await typeBib(jar, part, tapId(), 801));
-    let now = await snapshot(jar, part);
-    // 801 sits on slot 3 while the second 802 holds slot 2.
-    expect(now.runners.find((r) => r.bib === 801)?.finished).toBe(started + 30_000);
-
-    await json(await post(`/admin/api/races/bibs/${part}/${twice}/remove`, {}, { jar }));
-    now = await snapshot(jar, part);
-    expect(now.runners.find((r) => r.bib === 801)?.finished).toBe(started + 20_000);
-    expect(now.runners.find((r) => r.bib === 803)?.finished).toBeNull();
-    // Undone again: back as it was.
-    await json(await post(`/admin/api/races/bibs/${part}/${twice}/restore`, {}, { jar }));
-    expect((await snapshot(jar, part)).runners.find((r) => r.bib === 801)?.finished).toBe(started + 30_000);
-    const types = await auditTypes(part);
-    expect(types.filter((t) => t === "slot-paired").length).toBeGreaterThanOrEqual(4);
-    expect(types).toContain("bib-removed");
-    expect(types).toContain("bib-restored");
-    expect(runners).toHaveLength(3);
-  });
-
-  it("a bib sent again by a phone's queue (its answer lost) after it was corrected or removed: replayed, nothing changed", async () => {
-    const jar = await loginAdmin();
-    const { part, started } = await startedRace(jar, [801, 802]);
-    for (const s of [1, 2]) await json(await rapid(jar, part, { tap: tapId(), at: started + s * 10_000 }));
     const entry = tapId();
-    expect(await json<{ problem: string }>(await typeBib(jar, part, entry, "81"))).toMatchObject({
-      problem: "bib-unknown",
-    });
-    // Another phone takes the suggestion; then the queue resends the bib as typed.
-    await json(await post(`/admin/api/races/bibs/${part}/${entry}/change`, { bib: 801 }, { jar }));
-    const before = await auditCount(part);
-    const again = await json<{ outcome: string; entry: { bib: number; typed?: number } }>(
-      await typeBib(jar, part, entry, "81"),
-    );
-    expect(again).toMatchObject({ outcome: "replayed", entry: { bib: 801, typed: 81 } });
-    expect((await snapshot(jar, part)).runners.find((r) => r.bib === 801)?.finished).toBe(started + 10_000);
-    // The same id with another bib is refused; removed, a resend does not bring it back.
-    const other = await typeBib(jar, part, entry, "802");
-    expect(other.status).toBe(409);
-    expect(await auditCount(part)).toBe(before);
-    await json(await post(`/admin/api/races/bibs/${part}/${entry}/remove`, {}, { jar }));
-    const removed = await auditCount(part);
-    expect(await json<{ outcome: string }>(await typeBib(jar, part, entry, 81))).toMatchObject({ outcome: "replayed" });
-    expect(await auditCount(part)).toBe(removed);
-    expect((await snapshot(jar, part)).runners.find((r) => r.bib === 801)?.finished).toBeNull();
-  });
+    await json(await typeBib(jar, part, entry, 701));
+    await waitFor(() => applyFrames(dataFrames(one.socket)).has(`bib-${entry}`), 3000, "the bib on the socket");
 
-  it("discarding a stray slot moves every later bib one slot forward; taking it back restores them", async () => {
-    const jar = await loginAdmin();
-    const { part, started } = await startedRace(jar, [811, 812]);
-    const stray = tapId();
-    await json(await rapid(jar, part, { tap: tapId(), at: started + 10_000 }));
-    await json(await rapid(jar, part, { tap: stray, at: started + 15_000 }));
-    await json(await rapid(jar, part, { tap: tapId(), at: started + 20_000 }));
-    await json(await typeBib(jar, part, tapId(), 811));
-    await json(await typeBib(jar, part, tapId(), 812));
-    expect((await snapshot(jar, part)).runners.find((r) => r.bib === 812)?.finished).toBe(started + 15_000);
-    await json(await post(`/admin/api/races/slots/${part}/${stray}/discard`, {}, { jar }));
-    expect((await snapshot(jar, part)).runners.find((r) => r.bib === 812)?.finished).toBe(started + 20_000);
-    await json(await post(`/admin/api/races/slots/${part}/${stray}/restore`, {}, { jar }));
-    expect((await snapshot(jar, part)).runners.find((r) => r.bib === 812)?.finished).toBe(started + 15_000);
-  });
-
-  it("a slot assigned by hand (a tile tapped, or a bib typed) is taken out of the order", async () => {
-    const jar = await loginAdmin();
-    const { part, runners, started } = await startedRace(jar, [821, 822, 823]);
-    const taps = [1, 2, 3].map((s) => ({ tap: tapId(), at: started + s * 10_000 }));
-    for (const tap of taps) await json(await rapid(jar, part, tap));
-    // The volunteer forgot 822, who finished second.
-    await json(await typeBib(jar, part, tapId(), 821));
-    await json(await typeBib(jar, part, tapId(), 823));
-    expect((await snapshot(jar, part)).runners.find((r) => r.bib === 823)?.finished).toBe(started + 20_000);
-    const assigned = await json<{ outcome: string; runner: RunnerRecord }>(
-      await post(`/admin/api/races/slots/${part}/${taps[1]!.tap}/assign`, { sort: runners[1]!.sort }, { jar }),
-    );
-    expect(assigned).toMatchObject({ outcome: "assigned", runner: { bib: 822, finished: started + 20_000 } });
-    const { runners: after } = await snapshot(jar, part);
-    expect(after.map((r) => [r.bib, r.finished])).toEqual([
-      [821, started + 10_000],
-      [822, started + 20_000],
-      [823, started + 30_000],
-    ]);
-    // Undone: 823 is back on slot 2, 822 waits.
-    await json(await post(`/admin/api/races/slots/${part}/${taps[1]!.tap}/unassign`, {}, { jar }));
-    expect((await snapshot(jar, part)).runners.find((r) => r.bib === 822)?.finished).toBeNull();
-  });
-
-  it("a tile tap on a runner timed from a slot puts the slot's claim on the list; 'Använd' gives back the slot's time", async () => {
-    const jar = await loginAdmin();
-    const { part, runners, started } = await startedRace(jar, [831]);
-    await json(await rapid(jar, part, { tap: tapId(), at: started + 10_000 }));
-    const entry = tapId();
-    await json(await typeBib(jar, part, entry, 831));
-    // Ångra does not undo a slot's time (the typed bib does).
-    expect((await get(`/admin/api/races/restore/${part}/${runners[0]!.sort}`, { jar })).status).toBe(409);
-    await json(await finish(jar, part, runners[0]!.sort, { tap: tapId(), at: started + 9_000, rerecord: 1 }));
-    const [item] = await reviews(jar, part);
-    expect(item).toMatchObject({ kind: "bib-finished", entry, runnerId: runners[0]!.id });
-    const applied = await json<{ review: ReviewRecord; runner: RunnerRecord }>(
-      await decide(jar, part, item!.id, "apply"),
-    );
-    expect(applied.review.status).toBe("resolved");
-    expect(applied.runner.finished).toBe(started + 10_000);
-    expect(await reviews(jar, part)).toEqual([]);
-    expect(await auditTypes(part)).toContain("slot-time-used");
-  });
-
-  it("a bib for a runner added later pairs by itself; a slot without a bib is on the list once the race ends", async () => {
-    const jar = await loginAdmin();
-    const { part, started } = await startedRace(jar, [841]);
-    await json(await rapid(jar, part, { tap: tapId(), at: started + 10_000 }));
-    await json(await rapid(jar, part, { tap: tapId(), at: started + 20_000 }));
-    await json(await typeBib(jar, part, tapId(), 849));
-    // The item names the number typed (the phone's list titles it 'Nr 849 finns inte i loppet').
-    expect((await reviews(jar, part)).map((r) => [r.kind, r.bib])).toEqual([["bib-unknown", 849]]);
-    const late = await addRunner(jar, part, { firstname: "Sen", bib: 849 });
-    expect(await reviews(jar, part)).toEqual([]);
-    expect((await snapshot(jar, part)).runners.find((r) => r.id === late.id)?.finished).toBe(started + 10_000);
-    // 841 is marked DNS so the race can end; the second slot then has no bib.
-    const r841 = (await snapshot(jar, part)).runners.find((r) => r.bib === 841)!;
-    await json(await get(`/admin/api/races/dns/${part}/${r841.sort}/on`, { jar }));
-    await json(await get(`/admin/api/races/end/${part}`, { jar }));
-    expect((await reviews(jar, part)).map((r) => r.kind)).toEqual(["slot-unmatched"]);
-  });
-});
-
-describe("two timers", () => {
-  it("the main timer's times are taken for paired finishes, audited per runner", async () => {
-    const jar = await loginAdmin();
-    const { part, started } = await startedRace(jar, [851, 852]);
-    for (const s of [1, 2]) {
-      await json(await rapid(jar, part, { tap: tapId(), at: started + s * 10_000, device: "phone-a" }));
-      await json(await rapid(jar, part, { tap: tapId(), at: started + s * 10_000 + 200, device: "phone-b" }));
+    await json(await get(`/admin/api/races/reset/${part}?confirm=APRAKET`, { jar }));
+    for (const phone of [one, two]) {
+      await waitFor(
+        () => {
+          const seen = applyFrames(dataFrames(phone.socket));
+          return !seen.has(`slot-${tap}`) && !seen.has(`bib-${entry}`);
+        },
+        3000,
+        "the cleared slot and bib gone from the phone",
+      );
     }
-    await json(await typeBib(jar, part, tapId(), 852));
-    await json(await typeBib(jar, part, tapId(), 851));
-    expect((await snapshot(jar, part)).runners.map((r) => r.finished)).toEqual([started + 10_000, started + 20_000]);
-    const { race } = await json<{ race: RaceRecord }>(
-      await post(`/admin/api/races/main-timer/${part}`, { mainTimer: "phone-b" }, { jar }),
-    );
-    expect(race.mainTimer).toBe("phone-b");
-    expect((await snapshot(jar, part)).runners.map((r) => r.finished)).toEqual([started + 10_200, started + 20_200]);
-    // The public start list does not carry the device.
-    const [publicRace] = await json<[RaceRecord]>(await get(`/api/races/get/${part}`));
-    expect(publicRace.mainTimer).toBeUndefined();
-    expect((await post(`/admin/api/races/main-timer/${part}`, { mainTimer: "phone-x" }, { jar })).status).toBe(404);
   });
 });
 
-describe("bad input: a Swedish 4xx, nothing changed", () => {
-  it("a bib that is not a number, a slot that does not exist, a pairing of a runner with a time, a second 'Officiella'", async () => {
+describe("what the routes do themselves", () => {
+  it("zod's Swedish 400s before the race is asked, nothing changed; a keypad's digits, a runner's sort, a 202 for the review list", async () => {
     const jar = await loginAdmin();
     const { part, runners, started } = await startedRace(jar, [861, 862]);
     const slot = tapId();
     await json(await rapid(jar, part, { tap: slot, at: started + 10_000 }));
-    await json(await finish(jar, part, runners[1]!.sort, { tap: tapId(), at: started + 5_000 }));
     const before = await auditCount(part);
-    const refusals: [Response, number, RegExp][] = [
-      [await typeBib(jar, part, tapId(), "sex"), 400, /heltal/],
-      [await typeBib(jar, part, tapId(), 0), 400, /heltal/],
-      [await typeBib(jar, part, tapId(), 1.5), 400, /heltal/],
-      [await typeBib(jar, part, "kort", 861), 400, /id/],
+    const typedBib = "Startnummer måste vara ett heltal från 1 till 99999.";
+    const refusals: [Response, number, string][] = [
+      [await typeBib(jar, part, tapId(), "sex"), 400, typedBib],
+      [await typeBib(jar, part, tapId(), 0), 400, typedBib],
+      [await typeBib(jar, part, tapId(), 1.5), 400, typedBib],
+      [await typeBib(jar, part, "kort", 861), 400, "Ogiltigt id för startnumret."],
+      [await post(`/admin/api/races/slots/${part}/${slot}/assign`, { bib: "x" }, { jar }), 400, typedBib],
+      [await rapid(jar, part, { tap: "x" }), 400, "Ogiltigt tryck-id."],
+      [await post(`/admin/api/races/main-timer/${part}`, { mainTimer: 7 }, { jar }), 400, "Ogiltigt enhets-id."],
       [
-        await post(`/admin/api/races/slots/${part}/${tapId()}/assign`, { bib: 861 }, { jar }),
-        404,
-        /Måltiden finns inte/,
+        await post(`/admin/api/races/official/${part}`, { confirm: "ja" }, { jar }),
+        400,
+        "Ange om resultaten ändå ska bli officiella.",
       ],
-      [await post(`/admin/api/races/slots/${part}/${tapId()}/discard`, {}, { jar }), 404, /Måltiden finns inte/],
-      [await post(`/admin/api/races/slots/${part}/${slot}/assign`, { bib: 862 }, { jar }), 409, /har redan en tid/],
-      [await post(`/admin/api/races/slots/${part}/${slot}/assign`, { bib: 999 }, { jar }), 404, /finns inte i loppet/],
-      [await post(`/admin/api/races/slots/${part}/${slot}/assign`, { bib: "x" }, { jar }), 400, /startnummer/i],
-      [await post(`/admin/api/races/bibs/${part}/${tapId()}/remove`, {}, { jar }), 404, /finns inte/],
-      [await post(`/admin/api/races/official/${part}`, {}, { jar }), 409, /avslutat/],
-      [await rapid(jar, part, { tap: "x" }), 400, /tryck-id/],
     ];
     for (const [res, status, message] of refusals) {
       const body = (await res.json()) as { error: string };
-      expect([res.status, body.error]).toEqual([status, expect.stringMatching(message)]);
+      expect([res.status, body.error]).toEqual([status, message]);
     }
     expect(await auditCount(part)).toBe(before);
 
-    // A second 'Officiella'.
-    await json(await post(`/admin/api/races/slots/${part}/${slot}/assign`, { bib: 861 }, { jar }));
+    // A bib from a keypad comes as a digit string; a slot is assigned by the tile's sort.
+    const typed = await json<{ entry: { bib: number }; runner: RunnerRecord }>(
+      await typeBib(jar, part, tapId(), " 861"),
+    );
+    expect(typed).toMatchObject({ entry: { bib: 861 }, runner: { bib: 861, finished: started + 10_000 } });
+    const second = tapId();
+    await json(await rapid(jar, part, { tap: second, at: started + 20_000, device: "phone-a" }));
+    const assigned = await json<{ outcome: string; runner: RunnerRecord }>(
+      await post(`/admin/api/races/slots/${part}/${second}/assign`, { sort: runners[1]!.sort }, { jar }),
+    );
+    expect(assigned).toMatchObject({ outcome: "assigned", runner: { bib: 862, finished: started + 20_000 } });
+
+    // The main timer is set through its route, and the public race view never carries the device.
+    const { race } = await json<{ race: RaceRecord }>(
+      await post(`/admin/api/races/main-timer/${part}`, { mainTimer: "phone-a" }, { jar }),
+    );
+    expect(race.mainTimer).toBe("phone-a");
+    const [publicRace] = await json<[RaceRecord]>(await get(`/api/races/get/${part}`));
+    expect(publicRace.mainTimer).toBeUndefined();
+    expect((await post(`/admin/api/races/main-timer/${part}`, { mainTimer: "phone-x" }, { jar })).status).toBe(404);
+
+    // A tap the race cannot take (it has ended) is a 202: the phone drops it from its queue, a person decides.
     await json(await get(`/admin/api/races/end/${part}`, { jar }));
-    await json(await post(`/admin/api/races/official/${part}`, {}, { jar }));
-    const afterOfficial = await auditCount(part);
-    const second = await post(`/admin/api/races/official/${part}`, {}, { jar });
-    expect(second.status).toBe(409);
-    expect(((await second.json()) as { error: string }).error).toBe("Resultaten är redan officiella.");
-    expect(await auditCount(part)).toBe(afterOfficial);
+    const late = await json<{ outcome: string; review: ReviewRecord }>(await rapid(jar, part, { tap: tapId() }), 202);
+    expect(late).toMatchObject({ outcome: "review", review: { kind: "rapid", status: "open" } });
   });
 });
 
-describe("preliminary → official", () => {
-  it("'Preliminära' from the first finish; 'Officiella' only ended, past open items only confirmed; a correction shows", async () => {
+describe("'Officiella' outside the race object", () => {
+  it("'Officiella' reaches D1's index and the race list; a correction after it reaches D1 and the public view", async () => {
     const jar = await loginAdmin();
     const { part, runners, started } = await startedRace(jar, [871, 872]);
-    expect((await snapshot(jar, part)).race.results).toBeUndefined();
     await json(await finish(jar, part, runners[0]!.sort, { tap: tapId(), at: started + 10_000 }));
-    expect((await snapshot(jar, part)).race.results).toBe("preliminary");
     await json(await get(`/admin/api/races/dns/${part}/${runners[1]!.sort}/on`, { jar }));
     await json(await get(`/admin/api/races/end/${part}`, { jar }));
-    // An open item on the list: a stray rapid tap after the end.
+    // An open item on the list: a stray rapid tap after the end. The route's empty body does not confirm past it.
     await json(await rapid(jar, part, { tap: tapId() }), 202);
     const refused = await post(`/admin/api/races/official/${part}`, {}, { jar });
     expect(refused.status).toBe(409);
@@ -537,7 +340,7 @@ describe("preliminary → official", () => {
     const listed = (await (await get("/api/races")).json()) as RaceRecord[];
     expect(listed.find((r) => r.part === part)).toMatchObject({ results: "official" });
 
-    // A correction after that: allowed, audited, shown as corrected (the race and the runner).
+    // A correction after that: allowed, shown as corrected in the public view (the race and the runner) and D1.
     const corrected = await finish(jar, part, runners[0]!.sort, { tap: tapId(), at: started + 11_000, rerecord: 1 });
     expect(corrected.status).toBe(200);
     const pub = await json<[RaceRecord, ...RunnerRecord[]]>(await get(`/api/races/get/${part}`));
@@ -545,9 +348,6 @@ describe("preliminary → official", () => {
     const publicRunners = pub.slice(1) as RunnerRecord[];
     expect(publicRunners.find((r) => r.sort === runners[0]!.sort)).toMatchObject({ corrected: true });
     expect(publicRunners.find((r) => r.sort === runners[1]!.sort)?.corrected).toBeUndefined();
-    expect(await auditTypes(part)).toEqual(
-      expect.arrayContaining(["results-preliminary", "results-official", "results-corrected"]),
-    );
     await waitFor(async () => {
       const d1 = await env.DB.prepare("SELECT results_status FROM races WHERE part = ?")
         .bind(part)
@@ -569,33 +369,6 @@ describe("preliminary → official", () => {
     );
     expect(answers.map((a) => (a.ok ? a.value.outcome : a.status)).sort()).toEqual([409, "official"]);
     expect((await auditTypes(part)).filter((t) => t === "results-official")).toHaveLength(1);
-  });
-
-  it("a reset clears rapid timing and the results' status", async () => {
-    const jar = await loginAdmin();
-    const { part, started } = await startedRace(jar, [891]);
-    const { socket } = await subscribe(jar, part);
-    const slot = tapId();
-    await json(await rapid(jar, part, { tap: slot, at: started + 10_000 }));
-    const entry = tapId();
-    await json(await typeBib(jar, part, entry, 891));
-    await json(await get(`/admin/api/races/reset/${part}?confirm=APRAKET`, { jar }));
-    const { race, runners } = await snapshot(jar, part);
-    expect(race.results).toBeUndefined();
-    expect(runners[0]).toMatchObject({ finished: null });
-    expect(runners[0]!.slot).toBeUndefined();
-    expect((await timing(jar, part)).slots).toEqual([]);
-    await waitFor(
-      () => {
-        const seen = applyFrames(dataFrames(socket));
-        return seen.get(`slot-${slot}`) === undefined && seen.get(`bib-${entry}`) === undefined;
-      },
-      3000,
-      "the cleared slot and bib gone from the phone",
-    );
-    // A replay of the old tap answers 'replayed' and adds nothing.
-    expect((await json<{ outcome: string }>(await rapid(jar, part, { tap: slot }))).outcome).toBe("replayed");
-    expect((await timing(jar, part)).slots).toEqual([]);
   });
 });
 
@@ -653,31 +426,3 @@ describe("interleavings", () => {
 async function raceClientEvents(part: string) {
   return json<{ seq: number }[]>(await get(`/admin/api/races/audit/${part}?limit=5000`, { jar: await loginAdmin() }));
 }
-
-describe("erasure (personal data) and rapid timing's review items", () => {
-  it("no item keeps an erased runner's name: not in its sentence, not as a suggestion, open or resolved", async () => {
-    const jar = await loginAdmin();
-    const { part, runners, started } = await startedRace(jar, [801, 802]);
-    for (const s of [1, 2, 3]) await json(await rapid(jar, part, { tap: tapId(), at: started + s * 10_000 }));
-    await json(await typeBib(jar, part, tapId(), 802));
-    const twice = tapId();
-    await json(await typeBib(jar, part, twice, 802));
-    await json(await typeBib(jar, part, tapId(), 8011));
-    const open = await reviews(jar, part);
-    expect(open.map((r) => r.kind).sort()).toEqual(["bib-twice", "bib-unknown"]);
-    expect(JSON.stringify(open)).toContain("Löpare801 Ek");
-    expect(JSON.stringify(open)).toContain("Löpare802 Ek");
-    // The bib typed twice is removed: its item is resolved, and kept with its sentence.
-    await json(await post(`/admin/api/races/bibs/${part}/${twice}/remove`, {}, { jar }));
-
-    const stored = await runInDurableObject(env.RACE.getByName(part), async (race: RaceDO, state) => {
-      for (const r of runners) await race.anonymiseRunner(r.id, { firstname: "Anonym", lastname: "Löpare" });
-      return state.storage.sql.exec("SELECT kind, status, reason, data, name FROM review").toArray();
-    });
-    expect(stored.some((r) => r.status === "resolved")).toBe(true);
-    const text = JSON.stringify(stored);
-    expect(text).not.toContain("Löpare801");
-    expect(text).not.toContain("Löpare802");
-    expect(text).toContain("Anonym Löpare");
-  });
-});

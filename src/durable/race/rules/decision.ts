@@ -1,7 +1,8 @@
 /**
  * What a rule answers. A rule decides and writes in one synchronous step (no await between the check and the
- * write, so no other call can land in between); it never touches a socket or D1. The object's shell then does
- * what the effects name: broadcast the changed records to the sockets, mirror runners and the race to D1.
+ * write, so no other call can land in between); it never touches a socket or D1. The room (room.ts) turns the
+ * effects into what the change owes (the changed records as events, the mirrors), and the race object carries it
+ * out: the broadcast to the sockets, the D1 mirror of runners and the race.
  */
 import type { RaceStore } from "../storage";
 import type { ChangeAuthor } from "../types";
@@ -18,7 +19,7 @@ export interface Effects {
   /** These typed bibs (by entry id) changed: broadcast them. */
   entries?: readonly string[];
   /**
-   * Rapid timing is already reconciled with this change (rules/reconcile.ts); otherwise the shell reconciles it
+   * Rapid timing is already reconciled with this change (rules/reconcile.ts); otherwise the room reconciles it
    * before broadcasting.
    */
   reconciled?: boolean;

@@ -65,8 +65,9 @@ export function markOfficial({ store, now, by }: RuleContext, confirm: boolean):
 }
 
 /**
- * After any change (the race object's shell calls this with the change's effects): the first finish makes the
- * results preliminary; after they are official, a change to one of them marks the race and the runner corrected.
+ * After any change (the room's change step calls this with the change's effects, room.ts): the first finish makes
+ * the results preliminary; after they are official, a change to one of them marks the race and the runner
+ * corrected.
  */
 export function keepResultsStatus({ store, by }: RuleContext, effects: Effects): Effects {
   const ids = effects.runners ?? [];
