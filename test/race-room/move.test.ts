@@ -189,6 +189,26 @@ describe("cancelMove", () => {
     // Back in the race, it can be moved again, elsewhere.
     expect(race.room.beginMove(OTHER_TARGET, anna.id).value.moving_to).toBe(OTHER_TARGET);
   });
+
+  it("a late refusal of a move already cancelled leaves the runner's newer move alone, and writes nothing", () => {
+    // The alarm and the call both finish the move to TARGET; the first cancels it, the admin moves the runner to
+    // OTHER_TARGET, and then the second's refusal of TARGET arrives.
+    const race = newRoom();
+    const anna = add(race);
+    race.room.beginMove(TARGET, anna.id);
+    race.room.cancelMove(anna.id, TARGET, "Loppet finns inte");
+    race.room.beginMove(OTHER_TARGET, anna.id);
+    const before = race.room.events();
+
+    const late = race.room.cancelMove(anna.id, TARGET, "Loppet finns inte");
+    expect(late.value).toBeNull();
+    expect(late.owed.events).toEqual([]);
+    expect(race.room.events()).toEqual(before);
+    expect(race.room.movingRunner(anna.id)?.targetPart).toBe(OTHER_TARGET);
+    // A runner that is not moving, or not in the race, is no move to cancel either.
+    expect(race.room.cancelMove("nobody", TARGET, "x").owed.events).toEqual([]);
+    expect(race.room.events()).toEqual(before);
+  });
 });
 
 describe("a whole change of distance between two rooms", () => {

@@ -55,7 +55,7 @@ import { registerBib } from "./rules/bib";
 import { bibAtPickup, dnsNotPickedUp, MAX_PICKUP_RUNNERS, pickUp } from "./rules/checkin";
 import { checkId } from "./rules/checks";
 import { checkRaceInit, createRace, updateExistingRace, type MirroredState } from "./rules/create";
-import { mergeEffects, type Decision, type Effects, type RuleContext } from "./rules/decision";
+import { decided, mergeEffects, type Decision, type Effects, type RuleContext } from "./rules/decision";
 import { setDns } from "./rules/dns";
 import { end } from "./rules/end";
 import { anonymiseRunner, runnerHistory, type Replacement, type RunnerHistory } from "./rules/erase";
@@ -276,8 +276,14 @@ export class RaceRoom {
     return this.settle(by, (context) => endMove(context, row, targetPart, added));
   }
 
-  /** The target refused for good: the runner is back in this race's lists. */
+  /**
+   * The target refused for good: the runner is back in this race's lists. Only the move to that target is
+   * cancelled: two finishings of one move can run at once (the alarm's and the call's), and a late refusal of a move
+   * already cancelled must not undo the move the runner is on now (to another race, which may already have added
+   * it): then nothing is written.
+   */
   cancelMove(runnerId: string, targetPart: string, reason: string, by: ChangeAuthor = {}): Applied<null> {
+    if (this.store.runnerRow(runnerId)?.moving_to !== targetPart) return this.settle(by, () => decided(null));
     return this.settle(by, (context) => cancelMove(context, runnerId, targetPart, reason));
   }
 

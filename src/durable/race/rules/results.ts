@@ -35,7 +35,9 @@ export function markOfficial({ store, now, by }: RuleContext, confirm: boolean):
   if (open > 0 && !confirm) {
     throw new RaceError(
       409,
-      `${open} ${open === 1 ? "sak" : "saker"} under Att granska är inte avgjorda. Avgör dem först, eller bekräfta att resultaten ändå ska bli officiella.`,
+      open === 1
+        ? "1 sak under Att granska är inte avgjord. Avgör den först, eller bekräfta att resultaten ändå ska bli officiella."
+        : `${open} saker under Att granska är inte avgjorda. Avgör dem först, eller bekräfta att resultaten ändå ska bli officiella.`,
     );
   }
   const counts = store.sql<{ runners: number; finished: number }>(

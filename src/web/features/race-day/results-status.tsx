@@ -49,7 +49,7 @@ export function ResultsStatus({
       <Dialog open={confirming} onOpenChange={setConfirming}>
         <DialogContent
           title="Markera ändå som officiella?"
-          description={`${openReviews} ${openReviews === 1 ? "sak" : "saker"} under Att granska är inte avgjorda. Resultaten kan rättas efteråt; rättelser syns som korrigerade.`}
+          description={`${openReviews === 1 ? "1 sak" : `${openReviews} saker`} under Att granska är inte ${openReviews === 1 ? "avgjord" : "avgjorda"}. Resultaten kan rättas efteråt; rättelser syns som korrigerade.`}
         >
           <div className="race-form-actions">
             <Button variant="primary" loading={mark.isPending} onClick={() => send(true)}>
