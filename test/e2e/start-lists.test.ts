@@ -287,13 +287,24 @@ test("a race without runners says so; the keyboard reaches and opens the tabs", 
   const year = page.locator("section.year-section").filter({ has: page.getByRole("heading", { name: "2099" }) });
   const tab = raceTab(year, race.part);
   await tab.waitFor();
-  // Into the year's tab list, then arrows to the race's tab: it opens (Radix activates on focus).
-  await year.getByRole("tab").first().focus();
+  // Into the year's tab list, then arrows to the race's tab: it opens (Radix activates on focus). Each key waits
+  // for the focus to arrive before the next is pressed (a busy machine moves it late, and a key pressed before
+  // then skips past the race's tab).
+  const tabs = year.getByRole("tab");
+  const focused = () => tabs.evaluateAll((els) => els.indexOf(document.activeElement as HTMLElement));
+  const target = await tabs.evaluateAll(
+    (els, part) => els.findIndex((el) => el.getAttribute("aria-controls")?.endsWith(`-content-${part}`)),
+    race.part,
+  );
+  expect(target).toBeGreaterThanOrEqual(0);
+  await tabs.first().focus();
   await page.keyboard.press("End");
+  await expect.poll(focused).toBe((await tabs.count()) - 1);
   await page.keyboard.press("Home");
-  const count = await year.getByRole("tab").count();
-  for (let i = 0; i < count && !(await tab.evaluate((el) => el === document.activeElement)); i++) {
+  await expect.poll(focused).toBe(0);
+  for (let i = 1; i <= target; i++) {
     await page.keyboard.press("ArrowRight");
+    await expect.poll(focused).toBe(i);
   }
   await expect.poll(() => tab.getAttribute("aria-selected")).toBe("true");
   expect(await tab.evaluate((el) => el === document.activeElement && el.matches(":focus-visible"))).toBe(true);
