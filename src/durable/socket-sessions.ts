@@ -5,9 +5,11 @@
  * - at the first broadcast after its session expired (checked from the attachment, no I/O);
  * - at once when its admin logs out (the logout call asks the hub and this season's races to close the
  *   session's sockets);
- * - otherwise at the first broadcast after a re-check of D1 finds the session revoked or the address gone from
- *   the allowlist; the re-check runs before a broadcast when the last one is older than SESSION_RECHECK_MS, so a
- *   socket of another season's race, or of an address removed from the allowlist, streams at most that long.
+ * - otherwise when a re-check of D1 finds the session revoked or the address gone from the allowlist; the re-check
+ *   runs with a broadcast when the last one is older than SESSION_RECHECK_MS (the hub's before it; a race's after
+ *   it, so that no D1 query sits between a change and its broadcast and a race's changes reach each socket in seq
+ *   order), so a socket of another season's race, or of an address removed from the allowlist, streams at most
+ *   that long (and, on a race, the one change that ran the re-check).
  *   The time of the last re-check is kept in the object's storage (`SessionRecheck`), so that bound holds across
  *   hibernation too, and a woken object does not ask D1 before its first broadcast.
  */

@@ -49,7 +49,8 @@ export interface RaceRecord {
 
 /**
  * 'preliminary' from the first finish until an admin marks the results official ('official', only on an ended
- * race); 'corrected' once a result changed after that (each such runner has `corrected: true`).
+ * race); 'corrected' while a result differs from its official one (each such runner has `corrected: true`;
+ * back to 'official' when none does: durable/race/rules/results.ts).
  */
 export type ResultsStatus = "preliminary" | "official" | "corrected";
 
@@ -100,7 +101,7 @@ export interface RunnerRecord {
   seq?: number;
   /** Rapid timing: the key of the merged slot the finish time came from (its reference tap's id). */
   slot?: string;
-  /** The result changed after the race's results were marked official. */
+  /** The result (time, bib, DNS) differs from the one the race's results were marked official with. */
   corrected?: true;
 }
 
@@ -191,13 +192,42 @@ export class RaceError extends Error {
   readonly status: RaceErrorStatus;
   /** A refusal no retry can change (a distance move into an ended race): the move is cancelled, not retried. */
   readonly final?: true;
-  constructor(status: RaceErrorStatus, message: string, options: { final?: boolean } = {}) {
+  /** An action that would re-time runners it does not name: who, and which time each would get. */
+  readonly retimes?: Retime[];
+  constructor(status: RaceErrorStatus, message: string, options: { final?: boolean; retimes?: Retime[] } = {}) {
     super(message);
     this.name = RACE_ERROR_NAME;
     this.status = status;
     if (options.final) this.final = true;
+    if (options.retimes) this.retimes = options.retimes;
   }
 }
+
+/**
+ * A runner whose time an action on rapid timing or the review list would change without naming them (issue 37):
+ * a typed bib removed, a stray slot discarded, a slot given by hand … re-pair the bibs typed after it. The race
+ * refuses such an action (409 with the list, nothing changed) until the phone has shown who gets which time and
+ * the organiser has confirmed: the action sent again with `confirm`, one RetimeConfirm per runner listed.
+ */
+export interface Retime {
+  runnerId: string;
+  sort: string;
+  bib: number | null;
+  name: string;
+  /** The finish before and after (epoch ms; null: no time), and the race's start the times count from. */
+  from: number | null;
+  to: number | null;
+  started: number | null;
+}
+
+/** What the organiser confirmed for one runner: the finish it gets. */
+export interface RetimeConfirm {
+  runnerId: string;
+  to: number | null;
+}
+
+/** At most this many runners in one confirmation (a field of a few hundred runners, with room to spare). */
+export const MAX_RETIMES = 1_000;
 
 export function isRaceError(err: unknown): err is { name: string; message: string; status: RaceErrorStatus } {
   if (typeof err !== "object" || err === null) return false;
@@ -289,6 +319,8 @@ export interface RemovedRunnerRecord {
  *   START_SAME_WINDOW_MS from the first, or a start for an ended race. Applying makes its moment the start.
  * - 'rapid': a rapid finish tap ('Mål!') for a race not started or ended, or with a moment out of range. Applying
  *   adds it as a finish slot at its moment.
+ * - 'bib-early': a bib typed in finish order before the race's current start (typed before a reset and sent after
+ *   it, or while the race was not started). Applying adds it at the end of the finish order; discarding drops it.
  *
  * Rapid timing's kinds (issue 26) are kept by the race object from its own state (DERIVED_REVIEW_KINDS): one opens
  * when the problem appears and is 'resolved' when a change (the one-tap resolution, or any other) removes it.
@@ -313,6 +345,7 @@ export const REVIEW_KINDS = [
   "bib-twice",
   "bib-unknown",
   "bib-finished",
+  "bib-early",
 ] as const;
 export type ReviewKind = (typeof REVIEW_KINDS)[number];
 /** The kinds the race object opens and resolves from its own state (rapid timing). */

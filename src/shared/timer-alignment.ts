@@ -17,7 +17,9 @@
  *    steps of SHIFT_STEP_MS), so it is not moved by that device's lag.
  * 4. A slot only one device has while another device timed past it (that device has a tap more than the tolerance
  *    later, so its tap for this finish is not merely still on its way) is `single`; once `settled` (the race has
- *    ended) every slot only one of several devices has is.
+ *    ended) every slot only one of several devices has is, nothing being on its way any more. Either way a device
+ *    counts only from its first tap: a slot more than the tolerance before it is no sign that the device missed it
+ *    (a second phone that joins late did not time the finishes before it).
  *
  * Taps pinned to different runners (an organiser assigned them) are never paired with each other.
  *
@@ -60,7 +62,7 @@ export interface MergedSlot {
   at: number;
   /** The slot's taps, the one it takes its time from first. */
   taps: SlotTap[];
-  /** Only one device has it, while another device timed past it (or the race has ended). */
+  /** Only one device has it, while another device, timing since before it, timed past it (or the race has ended). */
   single: boolean;
 }
 
@@ -143,17 +145,23 @@ export function alignTimers(taps: readonly TimerTap[], options: AlignOptions = {
     })
     .sort((a, b) => a.at - b.at || compareIds(a.taps[0]!.id, b.taps[0]!.id));
 
-  // The last moment (on the reference's timeline) each device timed: a device that timed past a slot it lacks
-  // missed it.
-  const lastAt = new Map(streams.map((s) => [s.device, s.taps.at(-1)!.at - offsets[s.device]!]));
+  // The span (on the reference's timeline) each device timed, from its first tap to its last: a device that timed
+  // past a slot it lacks missed it, unless the slot lies before the device's first tap (it may have joined late).
+  const spans = new Map(
+    streams.map((s) => [
+      s.device,
+      { first: s.taps[0]!.at - offsets[s.device]!, last: s.taps.at(-1)!.at - offsets[s.device]! },
+    ]),
+  );
+  const missedBy = (device: string, at: number) => {
+    const span = spans.get(device)!;
+    return span.first - tolerance <= at && (options.settled === true || span.last > at + tolerance);
+  };
   const several = streams.length > 1;
   const merged = slots.map((slot, index): MergedSlot => {
     const own = slot.taps[0]!.device;
     const single =
-      several &&
-      slot.taps.length === 1 &&
-      (options.settled === true ||
-        streams.some((s) => s.device !== own && lastAt.get(s.device)! > slot.at + tolerance));
+      several && slot.taps.length === 1 && streams.some((s) => s.device !== own && missedBy(s.device, slot.at));
     return {
       key: slot.taps[0]!.id,
       number: index + 1,

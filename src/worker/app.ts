@@ -5,6 +5,7 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
+import type { Retime } from "../shared/race-protocol";
 import type { AppEnv } from "./env";
 import { ApiError } from "./lib/errors";
 import { appContext } from "./middleware/context";
@@ -104,7 +105,10 @@ export function createApp() {
 
   app.onError((err, c) => {
     if (err instanceof ApiError) {
-      return c.json(err.errors ? { error: err.message, errors: err.errors } : { error: err.message }, err.status);
+      const body: { error: string; errors?: Record<string, string>; retimes?: Retime[] } = { error: err.message };
+      if (err.errors) body.errors = err.errors;
+      if (err.retimes) body.retimes = err.retimes;
+      return c.json(body, err.status);
     }
     if (err instanceof HTTPException) {
       // Hono's own messages are English ("Malformed JSON in request body"); the person gets a Swedish one.

@@ -10,11 +10,12 @@ import { evictDurableObject, listDurableObjectIds, runInDurableObject } from "cl
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { RaceDO } from "../../src/durable/race/race-do";
-import type { SpectatorStats } from "../../src/durable/spectators";
+import { REVALIDATE_MS, type SpectatorStats } from "../../src/durable/spectators";
 import type { PublicRaceView } from "../../src/shared/public-view";
-import type { RaceRecord } from "../../src/shared/race-protocol";
+import type { PublicRunnerRecord, RaceRecord } from "../../src/shared/race-protocol";
 import { applyUpdate, SPECTATOR_NO_MESSAGES, type SpectatorFrame } from "../../src/shared/spectator-protocol";
-import { call, get, loginAdmin, openSocket, waitFor, type CookieJar, type TestSocket } from "../worker/helpers";
+import { call, get, loginAdmin, openSocket, post, waitFor, type CookieJar, type TestSocket } from "../worker/helpers";
+import { testRace } from "../worker/race-calls";
 import {
   addRunner,
   auditTypes,
@@ -167,6 +168,50 @@ describe("the spectator socket", () => {
     }
     expect((await listDurableObjectIds(env.RACE)).length).toBe(races.length);
     expect((await listDurableObjectIds(env.SPECTATORS)).length).toBe(fans.length);
+  });
+});
+
+describe("a start applied from 'Att granska'", () => {
+  it("is a new time for every finisher: on the spectators' socket and in the public JSON, as the phones have it", async () => {
+    const jar = await loginAdmin();
+    const { part, runners } = await runningRace(jar);
+    const started = (await testRace(part).getRace())!.started!;
+    await json(await finish(jar, part, runners[0]!.sort, { tap: tapId(), at: started + 60_000 }));
+    await json(await finish(jar, part, runners[1]!.sort, { tap: tapId(), at: started + 75_000 }));
+    const socket = await spectate(part);
+    await socket.next();
+    /** Each runner's time by sort. */
+    const times = (view: PublicRaceView): Record<string, string | null> =>
+      Object.fromEntries((view.slice(1) as PublicRunnerRecord[]).map((r) => [r.sort, r.time ?? null]));
+    expect(times(pageView(socket).view)).toMatchObject({
+      [runners[0]!.sort]: "01:00.000",
+      [runners[1]!.sort]: "01:15.000",
+    });
+
+    // A second 'Starta' 20 s before the first: to the list, and an admin applies its moment as the start.
+    const { review } = await json<{ review: { id: string } }>(
+      await get(`/admin/api/races/start/${part}?tap=${tapId()}&at=${started - 20_000}`, { jar }),
+      202,
+    );
+    await json(await post(`/admin/api/races/review/${part}/${review.id}/apply`, {}, { jar }));
+    const moved: Record<string, string | null> = {
+      [runners[0]!.sort]: "01:20.000",
+      [runners[1]!.sort]: "01:35.000",
+      [runners[2]!.sort]: null,
+    };
+    // The admin's answer has the new times (what the phones show)...
+    const [, ...admin] = await json<[RaceRecord, ...{ sort: string; time?: string }[]]>(
+      await get(`/admin/api/races/get/${part}`, { jar }),
+    );
+    expect(Object.fromEntries(admin.map((r) => [r.sort, r.time ?? null]))).toEqual(moved);
+    // ...and so do the spectators' socket and the public JSON.
+    const same = (view: PublicRaceView) =>
+      view.length === 4 && Object.entries(times(view)).every(([sort, time]) => moved[sort] === time);
+    await waitFor(() => same(pageView(socket).view), 5000, "the new times on the spectators' socket");
+    expect(pageView(socket).view[0]).toMatchObject({ started: started - 20_000 });
+    await waitFor(async () => same(await publicJson(part)), 5000, "the new times in the public JSON");
+    expect(pageView(socket).view).toEqual(await publicJson(part));
+    socket.ws.close();
   });
 });
 
@@ -327,13 +372,16 @@ describe("a crowd", () => {
     const before = await stats(jar, part);
 
     const crowd = 10_000;
+    const began = Date.now();
     const sockets = await Promise.all(Array.from({ length: crowd }, () => spectate(part)));
     await Promise.all(sockets.map((s) => s.next()));
     for (const s of sockets) s.ws.close();
 
     const after = await stats(jar, part);
     expect(after.connects - before.connects).toBe(crowd);
-    expect(after.raceReads).toBe(before.raceReads);
+    // The crowd never decides how often the race object is read: at most the fan-out's own revalidation, once per
+    // REVALIDATE_MS of the crowd's time (a busy machine takes longer than that to open 10,000 sockets).
+    expect(after.raceReads - before.raceReads).toBeLessThanOrEqual(Math.floor((Date.now() - began) / REVALIDATE_MS));
     expect(await auditTypes(part)).toEqual(audit);
     const [race] = await publicJson(part);
     expect((race as RaceRecord).state).toBe("started");

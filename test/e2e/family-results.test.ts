@@ -3,7 +3,8 @@
  * has started and their runner has finished, sees the runner's time and placings on step 3 of `/anmalan` without
  * sideways scrolling, the runner's diploma opens as a one-page print view (A4 when printed), and once the race is
  * ended and marked 'Officiella' the family gets the results mail, then one correction mail after a re-record (sent by
- * the race object's alarm through the mail queue: src/durable/race/results-mail.ts). Child-safe
+ * the race object's alarm through the mail queue once the race has been still for three minutes, which development's
+ * `POST /dev/races/{race}/results-mail` cuts short here: src/durable/race/results-mail.ts). Child-safe
  * publishing is off in this server: child-safe.test.ts starts a server of its own with it on, and the Worker tests
  * cover it too (test/worker/race-day/child-safe-view.test.ts, test/worker/registration/family-results.test.ts).
  * Uses the season's 0.8 race and resets it afterwards (the browser test files run one at a time).
@@ -136,6 +137,8 @@ test("the family's page shows their runner's time and placing at 390 px, the dip
   expect(
     (await admin.request.get(`/admin/api/races/finish/${PART}/runner-${kid}?rerecord=1`, { headers: H })).status(),
   ).toBe(200);
+  // A correction waits for the race to be still for three minutes; development lets it go now.
+  expect((await admin.request.post(`/dev/races/${PART}/results-mail`, { headers: H })).status()).toBe(200);
   await expect
     .poll(async () => (await mails()).map((m) => m.subject), { timeout: 20_000 })
     .toEqual([`Rättade resultat: ${title}`, `Officiella resultat: ${title}`]);

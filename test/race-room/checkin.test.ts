@@ -1,10 +1,10 @@
 /**
  * Bib pick-up at the desk in the race room (rules/checkin.ts): 'Hämtat' and 'Ångra' with the desk's action ids
  * (a queued action replayed changes nothing), two desks at once, a bib at pick-up, bad input refused with nothing
- * changed, a reset that keeps the pick-up, 'Markera ej hämtade som DNS' and a runner added on the race screen after
- * the start. What needs the platform (a timing phone's socket, D1's participants row, the public list over HTTP,
- * eviction, a change of distance between two race objects, the routes) stays in
- * test/durable/race/race-checkin.test.ts.
+ * changed, a reset that keeps the pick-up, 'Markera ej hämtade som DNS' (during rapid timing too, while a 'Mål!'
+ * slot waits for its bib) and a runner added on the race screen after the start. What needs the platform (a timing
+ * phone's socket, D1's participants row, the public list over HTTP, eviction, a change of distance between two race
+ * objects, the routes) stays in test/durable/race/race-checkin.test.ts.
  */
 import { describe, expect, it } from "vitest";
 import { MAX_CLOCK_ERROR_MS, MAX_TAP_AGE_MS, type RunnerRecord } from "../../src/shared/race-protocol";
@@ -403,6 +403,87 @@ describe("'Markera ej hämtade som DNS'", () => {
     expect(race.room.runner(absent2.id)!.dns).toBe(true);
     expect(race.room.runner(picked.id)!.dns).toBeUndefined();
     expect(race.room.runner(finisher.id)!.dns).toBeUndefined();
+  });
+});
+
+describe("'Markera ej hämtade som DNS' during rapid timing", () => {
+  const timer = { actor: "tidtagare@example.se", device: "phone-t" };
+  const bibPhone = { actor: "nummer@example.se", device: "phone-n" };
+
+  /** A started race of runners with these bibs, none of whom picked up; 'Mål!' and typed bibs as the phones send them. */
+  function rapidRace(bibs: number[]) {
+    const race = newRoom();
+    const runners = bibs.map((bib) => add(race, { firstname: `Löpare${bib}`, lastname: "Ek", bib }));
+    const started = race.clock.now() - 20 * 60_000;
+    race.run({ type: "start", tap: { tapId: tapId(), at: started } });
+    const tap = (seconds: number) => {
+      const answer = race.run({ type: "rapid-tap", tap: { tapId: tapId(), at: started + seconds * 1_000 } }, timer);
+      if (answer.outcome === "review") throw new Error(`the tap went to the review list: ${answer.review.reason}`);
+      return answer.key!;
+    };
+    const typeBib = (bib: number) => race.run({ type: "enter-bib", entryId: tapId(), bib }, bibPhone);
+    const dnsOf = (bib: number) => race.room.runners().find((r) => r.bib === bib)!.dns === true;
+    return { race, runners, tap, typeBib, dnsOf };
+  }
+
+  it("is refused while a 'Mål!' slot has no runner (its bib not typed yet), marking nobody; once every slot has its runner it marks the rest", () => {
+    const { race, tap, typeBib, dnsOf } = rapidRace([671, 672, 673, 674]);
+    tap(60);
+    tap(70);
+    const bulk = () => race.run({ type: "dns-not-picked-up" }, desk);
+    const before = race.auditTypes();
+    // 671 and 672 crossed the line: their slots wait for their bibs, so either of them may be 'not picked up'.
+    expect(refusal(bulk)).toEqual({
+      status: 409,
+      message:
+        "2 måltider har ännu ingen löpare: de som gick i mål då kan vara bland dem som inte hämtat nummerlappen. " +
+        "Skriv in de startnummer som saknas i målordningen först (och ta bort måltider som inte är någon löpare).",
+    });
+    expect(race.auditTypes()).toEqual(before);
+    typeBib(671);
+    expect(refusal(bulk)).toEqual({
+      status: 409,
+      message:
+        "1 måltid har ännu ingen löpare: den som gick i mål då kan vara en av dem som inte hämtat nummerlappen. " +
+        "Skriv in de startnummer som saknas i målordningen först (och ta bort måltider som inte är någon löpare).",
+    });
+    expect(race.auditTypes().filter((t) => t === "dns-not-picked-up")).toEqual([]);
+    expect([671, 672, 673, 674].some(dnsOf)).toBe(false);
+
+    typeBib(672);
+    expect(bulk().marked.map((r) => r.bib)).toEqual([673, 674]);
+    expect([671, 672].some(dnsOf)).toBe(false);
+  });
+
+  it("a stray slot discarded is no runner: the action is taken again", () => {
+    const { race, tap, typeBib, dnsOf } = rapidRace([675, 676]);
+    tap(60);
+    const stray = tap(61);
+    typeBib(675);
+    expect(refusal(() => race.run({ type: "dns-not-picked-up" }, desk)).status).toBe(409);
+    race.run({ type: "discard-slot", tapId: stray });
+    expect(race.run({ type: "dns-not-picked-up" }, desk).marked.map((r) => r.bib)).toEqual([676]);
+    expect(dnsOf(675)).toBe(false);
+  });
+
+  it("leaves out a runner whose bib is typed while their 'Mål!' tap has not arrived: they crossed the line", () => {
+    const { race, tap, typeBib, dnsOf } = rapidRace([681, 682, 683]);
+    tap(60);
+    // The bib phone runs ahead of the timer: 682 is typed before its slot has come.
+    typeBib(681);
+    typeBib(682);
+    expect(race.room.reviews().map((r) => [r.kind, r.bib])).toEqual([["bib-unmatched", 682]]);
+
+    const { value, owed } = race.apply({ type: "dns-not-picked-up" }, desk);
+    expect(value.marked.map((r) => r.bib)).toEqual([683]);
+    expect(owed.events.map((e) => (e as RunnerRecord).bib)).toEqual([683]);
+    expect(race.audit("dns-not-picked-up")[0]!.data).toEqual({ runners: [{ id: value.marked[0]!.id, bib: 683 }] });
+    expect(dnsOf(682)).toBe(false);
+
+    // Its tap arrives: 682 gets its time, with nothing to decide on the review list.
+    tap(65);
+    expect(race.room.runners().find((r) => r.bib === 682)!.finished).not.toBeNull();
+    expect(race.room.reviews()).toEqual([]);
   });
 });
 

@@ -1,9 +1,9 @@
 /**
  * An ended race stays ended (rules/end.ts lists what it takes): only a reset changes its state. It takes an admin's
  * corrections (a confirmed re-record, the spec's bare call, a restored time, DNS, a bib) and no plain tap; a start
- * for it goes to the review list; a runner arriving after the end comes in marked DNS. The object made from D1's
- * index for an ended race, a race D1 lacks, and a move into an ended race between two objects are tested on
- * workerd (test/durable/race/race-trust.test.ts).
+ * for it goes to the review list; a runner arriving after the end comes in marked DNS; 'Officiella' is taken once,
+ * not again after a correction. The object made from D1's index for an ended race, a race D1 lacks, and a move into
+ * an ended race between two objects are tested on workerd (test/durable/race/race-trust.test.ts).
  */
 import { describe, expect, it } from "vitest";
 import { RaceError } from "../../src/shared/race-protocol";
@@ -84,6 +84,31 @@ describe("an ended race stays ended", () => {
     const { race } = endedRace();
     expect(race.run({ type: "reset" })).toMatchObject({ state: "", started: null });
     expect(race.run({ type: "start", tap: { tapId: tapId() } })).toMatchObject({ outcome: "started" });
+  });
+});
+
+describe("'Officiella' after a correction", () => {
+  it("is refused on results corrected since they were official, as on official ones: one 'Officiella' per race", () => {
+    const { race, ella, started } = endedRace();
+    race.run({ type: "mark-official", confirm: false });
+    const officialAt = race.room.race().officialAt;
+    expect(officialAt).toBe(race.clock.now());
+    race.clock.advance(60_000);
+    tap(race, ella, { at: started + 90_000, rerecord: true });
+    expect(race.room.race()).toMatchObject({ results: "corrected", officialAt });
+
+    race.clock.advance(60_000);
+    const before = race.auditTypes();
+    for (const confirm of [false, true]) {
+      expect(refusal(() => race.run({ type: "mark-official", confirm }))).toEqual({
+        status: 409,
+        message: "Resultaten är redan officiella.",
+      });
+    }
+    expect(race.auditTypes()).toEqual(before);
+    // Still corrected, official since the first 'Officiella'.
+    expect(race.room.race()).toMatchObject({ results: "corrected", officialAt });
+    expect(race.room.runner(ella)).toMatchObject({ finished: started + 90_000, corrected: true });
   });
 });
 

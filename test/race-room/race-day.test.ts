@@ -148,6 +148,39 @@ describe("the start", () => {
     );
     expect(moved.owed.events.some((e) => e.sort === runnerSort(runners[1]!.id))).toBe(false);
   });
+
+  it("a moved start is a change of every finisher's record: a replay by seq and the spectators' feed carry it", () => {
+    const { race, runners, started } = startedRace([601, 602, 603]);
+    const [ella, olle, waiting] = runners.map((r) => r.id) as [string, string, string];
+    tap(race, ella, { at: started + 60_000 });
+    tap(race, olle, { at: started + 75_000 });
+    const item = reviewOf(race.run({ type: "start", tap: { tapId: tapId(), at: started - 10_000 } }));
+    const before = race.room.catchUp(0).hello.seq;
+
+    const moved = race.apply({ type: "apply-review", reviewId: item.id });
+    const seq = race.audit("start-moved")[0]!.seq;
+    // Each finisher's record changed with the start: it carries the change's seq, on every phone.
+    for (const [id, time] of [
+      [ella, "01:10.000"],
+      [olle, "01:25.000"],
+    ] as const) {
+      expect(moved.owed.events).toContainEqual(expect.objectContaining({ sort: runnerSort(id), seq, time }));
+    }
+    expect(moved.owed.spectators).toBe(true);
+    // A phone that reconnects with the seq it had gets them, and so does the spectators' fan-out (publicSince).
+    const replay = race.room.catchUp(before).events;
+    expect(replay).toContainEqual(expect.objectContaining({ sort: runnerSort(ella), time: "01:10.000" }));
+    const feed = race.room.publicSince(before);
+    expect(feed.seq).toBe(seq);
+    expect(feed.runners.map((r) => [r.sort, "time" in r ? r.time : null]).sort()).toEqual(
+      [
+        [runnerSort(ella), "01:10.000"],
+        [runnerSort(olle), "01:25.000"],
+      ].sort(),
+    );
+    expect(feed.runners.some((r) => r.sort === runnerSort(waiting))).toBe(false);
+    expect(feed.race).toMatchObject({ started: started - 10_000 });
+  });
 });
 
 describe("finish taps", () => {

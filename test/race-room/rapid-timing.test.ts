@@ -11,10 +11,22 @@
 import { describe, expect, it } from "vitest";
 import type { AnswerOf, RaceCommand } from "../../src/durable/race/commands";
 import { RaceRoom } from "../../src/durable/race/room";
+import type { BibEntryResult } from "../../src/durable/race/rules/bib-entries";
 import type { RapidTapResult } from "../../src/durable/race/rules/rapid";
 import type { ChangeAuthor } from "../../src/durable/race/types";
 import { MAX_TAP_AGE_MS, type RaceEvent, type ReviewRecord, type RunnerRecord } from "../../src/shared/race-protocol";
-import { ADMIN, applyEvents, newRoom, refusal, runner, tapId, type TestRoom } from "./room-helpers";
+import {
+  ADMIN,
+  applyEvents,
+  confirmationOf,
+  confirmed,
+  newRoom,
+  refusal,
+  retimesOf,
+  runner,
+  tapId,
+  type TestRoom,
+} from "./room-helpers";
 
 const SECOND = 1_000;
 const MINUTE = 60_000;
@@ -49,8 +61,9 @@ function timing(race: TestRoom) {
       if (answer.outcome === "review") throw new Error(`the tap went to the review list: ${answer.review.reason}`);
       return answer;
     },
-    /** A bib typed in finish order on the bib phone. */
-    typeBib: (bib: number, entryId = tapId()) => race.run({ type: "enter-bib", entryId, bib }, PHONE_C),
+    /** A bib typed in finish order on the bib phone (sent without its moment: always taken, never reviewed). */
+    typeBib: (bib: number, entryId = tapId()) =>
+      race.run({ type: "enter-bib", entryId, bib }, PHONE_C) as BibEntryResult,
     /** The finish time the race has for this bib. */
     finishedOf: (bib: number) => race.room.runners().find((r) => r.bib === bib)?.finished,
     byBib: (bib: number) => race.room.runners().find((r) => r.bib === bib)!,
@@ -284,7 +297,7 @@ describe("bibs typed in finish order", () => {
     expect(e1.owed.events.map((e) => e.seq)).toEqual([...e1.owed.events.map((e) => e.seq)].sort((a, b) => a - b));
     expect(e1.owed.spectators).toBe(true);
     expect(race.room.rapidTiming().slots.map((s) => [s.number, s.runnerId, s.claim])).toEqual([
-      [1, e1.value.runner!.id, first],
+      [1, (e1.value as BibEntryResult).runner!.id, first],
       [2, null, null],
       [3, null, null],
     ]);
@@ -298,7 +311,12 @@ describe("bibs typed in finish order", () => {
     expect(finishedOf(801)).toBe(started + 30 * SECOND);
     expect(openKinds()).toEqual(["bib-twice"]);
 
-    expect(race.run({ type: "remove-bib-entry", entryId: twice })).toMatchObject({
+    // Removing it moves 801 back onto slot 2: the phone is told, and the organiser confirms (issue 37).
+    const removal = confirmed(race, { type: "remove-bib-entry", entryId: twice });
+    expect(removal.retimes).toEqual([
+      expect.objectContaining({ bib: 801, from: started + 30 * SECOND, to: started + 20 * SECOND }),
+    ]);
+    expect(removal.applied.value).toMatchObject({
       outcome: "removed",
       entry: { removed: true },
       slot: null,
@@ -312,8 +330,10 @@ describe("bibs typed in finish order", () => {
       "unchanged",
     );
 
-    // Taken back: as it was, its item open again.
-    expect(race.run({ type: "restore-bib-entry", entryId: twice })).toMatchObject({ outcome: "restored", number: 2 });
+    // Taken back: as it was (801 moves on again, confirmed), its item open again.
+    const restore = confirmed(race, { type: "restore-bib-entry", entryId: twice });
+    expect(restore.retimes.map((r) => r.bib)).toEqual([801]);
+    expect(restore.applied.value).toMatchObject({ outcome: "restored", number: 2 });
     expect(finishedOf(801)).toBe(started + 30 * SECOND);
     expect(openKinds()).toEqual(["bib-twice"]);
     expect(answeredUnchanged(race, () => race.run({ type: "restore-bib-entry", entryId: twice })).outcome).toBe(
@@ -456,6 +476,7 @@ describe("slots by hand", () => {
     typeBib(812);
     expect(finishedOf(812)).toBe(started + 15 * SECOND);
 
+    // 812 held the stray slot (the action names it); nobody after it is moved, so nothing to confirm.
     expect(race.run({ type: "discard-slot", tapId: stray })).toMatchObject({
       outcome: "discarded",
       slot: { id: stray, discarded: true },
@@ -466,7 +487,12 @@ describe("slots by hand", () => {
     expect(race.room.rapidTiming().slots.map((s) => s.number)).toEqual([1, 2]);
     expect(answeredUnchanged(race, () => race.run({ type: "discard-slot", tapId: stray })).outcome).toBe("unchanged");
 
-    expect(race.run({ type: "restore-slot", tapId: stray })).toMatchObject({ outcome: "restored", number: 2 });
+    // Taken back, the slot moves 812 back onto it: a runner it does not name, confirmed first.
+    const restored = confirmed(race, { type: "restore-slot", tapId: stray });
+    expect(restored.retimes.map((r) => [r.bib, r.from, r.to])).toEqual([
+      [812, started + 20 * SECOND, started + 15 * SECOND],
+    ]);
+    expect(restored.applied.value).toMatchObject({ outcome: "restored", number: 2 });
     expect(finishedOf(812)).toBe(started + 15 * SECOND);
     expect(answeredUnchanged(race, () => race.run({ type: "restore-slot", tapId: stray })).outcome).toBe("unchanged");
     expect(race.auditTypes()).toEqual(expect.arrayContaining(["slot-discarded", "slot-restored"]));
@@ -480,6 +506,8 @@ describe("slots by hand", () => {
     typeBib(823);
     expect(finishedOf(823)).toBe(started + 20 * SECOND);
 
+    // 'Ge tiden': slot 2 (823's until now) to 822. 823 moves on to slot 3, but the dialog showed 823 on that slot (the
+    // action names it) and no bib after it moves: nothing to confirm.
     const assigned = race.run({ type: "assign-slot", tapId: taps[1]!, target: { runnerId: runners[1]!.id } });
     expect(assigned).toMatchObject({
       outcome: "assigned",
@@ -498,8 +526,10 @@ describe("slots by hand", () => {
       answeredUnchanged(race, () => race.run({ type: "assign-slot", tapId: taps[1]!, target: { bib: 822 } })).outcome,
     ).toBe("unchanged");
 
-    // Undone: 823 is back on slot 2, 822 waits.
-    expect(race.run({ type: "unassign-slot", tapId: taps[1]! })).toMatchObject({ outcome: "unassigned" });
+    // Undone: 823 is back on slot 2 (confirmed), 822 waits.
+    expect(confirmed(race, { type: "unassign-slot", tapId: taps[1]! }).applied.value).toMatchObject({
+      outcome: "unassigned",
+    });
     expect(finishedOf(822)).toBeNull();
     expect(finishedOf(823)).toBe(started + 20 * SECOND);
     expect(answeredUnchanged(race, () => race.run({ type: "unassign-slot", tapId: taps[1]! })).outcome).toBe(
@@ -766,13 +796,15 @@ describe("rapid timing's review items and their one-tap decisions", () => {
     // The admin picks one: the change resolves the item by itself.
     race.run({ type: "change-bib-entry", entryId: several.entry.id, bib: 615 });
     expect(finishedOf(615)).toBe(started + 20 * SECOND);
+    // 'Ta bort numret' on a bib nobody has: the bib stood for a real crossing, so its slot goes with it and no
+    // later bib moves (issue 37).
     decide("discard-review", none.entry.id);
     expect(race.room.reviews()).toEqual([]);
     expect(refusedUnchanged(race, () => decide("discard-review", none.entry.id))).toEqual({
       status: 409,
       message: "Den är redan avgjord.",
     });
-    expect(race.audit("bib-removed").map((e) => e.data.bib)).toEqual([123]);
+    expect(race.audit("bib-removed-with-slot").map((e) => e.data.bib)).toEqual([123]);
   });
 
   it("a slot without a bib is discarded, not applied; a bib without a slot is removed, not applied; an item that does not exist is a 404", () => {
@@ -833,9 +865,10 @@ describe("rapid timing's review items and their one-tap decisions", () => {
       pin: slots[1],
       reason: "Löparen som måltiden tilldelades finns inte längre i loppet.",
     });
+    // The slot was that runner's crossing: the assignment and its slot go together, and no later bib moves.
     race.run({ type: "discard-review", reviewId: gone!.id });
-    expect(race.room.rapidTiming().slots[1]).toMatchObject({ runnerId: null, claim: null });
-    expect(race.audit("slot-unassigned")).toHaveLength(1);
+    expect(race.room.rapidTiming().slots.map((s) => s.key)).toEqual([slots[0]]);
+    expect(race.audit("bib-removed-with-slot").map((e) => e.data)).toMatchObject([{ pin: slots[1], slot: slots[1] }]);
     expect(finishedOf(851)).toBe(started + 10 * SECOND);
   });
 });
@@ -925,8 +958,10 @@ describe("preliminary → official", () => {
   it("a correction after 'Officiella' is taken and shows: the race corrected, each changed runner corrected, the rest not", () => {
     const { race, runners, started, stray, byBib } = endedRace();
     race.run({ type: "mark-official", confirm: true });
-    // The stray tap discarded: 872 and 873 move one slot forward.
-    const discarded = race.apply({ type: "discard-slot", tapId: stray });
+    // The stray tap discarded: 872 and 873 move one slot forward, once the organiser has confirmed it. 872 held the
+    // slot the organiser discarded (the action names it); 873 is listed.
+    const { applied: discarded, retimes } = confirmed(race, { type: "discard-slot", tapId: stray });
+    expect(retimes.map((r) => r.bib)).toEqual([873]);
     expect(discarded.owed).toMatchObject({ mirrorRace: true, resultsMail: true });
     expect(race.room.race().results).toBe("corrected");
     expect(race.room.runners().map((r) => [r.bib, r.finished, r.corrected])).toEqual([
@@ -966,10 +1001,15 @@ describe("preliminary → official", () => {
         .map((r) => ("bib" in r ? r.bib : null))
         .sort(),
     ).toEqual([871, 872, 873]);
-    // A runner corrected once is not corrected again.
-    const corrections = race.audit("results-corrected").length;
-    race.run({ type: "restore-slot", tapId: stray });
-    expect(race.audit("results-corrected")).toHaveLength(corrections);
+    // Taking the discard back returns 872 and 873 to their official times (confirmed first: the slot showed nobody,
+    // so both are listed): their marks clear; 871's stays, so the race stays corrected.
+    const back = confirmed(race, { type: "restore-slot", tapId: stray });
+    expect(back.retimes.map((r) => r.bib)).toEqual([872, 873]);
+    expect(race.room.runners().map((r) => [r.bib, r.corrected])).toEqual([
+      [871, true],
+      [872, undefined],
+      [873, undefined],
+    ]);
     expect(race.room.race().results).toBe("corrected");
   });
 });
@@ -1232,7 +1272,12 @@ describe("the issue's race: 60 finishers, two timing phones, bibs typed on a thi
       // suggestion that is the meant runner.
       for (const item of open) {
         if (item.kind === "slot-single") object.run({ type: "apply-review", reviewId: item.id });
-        if (item.kind === "bib-twice") object.run({ type: "discard-review", reviewId: item.id });
+        if (item.kind === "bib-twice") {
+          // Every bib after it moves one slot back: listed for the organiser, who confirms it.
+          const retimes = retimesOf(() => object.run({ type: "discard-review", reviewId: item.id }));
+          expect(retimes.length).toBeGreaterThan(0);
+          object.run({ type: "discard-review", reviewId: item.id, confirm: confirmationOf(retimes) });
+        }
       }
       for (const item of object
         .room()

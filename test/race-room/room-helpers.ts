@@ -8,7 +8,7 @@ import type { AnswerOf, RaceCommand } from "../../src/durable/race/commands";
 import { RaceRoom, type Applied } from "../../src/durable/race/room";
 import type { ChangeAuthor, KnownParticipant, RunnerInput } from "../../src/durable/race/types";
 import { raceId } from "../../src/shared/race-id";
-import type { RaceAuditEvent, RaceEvent } from "../../src/shared/race-protocol";
+import type { RaceAuditEvent, RaceEvent, Retime, RetimeConfirm } from "../../src/shared/race-protocol";
 import { nodePorts, type NodePorts } from "./node-ports";
 
 /** A clock that stands still until the test moves it. */
@@ -124,6 +124,40 @@ export function refusal(call: () => unknown): { status: number; message: string 
     return { status: e.status!, message: e.message };
   }
   throw new Error("expected the race to refuse the call");
+}
+
+/**
+ * An action that re-times runners it does not name (src/durable/race/rules/retime.ts): it is refused first, with
+ * nothing changed, listing who would get which time; then sent again confirming exactly that list.
+ */
+export function confirmed<C extends RaceCommand>(
+  race: TestRoom,
+  command: C,
+  by: ChangeAuthor = ADMIN,
+): { retimes: Retime[]; applied: Applied<AnswerOf<C>> } {
+  const before = race.room.events().length;
+  const retimes = retimesOf(() => race.room.apply(command, by));
+  expect(race.room.events()).toHaveLength(before);
+  return { retimes, applied: race.room.apply({ ...command, confirm: confirmationOf(retimes) }, by) };
+}
+
+/** The list a call is refused with because it would re-time runners it does not name. */
+export function retimesOf(call: () => unknown): Retime[] {
+  try {
+    call();
+  } catch (err) {
+    const e = err as { name?: string; status?: number; retimes?: Retime[] };
+    expect(e.name).toBe("RaceError");
+    expect(e.status).toBe(409);
+    expect(e.retimes, "the refusal lists who would get a new time").toBeDefined();
+    return e.retimes!;
+  }
+  throw new Error("the action should have asked for a confirmation");
+}
+
+/** What the phone sends once the organiser has confirmed the list. */
+export function confirmationOf(retimes: readonly Retime[]): RetimeConfirm[] {
+  return retimes.map((r) => ({ runnerId: r.runnerId, to: r.to }));
 }
 
 /** Applies event frames as a phone does: by sort, a removal deletes, an older seq never overwrites a newer. */

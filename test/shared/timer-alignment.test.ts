@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   alignTimers,
   bestShift,
+  MAX_TIMER_SHIFT_MS,
   pairInOrder,
   PAIR_TOLERANCE_MS,
   type TimerTap,
@@ -120,8 +121,8 @@ describe("alignTimers", () => {
     const singles = slots.filter((s) => s.taps.length === 1);
     expect(singles.map((s) => s.number)).toEqual([1, 24, 42]);
     expect(singles.every((s) => s.taps[0]!.device === "a")).toBe(true);
-    // Finish 1 lies before B's first tap, but B timed past it: flagged like the others.
-    expect(singles.map((s) => s.single)).toEqual([true, true, true]);
+    // Finish 1 lies before B's first tap: B may have joined after it, so only the two B timed around are flagged.
+    expect(singles.map((s) => s.single)).toEqual([false, true, true]);
     expect(slots.filter((s) => s.taps.length === 2).every((s) => s.taps[0]!.device === "b" && !s.single)).toBe(true);
   });
 
@@ -146,12 +147,76 @@ describe("alignTimers", () => {
     expect(byMain.slots.map((s) => s.key)).toEqual(["b-000", "b-001", "b-002", "b-003"]);
   });
 
+  it("aligns two phones up to MAX_TIMER_SHIFT_MS apart, either way; further apart their taps are not one finish", () => {
+    const finishes = Array.from({ length: 8 }, (_, i) => T0 + (i + 1) * 10_000);
+    const a = taps("a", finishes);
+    const apart = (lag: number) =>
+      alignTimers([
+        ...a,
+        ...taps(
+          "b",
+          finishes.map((at) => at + lag),
+        ),
+      ]);
+    const within = MAX_TIMER_SHIFT_MS - 500;
+    expect(apart(within).slots).toHaveLength(8);
+    expect(apart(within).offsets).toEqual({ a: 0, b: within });
+    expect(apart(-within).slots).toHaveLength(8);
+    expect(apart(-within).offsets).toEqual({ a: within, b: 0 });
+    // Beyond the limit (and its tolerance) the two streams are not shifted: every tap is a finish of its own.
+    const beyond = MAX_TIMER_SHIFT_MS + PAIR_TOLERANCE_MS + 100;
+    for (const lag of [beyond, -beyond]) {
+      const { slots, offsets } = apart(lag);
+      expect(slots).toHaveLength(16);
+      expect(Object.values(offsets)).toEqual([0, 0]);
+    }
+  });
+
   it("a finish one device has not sent yet is not flagged until that device times past it, or the race ends", () => {
     const a = taps("a", [T0 + 1_000, T0 + 5_000, T0 + 9_000]);
     const b = taps("b", [T0 + 1_100, T0 + 5_100]);
     const live = alignTimers([...a, ...b]);
     expect(live.slots.map((s) => s.single)).toEqual([false, false, false]);
     expect(alignTimers([...a, ...b], { settled: true }).slots.map((s) => s.single)).toEqual([false, false, true]);
+  });
+
+  it("a finish the other device's tap may still be on its way for is not flagged: that device timed past it by less than the tolerance", () => {
+    // Two finishers 0.3 s apart: B's tap for the second has come, its tap for the first not yet.
+    const a = taps("a", [T0 + 1_000, T0 + 5_000, T0 + 9_000, T0 + 9_300, T0 + 12_000]);
+    const b = taps("b", [T0 + 1_050, T0 + 5_050, T0 + 9_350, T0 + 12_040]);
+    const live = alignTimers([...a.slice(0, 4), ...b.slice(0, 3)]);
+    expect(live.slots.map((s) => [s.at, s.taps.length, s.single])).toEqual([
+      [T0 + 1_000, 2, false],
+      [T0 + 5_000, 2, false],
+      [T0 + 9_000, 1, false],
+      [T0 + 9_300, 2, false],
+    ]);
+    // B times a later finish, more than the tolerance after it: B missed it.
+    expect(alignTimers([...a, ...b]).slots.map((s) => s.single)).toEqual([false, false, true, false, false]);
+  });
+
+  it("a phone that joins late does not flag the finishes before its first tap, live or once ended; those after it does", () => {
+    const finishes = Array.from({ length: 12 }, (_, i) => T0 + (i + 1) * 4_000);
+    const a = taps("a", finishes);
+    // B's volunteer arrives before the 6th finisher, and misses the 9th.
+    const b = taps(
+      "b",
+      finishes.filter((_, i) => i >= 5 && i !== 8).map((at) => at + 120),
+    );
+    const live = alignTimers([...a, ...b]);
+    expect(live.slots).toHaveLength(12);
+    expect(live.offsets.b).toBe(120);
+    expect(live.slots.filter((s) => s.single).map((s) => s.number)).toEqual([9]);
+    expect(
+      alignTimers([...a, ...b], { settled: true })
+        .slots.filter((s) => s.single)
+        .map((s) => s.number),
+    ).toEqual([9]);
+
+    // A finish within the tolerance before B's first tap (a clump: 0.4 s before the 6th) is B's to have timed.
+    const clump: TimerTap = { id: "a-clump", device: "a", at: finishes[5]! - 400 };
+    const withClump = alignTimers([...a, clump, ...b]);
+    expect(withClump.slots.filter((s) => s.single).map((s) => s.key)).toEqual(["a-clump", "a-008"]);
   });
 
   it("one more tap never moves a finish two devices timed, and moves a single only in steps", () => {

@@ -135,6 +135,33 @@ describe("the slots on every phone", () => {
     expect(rows.map((r) => [r.key, r.at])).toEqual([[TAP(2), START + 60_300]]);
   });
 
+  it("each slot knows the typed bib that reaches it, paired or not, as the race matches them", () => {
+    const typed = (n: number, bib: number, position: number) => ({
+      type: "bib" as const,
+      part: PART,
+      sort: `bib-${TAP(n)}` as `bib-${string}`,
+      id: TAP(n),
+      bib,
+      position,
+      device: "phone-c",
+      actor: "c@example.se",
+      at: START + 90_000,
+      seq: 10 + n,
+    });
+    const rapid = {
+      slots: [
+        slot(1, START + 60_000, "phone-a"),
+        slot(2, START + 63_000, "phone-a"),
+        slot(3, START + 66_000, "phone-a"),
+      ],
+      // 12 pairs slot 1; 99 (nobody's) holds slot 2; slot 3 has no bib yet.
+      bibs: [typed(21, 12, 1), typed(22, 99, 2)],
+    };
+    const runners = [runner("r1", 12, { slot: TAP(1), finished: START + 60_000 }), runner("r2", 13)];
+    const rows = slotRows(race, rapid, runners, [], "phone-a");
+    expect(rows.map((r) => r.entry)).toEqual([{ id: TAP(21), bib: 12 }, { id: TAP(22), bib: 99 }, null]);
+  });
+
   it("times since the start in tenths, rounded down; typed bibs in finish order without removed ones", () => {
     expect(slotTime(START + 723_499, START)).toBe("12:03.4");
     expect(slotTime(START + 59, START)).toBe("00:00.0");

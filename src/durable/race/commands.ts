@@ -8,7 +8,7 @@
  * a change of distance (`moveRunner`: this race, then the target's `add-runner`, then this race again) and an
  * erasure (`anonymiseRunner`: every race a person may have been in, without making one).
  */
-import type { RaceRecord, RunnerRecord } from "../../shared/race-protocol";
+import type { RaceRecord, RetimeConfirm, RunnerRecord } from "../../shared/race-protocol";
 import type { BibEntryResult } from "./rules/bib-entries";
 import type { NotPickedUpResult, PickupAction, PickupResult } from "./rules/checkin";
 import type { FinishTap } from "./rules/finish";
@@ -29,6 +29,12 @@ import type {
 
 /** A start or 'Mål!' tap: its id and moment, and the device's clock-sync error (ms). */
 export type TimedTap = TapInput & { err?: number };
+
+/**
+ * An action that may re-time runners it does not name (rules/retime.ts): refused with the list of them until it
+ * comes again with `confirm`, the organiser's yes to exactly that list.
+ */
+type Confirmable = { confirm?: RetimeConfirm[] };
 
 /** Each command's fields (`command`) and what it answers (`answer`), by its type. */
 interface CommandTable {
@@ -62,22 +68,26 @@ interface CommandTable {
   reset: { command: object; answer: RaceRecord };
 
   // ——— 'Att granska' (rules/review.ts) ———
-  "apply-review": { command: { reviewId: string }; answer: ReviewDecision };
-  "discard-review": { command: { reviewId: string }; answer: ReviewDecision };
+  "apply-review": { command: { reviewId: string } & Confirmable; answer: ReviewDecision };
+  "discard-review": { command: { reviewId: string } & Confirmable; answer: ReviewDecision };
 
   // ——— rapid timing and official results (rules/rapid.ts, bib-entries.ts, slots.ts, results.ts) ———
   /** 'Mål!': a slot, or (a tap the race cannot take as it is) an item for the review list. */
   "rapid-tap": { command: { tap: TimedTap }; answer: RapidTapResult | SentToReview };
-  /** A bib typed in finish order. */
-  "enter-bib": { command: { entryId: string; bib: number }; answer: BibEntryResult };
-  "change-bib-entry": { command: { entryId: string; bib: number }; answer: BibEntryResult };
-  "remove-bib-entry": { command: { entryId: string }; answer: BibEntryResult };
-  "restore-bib-entry": { command: { entryId: string }; answer: BibEntryResult };
-  /** The slot holding tap `tapId` is this runner (by bib or id). */
-  "assign-slot": { command: { tapId: string; target: AssignTarget }; answer: SlotResult };
-  "unassign-slot": { command: { tapId: string }; answer: SlotResult };
-  "discard-slot": { command: { tapId: string }; answer: SlotResult };
-  "restore-slot": { command: { tapId: string }; answer: SlotResult };
+  /**
+   * A bib typed in finish order; `at`: when it was typed (server clock): one typed before the race's current start
+   * goes to the review list (typed before a reset and sent after it). Without `at` it counts as typed now.
+   */
+  "enter-bib": { command: { entryId: string; bib: number; at?: number }; answer: BibEntryResult | SentToReview };
+  "change-bib-entry": { command: { entryId: string; bib: number } & Confirmable; answer: BibEntryResult };
+  "remove-bib-entry": { command: { entryId: string } & Confirmable; answer: BibEntryResult };
+  "restore-bib-entry": { command: { entryId: string } & Confirmable; answer: BibEntryResult };
+  /** 'Ge tiden': the slot holding tap `tapId` is this runner (by bib or id). */
+  "assign-slot": { command: { tapId: string; target: AssignTarget } & Confirmable; answer: SlotResult };
+  "unassign-slot": { command: { tapId: string } & Confirmable; answer: SlotResult };
+  /** 'Kasta tiden': a stray tap, with every tap of its slot. */
+  "discard-slot": { command: { tapId: string } & Confirmable; answer: SlotResult };
+  "restore-slot": { command: { tapId: string } & Confirmable; answer: SlotResult };
   /** The device whose time a finish two phones timed takes (null: the earliest tap's). */
   "set-main-timer": { command: { device: string | null }; answer: RaceRecord };
   /** 'Officiella': once, on an ended race; `confirm` past open review items. */

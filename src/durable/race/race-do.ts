@@ -4,17 +4,15 @@
  * in one synchronous step. The shell keeps what only a Durable Object can do:
  * - the entry points: `run(command)`, the one write entry point for every command (commands.ts); the reads; and
  *   the operations that span objects (`init` from D1's index, `moveRunner`, `anonymiseRunner`);
- * - carrying out what a change owes (`carry`): the broadcast to the admin sockets (sockets.ts), the notice to the
+ * - carrying out what a change owes (`carry`): the broadcast to the admin sockets (sockets.ts) in the change's own
+ *   synchronous step, before any await, so every socket gets a race's changes in seq order; then the notice to the
  *   spectators' fan-out (public-feed.ts), the D1 mirror (d1.ts), the alarm for the results mail;
  * - the WebSocket upgrade and frames, and the alarm, which retries what a failed call left undone: distance moves,
  *   D1 mirrors, and the families' results mail (sent through the Worker: src/worker/object-services.ts).
  *
- * Sockets hibernate (`acceptWebSocket`): identity lives in the attachment, memory holds nothing but caches. Frames
- * are parsed with zod; a bad frame gets `{type:'error'}` and the socket stays open.
- *
- * Only the admins' sockets are held here. Spectators are the race's fan-out object's (src/durable/spectators.ts):
- * after each change's broadcast this object sends it the public records that changed, without waiting, and the
- * fan-out reads `publicSince` only when it lacks something.
+ * Sockets hibernate (`acceptWebSocket`): identity lives in the attachment, memory holds nothing but caches; a bad
+ * frame gets `{type:'error'}` and the socket stays open. Only the admins' sockets are held here; spectators are the
+ * race's fan-out object's (src/durable/spectators.ts), which reads `publicSince` only when it lacks something.
  */
 import { DurableObject } from "cloudflare:workers";
 import { closeSocket, parseClientFrame, sendFrame } from "../client-frames";
@@ -34,7 +32,7 @@ import type { PublicUpdate } from "../../shared/spectator-protocol";
 import { endedSessions, SessionRecheck, socketSessionFrom } from "../socket-sessions";
 import type { AnswerOf, RaceCommand } from "./commands";
 import { indexedRace, mirrorRace, mirrorRunner, participantsInRace, RETRY_MS } from "./d1";
-import type { KvPort, SqlPort } from "./ports";
+import { answer, durablePorts } from "./platform";
 import { SpectatorFeed } from "./public-feed";
 import { RaceRoom, type Applied } from "./room";
 import { isPermanentRefusal } from "./rules/move";
@@ -86,10 +84,8 @@ export class RaceDO extends DurableObject<Env> {
       const updated = this.room.updateRace(race, by);
       if (updated) return this.carry(updated);
       // Runners that reached D1 before this object existed (e.g. seeded data) join the race with it.
-      const [indexed, known] = await Promise.all([
-        indexedRace(this.env, race.part),
-        participantsInRace(this.env, race.part),
-      ]);
+      const part = race.part;
+      const [indexed, known] = await Promise.all([indexedRace(this.env, part), participantsInRace(this.env, part)]);
       const mirrored = indexed ? { state: indexed.state, started: indexed.started } : {};
       return this.carry(this.room.create({ ...race, ...mirrored }, known, by));
     });
@@ -186,9 +182,26 @@ export class RaceDO extends DurableObject<Env> {
         throw new RaceError(409, "Loppet är avslutat och tar inte emot fler löpare. Löparen ligger kvar i sitt lopp.");
       }
       const moving = this.room.beginMove(targetPart, id, by);
-      if (moving.owed.events.length > 0) await this.ctx.storage.setAlarm(this.clock.now() + RETRY_MS);
-      const row = await this.carry(moving);
+      // `carry` broadcasts before its first await (seq order); the alarm, set alongside, finishes the move should
+      // this call fail half-way.
+      const [row] = await Promise.all([
+        this.carry(moving),
+        moving.owed.events.length > 0 ? this.ctx.storage.setAlarm(this.clock.now() + RETRY_MS) : undefined,
+      ]);
       return this.completeMove(row.id, by);
+    });
+  }
+
+  /**
+   * The owed results mail falls due now, the race's quiet not waited out (development's `POST /dev/races/{race}/
+   * results-mail`, for browser tests). False when no mail is owed.
+   */
+  async sendResultsMailNow(): Promise<RaceAnswer<boolean>> {
+    return answer(async () => {
+      const now = this.clock.now();
+      if (!this.room.resultsMailDueNow(now)) return false;
+      await this.ctx.storage.setAlarm(now);
+      return true;
     });
   }
 
@@ -239,8 +252,8 @@ export class RaceDO extends DurableObject<Env> {
   }
 
   /**
-   * Retries what a failed call left unfinished: distance moves and D1 mirrors (the race's and each runner's); and
-   * sends the families' results mail a change left owed (results-mail.ts).
+   * Retries what a failed call left unfinished (distance moves, D1 mirrors) and sends the results mail a change left
+   * owed once it is due (results-mail.ts: after the race has been still for RESULTS_MAIL_QUIET_MS).
    */
   override async alarm(): Promise<void> {
     const part = this.room.part();
@@ -265,13 +278,23 @@ export class RaceDO extends DurableObject<Env> {
       }
     }
     if (this.room.raceMirror()?.pending && !(await this.mirrorRace())) unfinished = true;
-    try {
-      if (!(await this.sendResultsMail())) unfinished = true;
-    } catch (err) {
-      console.error("results mail still owed", part, err);
-      unfinished = true;
+    const mailAt = this.room.resultsMailAt();
+    if (mailAt !== null && mailAt <= this.clock.now()) {
+      try {
+        if (!(await this.sendResultsMail())) unfinished = true;
+      } catch (err) {
+        console.error("results mail still owed", part, err);
+        unfinished = true;
+      }
     }
-    if (unfinished || this.room.raceMirror()?.pending) await this.ctx.storage.setAlarm(this.clock.now() + RETRY_MS);
+    // Next: a retry, or the mail owed for later (not due yet, or a change came in while it was sent).
+    const now = this.clock.now();
+    const mail = this.room.resultsMailAt() ?? Infinity;
+    const next = Math.min(
+      unfinished || this.room.raceMirror()?.pending ? now + RETRY_MS : Infinity,
+      mail > now ? mail : Infinity,
+    );
+    if (next !== Infinity) await this.ctx.storage.setAlarm(next);
   }
 
   // ——— the race itself ———
@@ -306,27 +329,31 @@ export class RaceDO extends DurableObject<Env> {
   // ——— carrying out what a change owes ———
 
   /**
-   * The room has decided and written the change (and reconciled everything it causes) before this runs. Here: the
-   * events to the admin sockets, then the notice to the spectators' fan-out, the alarm for an owed results mail,
-   * then the D1 mirrors; answers the command's value. A mirror that fails is left owed (the room marked it) and the
-   * alarm retries it: the change itself has committed and stands.
+   * The room has decided and written the change (and reconciled everything it causes) before this runs, and this
+   * runs in the same synchronous step: the events go to the admin sockets before anything here awaits, so every
+   * socket gets a race's changes in seq order (module comment), then the notice to the spectators' fan-out. Then,
+   * awaiting: the sessions' re-check, the D1 mirrors, the alarm for an owed results mail; answers the command's
+   * value. A mirror that fails is left owed (the room marked it) and the alarm retries it: the change itself has
+   * committed and stands.
    */
   private async carry<T>({ value, owed }: Applied<T>): Promise<T> {
     if (owed.events.length > 0) {
-      await this.recheckSessions();
+      // An expired session's socket is closed here, from its attachment, without I/O (sockets.ts).
       broadcast(this.ctx, owed.events, this.clock.now());
       // After the admin sockets have it, and without waiting: the crowd never slows a tap.
       if (owed.spectators) this.spectators.changed((since) => this.room.publicSince(since));
+      await this.recheckSessions();
     }
-    if (owed.resultsMail) await this.armResultsMail();
     for (const id of owed.mirror) await this.mirrorRunner(id);
     if (owed.mirrorRace) await this.mirrorRace();
+    if (owed.resultsMail) await this.armResultsMail();
     return value;
   }
 
   /**
-   * Before a broadcast, at most every SESSION_RECHECK_MS: sockets whose session was revoked, expired or whose
-   * address left the allowlist are closed (src/durable/socket-sessions.ts). A failed check waits for the next.
+   * After a broadcast, at most every SESSION_RECHECK_MS: sockets whose session was revoked, expired or whose
+   * address left the allowlist are closed (src/durable/socket-sessions.ts), so they get no change after this one.
+   * Not before the broadcast: its D1 query would let a later change be sent first. A failed check waits for the next.
    */
   private async recheckSessions(): Promise<void> {
     const now = this.clock.now();
@@ -341,16 +368,22 @@ export class RaceDO extends DurableObject<Env> {
     }
   }
 
-  /** The alarm now, unless it is already due sooner (the owed results mail is sent from the alarm). */
+  /**
+   * The alarm at the owed results mail's moment (results-mail.ts: each change pushes it on). An alarm due sooner
+   * for a retry (a mirror or a move still owed) is kept: it sets the mail's moment again when it has run.
+   */
   private async armResultsMail(): Promise<void> {
-    const now = this.clock.now();
-    const at = await this.ctx.storage.getAlarm();
-    if (at === null || at > now) await this.ctx.storage.setAlarm(now);
+    const at = this.room.resultsMailAt();
+    if (at === null) return;
+    const current = await this.ctx.storage.getAlarm();
+    if (current !== null && current < at && this.room.owesRetry()) return;
+    await this.ctx.storage.setAlarm(at);
   }
 
   /**
    * The owed results mail (results-mail.ts), one run at a time: while one is on its way (awaiting the Worker),
-   * another alarm leaves it owed for the next. False when it is still owed. Throws when the Worker's mail fails.
+   * another alarm leaves it owed for the next. False when it is still due (a run on its way); a change that came in
+   * meanwhile leaves it owed for later, which is not due yet. Throws when the Worker's mail fails.
    */
   private async sendResultsMail(): Promise<boolean> {
     const run = this.room.resultsMailDue();
@@ -365,7 +398,8 @@ export class RaceDO extends DurableObject<Env> {
     } finally {
       this.mailing = false;
     }
-    return this.room.resultsMailDue() === null;
+    const at = this.room.resultsMailAt();
+    return at === null || at > this.clock.now();
   }
 
   private async mirrorRunner(id: string): Promise<void> {
@@ -413,34 +447,4 @@ export class RaceDO extends DurableObject<Env> {
     }
     return this.carry(this.room.endMove(id, targetPart, answer.value as AnswerOf<{ type: "add-runner" }>, by));
   }
-}
-
-/**
- * An RPC method's answer: the race's refusals (its rules' 4xx) travel as values, not exceptions, so they are
- * never logged as the object's uncaught errors and real errors stand out. Anything else is thrown on.
- */
-async function answer<T>(run: () => Promise<T>): Promise<RaceAnswer<T>> {
-  try {
-    return { ok: true, value: await run() };
-  } catch (err) {
-    if (!(err instanceof RaceError)) throw err;
-    return err.final
-      ? { ok: false, status: err.status, error: err.message, final: true }
-      : { ok: false, status: err.status, error: err.message };
-  }
-}
-
-/** The room's two ports on this object's SQLite storage (ports.ts). */
-function durablePorts(storage: DurableObjectStorage): { sql: SqlPort; kv: KvPort } {
-  return {
-    sql: {
-      exec: (query, ...bindings) => storage.sql.exec(query, ...bindings).toArray() as never,
-      transaction: (apply) => storage.transactionSync(apply),
-    },
-    kv: {
-      get: (key) => storage.kv.get(key),
-      put: (key, value) => storage.kv.put(key, value),
-      delete: (key) => void storage.kv.delete(key),
-    },
-  };
 }

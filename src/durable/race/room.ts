@@ -29,6 +29,7 @@ import {
   type RaceEvent,
   type RaceRecord,
   type RaceSnapshot,
+  type RetimeConfirm,
   type ReviewRecord,
   type RunnerRecord,
 } from "../../shared/race-protocol";
@@ -49,7 +50,14 @@ import {
   slotEvents,
   slotRecord,
 } from "./records";
-import { oweResultsMail, resultsMailDone, resultsMailDue, type ResultsMailRun } from "./results-mail";
+import {
+  oweResultsMail,
+  resultsMailAt,
+  resultsMailDone,
+  resultsMailDue,
+  resultsMailDueNow,
+  type ResultsMailRun,
+} from "./results-mail";
 import { changeBibEntry, enterBib, removeBibEntry, restoreBibEntry } from "./rules/bib-entries";
 import { registerBib } from "./rules/bib";
 import { bibAtPickup, dnsNotPickedUp, MAX_PICKUP_RUNNERS, pickUp } from "./rules/checkin";
@@ -68,6 +76,7 @@ import { reset } from "./rules/reset";
 import { applyReview, discardReview } from "./rules/review";
 import { addRunner, removeRunner, updateRunner } from "./rules/runners";
 import { assignSlot, discardSlot, restoreSlot, setMainTimer, unassignSlot } from "./rules/slots";
+import { checkRetimes, finishes, isGuarded, namedBy } from "./rules/retime";
 import { start } from "./rules/start";
 import { RaceStore, type RunnerRow } from "./storage";
 import type {
@@ -158,7 +167,11 @@ function decide(context: RuleContext, command: RaceCommand): Decision<unknown> {
     case "rapid-tap":
       return rapidTap(context, command.tap ?? {}) satisfies Decided<"rapid-tap">;
     case "enter-bib":
-      return enterBib(context, { entryId: command.entryId, bib: command.bib }) satisfies Decided<"enter-bib">;
+      return enterBib(context, {
+        entryId: command.entryId,
+        bib: command.bib,
+        at: command.at,
+      }) satisfies Decided<"enter-bib">;
     case "change-bib-entry":
       return changeBibEntry(context, command.entryId, command.bib) satisfies Decided<"change-bib-entry">;
     case "remove-bib-entry":
@@ -213,10 +226,23 @@ export class RaceRoom {
     return this.store.meta()?.part ?? null;
   }
 
-  /** The command decided by its rule, and everything the change causes (module comment). */
+  /**
+   * The command decided by its rule, and everything the change causes (module comment). An action that may re-time
+   * runners it does not name runs inside a transaction that rolls it back unless the organiser confirmed exactly who
+   * gets which time (rules/retime.ts).
+   */
   apply<C extends RaceCommand>(command: C, by: ChangeAuthor = {}): Applied<AnswerOf<C>> {
     this.store.requireMeta();
-    return this.settle(by, (context) => decide(context, command) as Decision<AnswerOf<C>>);
+    const rule = (context: RuleContext) => decide(context, command) as Decision<AnswerOf<C>>;
+    if (!isGuarded(this.store, command)) return this.settle(by, rule);
+    const before = finishes(this.store);
+    const named = namedBy(this.store, command);
+    const changed = this.store.transaction(() => {
+      const change = this.change(by, rule);
+      checkRetimes(this.store, before, named, (command as { confirm?: RetimeConfirm[] }).confirm);
+      return change;
+    });
+    return this.owe(changed);
   }
 
   // ——— changes that span objects: the object runs their steps ———
@@ -481,6 +507,21 @@ export class RaceRoom {
     resultsMailDone(this.kv, run);
   }
 
+  /** When the owed results mail falls due (after the race has been still a while); null when none is owed. */
+  resultsMailAt(): number | null {
+    return resultsMailAt(this.kv);
+  }
+
+  /** The owed results mail falls due at `now` (development's browser tests); false when none is owed. */
+  resultsMailDueNow(now: number): boolean {
+    return resultsMailDueNow(this.kv, now);
+  }
+
+  /** A distance move or a D1 mirror is still owed (the object's alarm retries them). */
+  owesRetry(): boolean {
+    return this.movingRunners().length > 0 || this.pendingMirrors().length > 0 || this.raceMirror()?.pending === true;
+  }
+
   // ——— a change's synchronous step ———
 
   private context(by: ChangeAuthor): RuleContext {
@@ -491,15 +532,25 @@ export class RaceRoom {
    * The rule's decision, then what it causes, all before the caller can await anything (module comment, 1–4).
    */
   private settle<T>(by: ChangeAuthor, rule: (context: RuleContext) => Decision<T>): Applied<T> {
+    return this.owe(this.change(by, rule));
+  }
+
+  /** The change in SQLite: the rule's writes, rapid timing reconciled, the results' status (module comment, 1–2). */
+  private change<T>(by: ChangeAuthor, rule: (context: RuleContext) => Decision<T>): Decision<T> {
     const context = this.context(by);
     const decision = rule(context);
     let effects: Effects = decision.effects;
     if (!effects.reconciled) effects = mergeEffects(effects, reconcile(context).effects);
     effects = mergeEffects(effects, keepResultsStatus(context, effects));
+    return { value: decision.value, effects };
+  }
+
+  /** What a change written owes: the results mail (kept in the key-value port), its events, the mirrors (3–4). */
+  private owe<T>({ value, effects }: Decision<T>): Applied<T> {
     const resultsMail = oweResultsMail(this.store, this.kv, effects);
     const events = this.changedRecords(effects);
     return {
-      value: decision.value,
+      value,
       owed: {
         events,
         spectators: events.length > 0 && Boolean(effects.race || effects.runners?.length),

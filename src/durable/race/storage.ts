@@ -57,7 +57,7 @@ export type RunnerRow = {
   slot: string | null;
   /** Rapid timing: the claim (a typed bib's entry id, or 'pin-<tap id>') that paired the runner with it. */
   claim: string | null;
-  /** The result changed after the results were marked official. */
+  /** The result differs from its official one (rules/results.ts: set by a correction, cleared when it is undone). */
   corrected: number;
 };
 
@@ -115,7 +115,14 @@ export type BibEntryRow = {
   seq: number;
 };
 
-export type OfficialResultRow = { id: string; bib: number | null; finished: number | null; dns: number };
+/** A result as 'Officiella' kept it: `time` is ms from the start then (null without a finish). */
+export type OfficialResultRow = {
+  id: string;
+  bib: number | null;
+  finished: number | null;
+  dns: number;
+  time: number | null;
+};
 
 export type TapRow = {
   tap_id: string;
@@ -254,6 +261,10 @@ const SCHEMA_MIGRATIONS: readonly string[] = [
      at INTEGER NOT NULL,
      seq INTEGER NOT NULL
    );`,
+  // 'Officiella' keeps each result's time from the start, not only its finish moment: a moved start changes every
+  // finisher's time, and rules/results.ts compares times. A race made official before this: the start it has now.
+  `ALTER TABLE official_results ADD COLUMN time INTEGER;
+   UPDATE official_results SET time = finished - (SELECT started FROM meta WHERE id = 1) WHERE finished IS NOT NULL;`,
 ];
 
 /**

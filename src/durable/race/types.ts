@@ -2,7 +2,7 @@
  * What the race object's calls take and answer (the Worker reaches them through `env.RACE.getByName(part)`; the
  * changes themselves are commands.ts).
  */
-import type { RaceErrorStatus, RaceRecord, ReviewRecord, RunnerRecord } from "../../shared/race-protocol";
+import type { RaceErrorStatus, RaceRecord, Retime, ReviewRecord, RunnerRecord } from "../../shared/race-protocol";
 
 /** Who made a change (the admin's e-mail, 'betalning', 'kassa' …) and from which device; kept in the audit trail. */
 export interface ChangeAuthor {
@@ -116,7 +116,7 @@ export interface MoveResult {
  * message; `final`: a distance move that no retry can complete). Real errors are thrown.
  */
 export type RaceAnswer<T> =
-  { ok: true; value: T } | { ok: false; status: RaceErrorStatus; error: string; final?: true };
+  { ok: true; value: T } | { ok: false; status: RaceErrorStatus; error: string; final?: true; retimes?: Retime[] };
 
 /** Rapid timing as the race object sees it now: the merged, numbered slots and who each one is. */
 export interface RapidTiming {

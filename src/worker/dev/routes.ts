@@ -11,10 +11,14 @@
  * - GET /dev/outbox (HTML) and /dev/outbox.json: every mail the 'outbox' transport delivered, whole, newest first
  *   (`?to=` filters by recipient);
  * - POST /dev/login-codes/:id/expire: lets a login code run out now (the 10-minute rule itself is tested with a
- *   shifted clock; this lets the browser tests show the expired-code message without waiting 10 minutes).
+ *   shifted clock; this lets the browser tests show the expired-code message without waiting 10 minutes);
+ * - POST /dev/races/:raceId/results-mail: the race's owed results mail goes out now, without waiting for the race
+ *   to be still for three minutes (src/durable/race/results-mail.ts; the wait itself is tested in the race room and
+ *   on workerd): 404 when none is owed.
  */
 import { Hono } from "hono";
 import { z } from "zod";
+import { isRaceId } from "../../shared/race-id";
 import { stockholmParts } from "../../shared/stockholm";
 import { signInAdmin } from "../session/admin-sign-in";
 import { database } from "../db/client";
@@ -45,6 +49,18 @@ devRoutes.post("/dev/login-codes/:id/expire", validate("param", z.object({ id: z
   if (!expired) throw notFound("Koden finns inte");
   return c.json({ ok: true });
 });
+
+devRoutes.post(
+  "/dev/races/:raceId/results-mail",
+  validate("param", z.object({ raceId: z.string().max(64) })),
+  async (c) => {
+    const part = c.req.valid("param").raceId;
+    // The race object itself (no race-day module: dev/ stays out of that folder's imports).
+    const answer = isRaceId(part) ? await c.env.RACE.getByName(part).sendResultsMailNow() : null;
+    if (!answer?.ok || !answer.value) throw notFound("Inget resultatmejl väntar för loppet.");
+    return c.json({ ok: true });
+  },
+);
 
 devRoutes.get("/dev/jwks.json", async (c) => c.json(await devJwks(), 200, NO_STORE));
 

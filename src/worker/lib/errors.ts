@@ -1,6 +1,9 @@
+import type { Retime } from "../../shared/race-protocol";
+
 /**
  * Typed errors thrown by routes and data functions; `app.onError` shapes them into the spec's bodies:
- * `{error}` for one message, `{error, errors}` with field errors (e.g. /book-v2's barn/vuxna entries).
+ * `{error}` for one message, `{error, errors}` with field errors (e.g. /book-v2's barn/vuxna entries), and
+ * `{error, retimes}` for a race-day action that needs the organiser's confirmation of who gets a new time.
  * Messages are Swedish and meant for the person in front of the screen.
  */
 export class ApiError extends Error {
@@ -8,6 +11,7 @@ export class ApiError extends Error {
     readonly status: 400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 422 | 429 | 502 | 503,
     message: string,
     readonly errors?: Record<string, string>,
+    readonly retimes?: Retime[],
   ) {
     super(message);
   }

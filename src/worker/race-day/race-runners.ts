@@ -38,7 +38,7 @@ export function raceStub(env: Env, part: string): RaceObject {
 export async function answered<T>(call: Promise<RaceAnswer<T>>): Promise<T> {
   const answer = await call;
   if (answer.ok) return answer.value;
-  throw new ApiError(answer.status, answer.error);
+  throw new ApiError(answer.status, answer.error, undefined, answer.retimes);
 }
 
 /** One command on the race `part` (RaceDO.run): its answer, or the race's refusal as the Worker's 4xx. */
@@ -156,9 +156,12 @@ export async function changeRunnerDistance(
 }
 
 /**
- * `GET /api/races/get/{part}` for admins: the race record, then its runners. The index row gives the race (404
- * without one); the object, once it exists, is the truth for state, start and runners. Before the object has
- * data, the runners are the D1 participants linked to the race.
+ * `GET /admin/api/races/get/{part}` (the race screen before its socket connects, the families' results): the race
+ * record, then its runners. The index row gives the race (404 without one) and what the season's config sets in it
+ * (date, distance, whether registration is open). The object, once it exists, is the truth for everything race day
+ * changes: its race record as the socket carries it (state, start, results status, officialAt, the main timer …,
+ * so a phone that loads before its socket computes slot times with the right main timer) and the runners. Before
+ * the object has data, the runners are the D1 participants linked to the race.
  */
 export async function raceSnapshot(env: Env, db: Db, part: string): Promise<RaceSnapshot> {
   const row = isRaceId(part) ? await getRace(db, part) : null;
@@ -167,7 +170,7 @@ export async function raceSnapshot(env: Env, db: Db, part: string): Promise<Race
   const live = await answered(raceStub(env, part).snapshot());
   if (live) {
     const [race, ...runners] = live;
-    return [{ ...indexed, state: race.state, started: race.started }, ...runners];
+    return [{ ...race, date: indexed.date, distance: indexed.distance, openForReg: indexed.openForReg }, ...runners];
   }
   const runners = (await participantsInRace(db, part)).map((p): RunnerRecord => ({
     type: "runner",

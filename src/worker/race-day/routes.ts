@@ -19,6 +19,7 @@ import { toGroup } from "../../shared/distances";
 import { isRaceId, raceId } from "../../shared/race-id";
 import {
   DNS_NOT_PICKED_UP_WORD,
+  MAX_RETIMES,
   isDeviceId,
   isReviewId,
   isTapId,
@@ -230,6 +231,22 @@ raceDayRoutes.get(
 
 // ——— 'Att granska': taps the race could not take as they were; an admin applies or discards each ———
 
+/**
+ * What the organiser confirmed on the phone for an action that re-times runners it does not name: each runner's
+ * new finish (src/durable/race/rules/retime.ts). Without it such an action is a 409 whose `retimes` list the phone
+ * shows; nothing changes until it comes back with exactly that list.
+ */
+const retimeConfirm = z
+  .array(
+    z.object({
+      runnerId: z.string().min(1).max(120),
+      to: z.union([z.null(), z.number().int().min(0).max(Number.MAX_SAFE_INTEGER)]),
+    }),
+    { error: "Ogiltig bekräftelse av nya tider." },
+  )
+  .max(MAX_RETIMES, "Ogiltig bekräftelse av nya tider.");
+const confirmBody = z.object({ confirm: retimeConfirm.optional() }, { error: "Ogiltig förfrågan." });
+
 const reviewParam = raceParam.extend({
   itemId: z.string().refine(isReviewId, "Det finns inget sådant att granska."),
 });
@@ -242,10 +259,12 @@ raceDayRoutes.post(
   "/admin/api/races/review/:raceId/:itemId/apply",
   validate("param", reviewParam),
   validate("query", deviceQuery),
+  validate("json", confirmBody),
   async (c) => {
     const { raceId, itemId } = c.req.valid("param");
     const by = author(c, c.req.valid("query").device);
-    return c.json(await runOnRace(c.env, raceId, { type: "apply-review", reviewId: itemId }, by));
+    const { confirm } = c.req.valid("json");
+    return c.json(await runOnRace(c.env, raceId, { type: "apply-review", reviewId: itemId, confirm }, by));
   },
 );
 
@@ -253,10 +272,18 @@ raceDayRoutes.post(
   "/admin/api/races/review/:raceId/:itemId/discard",
   validate("param", reviewParam),
   validate("query", deviceQuery),
+  validate("json", confirmBody),
   async (c) => {
     const { raceId, itemId } = c.req.valid("param");
     const by = author(c, c.req.valid("query").device);
-    return c.json(await runOnRace(c.env, raceId, { type: "discard-review", reviewId: itemId }, by));
+    return c.json(
+      await runOnRace(
+        c.env,
+        raceId,
+        { type: "discard-review", reviewId: itemId, confirm: c.req.valid("json").confirm },
+        by,
+      ),
+    );
   },
 );
 
@@ -310,14 +337,22 @@ raceDayRoutes.post(
   validate(
     "json",
     z.object(
-      { entry: z.string({ error: MSG.entry }).refine(isTapId, MSG.entry), bib: typedBib },
+      {
+        entry: z.string({ error: MSG.entry }).refine(isTapId, MSG.entry),
+        bib: typedBib,
+        // When it was typed (server clock): one typed before the race's start goes to 'Att granska'.
+        at: z.number({ error: MSG.at }).int(MSG.at).min(1, MSG.at).max(999_999_999_999_999, MSG.at).optional(),
+      },
       { error: MSG.typedBib },
     ),
   ),
   async (c) => {
-    const { entry, bib } = c.req.valid("json");
+    const { entry, bib, at } = c.req.valid("json");
     const by = author(c, c.req.valid("query").device);
-    return c.json(await runOnRace(c.env, c.req.valid("param").raceId, { type: "enter-bib", entryId: entry, bib }, by));
+    const command = { type: "enter-bib", entryId: entry, bib, at } as const;
+    const result = await runOnRace(c.env, c.req.valid("param").raceId, command, by);
+    // 202: on the review list ('Att granska'): the phone drops it from its queue, a person decides.
+    return c.json(result, result.outcome === "review" ? 202 : 200);
   },
 );
 
@@ -325,12 +360,12 @@ raceDayRoutes.post(
   "/admin/api/races/bibs/:raceId/:entryId/change",
   validate("param", entryParam),
   validate("query", deviceQuery),
-  validate("json", z.object({ bib: typedBib }, { error: MSG.typedBib })),
+  validate("json", z.object({ bib: typedBib, confirm: retimeConfirm.optional() }, { error: MSG.typedBib })),
   async (c) => {
     const { raceId, entryId } = c.req.valid("param");
     const by = author(c, c.req.valid("query").device);
-    const bib = c.req.valid("json").bib;
-    return c.json(await runOnRace(c.env, raceId, { type: "change-bib-entry", entryId, bib }, by));
+    const { bib, confirm } = c.req.valid("json");
+    return c.json(await runOnRace(c.env, raceId, { type: "change-bib-entry", entryId, bib, confirm }, by));
   },
 );
 
@@ -339,10 +374,12 @@ for (const action of ["remove", "restore"] as const) {
     `/admin/api/races/bibs/:raceId/:entryId/${action}`,
     validate("param", entryParam),
     validate("query", deviceQuery),
+    validate("json", confirmBody),
     async (c) => {
       const { raceId, entryId } = c.req.valid("param");
       const by = author(c, c.req.valid("query").device);
-      return c.json(await runOnRace(c.env, raceId, { type: `${action}-bib-entry`, entryId }, by));
+      const { confirm } = c.req.valid("json");
+      return c.json(await runOnRace(c.env, raceId, { type: `${action}-bib-entry`, entryId, confirm }, by));
     },
   );
 }
@@ -361,12 +398,13 @@ raceDayRoutes.post(
     "json",
     z.union(
       [
-        z.object({ bib: typedBib }),
+        z.object({ bib: typedBib, confirm: retimeConfirm.optional() }),
         z.object({
           sort: z
             .string()
             .max(120)
             .refine((s) => runnerIdFromSort(s) !== null, MSG.runner),
+          confirm: retimeConfirm.optional(),
         }),
       ],
       { error: "Ange startnummer eller löpare." },
@@ -377,7 +415,8 @@ raceDayRoutes.post(
     const body = c.req.valid("json");
     const target = "bib" in body ? { bib: body.bib } : { runnerId: runnerId(body.sort) };
     const by = author(c, c.req.valid("query").device);
-    return c.json(await runOnRace(c.env, raceId, { type: "assign-slot", tapId, target }, by));
+    const command = { type: "assign-slot", tapId, target, confirm: body.confirm } as const;
+    return c.json(await runOnRace(c.env, raceId, command, by));
   },
 );
 
@@ -386,10 +425,13 @@ for (const action of ["unassign", "discard", "restore"] as const) {
     `/admin/api/races/slots/:raceId/:tapId/${action}`,
     validate("param", slotParam),
     validate("query", deviceQuery),
+    validate("json", confirmBody),
     async (c) => {
       const { raceId, tapId } = c.req.valid("param");
       const by = author(c, c.req.valid("query").device);
-      return c.json(await runOnRace(c.env, raceId, { type: `${action}-slot`, tapId }, by));
+      return c.json(
+        await runOnRace(c.env, raceId, { type: `${action}-slot`, tapId, confirm: c.req.valid("json").confirm }, by),
+      );
     },
   );
 }

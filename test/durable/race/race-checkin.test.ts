@@ -111,8 +111,15 @@ describe("the desk's race day through the routes", () => {
     expect(typeof atFinish.pickedUpAt).toBe("number");
     const phone = await subscribe(jar, part);
 
-    // Through the Worker, confirmed with the word: without it, nothing is marked.
-    expect((await get(`/admin/api/races/dns-not-picked-up/${part}`, { jar })).status).toBe(400);
+    // Through the Worker, confirmed with the word: without it, or with another, nothing is marked.
+    for (const query of ["", "?confirm=", "?confirm=dns", "?confirm=APRAKET", "?confirm=JA"]) {
+      const refused = await get(`/admin/api/races/dns-not-picked-up/${part}${query}`, { jar });
+      expect(refused.status, query).toBe(400);
+      expect(((await refused.json()) as { error: string }).error).toBe(
+        "Skriv DNS för att markera dem som inte hämtat som DNS.",
+      );
+    }
+    expect((await race(part).getRunner(absent.id))!.dns).toBeUndefined();
     const { marked } = await json<{ marked: RunnerRecord[] }>(
       await get(`/admin/api/races/dns-not-picked-up/${part}?confirm=DNS&device=desk-1`, { jar }),
     );

@@ -248,9 +248,12 @@ describe("reset", () => {
     await json(await get(`/admin/api/races/dns/${part}/${b.sort}/on`, { jar }));
     await json(await get(`/admin/api/races/end/${part}`, { jar }));
 
-    const unconfirmed = await get(`/admin/api/races/reset/${part}`, { jar });
-    expect(unconfirmed.status).toBe(400);
-    expect(((await unconfirmed.json()) as { error: string }).error).toBe("Skriv APRAKET för att återställa loppet.");
+    // Without the word, or with another (its case wrong, the other confirmed action's): refused, nothing reset.
+    for (const query of ["", "?confirm=", "?confirm=apraket", "?confirm=APRAKET%20", "?confirm=DNS", "?confirm=JA"]) {
+      const refused = await get(`/admin/api/races/reset/${part}${query}`, { jar });
+      expect(refused.status, query).toBe(400);
+      expect(((await refused.json()) as { error: string }).error).toBe("Skriv APRAKET för att återställa loppet.");
+    }
     expect((await snapshot(jar, part)).race.state).toBe("ended");
 
     const reset = await json<{ race: RaceRecord }>(
@@ -407,6 +410,40 @@ describe("the hub socket", () => {
     const change = (await hub.next()) as (RaceRecord & { seq: number })[];
     expect(change).toEqual([expect.objectContaining({ part, state: "started" })]);
     expect(change[0]!.seq).toBeGreaterThan(races[0]!.seq);
+  });
+});
+
+describe("the admin's race answer", () => {
+  it("carries the live race record (main timer, results status, officialAt), as the socket's does", async () => {
+    const jar = await loginAdmin();
+    const part = await newRace(jar);
+    const ella = await addRunner(jar, part, { bib: 690 });
+    expect((await startEarlier(jar, part)).status).toBe(200);
+    const phone = await subscribe(jar, part);
+    const socketRace = () => applyFrames(dataFrames(phone.socket)).get("race") as RaceRecord & { seq: number };
+    const answered = async () => (await snapshot(jar, part)).race;
+
+    // Phone A times a 'Mål!' (so it can be the main timer); the slot is left for 'Att granska'.
+    await json(
+      await post(`/admin/api/races/rapid/${part}?tap=${tapId()}&at=${Date.now() - 90_000}&device=phone-a`, {}, { jar }),
+    );
+    const { race: timed } = await json<{ race: RaceRecord }>(
+      await post(`/admin/api/races/main-timer/${part}`, { mainTimer: "phone-a" }, { jar }),
+    );
+    expect(timed.mainTimer).toBe("phone-a");
+    // The main timer lives only in the race object: a phone that loads before its socket connects needs it here.
+    expect(await answered()).toMatchObject({ mainTimer: "phone-a" });
+    await waitFor(() => socketRace()?.mainTimer === "phone-a", 5000, "the main timer on the socket");
+
+    await json(await finish(jar, part, ella.sort, { tap: tapId(), at: Date.now() - 60_000 }));
+    await json(await get(`/admin/api/races/end/${part}`, { jar }));
+    await json(await post(`/admin/api/races/official/${part}`, { confirm: true }, { jar }));
+    await waitFor(() => socketRace()?.results === "official", 5000, "'Officiella' on the socket");
+    // The whole record as the socket carries it (less the seq the socket's events have).
+    const { seq, ...live } = socketRace();
+    expect(seq).toBeGreaterThan(0);
+    expect(await answered()).toEqual(live);
+    expect(live).toMatchObject({ mainTimer: "phone-a", results: "official", officialAt: expect.any(Number) });
   });
 });
 

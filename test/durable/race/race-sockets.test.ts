@@ -19,7 +19,7 @@ import { testRace } from "../../worker/race-calls";
 import { ensureSeasonRaces } from "../../../src/worker/race-day/races-db";
 import { raceIdForSeason } from "../../../src/shared/race-id";
 import { SEASON } from "../../../src/shared/season";
-import { get, loginAdmin, openSocket, waitFor, type CookieJar, type TestSocket } from "../../worker/helpers";
+import { get, loginAdmin, openSocket, post, waitFor, type CookieJar, type TestSocket } from "../../worker/helpers";
 import {
   addRunner,
   dataFrames,
@@ -193,6 +193,8 @@ describe("sockets follow the session", () => {
   });
 
   it("a socket whose session was revoked elsewhere, or whose address left the allowlist, stops at the next change", async () => {
+    // The change that finds it revoked reaches it (the re-check runs after the broadcast, so frames stay in seq
+    // order); it is closed then, and gets nothing after.
     const other = "tillfallig-admin@example.se";
     await addAdmin(database(env.DB), other, Date.now());
     const jar = await loginAdmin();
@@ -204,13 +206,11 @@ describe("sockets follow the session", () => {
     await removeAdmin(database(env.DB), other);
     expect((await get(`/admin/api/races/register-bib/${part}/${runner.sort}/691`, { jar })).status).toBe(200);
     await waitFor(() => dropped.socket.closeCode() === SESSION_ENDED_CODE, 5000, "the removed admin's socket closed");
-    const frames = dataFrames(dropped.socket).flat() as RaceEvent[];
-    expect(frames.some((e) => "bib" in e && e.bib === 691)).toBe(false);
-    await waitFor(() =>
-      dataFrames(kept.socket)
-        .flat()
-        .some((e) => "bib" in e && e.bib === 691),
-    );
+    expect((await get(`/admin/api/races/register-bib/${part}/${runner.sort}/692`, { jar })).status).toBe(200);
+    const gotBib = (socket: TestSocket, n: number) =>
+      (dataFrames(socket).flat() as RaceEvent[]).some((e) => "bib" in e && e.bib === n);
+    await waitFor(() => gotBib(kept.socket, 692));
+    expect(gotBib(dropped.socket, 692)).toBe(false);
     expect(kept.socket.closeCode()).toBeNull();
   });
 
@@ -243,15 +243,16 @@ describe("sockets follow the session", () => {
     await waitFor(() => got(removed.socket, 696) && got(kept.socket, 696));
     expect(removed.socket.closeCode()).toBeNull();
 
-    // Once the stored re-check is older than that, the next change re-checks and closes it before sending.
+    // Once the stored re-check is older than that, the next change re-checks (after sending it) and closes it.
     await runInDurableObject(env.RACE.getByName(part), (_instance: RaceDO, state) => {
       state.storage.kv.put(RECHECKED_AT_KEY, Date.now() - SESSION_RECHECK_MS - 1);
     });
     await evictDurableObject(env.RACE.getByName(part));
     await bib(697);
     await waitFor(() => removed.socket.closeCode() === SESSION_ENDED_CODE, 5000, "the removed admin's socket closed");
-    expect(got(removed.socket, 697)).toBe(false);
-    await waitFor(() => got(kept.socket, 697));
+    await bib(698);
+    await waitFor(() => got(kept.socket, 697) && got(kept.socket, 698));
+    expect(got(removed.socket, 698)).toBe(false);
     expect(kept.socket.closeCode()).toBeNull();
   });
 
@@ -293,5 +294,56 @@ describe("sockets follow the session", () => {
     await waitFor(() => removed.closeCode() === SESSION_ENDED_CODE, 5000, "the removed admin's hub socket closed");
     expect(got(removed, 3)).toBe(false);
     await waitFor(() => got(kept, 3));
+  });
+});
+
+describe("a race's changes reach each socket in seq order", () => {
+  /**
+   * The hello's seq, then each change's frame's (its events carry their records' seqs; the change's is the highest).
+   * The first data frame is the subscribe answer, which the hello's seq stands for.
+   */
+  function frameSeqs(socket: TestSocket, hello: number): number[] {
+    return [
+      hello,
+      ...dataFrames(socket)
+        .slice(1)
+        .map((frame) => Math.max(...frame.map((e) => e.seq))),
+    ];
+  }
+
+  it("bursts of 'Mål!' taps from five phones at once, while the sessions' re-check is due: every frame in order", async () => {
+    const jar = await loginAdmin();
+    const TAPS_PER_PHONE = 2;
+    const PHONES = ["phone-1", "phone-2", "phone-3", "phone-4", "phone-5"];
+    for (let round = 0; round < 3; round += 1) {
+      const part = await newRace(jar);
+      expect((await startEarlier(jar, part)).status).toBe(200);
+      const started = (await testRace(part).getRace())!.started!;
+      const phones = await Promise.all(PHONES.map(() => subscribe(jar, part)));
+      for (let burst = 0; burst < 3; burst += 1) {
+        // The re-check against D1 is due at the burst's first change (as after any 30 s without one): the stored
+        // time is old, and the object is evicted so it reads it again (its sockets hibernate and stay).
+        await runInDurableObject(env.RACE.getByName(part), (_instance: RaceDO, state) => {
+          state.storage.kv.put(RECHECKED_AT_KEY, 0);
+        });
+        await evictDurableObject(env.RACE.getByName(part));
+        const taps = PHONES.flatMap((device, d) =>
+          Array.from({ length: TAPS_PER_PHONE }, (_, k) => {
+            const at = started + 60_000 + burst * 10_000 + (d * TAPS_PER_PHONE + k) * 300;
+            return post(`/admin/api/races/rapid/${part}?tap=${tapId()}&at=${at}&device=${device}`, {}, { jar });
+          }),
+        );
+        for (const res of await Promise.all(taps)) expect(res.status, await res.clone().text()).toBe(200);
+      }
+      const latest = (await testRace(part).events()).at(-1)!.seq;
+      for (const phone of phones) {
+        await waitFor(() => frameSeqs(phone.socket, phone.hello.seq).at(-1)! >= latest, 5000, "the last change");
+        const seqs = frameSeqs(phone.socket, phone.hello.seq);
+        for (let i = 1; i < seqs.length; i += 1) {
+          expect(seqs[i], `frame ${i} of [${seqs.join(", ")}]`).toBeGreaterThan(seqs[i - 1]!);
+        }
+      }
+      for (const phone of phones) phone.socket.ws.close();
+    }
   });
 });

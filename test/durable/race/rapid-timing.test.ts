@@ -182,7 +182,17 @@ describe("the issue's race: 60 finishers, two timing phones, bibs typed on a thi
     // suggestion that is the meant runner.
     for (const item of open) {
       if (item.kind === "slot-single") await json(await decide(jar, part, item.id, "apply"));
-      if (item.kind === "bib-twice") await json(await decide(jar, part, item.id, "discard"));
+      if (item.kind === "bib-twice") {
+        // Every later bib moves one slot back: the race lists them first (409), then takes the confirmation.
+        const { retimes } = await json<{ retimes: { runnerId: string; to: number | null }[] }>(
+          await decide(jar, part, item.id, "discard"),
+          409,
+        );
+        const confirm = retimes.map((r) => ({ runnerId: r.runnerId, to: r.to }));
+        await json(
+          await post(`/admin/api/races/review/${part}/${item.id}/discard?device=phone-c`, { confirm }, { jar }),
+        );
+      }
     }
     for (const item of (await reviews(jar, part)).filter((r) => r.kind === "bib-unknown")) {
       const meant = order[typed.findIndex((e) => e.entry === item.entry)]!;
@@ -419,10 +429,67 @@ describe("interleavings", () => {
     expect([first.status, second.status].sort()).toEqual([200, 409]);
     const refused = first.status === 409 ? first : second;
     expect(((await refused.json()) as { error: string }).error).toBe("Den är redan avgjord.");
-    expect((await auditTypes(part)).filter((t) => t === "bib-removed")).toHaveLength(1);
+    // 919 reached a slot: the bib and its slot went together, once.
+    expect((await auditTypes(part)).filter((t) => t === "bib-removed-with-slot")).toHaveLength(1);
   });
 });
 
 async function raceClientEvents(part: string) {
   return json<{ seq: number }[]>(await get(`/admin/api/races/audit/${part}?limit=5000`, { jar: await loginAdmin() }));
 }
+
+describe("who else gets a new time (issue 37), through the routes", () => {
+  it("a removal that moves later bibs is a 409 with the list and changes nothing; sent with the list, it is done", async () => {
+    const jar = await loginAdmin();
+    const { part, started, runners } = await startedRace(jar, [931, 945, 967]);
+    for (const s of [1, 2, 3]) {
+      expect((await rapid(jar, part, { tap: tapId(), at: started + s * 10_000, device: "phone-a" })).status).toBe(200);
+    }
+    // 945 typed twice: the second holds slot 3, so 967 has no slot.
+    for (const bib of [931, 945, 945, 967]) expect((await typeBib(jar, part, tapId(), bib)).status).toBe(200);
+    const twice = (await reviews(jar, part)).find((r) => r.kind === "bib-twice")!;
+    const r967 = runners.find((r) => r.bib === 967)!;
+
+    const refused = await decide(jar, part, twice.id, "discard");
+    const body = await json<{ error: string; retimes: { runnerId: string; bib: number; to: number | null }[] }>(
+      refused,
+      409,
+    );
+    expect(body.error).toBe("Nr 967 får en ny tid. Bekräfta för att ändra den.");
+    expect(body.retimes).toEqual([
+      expect.objectContaining({ runnerId: r967.id, bib: 967, from: null, to: started + 30_000, started }),
+    ]);
+    const { runners: before } = await snapshot(jar, part);
+    expect(before.find((r) => r.bib === 967)!.finished).toBeNull();
+
+    // A confirmation the route cannot read is a 400; the list itself, the change.
+    const bad = await post(
+      `/admin/api/races/review/${part}/${twice.id}/discard?device=phone-c`,
+      { confirm: "ja" },
+      { jar },
+    );
+    expect(await json(bad, 400)).toMatchObject({ error: "Ogiltig bekräftelse av nya tider." });
+    const confirm = body.retimes.map((r) => ({ runnerId: r.runnerId, to: r.to }));
+    const done = await post(`/admin/api/races/review/${part}/${twice.id}/discard?device=phone-c`, { confirm }, { jar });
+    expect(done.status).toBe(200);
+    const { runners: after } = await snapshot(jar, part);
+    expect(after.find((r) => r.bib === 967)!.finished).toBe(started + 30_000);
+  });
+
+  it("a bib typed before the race's start (sent after a reset) goes to the list with 202", async () => {
+    const jar = await loginAdmin();
+    const { part, started } = await startedRace(jar, [951]);
+    const res = await post(
+      `/admin/api/races/bibs/${part}?device=phone-c`,
+      { entry: tapId(), bib: 951, at: started - MINUTE },
+      { jar },
+    );
+    expect(await json(res, 202)).toMatchObject({ outcome: "review", review: { kind: "bib-early", bib: 951 } });
+    const badAt = await post(
+      `/admin/api/races/bibs/${part}?device=phone-c`,
+      { entry: tapId(), bib: 951, at: "igår" },
+      { jar },
+    );
+    expect(await json(badAt, 400)).toMatchObject({ error: "Ogiltig tidpunkt." });
+  });
+});

@@ -92,6 +92,7 @@ describe("development mode", () => {
     ["PUT", "/dev/swish/swish-cpcapi/api/v2/paymentrequests/ABC"],
     ["GET", "/dev/swish/pay/some-token"],
     ["POST", "/dev/swish/pay/some-token"],
+    ["POST", "/dev/races/race-250913-08/results-mail"],
     ["GET", "/dev/anything-else"],
   ])("every /dev path is 404 outside development: %s %s", async (method, path) => {
     const init: RequestInit = method === "GET" ? { method } : { ...json({ status: "PAID" }), method };

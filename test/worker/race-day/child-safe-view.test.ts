@@ -1,7 +1,8 @@
 /**
  * Child-safe publishing in the public view of a race of the season (issue 28, item 5): `GET /api/races/get/{part}`
  * (start lists, results and spectators read it) withholds the time, the finish moment and the placing of runners
- * aged 11 or under while the season setting is on, and publishes every result while it is off (the default).
+ * aged 11 or under (11 withheld, 12 shown) while the season setting is on, and publishes every result while it is
+ * off (the default).
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
@@ -30,10 +31,10 @@ async function withChildSafe<T>(on: boolean, run: () => Promise<T>): Promise<T> 
   }
 }
 
-/** A started race: Vuxen (34) first, Barn (9) second, Tolv (12) third, Sen (10) still out. */
-async function finishedRace() {
+/** A started race on 2.8 km of these runners (bibs from 401 in the order given); the `finishers` finished in order. */
+async function raceOf(people: readonly (readonly [firstname: string, age: number])[], finishers: readonly string[]) {
   const season = testSeason();
-  const make = (firstname: string, age: number, bib: number) => ({
+  const runners = people.map(([firstname, age], i) => ({
     id: crypto.randomUUID(),
     firstname,
     lastname: "Testsson",
@@ -41,9 +42,8 @@ async function finishedRace() {
     company: "",
     group: "Ingen",
     distance: "2.8",
-    bib,
-  });
-  const runners = [make("Vuxen", 34, 401), make("Barn", 9, 402), make("Tolv", 12, 403), make("Sen", 10, 404)];
+    bib: 401 + i,
+  }));
   for (const p of runners) {
     await env.DB.prepare(
       `INSERT INTO participants (id, season, firstname, lastname, age, company, distance, "group", bib, created_at)
@@ -57,10 +57,28 @@ async function finishedRace() {
   const race = testRace(part);
   const now = Date.now();
   await race.run({ type: "start", tap: { tapId: crypto.randomUUID(), at: now - 600_000 } });
-  await race.run({ type: "finish", runnerId: runners[0]!.id, tap: { tapId: crypto.randomUUID(), at: now - 300_000 } });
-  await race.run({ type: "finish", runnerId: runners[1]!.id, tap: { tapId: crypto.randomUUID(), at: now - 290_000 } });
-  await race.run({ type: "finish", runnerId: runners[2]!.id, tap: { tapId: crypto.randomUUID(), at: now - 280_000 } });
+  for (const [i, name] of finishers.entries()) {
+    const runner = runners.find((r) => r.firstname === name)!;
+    await race.run({
+      type: "finish",
+      runnerId: runner.id,
+      tap: { tapId: crypto.randomUUID(), at: now - 300_000 + i * 10_000 },
+    });
+  }
   return { part };
+}
+
+/** A started race: Vuxen (34) first, Barn (9) second, Tolv (12) third, Sen (10) still out. */
+async function finishedRace() {
+  return raceOf(
+    [
+      ["Vuxen", 34],
+      ["Barn", 9],
+      ["Tolv", 12],
+      ["Sen", 10],
+    ],
+    ["Vuxen", "Barn", "Tolv"],
+  );
 }
 
 async function publicView(part: string) {
@@ -90,6 +108,26 @@ describe("child-safe publishing in a race's public view", () => {
     expect(runners.filter((r) => r.time !== undefined).map((r) => r.firstname)).toEqual(["Vuxen", "Tolv"]);
     // The withheld finisher is not among the finishers in finish order (that would give the placing away).
     expect(runners.map((r) => r.firstname)).toEqual(["Sen", "Vuxen", "Tolv", "Barn"]);
+    expect(JSON.stringify(runners)).not.toContain('"age"');
+  });
+
+  it("the limit is 11 and under: an 11-year-old who finished is 'Fullföljt' without a time or a place, a 12-year-old keeps both", async () => {
+    // Elva finishes first of all, just ahead of Tolv: her placing would show in the order if it were kept.
+    const people = [
+      ["Tolv", 12],
+      ["Elva", 11],
+      ["Vuxen", 40],
+    ] as const;
+    const [, ...runners] = await withChildSafe(true, async () =>
+      publicView((await raceOf(people, ["Elva", "Tolv", "Vuxen"])).part),
+    );
+    const elva = runners.find((r) => r.firstname === "Elva")!;
+    expect(elva).toMatchObject({ finished: null, resultWithheld: true });
+    expect(elva.time).toBeUndefined();
+    expect(runners.find((r) => r.firstname === "Tolv")).toMatchObject({ time: expect.any(String) });
+    expect(runners.find((r) => r.firstname === "Tolv")!.resultWithheld).toBeUndefined();
+    // The published finishers in their order, then Elva, not ranked.
+    expect(runners.map((r) => r.firstname)).toEqual(["Tolv", "Vuxen", "Elva"]);
     expect(JSON.stringify(runners)).not.toContain('"age"');
   });
 });

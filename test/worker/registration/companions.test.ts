@@ -1,9 +1,9 @@
 /**
  * Issue 28, item 6: an adult running with a child without competing ('Springer med barn (ej tävlande)',
- * shared/companion.ts). Registered through /update, priced apart at the season's companionPrice (0 kr by default),
- * paid with the family's order (or, alone at 0 kr, as a free order), never a runner of a race object (no bib, no
- * time, never DNS, never holding back 'Avsluta lopp'), listed on the race's public companions list; bad input is a
- * Swedish 4xx with nothing written.
+ * shared/companion.ts). Registered through /update, priced apart at the season's companionPrice (0 kr by default;
+ * a price the season sets is charged), paid with the family's order (or, alone at 0 kr, as a free order), never a
+ * runner of a race object (no bib, no time, never DNS, never holding back 'Avsluta lopp'), listed on the race's
+ * public companions list; bad input is a Swedish 4xx with nothing written.
  */
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
@@ -147,6 +147,36 @@ describe("registering an adult who runs with a child", () => {
     expect(await race.getRunner(id.pappa)).toBeNull();
     expect((await publicCompanions(RACE_08)).map((c) => c.sort)).toContain(`companion-${id.pappa}`);
     await race.run({ type: "reset" });
+  });
+
+  it("costs the season's own companion price when it sets one: the Worker charges it, in the total and the share", async () => {
+    const was = SEASON.companionPrice;
+    SEASON.companionPrice = 40;
+    try {
+      const v = await login();
+      const id = ids();
+      const saved = await update(v, { runners: family(id), version: 0 });
+      expect(saved.res.status).toBe(200);
+      // Early tier: adult 150 + child 100 + companion 40.
+      expect(saved.body).toMatchObject({ barn: 1, vuxna: 1, medBarn: 1, listPrice: 290 });
+
+      // The order's total is the Worker's, recomputed from the stored runners: what Swish is asked for.
+      const booked = await book(v, { barn: 1, vuxna: 1, kampanj: "" });
+      expect(booked.res.status).toBe(200);
+      expect(booked.body.amount).toBe(290);
+      const row = (await paymentRow(booked.body.payref!)) as Record<string, unknown> | null;
+      expect(row).toMatchObject({ amount: 290, barn: 1, vuxna: 1 });
+      expect(JSON.parse(String(row!.runner_prices))).toEqual({ [id.mamma]: 150, [id.barn]: 100, [id.pappa]: 40 });
+      const swish = await env.DB.prepare("SELECT amount_ore FROM dev_swish_payments WHERE token = ?")
+        .bind(booked.body.token!)
+        .first<{ amount_ore: number }>();
+      expect(swish?.amount_ore).toBe(29_000);
+
+      await payOnPhone(booked.body.token!, "PAID");
+      expect(await participant(id.pappa)).toMatchObject({ paid_by: booked.body.payref, paid_price: 40, race_id: null });
+    } finally {
+      SEASON.companionPrice = was;
+    }
   });
 
   it("a companion added after the family paid is a free order of 0 kr (no Swish), and joins no race", async () => {

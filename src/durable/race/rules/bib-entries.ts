@@ -9,8 +9,11 @@
  *
  * Changing a typed bib (a suggestion taken), removing one (a bib typed twice, or the undo of the last one) and
  * taking a removal back are audited changes; every pairing they move is its own audited change (reconcile.ts).
- * Bibs are taken in any state of the race (they only pair with slots, which need a started race); a reset clears
- * them with the slots.
+ * A bib sent with the moment it was typed is taken in any state of the race but one typed before its current start,
+ * which goes to the review list ('bib-early', enterBib); one without (an older phone's queue) is taken as typed now.
+ * Bibs only pair with slots, which need a started race; a reset clears them with the slots. Correcting, removing and
+ * restoring a typed bib re-pair the bibs after it: the room refuses that until the organiser confirms who gets which
+ * time (rules/retime.ts).
  */
 import {
   isTapId,
@@ -19,10 +22,12 @@ import {
   type ReviewKind,
   type RunnerRecord,
 } from "../../../shared/race-protocol";
-import { bibEntryRecord, runnerRecord } from "../records";
+import { bibEntryRecord, reviewRecord, runnerRecord } from "../records";
 import type { BibEntryRow, RaceStore } from "../storage";
+import type { ChangeAuthor, SentToReview } from "../types";
 import { MAX_BIB } from "./checks";
 import { decided, mergeEffects, type Decision, type Effects, type RuleContext } from "./decision";
+import { sendToReview } from "./review-list";
 import { rapidView, reconcile, type RapidView } from "./reconcile";
 
 export interface BibEntryResult {
@@ -50,8 +55,18 @@ export function checkTypedBib(bib: unknown): number {
   return bib;
 }
 
-export function enterBib(context: RuleContext, input: { entryId: string; bib: number }): Decision<BibEntryResult> {
-  const { store, now, by } = context;
+/**
+ * A bib typed in finish order. `at`, when the phone sent it, is when it was typed (server clock): a bib typed
+ * before the race's current start (typed before a reset and sent after it, or while the race was not started)
+ * would join the new race's finish order and take a slot of it, so it goes to 'Att granska' instead ('bib-early'),
+ * as a 'Mål!' tap from before the start does. A bib queued by a phone from before `at` was sent has none: it is
+ * taken as typed now.
+ */
+export function enterBib(
+  context: RuleContext,
+  input: { entryId: string; bib: number; at?: number },
+): Decision<BibEntryResult | SentToReview> {
+  const { store } = context;
   const id = checkEntryId(input?.entryId);
   const bib = checkTypedBib(input.bib);
   const existing = store.bibEntry(id);
@@ -59,20 +74,63 @@ export function enterBib(context: RuleContext, input: { entryId: string; bib: nu
     if (existing.typed !== bib) throw new RaceError(409, "Id:t är redan använt för ett annat startnummer.");
     return decided(answer(store, rapidView(store), existing.id, "replayed"));
   }
-  store.write("bib-entered", { entry: id, bib }, by, (seq) => {
-    store.sql(
-      `INSERT INTO bib_entries (id, pos, bib, typed, device, actor, at, seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-      id,
-      seq,
-      bib,
-      bib,
-      by.device?.slice(0, 200) ?? null,
-      (by.actor ?? "system").slice(0, 200),
-      now,
-      seq,
-    );
-  });
+  const item = store.review(id);
+  if (item) {
+    if (item.kind !== "bib-early" || item.bib !== bib) {
+      throw new RaceError(409, "Id:t är redan använt för ett annat startnummer.");
+    }
+    return decided({ outcome: "review", review: reviewRecord(item, store.requireMeta()) });
+  }
+  if (input.at !== undefined) {
+    if (!Number.isSafeInteger(input.at) || input.at <= 0) throw new RaceError(400, "Ogiltig tidpunkt.");
+    const meta = store.requireMeta();
+    const early =
+      meta.state === ""
+        ? "Startnumret skrevs in innan loppet startade."
+        : meta.started !== null && input.at < meta.started
+          ? "Startnumret skrevs in före loppets start (före en återställning)."
+          : null;
+    if (early) {
+      const runner = store.runnerWithBib(bib);
+      const known = runner && runner.moving_to === null ? runner : null;
+      return sendToReview(context, {
+        id,
+        kind: "bib-early",
+        reason: early,
+        at: input.at,
+        bib,
+        runnerId: known?.id,
+        runner: known,
+      });
+    }
+  }
+  return typeIn(context, id, bib);
+}
+
+/** The bib joins the finish order at its end. */
+function typeIn(context: RuleContext, id: string, bib: number): Decision<BibEntryResult> {
+  const { store, now, by } = context;
+  store.write("bib-entered", { entry: id, bib }, by, (seq) => insertEntry(store, { id, bib, by, at: now }, seq));
   return settle(context, id, "recorded");
+}
+
+/** A typed bib's row: its place in finish order is the seq it is written with (the end of the order). */
+export function insertEntry(
+  store: RaceStore,
+  entry: { id: string; bib: number; by: ChangeAuthor; at: number },
+  seq: number,
+): void {
+  store.sql(
+    `INSERT INTO bib_entries (id, pos, bib, typed, device, actor, at, seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    entry.id,
+    seq,
+    entry.bib,
+    entry.bib,
+    entry.by.device?.slice(0, 200) ?? null,
+    (entry.by.actor ?? "system").slice(0, 200),
+    entry.at,
+    seq,
+  );
 }
 
 /** A typed bib corrected (a suggestion from the review list taken): it keeps its place in finish order. */

@@ -25,6 +25,7 @@ import type { RunnerRow } from "../storage";
 import { checkId, checkTapId, MAX_BIB, tapMoment } from "./checks";
 import { decided, type Decision, type RuleContext } from "./decision";
 import { registerBib } from "./bib";
+import { rapidView } from "./reconcile";
 import { liveRunner } from "./runners";
 
 /** At most this many runners in one desk action (a family, with room to spare). */
@@ -156,19 +157,45 @@ export interface NotPickedUpResult {
   marked: RunnerRecord[];
 }
 
-/** 'Markera ej hämtade som DNS': after the start, every waiting runner who never picked up, in one action. */
+/**
+ * 'Markera ej hämtade som DNS': after the start, every waiting runner who never picked up, in one action.
+ *
+ * With rapid timing a runner can have crossed the line and still be waiting: their 'Mål!' slot has no runner until
+ * their bib is typed (reconcile.ts). So the action is refused while any slot has no runner paired with it (the
+ * runner it belongs to may be one who never picked up), and a runner a typed bib (or a slot assigned by hand) names
+ * has crossed the line, so is never marked, whether that claim has reached a slot yet or not.
+ */
 export function dnsNotPickedUp({ store, by }: RuleContext): Decision<NotPickedUpResult> {
   const meta = store.requireMeta();
   if (meta.state !== "started") throw new RaceError(409, "Loppet har inte startat.");
-  const rows = store.sql<RunnerRow>(
-    `SELECT * FROM runners
-     WHERE picked_up_at IS NULL AND finished IS NULL AND dns = 0 AND moving_to IS NULL
-     ORDER BY bib, lastname, firstname`,
-  );
+  const crossed = new Set<string>();
+  if (store.usesRapidTiming()) {
+    const { alignment, matching } = rapidView(store);
+    const paired = new Set(matching.pairs.map((p) => p.slot));
+    const open = alignment.slots.filter((s) => !paired.has(s.key)).length;
+    if (open > 0) throw new RaceError(409, openSlotsMessage(open));
+    for (const claim of matching.claims) if (claim.runnerId !== null) crossed.add(claim.runnerId);
+  }
+  const rows = store
+    .sql<RunnerRow>(
+      `SELECT * FROM runners
+       WHERE picked_up_at IS NULL AND finished IS NULL AND dns = 0 AND moving_to IS NULL
+       ORDER BY bib, lastname, firstname`,
+    )
+    .filter((r) => !crossed.has(r.id));
   if (rows.length === 0) return decided({ marked: [] });
   const ids = rows.map((r) => r.id);
   store.write("dns-not-picked-up", { runners: rows.map((r) => ({ id: r.id, bib: r.bib })) }, by, (seq) => {
     for (const id of ids) store.sql("UPDATE runners SET dns = 1, seq = ? WHERE id = ?", seq, id);
   });
   return decided({ marked: ids.map((id) => runnerRecord(store.runnerRow(id)!, meta)) }, { runners: ids });
+}
+
+/** Why the action waits: the slots without a runner, and what to do first. */
+function openSlotsMessage(open: number): string {
+  const who =
+    open === 1
+      ? "1 måltid har ännu ingen löpare: den som gick i mål då kan vara en av dem som inte hämtat nummerlappen."
+      : `${open} måltider har ännu ingen löpare: de som gick i mål då kan vara bland dem som inte hämtat nummerlappen.`;
+  return `${who} Skriv in de startnummer som saknas i målordningen först (och ta bort måltider som inte är någon löpare).`;
 }

@@ -7,13 +7,21 @@
  * pressing 'Officiella' at once: the rule decides and writes in one synchronous step, so the first is the event and
  * the second is refused as a second 'Officiella'.
  *
- * The results as they were marked official are kept (`official_results`). A later change that alters one of
- * them (a time, a DNS mark, a bib; a finisher removed; a time given to someone who had none) is allowed and
- * audited by its own rule; here the race becomes 'corrected' and each such runner `corrected`, in one audited
- * change ('results-corrected'). A reset clears all of it (reset.ts).
+ * The results as they were marked official are kept (`official_results`): each runner's bib, DNS mark and time
+ * (ms from the start: a result is a time, not a finish moment, so a moved start changes every finisher's result).
+ * A later change that alters one of them (a time, a DNS mark, a bib; a finisher removed; a time given to someone
+ * who had none; the start moved) is allowed and audited by its own rule; here the runner becomes `corrected` and
+ * the race 'corrected', in one audited change ('results-corrected'). A change that brings a result back to its
+ * official value (a time restored, a bib swapped back) takes the runner's mark away, and once no result differs
+ * from the official ones the race is 'official' again ('results-restored'): what the public sees is then exactly
+ * what was made official, with no '(korrigerad)' anywhere, as if the detour never happened; the audit trail keeps
+ * both steps, and the families' mail compares with what each family was last told (results-mail.ts). A reset
+ * clears all of it (reset.ts).
  */
 import { RaceError, type RaceRecord } from "../../../shared/race-protocol";
+import { resultMs } from "../../../shared/time-format";
 import { raceRecord } from "../records";
+import type { OfficialResultRow, RaceStore, RunnerRow } from "../storage";
 import { decided, type Decision, type Effects, type RuleContext } from "./decision";
 
 export interface OfficialResult {
@@ -55,8 +63,9 @@ export function markOfficial({ store, now, by }: RuleContext, confirm: boolean):
       );
       store.sql("DELETE FROM official_results");
       store.sql(
-        `INSERT INTO official_results (id, bib, finished, dns)
-       SELECT id, bib, finished, dns FROM runners WHERE moving_to IS NULL`,
+        `INSERT INTO official_results (id, bib, finished, dns, time)
+       SELECT id, bib, finished, dns, finished - ? FROM runners WHERE moving_to IS NULL`,
+        meta.started,
       );
     },
   );
@@ -69,7 +78,7 @@ export function markOfficial({ store, now, by }: RuleContext, confirm: boolean):
 /**
  * After any change (the room's change step calls this with the change's effects, room.ts): the first finish makes
  * the results preliminary; after they are official, a change to one of them marks the race and the runner
- * corrected.
+ * corrected, and a change that brings results back to their official values takes the marks away (module comment).
  */
 export function keepResultsStatus({ store, by }: RuleContext, effects: Effects): Effects {
   const ids = effects.runners ?? [];
@@ -88,32 +97,75 @@ export function keepResultsStatus({ store, by }: RuleContext, effects: Effects):
   }
   if (meta.results !== "official" && meta.results !== "corrected") return {};
 
-  const changes: { id: string; was: Result | null; now: Result | null }[] = [];
-  const newly: string[] = [];
+  const changes: { id: string; was: Logged | null; now: Logged | null }[] = [];
+  const marked: string[] = [];
+  const restored: string[] = [];
   for (const id of new Set(ids)) {
     const row = store.runnerRow(id);
-    const nowResult = row && row.moving_to === null ? { bib: row.bib, finished: row.finished, dns: row.dns } : null;
-    const snap = store.officialResult(id);
-    const was = snap ? { bib: snap.bib, finished: snap.finished, dns: snap.dns } : null;
-    if (!altered(was, nowResult)) continue;
-    changes.push({ id, was, now: nowResult });
-    if (row && nowResult && !row.corrected) newly.push(id);
+    const now = row && row.moving_to === null ? resultOf(row, meta.started) : null;
+    const official = store.officialResult(id);
+    const was = official ? officialResult(official) : null;
+    if (altered(was, now)) {
+      changes.push({ id, was: logged(was), now: logged(now) });
+      if (row && now && !row.corrected) marked.push(id);
+    } else if (row?.corrected) {
+      restored.push(id);
+    }
   }
-  const becomesCorrected = meta.results === "official" && changes.length > 0;
-  if (!becomesCorrected && newly.length === 0) return {};
-  store.write("results-corrected", { changes }, by, (seq) => {
-    for (const id of newly) store.sql("UPDATE runners SET corrected = 1, seq = ? WHERE id = ?", seq, id);
-    if (becomesCorrected) {
-      store.sql("UPDATE meta SET results = 'corrected', seq = ?, mirror_pending = 1 WHERE id = 1", seq);
+  // 'corrected' while any result differs from the official ones: this change's, or one an earlier change left.
+  const results =
+    changes.length > 0 || (meta.results === "corrected" && anyAltered(store, meta.started)) ? "corrected" : "official";
+  const statusChanged = results !== meta.results;
+  if (!statusChanged && marked.length === 0 && restored.length === 0) return {};
+  // 'results-corrected' names what this change altered (and any mark it took away); 'results-restored' the marks
+  // taken away, and the status the race is left with.
+  const [type, payload] =
+    changes.length > 0
+      ? ["results-corrected", { changes, ...(restored.length > 0 ? { restored } : {}) }]
+      : ["results-restored", { restored, results }];
+  store.write(type, payload, by, (seq) => {
+    for (const id of marked) store.sql("UPDATE runners SET corrected = 1, seq = ? WHERE id = ?", seq, id);
+    for (const id of restored) store.sql("UPDATE runners SET corrected = 0, seq = ? WHERE id = ?", seq, id);
+    if (statusChanged) {
+      store.sql("UPDATE meta SET results = ?, seq = ?, mirror_pending = 1 WHERE id = 1", results, seq);
     }
   });
-  return { race: becomesCorrected, mirrorRace: becomesCorrected, runners: newly };
+  return { race: statusChanged, mirrorRace: statusChanged, runners: [...marked, ...restored] };
 }
 
-type Result = { bib: number | null; finished: number | null; dns: number };
+/** What a result is compared on: the bib, the DNS mark and the time from the start (`finished` is for the log). */
+type Result = { bib: number | null; finished: number | null; time: number | null; dns: number };
+
+/** A result as the audit trail names it. */
+type Logged = Omit<Result, "time">;
+
+function logged(result: Result | null): Logged | null {
+  return result && { bib: result.bib, finished: result.finished, dns: result.dns };
+}
+
+function resultOf(row: RunnerRow, started: number | null): Result {
+  return { bib: row.bib, finished: row.finished, time: resultMs(started, row.finished), dns: row.dns };
+}
+
+function officialResult(row: OfficialResultRow): Result {
+  return { bib: row.bib, finished: row.finished, time: row.time, dns: row.dns };
+}
 
 function altered(was: Result | null, now: Result | null): boolean {
   if (was === null) return now !== null && now.finished !== null;
   if (now === null) return was.finished !== null;
-  return was.bib !== now.bib || was.finished !== now.finished || was.dns !== now.dns;
+  return was.bib !== now.bib || was.time !== now.time || was.dns !== now.dns;
+}
+
+/** Whether any result of the race differs from its official one (a runner in the race now, or one that left). */
+function anyAltered(store: RaceStore, started: number | null): boolean {
+  const official = new Map(
+    store.sql<OfficialResultRow>("SELECT * FROM official_results").map((row) => [row.id, officialResult(row)]),
+  );
+  for (const row of store.liveRunnerRows()) {
+    if (altered(official.get(row.id) ?? null, resultOf(row, started))) return true;
+    official.delete(row.id);
+  }
+  for (const was of official.values()) if (altered(was, null)) return true;
+  return false;
 }

@@ -19,6 +19,8 @@ export interface ReviewInput {
   runner?: RunnerRow | null;
   /** A start item: the race's start when it was made. */
   started?: number | null;
+  /** A typed bib's item ('bib-early'): the bib, when no runner of the race has it. */
+  bib?: number;
 }
 
 /** Puts a tap on the list (once: a replay of the same tap answers the item it made). */
@@ -36,7 +38,7 @@ export function sendToReview({ store, now, by }: RuleContext, input: ReviewInput
       input.reason,
       input.at,
       input.runnerId ?? null,
-      runner?.bib ?? null,
+      runner?.bib ?? input.bib ?? null,
       runner ? `${runner.firstname} ${runner.lastname}` : null,
       input.kind === "start" ? (input.started ?? null) : null,
       (by.actor ?? "system").slice(0, 200),

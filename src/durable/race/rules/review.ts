@@ -8,15 +8,16 @@
  * item is 'resolved' by it (rules/reconcile.ts). A kind that needs a choice (a bib for a slot, one of several
  * suggestions) is refused with what to do; the phone offers each choice as its own call.
  */
+import { pinClaimId } from "../../../shared/bib-matching";
 import { DERIVED_REVIEW_KINDS, RaceError } from "../../../shared/race-protocol";
 import { reviewRecord, runnerRecord } from "../records";
 import type { ReviewRow } from "../storage";
 import type { ReviewDecision } from "../types";
-import { changeBibEntry, removeBibEntry } from "./bib-entries";
+import { changeBibEntry, insertEntry, removeBibEntry } from "./bib-entries";
 import { decided, mergeEffects, type Decision, type Effects, type RuleContext } from "./decision";
 import { recordFinish } from "./finish";
 import { insertRapidTap } from "./rapid";
-import { reconcile } from "./reconcile";
+import { rapidView, reconcile } from "./reconcile";
 import { close, openItem } from "./review-list";
 import { discardSlot, keepSlot, unassignSlot, useSlotTime } from "./slots";
 import { moveStart } from "./start";
@@ -32,6 +33,7 @@ export function applyReview(context: RuleContext, id: string): Decision<ReviewDe
   const meta = store.requireMeta();
   if (DERIVED_REVIEW_KINDS.includes(item.kind as never)) return decideDerived(context, item, "apply");
   if (item.kind === "rapid") return applyRapid(context, item);
+  if (item.kind === "bib-early") return applyEarlyBib(context, item);
   if (item.kind === "start") {
     const moved = moveStart(context, item.at, id, (seq) => close(context, id, "applied", seq));
     return decided(
@@ -96,6 +98,59 @@ function applyRapid(context: RuleContext, item: ReviewRow): Decision<ReviewDecis
   );
 }
 
+/** A bib typed before the race's start, taken now: it joins the finish order at its end (a person decided). */
+function applyEarlyBib(context: RuleContext, item: ReviewRow): Decision<ReviewDecision> {
+  const { store, by } = context;
+  if (store.bibEntry(item.id)) throw new RaceError(409, "Startnumret finns redan i målordningen.");
+  if (item.bib === null) throw new RaceError(409, "Posten har inget startnummer.");
+  const bib = item.bib;
+  const typist = { actor: item.actor, device: item.device ?? undefined };
+  store.write("bib-entered", { entry: item.id, bib, typedAt: item.at, review: item.id }, by, (seq) => {
+    insertEntry(store, { id: item.id, bib, by: typist, at: item.at }, seq);
+    close(context, item.id, "applied", seq);
+  });
+  const reconciled = reconcile(context);
+  return decided(
+    { review: reviewRecord(store.review(item.id)!, store.requireMeta()) },
+    mergeEffects({ entries: [item.id], reviews: [item.id] }, reconciled.effects),
+  );
+}
+
+/**
+ * 'Behåll gamla tiden' on a typed bib whose runner already has a time, and 'Ta bort numret' on a bib nobody in the
+ * race has, when the bib reaches a slot: that slot was a real crossing (the runner's own, already timed on a tile;
+ * or a runner whose bib was mistyped), so the bib and its slot leave together, in one change, and every later bib
+ * keeps its slot. Removing the bib alone would move each later bib one slot back, onto the time of the runner
+ * before it. A bib that reaches no slot is only removed. The slot can be taken back ('Ta tillbaka').
+ */
+function dropClaimWithSlot(context: RuleContext, claimId: string): Decision<unknown> | null {
+  const { store, by } = context;
+  const view = rapidView(store);
+  const claim = view.matching.claims.find((c) => c.id === claimId);
+  if (!claim || claim.slot === null) return null;
+  const slot = view.alignment.slots.find((s) => s.key === claim.slot)!;
+  const taps = slot.taps.map((t) => t.id);
+  const entry = claim.kind === "entry" ? claim.id : null;
+  store.write(
+    "bib-removed-with-slot",
+    { entry, pin: claim.tapId ?? null, bib: claim.bib, slot: slot.key, number: slot.number, at: slot.at, taps },
+    by,
+    (seq) => {
+      if (entry) store.sql("UPDATE bib_entries SET removed = 1, seq = ? WHERE id = ?", seq, entry);
+      for (const id of taps) {
+        store.sql(
+          "UPDATE rapid_taps SET discarded = ?, pin = NULL, pin_seq = NULL, seq = ? WHERE tap_id = ?",
+          seq,
+          seq,
+          id,
+        );
+      }
+    },
+  );
+  const reconciled = reconcile(context);
+  return decided(null, mergeEffects({ entries: entry ? [entry] : [], slots: taps }, reconciled.effects));
+}
+
 /** Apply or discard one of rapid timing's items: the change that removes its problem (module comment). */
 function decideDerived(context: RuleContext, item: ReviewRow, action: "apply" | "discard"): Decision<ReviewDecision> {
   const { store } = context;
@@ -105,6 +160,7 @@ function decideDerived(context: RuleContext, item: ReviewRow, action: "apply" | 
     pin?: string;
     suggestions?: { bib: number }[];
   };
+  const claimId = data.entry ?? (data.pin ? pinClaimId(data.pin) : "");
   const removeClaim = (): Decision<unknown> => {
     if (data.entry) return removeBibEntry(context, data.entry);
     if (data.pin) return unassignSlot(context, data.pin);
@@ -134,15 +190,22 @@ function decideDerived(context: RuleContext, item: ReviewRow, action: "apply" | 
       done = removeClaim();
       break;
     case "bib-unknown":
+      done = action === "apply" ? onlySuggestion() : (dropClaimWithSlot(context, claimId) ?? removeClaim());
+      break;
     case "bib-twice":
       done = action === "apply" ? onlySuggestion() : removeClaim();
       break;
-    case "bib-finished":
+    case "bib-finished": {
       if (action === "apply") {
-        done = useSlotTime(context, data.entry ?? `pin-${data.pin}`);
+        done = useSlotTime(context, claimId);
         runnerId = item.runner_id;
-      } else done = removeClaim();
+        break;
+      }
+      // A runner marked DNS has no time to keep: the slot is someone's crossing, and only the bib goes.
+      const timed = item.runner_id ? store.runnerRow(item.runner_id)?.finished != null : false;
+      done = (timed ? dropClaimWithSlot(context, claimId) : null) ?? removeClaim();
       break;
+    }
     default:
       throw new RaceError(409, "Det går inte att avgöra den här posten så.");
   }

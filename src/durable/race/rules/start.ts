@@ -7,7 +7,10 @@
  * - A start tap the race cannot take silently goes to the review list (review-list.ts): a second start further
  *   from the first, a start for an ended race, a start far from the race's time (FAR_START_MS: it reached the
  *   race long after it was pressed), or a moment ahead of the server beyond the phone's clock-sync error. An
- *   admin applying it makes its moment the start (`moveStart`).
+ *   admin applying it makes its moment the start (`moveStart`): a change of every finisher's time, so each
+ *   finisher's record changes with it (its seq), and every view that follows the race by seq (the phones, the
+ *   spectators' fan-out, the public pages) gets the new times; after 'Officiella' it is a correction of each of
+ *   them (rules/results.ts compares times, not finish moments).
  * - Without a tap id (the spec's bare call) those cases are refused as before.
  */
 import { formatStockholmClock } from "../../../shared/stockholm";
@@ -81,7 +84,9 @@ function review(context: RuleContext, tapId: string, at: number, reason: string)
 
 /**
  * An admin's choice from the review list: `at` becomes the start. A race not started starts; a started or ended
- * race keeps its state with the new start (every result is measured from it). Audited as 'start-moved'.
+ * race keeps its state with the new start (every result is measured from it, so every finisher's record is
+ * written with the change's seq: a reader that asks for what changed after a seq gets them all). Audited as
+ * 'start-moved'.
  */
 export function moveStart(
   { store, now, by }: RuleContext,
@@ -94,6 +99,10 @@ export function moveStart(
   if (earliestFinish !== null && at > earliestFinish) {
     throw new RaceError(409, "Starten kan inte ligga efter en registrerad målgång.");
   }
+  // Every finisher's time is measured from the start: their records change with it.
+  const finishers = store
+    .sql<{ id: string }>("SELECT id FROM runners WHERE finished IS NOT NULL AND moving_to IS NULL")
+    .map((r) => r.id);
   store.write(
     "start-moved",
     { at, previous: meta.started, state: meta.state, review: reviewId, receivedAt: now },
@@ -105,13 +114,9 @@ export function moveStart(
         at,
         seq,
       );
+      store.sql("UPDATE runners SET seq = ? WHERE finished IS NOT NULL AND moving_to IS NULL", seq);
       alsoInTransaction(seq);
     },
   );
-  return decided(raceRecord(store.requireMeta()), { race: true, runners: finishedIds(), mirrorRace: true });
-
-  function finishedIds(): string[] {
-    // Every finished runner's time is measured from the start: their records change with it.
-    return store.sql<{ id: string }>("SELECT id FROM runners WHERE finished IS NOT NULL").map((r) => r.id);
-  }
+  return decided(raceRecord(store.requireMeta()), { race: true, runners: finishers, mirrorRace: true });
 }

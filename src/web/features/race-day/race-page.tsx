@@ -17,7 +17,7 @@ import { useAudit } from "./api/get-audit";
 import { useEndRace } from "./api/end-race";
 import { useRace } from "./api/get-race";
 import { useReviews } from "./api/get-reviews";
-import { useChangeBib, useRapid } from "./api/rapid-timing";
+import { useRapid } from "./api/rapid-timing";
 import { useResetRace } from "./api/reset-race";
 import { useRestoreRunner } from "./api/restore-runner";
 import { AuditLog } from "./audit-log";
@@ -27,16 +27,9 @@ import { NetworkStatus, useOnline } from "./network-status";
 import { messageOf, RaceAlerts, useMessages } from "./race-alerts";
 import { RaceControls } from "./race-controls";
 import { PickupMarks } from "./pickup-marks";
-import {
-  BibKeypad,
-  FinishButton,
-  MainTimerChoice,
-  ModeSwitch,
-  SlotDialog,
-  SlotList,
-  type TimingMode,
-} from "./rapid-panel";
+import { BibKeypad, FinishButton, MainTimerChoice, ModeSwitch, SlotList, type TimingMode } from "./rapid-panel";
 import { slotRows, timingDevices, type SlotRow } from "./rapid-view";
+import { SlotDialog } from "./slot-dialog";
 import { ResultsStatus } from "./results-status";
 import { deviceLabel, deviceNumbers, runnersFromLog, type LogContext, type NamedRunner } from "./race-log";
 import {
@@ -106,7 +99,6 @@ function RaceScreen({ raceId }: { raceId: string }) {
     storeMode(raceId, next);
   };
   const [slotKey, setSlotKey] = useState<string | null>(null);
-  const changeBib = useChangeBib(raceId);
   const timers = useMemo(() => timingDevices(rapid), [rapid]);
 
   // The log also numbers the devices the review list and two timers name, so it is read when they name any.
@@ -314,8 +306,6 @@ function RaceScreen({ raceId }: { raceId: string }) {
         runnerLabel={labelOfReview}
         deviceLabel={(device) => deviceLabel(device, { devices, thisDevice })}
         onError={(message) => report(message)}
-        suggesting={changeBib.isPending ? (changeBib.variables?.entry ?? null) : null}
-        onSuggestion={(entry, bib) => changeBib.mutate({ entry, bib }, { onError: (err) => report(messageOf(err)) })}
       />
       <ModeSwitch mode={mode} onChange={chooseMode} />
       {mode === "tiles" && <RunnerTiles runners={tileOrder(view)} onTap={tap} onMenu={(r) => setMenuSort(r.sort)} />}

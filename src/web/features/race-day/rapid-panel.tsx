@@ -8,23 +8,19 @@
  *   'bib-entry', its entry id made here), shown in the list as 'ej skickad' until the server has it, and kept
  *   through a reload or a dropped tab. The race matches each bib with the next slot, in the order bibs reach it:
  *   the queue sends them in the order typed, after the 'Mål!' taps made before them (tap-queue.ts).
- * A slot tapped opens a dialog to give it a runner (a bib typed, or a waiting runner's tile) or to drop it as a
- * stray tap. Two phones assigning one slot at once: the race takes the first, the second gets its Swedish 409. A
- * slot whose key changes while its dialog is open (another phone's tap merged into it) closes the dialog.
+ * A slot tapped opens a dialog to give it a runner or drop it (slot-dialog.tsx).
  * Two phones typing bibs at once: the race takes them in the order they arrive (finish order is one phone's job);
  * a bib sent twice (a retry after a lost answer, two tabs sending one queue) is one entry. Two tabs pressing
  * 'Mål!' or typing bibs: the tap queue's own rules (one stored queue, one sender at a time).
  */
-import { useState, type FormEvent } from "react";
-import type { RaceRecord } from "../../../shared/race-protocol";
+import { useState } from "react";
+import type { RaceRecord, RetimeConfirm } from "../../../shared/race-protocol";
 import { Button } from "../../components/ui/button";
-import { Dialog, DialogContent } from "../../components/ui/dialog";
-import { Field } from "../../components/ui/field";
-import { useMainTimer, useSlotAction, useChangeBib } from "./api/rapid-timing";
+import { useMainTimer, useChangeBib } from "./api/rapid-timing";
+import { RetimeDialog, useRetimeConfirmation } from "./retime-dialog";
 import { messageOf } from "./race-alerts";
 import { liveBibs, slotText, unsentBibs, type SlotRow } from "./rapid-view";
 import type { RapidRecords } from "./apply-race-events";
-import { bibText, fullName, isWaiting, type RunnerView } from "./race-view";
 import { typedBibNumber, type QueueItem } from "./tap-queue";
 
 export type TimingMode = "tiles" | "rapid" | "bibs";
@@ -151,6 +147,7 @@ export function BibKeypad({
   onError: (message: string) => void;
 }) {
   const change = useChangeBib(raceId);
+  const retime = useRetimeConfirmation();
   const [digits, setDigits] = useState("");
   const entries = liveBibs(rapid);
   const unsent = unsentBibs(rapid, queued);
@@ -202,7 +199,17 @@ export function BibKeypad({
                   aria-label={`Ta bort nr ${e.bib} ur målordningen`}
                   disabled={change.isPending}
                   onClick={() =>
-                    change.mutate({ entry: e.id, bib: null }, { onError: (err) => onError(messageOf(err)) })
+                    change.mutate(
+                      { entry: e.id, bib: null },
+                      {
+                        onError: (err) => {
+                          // Removing a bib moves the ones after it: shown and confirmed first (retime-dialog.tsx).
+                          const again = (confirm: RetimeConfirm[]) =>
+                            change.mutateAsync({ entry: e.id, bib: null, confirm });
+                          if (!retime.ask(err, again)) onError(messageOf(err));
+                        },
+                      },
+                    )
                   }
                 >
                   Ta bort
@@ -228,103 +235,8 @@ export function BibKeypad({
           ))}
         </ol>
       )}
+      <RetimeDialog pending={retime.pending} onClose={retime.close} onError={onError} />
     </section>
-  );
-}
-
-/** One slot by hand: a bib typed, a waiting runner's tile, or out as a stray tap. */
-export function SlotDialog({
-  raceId,
-  row,
-  started,
-  runners,
-  onClose,
-  onError,
-}: {
-  raceId: string;
-  row: SlotRow | null;
-  started: number | null;
-  runners: readonly RunnerView[];
-  onClose: () => void;
-  onError: (message: string) => void;
-}) {
-  const action = useSlotAction(raceId);
-  const [bib, setBib] = useState("");
-  const [error, setError] = useState<string | null>(null);
-  const waiting = runners.filter(isWaiting);
-  const close = () => {
-    setBib("");
-    setError(null);
-    onClose();
-  };
-  const done = { onSuccess: close, onError: (err: unknown) => setError(messageOf(err)) };
-
-  function submit(e: FormEvent) {
-    e.preventDefault();
-    if (!row) return;
-    if (!/^\d{1,5}$/.test(bib.trim())) {
-      setError("Skriv ett startnummer med siffror.");
-      return;
-    }
-    action.mutate({ tap: row.key, bib: bib.trim() }, done);
-  }
-
-  return (
-    <Dialog open={row !== null} onOpenChange={(open) => !open && close()}>
-      {row && (
-        <DialogContent
-          title={slotText(row, started)}
-          description="Vem var det? Skriv startnumret eller tryck på löparen."
-        >
-          <form className="race-form" onSubmit={submit} noValidate>
-            <Field label="Startnummer" error={error}>
-              {(control) => (
-                <input
-                  {...control}
-                  inputMode="numeric"
-                  autoComplete="off"
-                  value={bib}
-                  onChange={(e) => {
-                    setBib(e.target.value);
-                    setError(null);
-                  }}
-                />
-              )}
-            </Field>
-            <div className="race-form-actions">
-              <Button type="submit" variant="primary" loading={action.isPending}>
-                Ge tiden
-              </Button>
-              <Button
-                onClick={() =>
-                  action.mutate(
-                    { tap: row.key, discard: true },
-                    { onSuccess: close, onError: (err) => onError(messageOf(err)) },
-                  )
-                }
-              >
-                Kasta tiden
-              </Button>
-            </div>
-          </form>
-          {waiting.length > 0 && (
-            <ul className="slot-runners" aria-label="Väntande löpare">
-              {waiting.map((r) => (
-                <li key={r.sort}>
-                  <Button
-                    size="small"
-                    disabled={action.isPending}
-                    onClick={() => action.mutate({ tap: row.key, sort: r.sort }, done)}
-                  >
-                    {bibText(r.bib)} {fullName(r)}
-                  </Button>
-                </li>
-              ))}
-            </ul>
-          )}
-        </DialogContent>
-      )}
-    </Dialog>
   );
 }
 

@@ -2,9 +2,12 @@
  * Rapid timing as a phone shows it (issue 26): every device's 'Mål!' taps merged into numbered slots by the same
  * pure function the race object uses (src/shared/timer-alignment.ts), so each phone numbers them as the server
  * does, and this phone's taps not yet sent count at once. Who each slot is comes from the runners: a runner whose
- * time came from a slot carries that slot's key (`RunnerRecord.slot`).
+ * time came from a slot carries that slot's key (`RunnerRecord.slot`). Which typed bib reaches each slot (paired or
+ * not: a bib nobody has holds its slot too) is the same pure matching the race object runs
+ * (src/shared/bib-matching.ts), so the slot dialog can offer to correct that bib rather than push the later ones.
  */
 import type { BibEntryRecord, RaceRecord, RunnerRecord, SlotRecord } from "../../../shared/race-protocol";
+import { matchBibs, type MatchRunner } from "../../../shared/bib-matching";
 import { alignTimers, type TimerTap } from "../../../shared/timer-alignment";
 import type { RapidRecords } from "./apply-race-events";
 import { isBibEntryItem, sendOrder, type BibEntryItem, type QueueItem } from "./tap-queue";
@@ -22,6 +25,8 @@ export interface SlotRow {
   pending: boolean;
   /** The runner the slot's time went to, if any. */
   runner: RunnerRecord | null;
+  /** The bib typed in finish order that reaches this slot, if any (its entry id and number). */
+  entry: { id: string; bib: number } | null;
 }
 
 /** The taps that count: the server's (neither discarded nor cleared by a reset) and this phone's unsent ones. */
@@ -53,6 +58,7 @@ export function slotRows(
   });
   const bySlot = new Map<string, RunnerRecord>();
   for (const r of runners) if (r.slot) bySlot.set(r.slot, r);
+  const entryBySlot = typedBibsOnSlots(alignment.slots, rapid, runners, race.state === "ended");
   return alignment.slots.map((slot) => ({
     key: slot.key,
     number: slot.number,
@@ -61,7 +67,39 @@ export function slotRows(
     single: slot.single,
     pending: slot.taps.some((t) => !sent.has(t.id)),
     runner: bySlot.get(slot.key) ?? null,
+    entry: entryBySlot.get(slot.key) ?? null,
   }));
+}
+
+/** The typed bib that reaches each slot, by slot key, as the race object matches them (module comment). */
+function typedBibsOnSlots(
+  slots: Parameters<typeof matchBibs>[0],
+  rapid: RapidRecords,
+  runners: readonly RunnerRecord[],
+  settled: boolean,
+): Map<string, { id: string; bib: number }> {
+  const pins = rapid.slots
+    .filter((s) => s.pin && !s.discarded && !s.removed)
+    .sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0))
+    .map((s) => ({ tapId: s.id, runnerId: s.pin! }));
+  const entries = liveBibs(rapid).map((e) => ({ id: e.id, bib: e.bib }));
+  const status = (r: RunnerRecord): MatchRunner["status"] =>
+    r.dns ? "dns" : r.finished === null ? "waiting" : r.slot ? "slot" : "timed";
+  const matching = matchBibs(
+    slots,
+    pins,
+    entries,
+    runners.map((r) => ({ id: r.id, bib: r.bib, status: status(r) })),
+    {
+      settled,
+    },
+  );
+  const out = new Map<string, { id: string; bib: number }>();
+  for (const claim of matching.claims) {
+    if (claim.kind === "entry" && claim.slot !== null && claim.bib !== null)
+      out.set(claim.slot, { id: claim.id, bib: claim.bib });
+  }
+  return out;
 }
 
 /** The bibs typed in finish order, as they stand (removed ones left out), in that order. */

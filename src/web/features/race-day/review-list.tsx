@@ -3,16 +3,22 @@
  * started, a second start far from the first …), kept by the race until a person decides. Live from the socket,
  * the same on every phone, and still there after a reload: the server keeps the list. Each item says what, who,
  * from which device, when and why; 'Använd' takes it with its original moment, 'Kasta' (confirmed) drops it (rapid
- * timing's kinds name their buttons by what they do: reviewActions). Both are in the log. Two phones deciding one item at once: the first decision stands, the second is refused by the
- * server with its reason, and the item leaves both lists over the socket.
+ * timing's kinds name their buttons by what they do: reviewActions). Both are in the log. A decision that would give
+ * other runners new times (a bib typed twice removed: the bibs after it move) shows who gets which time first and is
+ * made only once the organiser confirms (retime-dialog.tsx). Two phones deciding one item at once: the first
+ * decision stands, the second is refused by the server with its reason, and the item leaves both lists over the
+ * socket.
  */
 import { useState } from "react";
 import type { ReviewRecord } from "../../../shared/race-protocol";
 import { Button } from "../../components/ui/button";
 import { Dialog, DialogContent } from "../../components/ui/dialog";
+import type { RetimeConfirm } from "../../../shared/race-protocol";
 import { useDecideReview } from "./api/decide-review";
+import { useChangeBib } from "./api/rapid-timing";
 import { messageOf } from "./race-alerts";
 import { stockholmClockTime } from "./race-view";
+import { RetimeDialog, useRetimeConfirmation } from "./retime-dialog";
 
 export interface ReviewListProps {
   raceId: string;
@@ -21,10 +27,6 @@ export interface ReviewListProps {
   runnerLabel: (review: ReviewRecord) => string;
   deviceLabel: (device: string | null) => string;
   onError: (message: string) => void;
-  /** Rapid timing: a typed bib corrected to a suggested runner's bib (the one-tap resolution of a typo). */
-  onSuggestion?: ((entry: string, bib: number) => void) | undefined;
-  /** A suggestion being sent (its entry id). */
-  suggesting?: string | null;
 }
 
 /** What the item is, in a few words: 'Måltid 10:58:09 för Ella Berg (200)', 'Start 10:00:00', 'Nr 21 okänt'. */
@@ -48,6 +50,8 @@ export function reviewTitle(review: ReviewRecord, runner: string): string {
       return `${bib} finns inte i loppet`;
     case "bib-finished":
       return `${bib} har redan en tid${runner ? ` (${runner})` : ""}`;
+    case "bib-early":
+      return `${bib} inskrivet före starten`;
     default:
       return `Måltid ${at}${runner ? ` för ${runner}` : ""}`;
   }
@@ -65,9 +69,13 @@ export function reviewActions(review: ReviewRecord): { apply: string | null; dis
     case "slot-unmatched":
       return { apply: null, discard: "Kasta tiden" };
     case "bib-unmatched":
-    case "bib-unknown":
     case "bib-twice":
       return { apply: null, discard: "Ta bort numret" };
+    case "bib-unknown":
+      // A bib that reached a slot stood for a crossing: its slot goes with it (so no later bib moves).
+      return { apply: null, discard: review.slot ? "Ta bort numret och tiden" : "Ta bort numret" };
+    case "bib-early":
+      return { apply: "Använd numret", discard: "Kasta" };
     case "bib-finished":
       return { apply: "Använd nya tiden", discard: "Behåll gamla tiden" };
     default:
@@ -75,25 +83,39 @@ export function reviewActions(review: ReviewRecord): { apply: string | null; dis
   }
 }
 
-export function ReviewList({
-  raceId,
-  reviews,
-  runnerLabel,
-  deviceLabel,
-  onError,
-  onSuggestion,
-  suggesting,
-}: ReviewListProps) {
+export function ReviewList({ raceId, reviews, runnerLabel, deviceLabel, onError }: ReviewListProps) {
   const decide = useDecideReview();
+  const retime = useRetimeConfirmation();
+  // Rapid timing: a typed bib corrected to a suggested runner's bib (the one-tap resolution of a typo).
+  const changeBib = useChangeBib(raceId);
+  const suggesting = changeBib.isPending ? (changeBib.variables?.entry ?? null) : null;
+  const suggest = (entry: string, bib: number) =>
+    changeBib.mutate(
+      { entry, bib },
+      {
+        onError: (err) => {
+          if (!retime.ask(err, (confirm) => changeBib.mutateAsync({ entry, bib, confirm }))) onError(messageOf(err));
+        },
+      },
+    );
   const [discarding, setDiscarding] = useState<ReviewRecord | null>(null);
-  if (reviews.length === 0) return null;
+  if (reviews.length === 0 && !retime.pending) return null;
 
   const busy = (id: string, action: "apply" | "discard") =>
     decide.isPending && decide.variables?.itemId === id && decide.variables.action === action;
   const run = (review: ReviewRecord, action: "apply" | "discard", done?: () => void) =>
     decide.mutate(
       { raceId, itemId: review.id, action },
-      { onSuccess: () => done?.(), onError: (err) => onError(messageOf(err)) },
+      {
+        onSuccess: () => done?.(),
+        onError: (err) => {
+          const again = (confirm: RetimeConfirm[]) =>
+            decide.mutateAsync({ raceId, itemId: review.id, action, confirm });
+          // Refused for a confirmation: the list replaces the discard question.
+          if (retime.ask(err, again)) done?.();
+          else onError(messageOf(err));
+        },
+      },
     );
 
   return (
@@ -111,7 +133,7 @@ export function ReviewList({
               <p className="review-meta">
                 {[review.actor, device, `kom in ${stockholmClockTime(review.createdAt)}`].filter(Boolean).join(", ")}
               </p>
-              {review.entry && onSuggestion && (review.suggestions ?? []).length > 0 && (
+              {review.entry && (review.suggestions ?? []).length > 0 && (
                 <div className="review-suggestions">
                   {review.suggestions!.map((sug) => (
                     <Button
@@ -120,7 +142,7 @@ export function ReviewList({
                       variant="secondary"
                       loading={suggesting === review.entry}
                       disabled={decide.isPending || !!suggesting}
-                      onClick={() => onSuggestion(review.entry!, sug.bib)}
+                      onClick={() => suggest(review.entry!, sug.bib)}
                     >
                       Menade du {sug.bib} {sug.name}?
                     </Button>
@@ -172,6 +194,7 @@ export function ReviewList({
           </DialogContent>
         )}
       </Dialog>
+      <RetimeDialog pending={retime.pending} onClose={retime.close} onError={onError} />
     </section>
   );
 }

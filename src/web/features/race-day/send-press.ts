@@ -32,10 +32,10 @@ export function rapidResult(answer: RapidAnswer): SendResult {
 }
 
 /**
- * The race keeps every typed bib in its place (a bib it cannot pair goes on the review list beside it); a review
- * answer would take it out of the queue like any press.
+ * The race keeps every typed bib in its place (a bib it cannot pair goes on the review list beside it); one typed
+ * before the race's start is a review answer, which takes it out of the queue like any press.
  */
-export function bibEntryResult(answer: BibAnswer): SendResult {
+export function bibEntryResult(answer: BibAnswer | { outcome: "review"; review: ReviewRecord }): SendResult {
   if (isReview(answer)) return { kind: "review", review: answer.review, message: reviewMessage(answer.review) };
   const result: SendResult = { kind: "sent", outcome: answer.outcome, entry: answer.entry };
   if (answer.runner) result.runner = answer.runner;

@@ -1,10 +1,11 @@
 /**
- * POST /admin/api/races/review/{raceId}/{itemId}/apply {}: 'Använd', the item taken as it was meant (a finish at
- * the tap's original moment, a start at its press); 409 with the reason when it cannot be (the item stays open).
- * POST …/discard {}: 'Kasta'. Both are audited; every phone hears the item leave the list over its socket.
+ * POST /admin/api/races/review/{raceId}/{itemId}/apply {confirm?}: 'Använd', the item taken as it was meant (a
+ * finish at the tap's original moment, a start at its press); 409 with the reason when it cannot be (the item stays
+ * open), or with `retimes` when it would give other runners new times (retime.ts: sent again with `confirm`).
+ * POST …/discard {confirm?}: 'Kasta'. Both are audited; every phone hears the item leave the list over its socket.
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { RaceRecord, ReviewRecord, RunnerRecord } from "../../../../shared/race-protocol";
+import type { RaceRecord, RetimeConfirm, ReviewRecord, RunnerRecord } from "../../../../shared/race-protocol";
 import { api } from "../../../lib/api";
 import type { WithSeq } from "../apply-race-events";
 import { cacheRace, cacheRunner, uncacheDecidedReview } from "../race-cache";
@@ -15,6 +16,8 @@ export interface ReviewDecision {
   raceId: string;
   itemId: string;
   action: "apply" | "discard";
+  /** The organiser's yes to the runners the decision re-times (retime.ts). */
+  confirm?: RetimeConfirm[];
 }
 
 export interface DecisionAnswer {
@@ -23,8 +26,11 @@ export interface DecisionAnswer {
   race?: WithSeq<RaceRecord>;
 }
 
-export function decideReview({ raceId, itemId, action }: ReviewDecision): Promise<DecisionAnswer> {
-  return api<DecisionAnswer>(raceDayUrl(["review", raceId, itemId, action]), { method: "POST", json: {} });
+export function decideReview({ raceId, itemId, action, confirm }: ReviewDecision): Promise<DecisionAnswer> {
+  return api<DecisionAnswer>(raceDayUrl(["review", raceId, itemId, action]), {
+    method: "POST",
+    json: confirm ? { confirm } : {},
+  });
 }
 
 export function useDecideReview() {

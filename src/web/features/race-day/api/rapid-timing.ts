@@ -13,6 +13,7 @@ import type {
   BibEntryRecord,
   RaceRecord,
   RaceEvent,
+  RetimeConfirm,
   ReviewKind,
   ReviewRecord,
   RunnerRecord,
@@ -83,41 +84,52 @@ function settleBib(queryClient: QueryClient, raceId: string, answer: BibAnswer):
 
 /**
  * 'Startnummer i målordning': one typed bib, sent by the tap queue (kind 'bib-entry') with the entry id the
- * phone made for it and the device that typed it.
+ * phone made for it, the device that typed it and when it was typed (a bib typed before the race's start goes to
+ * the review list: 202 with the item, which the queue drops like a tap's).
  */
-export function enterBib(raceId: string, { tap, bib, device }: BibEntryItem): Promise<BibAnswer> {
+export function enterBib(
+  raceId: string,
+  { tap, bib, device, at }: BibEntryItem,
+): Promise<BibAnswer | { outcome: "review"; review: ReviewRecord }> {
   return api<BibAnswer>(raceDayUrl(["bibs", raceId], { device }), {
     method: "POST",
-    json: { entry: tap, bib: String(bib) },
+    json: { entry: tap, bib: String(bib), at: Math.round(at) },
     signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
   });
 }
 
-/** A typed bib corrected in its place (a suggestion taken), or taken out of the order. */
+/**
+ * A typed bib corrected in its place (a suggestion taken), or taken out of the order; `confirm`: the organiser's
+ * yes to the runners it re-times (retime.ts).
+ */
 export function useChangeBib(raceId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ entry, bib }: { entry: string; bib: number | null }) =>
+    mutationFn: ({ entry, bib, confirm }: { entry: string; bib: number | null; confirm?: RetimeConfirm[] }) =>
       api<BibAnswer>(raceDayUrl(["bibs", raceId, entry, bib === null ? "remove" : "change"]), {
         method: "POST",
-        json: bib === null ? {} : { bib },
+        json: { ...(bib === null ? {} : { bib }), ...(confirm ? { confirm } : {}) },
       }),
     onSuccess: (answer) => settleBib(queryClient, raceId, answer),
   });
 }
 
-export type SlotAction = { tap: string } & ({ bib: string } | { sort: string } | { discard: true });
+export type SlotAction = { tap: string; confirm?: RetimeConfirm[] } & (
+  { bib: string } | { sort: string } | { discard: true }
+);
 
 /** One slot by hand: this runner (a bib typed, or a tile tapped), or out as a stray tap. */
 export function useSlotAction(raceId: string) {
   return useMutation({
-    mutationFn: (action: SlotAction) =>
-      "discard" in action
-        ? api<unknown>(raceDayUrl(["slots", raceId, action.tap, "discard"]), { method: "POST", json: {} })
+    mutationFn: (action: SlotAction) => {
+      const confirm = action.confirm ? { confirm: action.confirm } : {};
+      return "discard" in action
+        ? api<unknown>(raceDayUrl(["slots", raceId, action.tap, "discard"]), { method: "POST", json: confirm })
         : api<unknown>(raceDayUrl(["slots", raceId, action.tap, "assign"]), {
             method: "POST",
-            json: "bib" in action ? { bib: action.bib } : { sort: action.sort },
-          }),
+            json: "bib" in action ? { bib: action.bib, ...confirm } : { sort: action.sort, ...confirm },
+          });
+    },
   });
 }
 
