@@ -184,7 +184,14 @@ export function checkRetimes(
         started: meta.started,
       };
     })
-    .sort((a, b) => (a.from ?? a.to ?? Infinity) - (b.from ?? b.to ?? Infinity) || a.runnerId.localeCompare(b.runnerId))
+    // In the order the runners finish after the action (those who lose their time last), then by the time before.
+    .sort(
+      (a, b) =>
+        (a.to ?? Infinity) - (b.to ?? Infinity) ||
+        (a.from ?? Infinity) - (b.from ?? Infinity) ||
+        (a.bib ?? Infinity) - (b.bib ?? Infinity) ||
+        a.runnerId.localeCompare(b.runnerId),
+    )
     .slice(0, MAX_RETIMES);
   throw new RaceError(409, retimeMessage(retimes), { retimes });
 }
