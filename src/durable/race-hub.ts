@@ -4,18 +4,21 @@
  * the hub when its state or start changes (after mirroring it to D1), and the hub passes the record on.
  *
  * State: only the sequence counter (SQLite), so events keep increasing across evictions. A missed nudge (the
- * hub call failed) heals when the page reconnects: every subscribe is a snapshot read from D1.
+ * hub call failed) heals when the page reconnects: every subscribe is a snapshot read from D1. Sockets follow the
+ * admin's session as a race's do (src/durable/socket-sessions.ts): checked before a snapshot, re-checked before a
+ * broadcast, closed at logout; and a socket gets at most one snapshot per RESUBSCRIBE_MS.
  */
 import { DurableObject } from "cloudflare:workers";
 import { closeSocket, parseClientFrame, sendFrame } from "./client-frames";
 import { RACE_ACTOR_HEADER } from "../shared/object-calls";
 import {
   closeForEndedSession,
-  endedSessions,
+  mayAsk,
   SessionRecheck,
   sessionExpired,
+  sessionPassed,
   socketSessionFrom,
-  type SocketSession,
+  type SubscriberState,
 } from "./socket-sessions";
 import { database } from "../worker/db/client";
 import { listRaces, raceRecordFromRow } from "../worker/race-day/races-db";
@@ -24,21 +27,23 @@ import { clockFromSettings, type Clock } from "../shared/clock";
 
 const HUB_TAG = "hub";
 
-interface SocketState extends SocketSession {
-  subscribed: boolean;
-}
-
 export class RaceHubDO extends DurableObject<Env> {
   private readonly clock: Clock;
-  /** Sockets whose snapshot is being read from D1, with the changes held back for them meanwhile. */
+  /**
+   * Sockets whose subscribe is being answered (their session checked, then their snapshot read from D1), with the
+   * changes held back for them meanwhile: sent after the snapshot if the session passes, dropped if not.
+   */
   private readonly pending = new Map<WebSocket, RaceEvent[]>();
-  /** When the sockets' sessions were last checked against D1 (src/durable/socket-sessions.ts). */
+  /** The sockets' sessions checked against D1 before a snapshot and a broadcast (src/durable/socket-sessions.ts). */
   private readonly sessionRecheck: SessionRecheck;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.clock = clockFromSettings(env);
-    this.sessionRecheck = new SessionRecheck(ctx.storage);
+    this.sessionRecheck = new SessionRecheck(ctx.storage, env, {
+      sessions: () => ctx.getWebSockets(HUB_TAG).flatMap((ws) => state(ws) ?? []),
+      close: (ended) => this.closeSessions(ended),
+    });
     ctx.storage.sql.exec(
       "CREATE TABLE IF NOT EXISTS counter (id INTEGER PRIMARY KEY CHECK (id = 1), seq INTEGER NOT NULL)",
     );
@@ -48,33 +53,20 @@ export class RaceHubDO extends DurableObject<Env> {
   /** A race object's state or start changed (it is already in D1): every subscribed hub page hears of it. */
   async raceChanged(race: RaceRecord): Promise<void> {
     const now = this.clock.now();
-    if (this.sessionRecheck.due(now)) {
-      this.sessionRecheck.started(now);
-      const sockets = this.ctx.getWebSockets(HUB_TAG);
-      try {
-        const ended = await endedSessions(
-          this.env,
-          sockets.map((ws) => state(ws) ?? {}),
-          now,
-        );
-        this.closeSessions(ended);
-      } catch (err) {
-        console.warn("hub socket session re-check failed", err);
-      }
-    }
+    await this.sessionRecheck.ifDue(now);
     const seq = this.nextSeq();
     const event: RaceEvent = { ...race, seq };
     const text = JSON.stringify([event] satisfies RaceServerFrame);
     for (const ws of this.ctx.getWebSockets(HUB_TAG)) {
+      const held = this.pending.get(ws);
+      if (held) {
+        held.push(event);
+        continue;
+      }
       const socket = state(ws);
       if (!socket?.subscribed) continue;
       if (sessionExpired(socket, now)) {
         closeForEndedSession(ws);
-        continue;
-      }
-      const held = this.pending.get(ws);
-      if (held) {
-        held.push(event);
         continue;
       }
       try {
@@ -111,7 +103,7 @@ export class RaceHubDO extends DurableObject<Env> {
     server.serializeAttachment({
       ...socketSessionFrom(request, request.headers.get(RACE_ACTOR_HEADER) ?? ""),
       subscribed: false,
-    } satisfies SocketState);
+    } satisfies SubscriberState);
     return new Response(null, { status: 101, webSocket: client });
   }
 
@@ -123,28 +115,9 @@ export class RaceHubDO extends DurableObject<Env> {
     }
     const frame = parsed.frame;
     switch (frame.action) {
-      case "subscribe-to-race": {
-        if (this.pending.has(ws)) return; // A snapshot is on its way to this socket already.
-        ws.serializeAttachment({ ...state(ws), subscribed: true } satisfies SocketState);
-        // Numbered before the read: every change that reaches the hub after this point carries a higher seq and
-        // is held back until the snapshot has gone out, so the page applies it on top and never loses it. (A
-        // race object writes D1 before it tells the hub, so a change numbered earlier is in the read.)
-        const held: RaceEvent[] = [];
-        this.pending.set(ws, held);
-        try {
-          const seq = this.nextSeq();
-          const races = (await listRaces(database(this.env.DB))).map(raceRecordFromRow);
-          sendFrame(ws, { type: "hello", part: "races", seq, snapshot: true });
-          sendFrame(
-            ws,
-            races.map((race) => ({ ...race, seq })),
-          );
-          if (held.length > 0) sendFrame(ws, held);
-        } finally {
-          this.pending.delete(ws);
-        }
+      case "subscribe-to-race":
+        await this.subscribe(ws, this.clock.now());
         return;
-      }
       case "sync":
         sendFrame(ws, { type: "sync", id: frame.id, t0: frame.t0, t1: this.clock.now() });
         return;
@@ -152,6 +125,34 @@ export class RaceHubDO extends DurableObject<Env> {
         const unhandled: never = frame;
         throw new Error(`unhandled frame ${JSON.stringify(unhandled)}`);
       }
+    }
+  }
+
+  /**
+   * Every race of D1's index, once the socket's session has passed (socket-sessions.ts). A socket that asks again
+   * within RESUBSCRIBE_MS, or while its last subscribe is being answered, gets an error frame instead.
+   */
+  private async subscribe(ws: WebSocket, now: number): Promise<void> {
+    const socket = state(ws);
+    if (!socket || !mayAsk(ws, socket, now, this.pending.has(ws))) return;
+    // Numbered before the session's check and the read: every change that reaches the hub after this point
+    // carries a higher seq and is held back until the snapshot has gone out, so the page applies it on top and
+    // never loses it. (A race object writes D1 before it tells the hub, so a change numbered earlier is in the read.)
+    const held: RaceEvent[] = [];
+    this.pending.set(ws, held);
+    try {
+      const seq = this.nextSeq();
+      if (!(await sessionPassed(ws, socket, this.sessionRecheck, now))) return;
+      ws.serializeAttachment({ ...socket, subscribed: true, subscribedAt: now } satisfies SubscriberState);
+      const races = (await listRaces(database(this.env.DB))).map(raceRecordFromRow);
+      sendFrame(ws, { type: "hello", part: "races", seq, snapshot: true });
+      sendFrame(
+        ws,
+        races.map((race) => ({ ...race, seq })),
+      );
+      if (held.length > 0) sendFrame(ws, held);
+    } finally {
+      this.pending.delete(ws);
     }
   }
 
@@ -172,6 +173,6 @@ export class RaceHubDO extends DurableObject<Env> {
   }
 }
 
-function state(ws: WebSocket): SocketState | null {
-  return (ws.deserializeAttachment() as SocketState | null) ?? null;
+function state(ws: WebSocket): SubscriberState | null {
+  return (ws.deserializeAttachment() as SubscriberState | null) ?? null;
 }

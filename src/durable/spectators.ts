@@ -9,11 +9,20 @@
  *   notice that does not follow on from what it has (one was lost), or a copy older than REVALIDATE_MS when
  *   someone asks, makes it read the race object itself (`publicSince`): the only way a spectator's request can
  *   reach the race object, counted in `raceReads`.
- * - Its own `version` numbers every change it applies (the race's seq may start over when a race's storage is
- *   made anew; this never does). The Worker's public JSON carries it in its ETag; the sockets carry it as seq.
+ * - Its own `version` numbers every change the public sees, and nothing else: a notice whose records are all as
+ *   its copy has them (an admin's change, a review item, a withheld child's finish) moves only its `race_seq` on,
+ *   with no new version, no frame, no replay entry. The sockets carry the version as seq; the Worker's public JSON
+ *   its ETag, with the version of the last whole copy (`base_version`), never the race's seq, which counts every
+ *   change the race makes, the public's or not (the race's seq may also start over when a race's storage is made
+ *   anew; the version never does).
  * - Public sockets (`{wsUrl}/spectate/{raceId}`, no sign-in) hibernate, so an idle crowd costs nothing: on open a
  *   snapshot (or the changes after the `since` the page gives, when it still knows them), then a delta per change.
  *   A socket that sends anything gets one error frame (the first time) and changes nothing.
+ * - Child-safe publishing (shared/public-view.ts, issue 38 item 3): until the race has ended a withheld child's
+ *   record is the one they had before finishing, so their finish, or a new time, reaches no socket, no `since`
+ *   replay, no view and no ETag; the change that ends the race makes every withheld finisher 'Fullföljt' at once,
+ *   in one version. Records in a delta and in a replay are listed by `sort`, never in the order they changed (at
+ *   the end, that would be the children's finish order), and `corrected` is never on a withheld child's record.
  *
  * Counters (`stats`): kept in memory and written with the next write (a publish or a read of the race object),
  * except `raceReads` and `connects`, which are written when they happen: an object whose only work is a crowd's
@@ -41,10 +50,13 @@ const TAG = "spectator";
 /** A copy older than this (no notice from the race object meanwhile) is checked with the race object when read. */
 export const REVALIDATE_MS = 30_000;
 
-/** What the Worker's public read gets: the view, its version, and the race seq it is at (the ETag). */
+/**
+ * What the Worker's public read gets: the view, its version, and the version of the copy's last whole replacement
+ * (the ETag is made of both: new for every change the public sees, and for nothing else).
+ */
 export interface SpectatorView {
   version: number;
-  raceSeq: number;
+  baseVersion: number;
   view: PublicRaceView;
 }
 
@@ -135,7 +147,7 @@ export class SpectatorsDO extends DurableObject<Env> {
     await this.fresh();
     const meta = this.meta();
     if (!meta) return null;
-    return { version: meta.version, raceSeq: meta.race_seq, view: this.currentView(meta).view };
+    return { version: meta.version, baseVersion: meta.base_version, view: this.currentView(meta).view };
   }
 
   async stats(): Promise<SpectatorStats> {
@@ -244,15 +256,42 @@ export class SpectatorsDO extends DurableObject<Env> {
     this.saveCounters();
   }
 
-  /** Changes after what this object has: stored, then sent to every socket as one delta. */
+  /**
+   * Changes after what this object has: the records that differ from its copy are stored under a new version and
+   * sent to every socket as one delta. A notice in which nothing the public sees differs only moves `race_seq` on.
+   */
   private applyChanges(meta: MetaRow, update: PublicUpdate): void {
+    const race = update.race ?? readRace(meta);
+    const runners = this.differing(update.runners);
+    if (runners.length === 0 && JSON.stringify(race) === meta.race) {
+      this.ctx.storage.sql.exec(
+        "UPDATE meta SET race_seq = ?, checked_at = ? WHERE id = 1",
+        update.seq,
+        this.clock.now(),
+      );
+      this.saveCounters();
+      return;
+    }
     const version = meta.version + 1;
     this.ctx.storage.transactionSync(() => {
-      for (const change of update.runners) this.storeRunner(change, version);
-      this.storeMeta(version, update.seq, meta.base_version, update.race ?? readRace(meta));
+      for (const change of runners) this.storeRunner(change, version);
+      this.storeMeta(version, update.seq, meta.base_version, race);
     });
-    this.advanceCache(meta.version, version, update);
-    this.broadcast({ type: "delta", since: meta.version, seq: version, race: update.race, runners: update.runners });
+    const delta: PublicUpdate = { since: meta.version, seq: version, race, runners };
+    this.advanceCache(meta.version, version, delta);
+    this.broadcast({ type: "delta", ...delta });
+  }
+
+  /** The changes whose record differs from this object's copy (a removal of a runner it has), by sort. */
+  private differing(changes: readonly PublicRunnerChange[]): PublicRunnerChange[] {
+    return changes
+      .filter((change) => {
+        const stored = this.ctx.storage.sql
+          .exec<{ record: string | null }>("SELECT record FROM runners WHERE sort = ?", change.sort)
+          .toArray()[0];
+        return isRemoved(change) ? stored?.record != null : stored?.record !== JSON.stringify(change);
+      })
+      .sort(bySort);
   }
 
   /**
@@ -291,6 +330,7 @@ export class SpectatorsDO extends DurableObject<Env> {
     for (const [sort, record] of known) {
       if (record !== null && !next.has(sort)) changed.push({ type: "runner", part: race.part, sort, removed: true });
     }
+    changed.sort(bySort);
     const raceChanged = !meta || JSON.stringify(race) !== meta.race;
     if (meta && changed.length === 0 && !raceChanged) {
       this.ctx.storage.sql.exec(
@@ -367,12 +407,16 @@ export class SpectatorsDO extends DurableObject<Env> {
 
   /**
    * What a socket gets first: the changes after `since` when the page has a version this copy still knows how to
-   * bring up to date (not before its last snapshot), otherwise the whole view.
+   * bring up to date (not before its last snapshot), otherwise the whole view. By sort: the order rows changed in
+   * is no one's business (module comment).
    */
   private opening(meta: MetaRow, since: number): string {
     if (since <= 0 || since > meta.version || since < meta.base_version) return this.currentView(meta).frame;
     const rows = this.ctx.storage.sql
-      .exec<{ sort: RunnerSort; record: string | null }>("SELECT sort, record FROM runners WHERE version > ?", since)
+      .exec<{
+        sort: RunnerSort;
+        record: string | null;
+      }>("SELECT sort, record FROM runners WHERE version > ? ORDER BY sort", since)
       .toArray();
     const race = readRace(meta);
     const runners = rows.map((row): PublicRunnerChange =>
@@ -412,6 +456,10 @@ export class SpectatorsDO extends DurableObject<Env> {
       this.unsaved[name] = 0;
     }
   }
+}
+
+function bySort(a: { sort: string }, b: { sort: string }): number {
+  return a.sort < b.sort ? -1 : a.sort > b.sort ? 1 : 0;
 }
 
 function readRace(meta: MetaRow): PublicRaceRecord {

@@ -13,6 +13,11 @@ export const SOCKET_EXPIRES_HEADER = "x-socket-session-expires";
 /** The one hub object's name in the RACE_HUB namespace. */
 export const RACE_HUB_NAME = "hub";
 /**
+ * Close code of an admin socket whose session ended (logged out, revoked, expired, address off the allowlist):
+ * the page says it is signed out and does not reconnect (4000–4999 are the application's).
+ */
+export const SESSION_ENDED_CODE = 4001;
+/**
  * How long a session verified against D1 is trusted: the objects re-check their sockets' sessions at most this
  * often, and a race-day call may use a verification its isolate made at most this long ago.
  */

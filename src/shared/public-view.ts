@@ -9,13 +9,30 @@
  * Two inputs are the place for rules to come, so they land here and nowhere else:
  * - `resultsStatus`: whether the race's results are preliminary, official or a corrected result: the race object's
  *   (`results`, issue 26, also passed on as it is), else the context's. Null until the race has a finish.
- * - `publishing`: which runners' time and placing are published (child-safe publishing, a season setting).
- *   A runner whose result is not published is still listed (`resultWithheld`), after the finishers, without its
- *   time, its finish moment or a placing. The rules are child-safe.ts's; the default context is the season's.
+ * - `publishing`: which runners' time and placing are published (child-safe publishing, a season setting). The
+ *   rules are child-safe.ts's; the default context is the season's.
+ *
+ * A withheld runner (child-safe publishing: 11 or under) as the public sees them (issue 38, item 3): neither when
+ * they finished nor in which order may be told from the view, from its changes or from anything numbering them.
+ * - Until the race has ended, a withheld runner's record is the one they have before they finish: `finished`
+ *   null, no time, no `resultWithheld`. Their finish, a new time, a finish taken away change nothing in it, so the
+ *   spectators' fan-out has nothing to send, to number or to replay (src/durable/spectators.ts). Only what any
+ *   runner shows before finishing can change (a name, a number, a DNS mark: as today). Nor does the race record
+ *   tell that someone finished: its results status (`results`, `resultsStatus`) appears with the first result the
+ *   public sees, so a race whose first finisher is a child says nothing until a published runner finishes (or the
+ *   end).
+ * - Once the race has ended, every withheld finisher is `resultWithheld` ('Fullföljt'), still without a time, a
+ *   finish moment or a placing, all in the one change that ends the race (public-feed.ts brings them along with
+ *   the race record), listed after the published finishers by number, then name, never in finish order.
+ * - `corrected` is never public for a withheld runner, before or after the end (a correction would give away that
+ *   their time changed, and when).
+ * The race list (D1's index, marked 'preliminary' at the first finish of anyone) says no results status for a race
+ * that has not ended while publishing withholds anyone (`publicRaceList`).
  */
 import {
   type ResultsStatus,
   type PublicRaceSnapshot,
+  type RaceState,
   type PublicRunnerRecord,
   type RaceRecord,
   type RemovedRunnerRecord,
@@ -57,9 +74,25 @@ export function isRemoved(change: PublicRunnerChange): change is RemovedRunnerRe
   return "removed" in change && change.removed === true;
 }
 
-/** One runner's public record: no age, no participant id; a withheld result has no time and no finish moment. */
+/**
+ * Whether the public sees this runner's finish: a published result as soon as it is there; a withheld one
+ * ('Fullföljt') only once the race has ended (module comment).
+ */
+export function showsFinish(
+  runner: Pick<RunnerRecord, "age" | "finished">,
+  race: { state: RaceState },
+  context: PublicViewContext = seasonPublicContext(),
+): boolean {
+  return runner.finished !== null && (race.state === "ended" || publishesResult(runner.age, context.publishing));
+}
+
+/**
+ * One runner's public record: no age, no participant id. A withheld runner has no time, no finish moment and no
+ * correction; before the race has ended they look as they did before finishing (module comment).
+ */
 export function publicRunner(
   runner: RunnerRecord,
+  race: { state: RaceState },
   context: PublicViewContext = seasonPublicContext(),
 ): PublicRunnerRecord {
   const pub: PublicRunnerRecord = {
@@ -74,17 +107,20 @@ export function publicRunner(
     finished: runner.finished,
   };
   if (runner.dns) pub.dns = true;
-  if (runner.corrected) pub.corrected = true;
-  if (runner.finished !== null && !publishesResult(runner.age, context.publishing)) {
+  if (!publishesResult(runner.age, context.publishing)) {
     pub.finished = null;
-    pub.resultWithheld = true;
+    if (showsFinish(runner, race, context)) pub.resultWithheld = true;
     return pub;
   }
+  if (runner.corrected) pub.corrected = true;
   if (runner.time !== undefined) pub.time = runner.time;
   return pub;
 }
 
-/** The race record the public sees. `anyFinished`: whether any runner has finished (no status before that). */
+/**
+ * The race record the public sees. `anyFinished`: whether the public sees any runner's finish (`showsFinish`): no
+ * results status before that, neither the race object's (`results`) nor the context's.
+ */
 export function publicRace(
   race: RaceRecord,
   anyFinished: boolean,
@@ -99,8 +135,9 @@ export function publicRace(
     date: race.date,
     distance: race.distance,
     openForReg: race.openForReg,
-    // The race object's status (issue 26: preliminary from the first finish, official, corrected) wins.
-    ...(race.results ? { results: race.results } : {}),
+    // The race object's status (issue 26: preliminary from the first finish, official, corrected) wins; it is
+    // 'preliminary' from a withheld child's finish too, which must not show (module comment).
+    ...(race.results && anyFinished ? { results: race.results } : {}),
     resultsStatus: anyFinished ? (race.results ?? context.resultsStatus) : null,
   };
 }
@@ -111,11 +148,28 @@ export function publicView(
   runners: readonly RunnerRecord[],
   context: PublicViewContext = seasonPublicContext(),
 ): PublicRaceView {
-  const anyFinished = runners.some((r) => r.finished !== null);
+  const anyFinished = runners.some((r) => showsFinish(r, race, context));
   return assembleView(
     publicRace(race, anyFinished, context),
-    runners.map((r) => publicRunner(r, context)),
+    runners.map((r) => publicRunner(r, race, context)),
   );
+}
+
+/**
+ * The public race list (`GET /api/races`, the pages' first HTML) from D1's index. The index marks a race
+ * 'preliminary' at the first finish of anyone, a withheld child's too: while publishing withholds anyone, a race
+ * that has not ended shows no results status there (the pages count its finishers from its public view instead).
+ */
+export function publicRaceList<R extends RaceRecord>(
+  races: readonly R[],
+  context: PublicViewContext = seasonPublicContext(),
+): R[] {
+  if (context.publishing.resultsHiddenBelowAge === null) return [...races];
+  return races.map((race) => {
+    if (race.state === "ended" || race.results === undefined) return race;
+    const { results: _hidden, ...rest } = race;
+    return rest as R;
+  });
 }
 
 /**

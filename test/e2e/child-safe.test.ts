@@ -3,9 +3,9 @@
  * shared server, so this file starts a second server of its own from the same build (`build: false`, a fresh state
  * directory) with development's switch CHILD_SAFE_PUBLISHING=true (src/shared/dev-season.ts): no second build,
  * only a second migrate, seed and wrangler dev. On the season's 0.8 race a family's two runners finish, the child
- * (11, the oldest age the rule withholds) first and their sibling (12) after: the public JSON, `/resultat` and
- * `/startlistor` show the child as 'Fullföljt' without a time or a placing and the sibling placed first among the
- * published runners; the family's own page (`/anmalan/3`) shows the child's time, the reason it has no placing, and
+ * (11, the oldest age the rule withholds) first and their sibling (12) after: while the race runs the public JSON
+ * shows the child as still out; once it has ended, the public JSON, `/resultat` and `/startlistor` show the child as
+ * 'Fullföljt' without a time or a placing and the sibling placed first among the published runners; the family's own page (`/anmalan/3`) shows the child's time, the reason it has no placing, and
  * the sibling's placing. No page scrolls sideways.
  */
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
@@ -115,6 +115,24 @@ test("a child's time and placing are absent from the public pages and present on
   expect(childTime.time).not.toBe(siblingTime.time);
   const childName = `${child.firstname} ${child.lastname}`;
   const siblingName = `${sibling.firstname} ${sibling.lastname}`;
+
+  // While the race runs the public cannot tell that the child finished (issue 38): as before their finish.
+  const publicRunners = async () => {
+    const view = (await (await admin.request.get(`/api/races/get/${PART}`)).json()) as PublicRunnerRecord[];
+    return view.filter((r) => r.sort === `runner-${child.key}` || r.sort === `runner-${sibling.key}`);
+  };
+  await expect
+    .poll(async () => (await publicRunners()).find((r) => r.firstname === sibling.firstname)?.time)
+    .toBe(siblingTime.time);
+  const running = (await publicRunners()).find((r) => r.firstname === child.firstname)!;
+  expect(running).toMatchObject({ finished: null });
+  expect(running.time).toBeUndefined();
+  expect(running.resultWithheld).toBeUndefined();
+  // The end: everyone still out marked DNS, then the race ended.
+  for (const r of adminView.slice(1) as RunnerRecord[]) {
+    if (r.finished === null && !r.dns) expect(await raceCall(`dns/${PART}/${r.sort}/on`)).toBe(200);
+  }
+  expect(await raceCall(`end/${PART}`)).toBe(200);
 
   // The public JSON (every public page reads it): the child finished, with no time and no finish moment.
   await expect

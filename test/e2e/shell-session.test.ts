@@ -13,6 +13,8 @@ import {
   phoneContext,
   signInAsDevAdmin,
 } from "./browser";
+import { adminPhone, createRace, HEADERS, openRace } from "./race-day-support";
+import { RECONNECT_DELAY_MS } from "../../src/shared/race-protocol";
 
 const baseURL = inject("baseURL");
 
@@ -163,3 +165,19 @@ for (const kind of ["desktop", "phone"] as const) {
     expect(await layoutShift(page)).toBeGreaterThan(0.01);
   });
 }
+
+test("a race screen whose admin logs out elsewhere says it is signed out and stops reconnecting", async () => {
+  const page = await adminPhone(browser, baseURL, onSite);
+  const race = await createRace(page);
+  await openRace(page, race.part);
+  const opened: string[] = [];
+  page.on("websocket", (ws) => opened.push(ws.url()));
+  // Logged out from another tab of the same browser: the server closes the session's sockets (4001).
+  const res = await page.request.get("/api/logout", { headers: HEADERS });
+  expect(res.ok()).toBe(true);
+  await page.getByText("utloggad: logga in igen").waitFor();
+  // A phone that kept reconnecting would be refused every 5 s: none is opened after the close.
+  await page.waitForTimeout(RECONNECT_DELAY_MS + 1_000);
+  expect(opened.filter((url) => url.includes(`/race/${race.part}`))).toEqual([]);
+  expect(await page.getByText("utloggad: logga in igen").isVisible()).toBe(true);
+});

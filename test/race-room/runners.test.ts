@@ -180,3 +180,56 @@ describe("the audit trail names who did it", () => {
     expect(race.room.events().at(-1)).toMatchObject({ actor: ADMIN.actor, device: ADMIN.device });
   });
 });
+
+describe("whose runner it is", () => {
+  it("the owner is kept, carried by a change of distance, and tells the D1 mirror which row is the runner's", () => {
+    const race = newRoom();
+    const family = race.run({ type: "add-runner", runner: runner({ owner: "registration:reg-1" }) }).runner;
+    const desk = race.run({ type: "add-runner", runner: runner({ owner: "box-office" }) }).runner;
+    const screen = race.run({ type: "add-runner", runner: runner({ owner: "race" }) }).runner;
+    const unknown = race.run({ type: "add-runner", runner: { ...runner(), owner: "nobody" as never } }).runner;
+    const owner = (id: string) => {
+      const mirror = race.room.runnerMirror(id);
+      return mirror?.inRace ? mirror.owner : undefined;
+    };
+    expect([family, desk, screen, unknown].map((r) => owner(r.id))).toEqual([
+      "registration:reg-1",
+      "box-office",
+      "race",
+      null,
+    ]);
+    race.room.beginMove("race-300601-28", family.id);
+    expect(race.room.movingRunner(family.id)?.runner.owner).toBe("registration:reg-1");
+    // A runner D1 places in a race when its object is made is its participants row's.
+    const made = newRoom({
+      known: [
+        {
+          id: "known-1",
+          registration_id: "reg-9",
+          firstname: "Ada",
+          lastname: "Ek",
+          age: 10,
+          company: "",
+          grp: "Ingen",
+          bib: null,
+          picked_up_at: null,
+        },
+        {
+          id: "known-2",
+          registration_id: null,
+          firstname: "Bo",
+          lastname: "Ek",
+          age: 10,
+          company: "",
+          grp: "Ingen",
+          bib: null,
+          picked_up_at: null,
+        },
+      ],
+    });
+    expect(["known-1", "known-2"].map((id) => (made.room.runnerMirror(id) as { owner: string }).owner)).toEqual([
+      "registration:reg-9",
+      "box-office",
+    ]);
+  });
+});

@@ -11,7 +11,7 @@ import { distanceFromMeters } from "../../shared/distances";
 import { RACE_HUB_NAME } from "../../shared/object-calls";
 import type { RaceRecord } from "../../shared/race-protocol";
 import type { RaceRoom } from "./room";
-import type { KnownParticipant, RaceInit } from "./types";
+import type { KnownParticipant, RaceInit, RunnerOwner } from "./types";
 
 /** How soon the alarm retries an unfinished distance move or D1 mirror. */
 export const RETRY_MS = 5_000;
@@ -56,8 +56,8 @@ export async function indexedRace(env: Env, part: string): Promise<IndexedRace |
 /** Runners D1 already places in this race (e.g. seeded data), read when the object is made. */
 export async function participantsInRace(env: Env, part: string): Promise<KnownParticipant[]> {
   const known = await env.DB.prepare(
-    `SELECT id, firstname, lastname, age, company, "group" AS grp, bib, picked_up_at FROM participants
-     WHERE race_id = ?`,
+    `SELECT id, registration_id, firstname, lastname, age, company, "group" AS grp, bib, picked_up_at
+     FROM participants WHERE race_id = ?`,
   )
     .bind(part)
     .all<KnownParticipant>();
@@ -66,7 +66,11 @@ export async function participantsInRace(env: Env, part: string): Promise<KnownP
 
 /**
  * D1's participants row follows this object: race, bib, the distance (only the four distances exist there), and
- * when the bib was picked up.
+ * when the bib was picked up. Only the row that is this race's runner is written, the one of its owner: a family's
+ * runner the row of its registration, a box-office runner the row without one; a runner made on the race screen
+ * has no row, so none is written (a row with its id was made elsewhere: a family's save cannot take a reserved id
+ * any more, schema.ts `runnerIds`). A runner added before owners were kept writes only a row made before it joined
+ * the race (a paid runner's was; a row that took over its id since was not).
  * A runner no longer here is unlinked only if D1 still points at this race, so a move to another race (which
  * adds there first) is never undone. A runner on its way to another race is left for the move to finish.
  */
@@ -74,12 +78,15 @@ export async function mirrorRunner(env: Env, room: RaceRoom, id: string): Promis
   const mirror = room.runnerMirror(id);
   if (!mirror) return;
   if (mirror.inRace) {
-    await env.DB.prepare(
-      `UPDATE participants SET race_id = ?1, bib = ?2, distance = COALESCE(?3, distance), picked_up_at = ?5
-       WHERE id = ?4`,
-    )
-      .bind(mirror.part, mirror.bib, distanceFromMeters(mirror.distance), id, mirror.pickedUpAt)
-      .run();
+    const owned = ownedBy(mirror.owner, mirror.addedAt);
+    if (owned) {
+      await env.DB.prepare(
+        `UPDATE participants SET race_id = ?, bib = ?, distance = COALESCE(?, distance), picked_up_at = ?
+         WHERE id = ? AND ${owned.where}`,
+      )
+        .bind(mirror.part, mirror.bib, distanceFromMeters(mirror.distance), mirror.pickedUpAt, id, ...owned.binds)
+        .run();
+    }
     room.runnerMirrored(id, mirror.seq);
     return;
   }
@@ -87,6 +94,16 @@ export async function mirrorRunner(env: Env, room: RaceRoom, id: string): Promis
     .bind(id, mirror.part)
     .run();
   if (mirror.seq !== undefined) room.runnerMirrored(id, mirror.seq);
+}
+
+/** Which participants row a runner of this owner is (null: none, a race-screen runner). */
+function ownedBy(owner: RunnerOwner | null, addedAt: number): { where: string; binds: unknown[] } | null {
+  if (owner === "race") return null;
+  if (owner === "box-office") return { where: "registration_id IS NULL", binds: [] };
+  if (owner?.startsWith("registration:")) {
+    return { where: "registration_id = ?", binds: [owner.slice("registration:".length)] };
+  }
+  return { where: "created_at <= ?", binds: [addedAt] };
 }
 
 /**

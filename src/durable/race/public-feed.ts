@@ -5,8 +5,22 @@
  * answer and the admin sockets' broadcast are done before the notice leaves, and a notice that fails is simply
  * sent again, with everything since, at the next change (the fan-out also re-reads by itself when its copy is
  * old, or when a notice does not follow on from what it has).
+ *
+ * Child-safe publishing (shared/public-view.ts, issue 38 item 3): a withheld runner's public record does not change
+ * with their finish while the race runs, so the fan-out, which passes on only what differs from its copy, has
+ * nothing to send. Their record does change with the race's state (they show 'Fullföljt' from the end), which
+ * their own row's seq does not know: an update after which the race record changed brings every withheld finisher
+ * along. The records of an update are listed by `sort`, never in the order of their seqs, which would be the
+ * withheld children's finish order.
  */
-import { seasonPublicContext, publicRace, publicRunner, type PublicRunnerChange } from "../../shared/public-view";
+import { publishesResult } from "../../shared/child-safe";
+import {
+  seasonPublicContext,
+  publicRace,
+  publicRunner,
+  showsFinish,
+  type PublicRunnerChange,
+} from "../../shared/public-view";
 import { isRemovedRunner, type RunnerRecord } from "../../shared/race-protocol";
 import type { PublicUpdate } from "../../shared/spectator-protocol";
 import { raceRecord, runnerEvents, runnerRecord } from "./records";
@@ -16,27 +30,42 @@ import type { RaceStore } from "./storage";
  * The public records changed after `since`, as they are now, with the race's latest seq. `since` 0, or a seq the
  * race has never reached (its storage was made anew), gives every record (`since` 0 in the answer). The race
  * record always comes along: it is small, and its public form depends on the runners (no results status before
- * the first finish).
+ * the first finish the public sees). A change to the race record after `since` brings every withheld finisher too
+ * (module comment). Runners are listed by `sort`.
  */
 export function publicUpdate(store: RaceStore, since: number): PublicUpdate {
   const meta = store.requireMeta();
   const seq = store.latestSeq();
   const whole = since <= 0 || since > seq;
   const context = seasonPublicContext();
-  const anyFinished =
-    store.sql<{ one: number }>("SELECT 1 AS one FROM runners WHERE finished IS NOT NULL AND moving_to IS NULL LIMIT 1")
-      .length > 0;
-  const race = publicRace(raceRecord(meta), anyFinished, context);
+  const race = raceRecord(meta);
+  const finishedAges = store.sql<{ age: number }>(
+    "SELECT DISTINCT age FROM runners WHERE finished IS NOT NULL AND moving_to IS NULL",
+  );
+  const anyFinished = finishedAges.some(({ age }) => showsFinish({ age, finished: 0 }, race, context));
+  const publicRaceRecord = publicRace(race, anyFinished, context);
   if (whole) {
-    const runners = store.liveRunnerRows().map((row) => publicRunner(runnerRecord(row, meta), context));
-    return { since: 0, seq, race, runners };
+    const runners = store.liveRunnerRows().map((row) => publicRunner(runnerRecord(row, meta), race, context));
+    return { since: 0, seq, race: publicRaceRecord, runners: runners.sort(bySort) };
   }
-  const runners: PublicRunnerChange[] = runnerEvents(store, store.changedSince(since)).map((event) =>
+  const ids = store.changedSince(since);
+  if (meta.seq > since) {
+    for (const row of store.sql<{ id: string; age: number }>(
+      "SELECT id, age FROM runners WHERE finished IS NOT NULL AND moving_to IS NULL",
+    )) {
+      if (!publishesResult(row.age, context.publishing)) ids.push(row.id);
+    }
+  }
+  const runners: PublicRunnerChange[] = runnerEvents(store, ids).map((event) =>
     isRemovedRunner(event)
       ? { type: "runner", part: event.part, sort: event.sort, removed: true }
-      : publicRunner(event as RunnerRecord, context),
+      : publicRunner(event as RunnerRecord, race, context),
   );
-  return { since, seq, race, runners };
+  return { since, seq, race: publicRaceRecord, runners: runners.sort(bySort) };
+}
+
+function bySort(a: { sort: string }, b: { sort: string }): number {
+  return a.sort < b.sort ? -1 : a.sort > b.sort ? 1 : 0;
 }
 
 /** What the race object needs to reach its fan-out (the SPECTATORS binding's `publish`). */

@@ -29,7 +29,7 @@ import {
   type RunnerRecord,
 } from "../../shared/race-protocol";
 import type { PublicUpdate } from "../../shared/spectator-protocol";
-import { endedSessions, SessionRecheck, socketSessionFrom } from "../socket-sessions";
+import { SessionRecheck, socketSessionFrom } from "../socket-sessions";
 import type { AnswerOf, RaceCommand } from "./commands";
 import { indexedRace, mirrorRace, mirrorRunner, participantsInRace, RETRY_MS } from "./d1";
 import { answer, durablePorts } from "./platform";
@@ -37,13 +37,13 @@ import { SpectatorFeed } from "./public-feed";
 import { RaceRoom, type Applied } from "./room";
 import { isPermanentRefusal } from "./rules/move";
 import type { Replacement, RunnerHistory } from "./rules/erase";
-import { acceptRaceSocket, broadcast, closeSessions, subscribe, subscribedSessions } from "./sockets";
+import { acceptRaceSocket, broadcast, closeSessions, raceSessionSockets, subscribe } from "./sockets";
 import type { ChangeAuthor, MoveResult, RaceAnswer, RaceInit, RapidTiming } from "./types";
 
 export class RaceDO extends DurableObject<Env> {
   private readonly clock: Clock;
   private readonly room: RaceRoom;
-  /** When the sockets' sessions were last checked against D1 (kept in storage, across hibernation). */
+  /** The sockets' sessions checked against D1 before a snapshot and after a broadcast (socket-sessions.ts). */
   private readonly sessionRecheck: SessionRecheck;
   /** Tells the race's spectator fan-out of each public change, never waiting for it (public-feed.ts). */
   private readonly spectators: SpectatorFeed;
@@ -57,7 +57,7 @@ export class RaceDO extends DurableObject<Env> {
     this.clock = clockFromSettings(env);
     const { sql, kv } = durablePorts(ctx.storage);
     this.room = new RaceRoom(sql, kv, this.clock);
-    this.sessionRecheck = new SessionRecheck(ctx.storage);
+    this.sessionRecheck = new SessionRecheck(ctx.storage, env, raceSessionSockets(ctx));
     this.spectators = new SpectatorFeed((update) => {
       const part = this.room.part();
       return part ? env.SPECTATORS.getByName(part).publish(update) : Promise.resolve();
@@ -231,7 +231,7 @@ export class RaceDO extends DurableObject<Env> {
     const frame = parsed.frame;
     switch (frame.action) {
       case "subscribe-to-race":
-        subscribe(this.room, ws, frame.since ?? 0, this.clock.now());
+        await subscribe(this.room, this.sessionRecheck, ws, frame.since ?? 0, this.clock.now());
         return;
       case "sync":
         sendFrame(ws, { type: "sync", id: frame.id, t0: frame.t0, t1: this.clock.now() });
@@ -342,30 +342,14 @@ export class RaceDO extends DurableObject<Env> {
       broadcast(this.ctx, owed.events, this.clock.now());
       // After the admin sockets have it, and without waiting: the crowd never slows a tap.
       if (owed.spectators) this.spectators.changed((since) => this.room.publicSince(since));
-      await this.recheckSessions();
+      // After the broadcast, at most every SESSION_RECHECK_MS: a D1 query before it would let a later change be
+      // sent first. Sockets of a revoked session, or an address off the allowlist, get no change after this one.
+      await this.sessionRecheck.ifDue(this.clock.now());
     }
     for (const id of owed.mirror) await this.mirrorRunner(id);
     if (owed.mirrorRace) await this.mirrorRace();
     if (owed.resultsMail) await this.armResultsMail();
     return value;
-  }
-
-  /**
-   * After a broadcast, at most every SESSION_RECHECK_MS: sockets whose session was revoked, expired or whose
-   * address left the allowlist are closed (src/durable/socket-sessions.ts), so they get no change after this one.
-   * Not before the broadcast: its D1 query would let a later change be sent first. A failed check waits for the next.
-   */
-  private async recheckSessions(): Promise<void> {
-    const now = this.clock.now();
-    if (!this.sessionRecheck.due(now)) return;
-    const sessions = subscribedSessions(this.ctx);
-    if (sessions.length === 0) return;
-    this.sessionRecheck.started(now);
-    try {
-      closeSessions(this.ctx, await endedSessions(this.env, sessions, now));
-    } catch (err) {
-      console.warn("socket session re-check failed", err);
-    }
   }
 
   /**

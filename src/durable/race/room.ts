@@ -61,7 +61,7 @@ import {
 import { changeBibEntry, enterBib, removeBibEntry, restoreBibEntry } from "./rules/bib-entries";
 import { registerBib } from "./rules/bib";
 import { bibAtPickup, dnsNotPickedUp, MAX_PICKUP_RUNNERS, pickUp } from "./rules/checkin";
-import { checkId } from "./rules/checks";
+import { checkId, checkOwner } from "./rules/checks";
 import { checkRaceInit, createRace, updateExistingRace, type MirroredState } from "./rules/create";
 import { decided, mergeEffects, type Decision, type Effects, type RuleContext } from "./rules/decision";
 import { setDns } from "./rules/dns";
@@ -87,6 +87,7 @@ import type {
   RaceInit,
   RapidTiming,
   RunnerInput,
+  RunnerOwner,
 } from "./types";
 
 /** What a change owes beyond the room; the race object carries it out (race-do.ts `carry`). */
@@ -116,7 +117,18 @@ export interface CatchUp {
 
 /** What D1's participants row of a runner must say (d1.ts): in this race, or no longer (unlink it). */
 export type RunnerMirror =
-  | { inRace: true; part: string; bib: number | null; distance: number; pickedUpAt: number | null; seq: number }
+  | {
+      inRace: true;
+      part: string;
+      bib: number | null;
+      distance: number;
+      pickedUpAt: number | null;
+      seq: number;
+      /** Whose participants row it is (null: not known, from before owners were kept). */
+      owner: RunnerOwner | null;
+      /** When the runner joined this race (epoch ms). */
+      addedAt: number;
+    }
   | { inRace: false; part: string; seq: number | undefined };
 
 /** What D1's races row must say (d1.ts), as of the change `seq`. */
@@ -291,6 +303,7 @@ export class RaceRoom {
         group: row.grp,
         bib: row.bib,
         pickedUpAt: row.picked_up_at,
+        ...(checkOwner(row.owner) ? { owner: checkOwner(row.owner)! } : {}),
       },
     };
   }
@@ -465,6 +478,8 @@ export class RaceRoom {
         distance: meta.distance,
         pickedUpAt: row.picked_up_at,
         seq: row.seq,
+        owner: checkOwner(row.owner),
+        addedAt: row.added_at,
       };
     }
     // On its way to another race: the target's mirror links it there; this race's tombstone unlinks it later.

@@ -1,29 +1,37 @@
 /**
  * The race's admin sockets: accept (hibernating), subscribe (a snapshot, or a replay of what changed after the
- * seq the page already has), and broadcast a change's events to every subscribed socket.
+ * seq the page already has, once the socket's session has passed: src/durable/socket-sessions.ts), and broadcast a
+ * change's events to every subscribed socket.
  *
  * Identity (who opened the socket) and whether it subscribed live in the socket's attachment, so an evicted
  * object wakes knowing its sockets and an idle race costs nothing.
  */
 import type { RaceEvent } from "../../shared/race-protocol";
 import { sendFrame } from "../client-frames";
-import { closeForEndedSession, sessionExpired, type SocketSession } from "../socket-sessions";
+import {
+  closeForEndedSession,
+  mayAsk,
+  sessionExpired,
+  sessionPassed,
+  type SessionRecheck,
+  type SessionSockets,
+  type SocketSession,
+  type SubscriberState,
+} from "../socket-sessions";
 import type { RaceRoom } from "./room";
 
 const RACE_TAG = "race";
 
-interface SocketState extends SocketSession {
+interface SocketState extends SubscriberState {
   actor: string;
-  subscribed: boolean;
-  /** When this socket last got a hello (server clock, ms). */
-  subscribedAt?: number;
 }
 
 /**
- * A socket asks again (a page that lost track) at most this often; more often it gets one error frame instead of
- * another snapshot, so a socket that sends 100 subscribe frames cannot make the object send 100 snapshots.
+ * Sockets whose subscribe is being answered (their session checked against D1): no broadcast reaches them
+ * meanwhile, and the snapshot read after the check has every change made during it. Memory only: the object
+ * cannot hibernate while a frame's handler awaits.
  */
-const RESUBSCRIBE_MS = 5_000;
+const answering = new WeakSet<WebSocket>();
 
 /** Accepts an upgrade for `actor` and its session (the Worker checked the admin and the origin). */
 export function acceptRaceSocket(ctx: DurableObjectState, actor: string, session: SocketSession): Response {
@@ -33,12 +41,12 @@ export function acceptRaceSocket(ctx: DurableObjectState, actor: string, session
   return new Response(null, { status: 101, webSocket: client });
 }
 
-/** The sessions of the subscribed sockets (for the re-check against D1). */
-export function subscribedSessions(ctx: DurableObjectState): SocketSession[] {
-  return ctx.getWebSockets(RACE_TAG).flatMap((ws) => {
-    const state = socketState(ws);
-    return state?.subscribed ? [state] : [];
-  });
+/** The race's admin sockets for the sessions' re-check: all of them, subscribed or not. */
+export function raceSessionSockets(ctx: DurableObjectState): SessionSockets {
+  return {
+    sessions: () => ctx.getWebSockets(RACE_TAG).flatMap((ws) => socketState(ws) ?? []),
+    close: (ended) => closeSessions(ctx, ended),
+  };
 }
 
 /** Closes every socket of these sessions; how many were closed. */
@@ -55,20 +63,30 @@ export function closeSessions(ctx: DurableObjectState, sessions: ReadonlySet<str
 }
 
 /**
- * `subscribe-to-race`: the hello frame, then the whole race or what changed after `since` (the room's `catchUp`).
- * A socket that asks again within RESUBSCRIBE_MS gets an error frame instead.
+ * `subscribe-to-race`: once the socket's session has passed (socket-sessions.ts), the hello frame, then the whole
+ * race or what changed after `since` (the room's `catchUp`), read, sent and the socket marked subscribed in one
+ * synchronous step, so it gets every change after its snapshot by broadcast, in seq order. A socket that asks
+ * again within RESUBSCRIBE_MS, or while its last subscribe is being answered, gets an error frame instead.
  */
-export function subscribe(room: RaceRoom, ws: WebSocket, since: number, now: number): void {
+export async function subscribe(
+  room: RaceRoom,
+  recheck: SessionRecheck,
+  ws: WebSocket,
+  since: number,
+  now: number,
+): Promise<void> {
   const socket = socketState(ws);
-  if (!socket) return;
-  if (socket.subscribed && socket.subscribedAt !== undefined && now - socket.subscribedAt < RESUBSCRIBE_MS) {
-    sendFrame(ws, { type: "error", error: "Redan ansluten till loppet. Vänta en stund innan du ansluter igen." });
-    return;
+  if (!socket || !mayAsk(ws, socket, now, answering.has(ws))) return;
+  answering.add(ws);
+  try {
+    if (!(await sessionPassed(ws, socket, recheck, now))) return;
+    const { hello, events } = room.catchUp(since);
+    keepSocketState(ws, { ...socket, subscribed: true, subscribedAt: now });
+    sendFrame(ws, hello);
+    sendFrame(ws, events);
+  } finally {
+    answering.delete(ws);
   }
-  keepSocketState(ws, { ...socket, subscribed: true, subscribedAt: now });
-  const { hello, events } = room.catchUp(since);
-  sendFrame(ws, hello);
-  sendFrame(ws, events);
 }
 
 /** Sends one array of events to every subscribed socket whose session is still live (socket-sessions.ts). */
@@ -77,7 +95,7 @@ export function broadcast(ctx: DurableObjectState, events: RaceEvent[], now: num
   const text = JSON.stringify(events);
   for (const ws of ctx.getWebSockets(RACE_TAG)) {
     const state = socketState(ws);
-    if (!state?.subscribed) continue;
+    if (!state?.subscribed || answering.has(ws)) continue;
     if (sessionExpired(state, now)) {
       closeForEndedSession(ws);
       continue;

@@ -59,6 +59,11 @@ export type RunnerRow = {
   claim: string | null;
   /** The result differs from its official one (rules/results.ts: set by a correction, cleared when it is undone). */
   corrected: number;
+  /**
+   * Whose runner it is: 'registration:<id>' (a family's), 'box-office' (sold at the table) or 'race' (added on the
+   * race screen); null for a runner added before owners were kept (d1.ts: what the D1 mirror may write).
+   */
+  owner: string | null;
 };
 
 export type ReviewRow = {
@@ -265,6 +270,9 @@ const SCHEMA_MIGRATIONS: readonly string[] = [
   // finisher's time, and rules/results.ts compares times. A race made official before this: the start it has now.
   `ALTER TABLE official_results ADD COLUMN time INTEGER;
    UPDATE official_results SET time = finished - (SELECT started FROM meta WHERE id = 1) WHERE finished IS NOT NULL;`,
+  // Whose runner it is (d1.ts mirrors only into the participants row of that owner): 'registration:<id>', 'box-office'
+  // or 'race' (added on the race screen: no participants row). Null for a runner added before this was kept.
+  `ALTER TABLE runners ADD COLUMN owner TEXT;`,
 ];
 
 /**

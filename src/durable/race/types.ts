@@ -36,7 +36,16 @@ export interface RunnerInput {
    * distance keeps the mark (rules/checkin.ts).
    */
   pickedUpAt?: number | null;
+  /**
+   * Whose runner it is: 'registration:<id>' (a family's, its participants row owned by that registration),
+   * 'box-office' (a participants row without a registration) or 'race' (made on the race screen: no participants
+   * row). The race's D1 mirror writes only the participants row of that owner (d1.ts). Missing: an owner the caller
+   * does not know (kept as unknown: the mirror then only updates a row already linked to this race).
+   */
+  owner?: RunnerOwner;
 }
+
+export type RunnerOwner = `registration:${string}` | "box-office" | "race";
 
 export type RunnerPatch = Partial<{
   bib: number | null;
@@ -139,6 +148,8 @@ export interface RapidTiming {
 /** A runner D1 already places in a race, read when the race's object is made (d1.ts) and joining it then. */
 export type KnownParticipant = {
   id: string;
+  /** Its registration (null or absent: sold at the box office). */
+  registration_id?: string | null;
   firstname: string;
   lastname: string;
   age: number;

@@ -310,6 +310,20 @@ export const campaignCodes = sqliteTable(
   ],
 );
 
+/**
+ * Runner ids made outside a family's registration that have no participants row: a runner added on the race screen
+ * (`owner` 'race:<part>'). A family's runners are reserved by their participants rows, a box-office sale's by its
+ * own (registration null). A family's save that names an id reserved by anyone else is refused (409), so no family
+ * can take over a runner it did not make (its ids are public in every `sort`). A table of its own: participants
+ * allows only the season's four distances, and the box office counts every participant without a registration
+ * as its own.
+ */
+export const runnerIds = sqliteTable("runner_ids", {
+  id: text("id").primaryKey(),
+  owner: text("owner").notNull(),
+  createdAt: integer("created_at").notNull(),
+});
+
 /** The race index: one row per race (part = race-YYMMDD-NN); race-day truth lives in the race Durable Object. */
 export const races = sqliteTable(
   "races",

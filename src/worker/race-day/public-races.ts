@@ -33,7 +33,10 @@ export interface PublicRaceAnswer {
   view: PublicRaceView;
   /** The view as the JSON the public endpoint sends (made once per version). */
   body: string;
-  /** From the race's seq and the fan-out's version: a new one for every change the public sees. */
+  /**
+   * From the fan-out's versions (spectators.ts): a new one for every change the public sees, and for nothing else.
+   * Never from the race's seq, which also counts the changes the public does not see (a withheld child's finish).
+   */
   etag: string;
 }
 
@@ -77,7 +80,7 @@ export async function publicRaceAnswer(env: Env, db: Db, part: string, now: numb
       copies.delete(part);
       return null;
     }
-    const etag = `"${found.raceSeq}-${found.version}"`;
+    const etag = `"${found.baseVersion}-${found.version}"`;
     const answer =
       copy?.answer.etag === etag
         ? copy.answer

@@ -82,7 +82,8 @@ export async function addParticipantsToRaces(
   participants = participants.filter((p) => p.companion !== true);
   if (participants.length === 0) return [];
   const ids = participants.map((p) => p.id);
-  const linked = new Map((await participantsByIds(db, ids)).map((row) => [row.id, row.raceId]));
+  const rows = new Map((await participantsByIds(db, ids)).map((row) => [row.id, row]));
+  const linked = new Map([...rows.values()].map((row) => [row.id, row.raceId]));
 
   const byPart = new Map<string, ParticipantForRace[]>();
   for (const p of participants) {
@@ -113,6 +114,9 @@ export async function addParticipantsToRaces(
         bib: p.bib ?? null,
         pickedUpAt,
       };
+      // The race mirrors only into the participants row of this owner (src/durable/race/d1.ts).
+      const stored = rows.get(p.id);
+      if (stored) runner.owner = stored.registrationId ? `registration:${stored.registrationId}` : "box-office";
       const result = await runOnRace(
         env,
         row.part,

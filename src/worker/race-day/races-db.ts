@@ -8,7 +8,7 @@ import { raceIdForSeason } from "../../shared/race-id";
 import { isRaceState, type RaceRecord, type RaceState, type ResultsStatus } from "../../shared/race-protocol";
 import { SEASON, type Season } from "../../shared/season";
 import type { Db } from "../db/client";
-import { participants, races } from "../db/schema";
+import { participants, races, runnerIds } from "../db/schema";
 
 export type RaceRow = typeof races.$inferSelect;
 
@@ -128,4 +128,12 @@ export async function createRace(
     .onConflictDoNothing()
     .returning({ part: races.part });
   return inserted.length > 0;
+}
+
+/**
+ * A runner id made outside a family's registration, reserved before anyone can see it (schema.ts `runnerIds`): a
+ * family's save naming it is refused (registration/registrations-db.ts `runnerIdsOwnedElsewhere`).
+ */
+export async function reserveRunnerId(db: Db, id: string, owner: string, now: number): Promise<void> {
+  await db.insert(runnerIds).values({ id, owner, createdAt: now });
 }

@@ -16,11 +16,12 @@ import { validate } from "../middleware/validate";
 import { etagMatches, isKnownRace, publicRaceAnswer, publicViewHeaders } from "./public-races";
 import { raceSnapshot } from "./race-runners";
 import { companionsOfRace } from "./companions-db";
-import { publicCompanionList } from "../../shared/public-view";
+import { publicCompanionList, publicRaceList } from "../../shared/public-view";
 
 export const raceRoutes = new Hono<AppEnv>();
 
-raceRoutes.get("/api/races", async (c) => c.json(await listRaceRecords(database(c.env.DB))));
+/** The race list; a race's results status only as the public may see it (child-safe publishing, public-view.ts). */
+raceRoutes.get("/api/races", async (c) => c.json(publicRaceList(await listRaceRecords(database(c.env.DB)))));
 
 /** Malformed or unknown ids are answered 404 (the shared race-id rules, then the race index); this bounds input. */
 const partParam = z.object({ part: z.string().min(1).max(64) });

@@ -28,7 +28,7 @@ import {
 } from "../../shared/race-protocol";
 import { isIsoDate } from "../../shared/stockholm";
 import { database } from "../db/client";
-import { createRace, getRace, raceRecordFromRow } from "./races-db";
+import { createRace, getRace, raceRecordFromRow, reserveRunnerId } from "./races-db";
 import type { AppEnv, SessionInfo } from "../env";
 import { badRequest, conflict, notFound } from "../lib/errors";
 import { isSiteOrigin } from "../middleware/same-origin";
@@ -622,8 +622,13 @@ raceDayRoutes.post(
   validate("json", addRunnerBody),
   async (c) => {
     const body = c.req.valid("json");
+    const part = c.req.valid("param").raceId;
+    const id = crypto.randomUUID();
+    // Reserved before the race (and so anyone reading its public records) has it: no family can save this id.
+    await reserveRunnerId(database(c.env.DB), id, `race:${part}`, c.var.clock.now());
     const runner = {
-      id: crypto.randomUUID(),
+      id,
+      owner: "race" as const,
       firstname: body.firstname,
       lastname: body.lastname,
       age: body.age,
@@ -634,7 +639,7 @@ raceDayRoutes.post(
     // Added on the race screen: after the start, checked in as they are added (AddRunnerOptions.onSite).
     const added = await runOnRace(
       c.env,
-      c.req.valid("param").raceId,
+      part,
       { type: "add-runner", runner, options: { onSite: true } },
       author(c, undefined),
     );

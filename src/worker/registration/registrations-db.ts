@@ -11,7 +11,7 @@ import type { RunnerFields } from "../../shared/registration-schema";
 import type { DistanceKm } from "../../shared/season";
 import type { Group } from "../../shared/distances";
 import type { Db } from "../db/client";
-import { participants, registrations } from "../db/schema";
+import { participants, registrations, runnerIds } from "../db/schema";
 import { ANONYMOUS_RUNNER, ERASED_DOMAIN, scoped, type ErasureScope, type ErasureStatement } from "../db/erasure";
 
 export type RegistrationRow = typeof registrations.$inferSelect;
@@ -151,20 +151,28 @@ export async function previousRunners(
     }));
 }
 
-/** Ids in `ids` that belong to another registration (or to the box office): a client must not take them over. */
+/**
+ * Ids in `ids` that belong to another registration, to the box office, or to a race (made on the race screen): a
+ * client must not take them over.
+ */
 export async function runnerIdsOwnedElsewhere(db: Db, registrationId: string, ids: string[]): Promise<string[]> {
   if (ids.length === 0) return [];
-  const rows = await db
-    .select({ id: participants.id })
-    .from(participants)
-    .where(
-      and(
-        inArray(participants.id, ids),
-        or(isNull(participants.registrationId), ne(participants.registrationId, registrationId)),
-      ),
-    )
-    .all();
-  return rows.map((r) => r.id);
+  const [owned, reserved] = await Promise.all([
+    db
+      .select({ id: participants.id })
+      .from(participants)
+      .where(
+        and(
+          inArray(participants.id, ids),
+          or(isNull(participants.registrationId), ne(participants.registrationId, registrationId)),
+        ),
+      )
+      .all(),
+    // Made on the race screen (schema.ts `runnerIds`): reserved before the id was public, so a family that saves
+    // it has read it from the race's public records.
+    db.select({ id: runnerIds.id }).from(runnerIds).where(inArray(runnerIds.id, ids)).all(),
+  ]);
+  return [...new Set([...owned, ...reserved].map((r) => r.id))];
 }
 
 export type SaveResult =

@@ -38,6 +38,7 @@ import { isRegistrationOpen } from "../../shared/season-rules";
 import { emailSender } from "../adapters/email";
 import { builtinCampaigns } from "../campaigns/builtin-campaigns";
 import { evaluateCampaign, registrationTriedCampaign } from "../campaigns/campaigns-db";
+import { audit } from "../db/audit";
 import { database } from "../db/client";
 import {
   createLoginCode,
@@ -72,6 +73,8 @@ const MSG = {
   closed: "Anmälan är stängd",
   allPaid: "Alla löpare i anmälan är redan betalda.",
   conflict: "Anmälan har ändrats i ett annat fönster. Listan har uppdaterats – gör din ändring igen.",
+  runnerIdTaken:
+    "Löparen hör till någon annan och kan inte sparas i din anmälan. Ladda om sidan och lägg till löparen igen.",
   wrongCode: "Fel kod. Kontrollera koden i mejlet och försök igen.",
   codeFormat: "Koden består av sex siffror. Kontrollera koden i mejlet och försök igen.",
   expired: "Koden har gått ut. Begär en ny kod.",
@@ -294,12 +297,16 @@ registrationRoutes.post("/update", requireVisitor, visitorLimits("update"), vali
       return conflictAnswer();
     case "paid-meanwhile":
       return conflictAnswer(CHANGE_MSG.paidMeanwhile);
-    case "taken":
-      throw new ApiError(
-        400,
-        RUNNER_MESSAGES.runnerId,
-        Object.fromEntries(saved.ids.map((id) => [id, RUNNER_MESSAGES.runnerId])),
+    case "taken": {
+      // Ids are public (every `sort`): a save naming one another registration, the box office or a race made is
+      // someone's attempt to take that runner over, or a broken page. Nothing was written; the organisers can see it.
+      await audit(
+        db,
+        { actor: email, action: "registration.runner-id-taken", subject: registration.id, detail: { ids: saved.ids } },
+        now,
       );
+      throw new ApiError(409, MSG.runnerIdTaken, Object.fromEntries(saved.ids.map((id) => [id, MSG.runnerIdTaken])));
+    }
   }
 });
 

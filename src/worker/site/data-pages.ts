@@ -9,6 +9,7 @@
  */
 import { renderDataPage } from "#page-renderer";
 import { pageDataScript, type DataPagePath, type PageDataLoader } from "../../shared/page-render";
+import { publicRaceList } from "../../shared/public-view";
 import { parseResultsFileName } from "../../shared/results-file";
 import type { Db } from "../db/client";
 import { publicRaceAnswer } from "../race-day/public-races";
@@ -40,7 +41,7 @@ export async function dataPage(env: Env, db: Db, path: DataPagePath, now: number
 
 function loader(env: Env, db: Db, now: number): PageDataLoader {
   return {
-    races: () => listRaceRecords(db),
+    races: async () => publicRaceList(await listRaceRecords(db)),
     records: () => publicCourseRecords(db),
     resultSets: () => publicResultSets(db),
     resultsFile: async (file) => {

@@ -11,7 +11,17 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { RaceEvent, RunnerRecord } from "../../../src/shared/race-protocol";
 import { testRace } from "../../worker/race-calls";
 import { get, loginAdmin, waitFor, type CookieJar } from "../../worker/helpers";
-import { addRunner, dataFrames, json, newRace, startEarlier, subscribe, tapId, useRaceYear } from "./race-helpers";
+import {
+  addBoxOfficeRunner,
+  addRunner,
+  dataFrames,
+  json,
+  newRace,
+  startEarlier,
+  subscribe,
+  tapId,
+  useRaceYear,
+} from "./race-helpers";
 
 useRaceYear(2077);
 
@@ -30,21 +40,11 @@ async function d1PickedUp(id: string): Promise<number | null> {
   return row?.picked_up_at ?? null;
 }
 
-async function insertParticipant(id: string, part: string): Promise<void> {
-  await env.DB.prepare(
-    `INSERT INTO participants (id, season, firstname, lastname, age, company, distance, "group", race_id, created_at)
-     VALUES (?, 2077, 'Per', 'Holm', 41, '', '5.6', 'Herr', ?, ?)`,
-  )
-    .bind(id, part, Date.now())
-    .run();
-}
-
 describe("picking up a bib", () => {
   it("reaches every timing phone as one change and D1's participant row, never the public list", async () => {
     const part = await newRace(jar);
-    const anna = await addRunner(jar, part, { firstname: "Anna", bib: 601 });
+    const anna = await addBoxOfficeRunner(part, { firstname: "Anna", bib: 601 });
     const bo = await addRunner(jar, part, { firstname: "Bo", bib: 602 });
-    await insertParticipant(anna.id, part);
     const phone = await subscribe(jar, part);
 
     const at = Date.now() - 1_000;
@@ -81,8 +81,7 @@ describe("picking up a bib", () => {
   it("survives an eviction, and goes along with a change of distance to the new race object and D1", async () => {
     const part = await newRace(jar);
     const target = await newRace(jar, 2800);
-    const anna = await addRunner(jar, part, { bib: 611 });
-    await insertParticipant(anna.id, part);
+    const anna = await addBoxOfficeRunner(part, { firstname: "Anna", bib: 611 });
     const at = Date.now() - 5_000;
     await race(part).run({ type: "pick-up", runnerIds: [anna.id], pickedUp: true, action: { at } }, desk);
 

@@ -1,4 +1,5 @@
 /** Race-day test helpers: races of their own in D1's index, runners, taps, sockets, and applying frames. */
+import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { raceId } from "../../../src/shared/race-id";
 import type { RaceEvent, RaceRecord, RunnerRecord } from "../../../src/shared/race-protocol";
@@ -104,4 +105,24 @@ export async function auditTypes(part: string): Promise<string[]> {
 
 export function dataFrames(socket: TestSocket): RaceEvent[][] {
   return socket.messages.filter((m): m is RaceEvent[] => Array.isArray(m));
+}
+
+/**
+ * A runner with a participants row in D1, added to the race as the box office adds one (a row without a
+ * registration, the owner 'box-office'): the race mirrors bib, race and pick-up into that row. A runner added on the
+ * race screen (`addRunner`) has no row, and the race never writes one with its id (src/durable/race/d1.ts).
+ */
+export async function addBoxOfficeRunner(
+  part: string,
+  fields: { firstname?: string; bib?: number | null } = {},
+): Promise<RunnerRecord> {
+  const id = crypto.randomUUID();
+  await env.DB.prepare(
+    `INSERT INTO participants (id, season, firstname, lastname, age, company, distance, "group", created_at)
+     VALUES (?, 2077, ?, 'Holm', 41, '', '5.6', 'Herr', ?)`,
+  )
+    .bind(id, fields.firstname ?? "Per", Date.now())
+    .run();
+  const runner = { id, firstname: fields.firstname ?? "Per", lastname: "Holm", age: 41, bib: fields.bib ?? null };
+  return (await testRace(part).run({ type: "add-runner", runner: { ...runner, owner: "box-office" } })).runner;
 }

@@ -137,7 +137,7 @@ describe("RaceDO across eviction", () => {
     const versions = await runInDurableObject(env.RACE.getByName(name), (_instance: RaceDO, state) =>
       state.storage.sql.exec<{ version: number }>("SELECT version FROM _sql_schema_migrations").toArray(),
     );
-    expect(versions.map((v) => v.version)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(versions.map((v) => v.version)).toEqual([1, 2, 3, 4, 5, 6, 7]);
   });
 });
 
@@ -147,7 +147,10 @@ describe("RaceDO mirrors to D1", () => {
     const id = crypto.randomUUID();
     await insertParticipant(id);
 
-    await stub.run({ type: "add-runner", runner: { ...runner({ id, bib: 401 }), distance: undefined } });
+    await stub.run({
+      type: "add-runner",
+      runner: { ...runner({ id, bib: 401 }), distance: undefined, owner: "box-office" },
+    });
     expect(await participantRow(id)).toEqual({ bib: 401, race_id: race.part, distance: "2.8" });
 
     await stub.run({ type: "update-runner", runnerId: id, patch: { bib: 455 } });
@@ -160,12 +163,26 @@ describe("RaceDO mirrors to D1", () => {
   it("heals the index on a repeated add", async () => {
     const { stub, race } = await newRace();
     const id = crypto.randomUUID();
-    await stub.run({ type: "add-runner", runner: runner({ id, bib: 77 }) });
+    await stub.run({ type: "add-runner", runner: { ...runner({ id, bib: 77 }), owner: "box-office" } });
     // The participant row arrives (or was reset) after the runner was added: the retry links it.
     await insertParticipant(id);
     expect(await participantRow(id)).toMatchObject({ race_id: null, bib: null });
-    await stub.run({ type: "add-runner", runner: runner({ id, bib: 77 }) });
+    await stub.run({ type: "add-runner", runner: { ...runner({ id, bib: 77 }), owner: "box-office" } });
     expect(await participantRow(id)).toMatchObject({ race_id: race.part, bib: 77 });
+  });
+
+  it("a runner whose owner is not known (added before owners were kept) writes only a row made before it joined", async () => {
+    const { stub, race } = await newRace();
+    const before = crypto.randomUUID();
+    await insertParticipant(before);
+    await stub.run({ type: "add-runner", runner: runner({ id: before, bib: 81 }) });
+    expect(await participantRow(before)).toMatchObject({ race_id: race.part, bib: 81 });
+    // A row with the id of a runner already in the race, made afterwards, is someone else's: never written.
+    const after = crypto.randomUUID();
+    await stub.run({ type: "add-runner", runner: runner({ id: after, bib: 82 }) });
+    await insertParticipant(after);
+    await stub.run({ type: "update-runner", runnerId: after, patch: { bib: 83 } });
+    expect(await participantRow(after)).toMatchObject({ race_id: null, bib: null });
   });
 
   it("leaves a participant that D1 links to another race alone on removal", async () => {

@@ -252,8 +252,10 @@ describe("POST /update", () => {
     const b = await login();
     const before = await familyRows(a.email);
     const { res, body } = await update(b, { runners: { [shared]: runner({ firstname: "Kapare" }) } });
-    expect(res.status).toBe(400);
-    expect(body.error).toBe("Ogiltigt deltagar-id");
+    expect(res.status).toBe(409);
+    expect(body.error).toBe(
+      "Löparen hör till någon annan och kan inte sparas i din anmälan. Ladda om sidan och lägg till löparen igen.",
+    );
     expect(await familyRows(a.email)).toEqual(before);
     expect((await familyRows(b.email)).participants).toEqual([]);
   });

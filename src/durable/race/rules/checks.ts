@@ -12,6 +12,7 @@ import {
   RaceError,
 } from "../../../shared/race-protocol";
 import type { RunnerRow } from "../storage";
+import type { RunnerOwner } from "../types";
 
 const MAX_ID_LENGTH = 100;
 const MAX_TEXT_LENGTH = 100;
@@ -90,4 +91,10 @@ export function checkPickedUpAt(at: unknown): number | null {
   if (at === undefined || at === null) return null;
   if (typeof at !== "number" || !Number.isSafeInteger(at) || at <= 0) throw new RaceError(400, "Ogiltig tidpunkt.");
   return at;
+}
+
+/** A runner's owner as given, or null when it is not one of the three (a caller outside the type system). */
+export function checkOwner(owner: unknown): RunnerOwner | null {
+  if (owner === "box-office" || owner === "race") return owner;
+  return typeof owner === "string" && /^registration:[\w-]{1,120}$/.test(owner) ? (owner as RunnerOwner) : null;
 }

@@ -82,8 +82,8 @@ export function createRace(
         store.sql(
           `INSERT OR IGNORE INTO runners
              (id, participant_id, bib, firstname, lastname, age, company, grp, distance, finished, added_at,
-              updated_at, seq, picked_up_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?)`,
+              updated_at, seq, picked_up_at, owner)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?)`,
           p.id,
           p.id,
           bib,
@@ -97,6 +97,8 @@ export function createRace(
           now,
           added,
           p.picked_up_at ?? null,
+          // D1 places the runner here: its participants row is the runner's, whoever owns it.
+          p.registration_id ? `registration:${p.registration_id}` : "box-office",
         );
         if (p.bib && bib === null) store.owesMirror(p.id);
       }

@@ -6,7 +6,17 @@ import { metersToKm, RaceError, type RunnerRecord } from "../../../shared/race-p
 import { runnerRecord } from "../records";
 import type { RaceStore, RunnerRow } from "../storage";
 import type { AddRunnerOptions, AddRunnerResult, RunnerInput, RunnerPatch } from "../types";
-import { bibTaken, checkAge, checkBib, checkCompany, checkGroup, checkId, checkName, checkPickedUpAt } from "./checks";
+import {
+  bibTaken,
+  checkAge,
+  checkBib,
+  checkCompany,
+  checkGroup,
+  checkId,
+  checkName,
+  checkOwner,
+  checkPickedUpAt,
+} from "./checks";
 import { decided, type Decision, type RuleContext } from "./decision";
 
 /** A runner of this race, not on its way elsewhere; 404 otherwise. */
@@ -67,8 +77,8 @@ export function addRunner(
     store.sql(
       `INSERT INTO runners
          (id, participant_id, bib, firstname, lastname, age, company, grp, distance, finished, added_at, updated_at,
-          seq, dns, picked_up_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?)`,
+          seq, dns, picked_up_at, owner)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?)`,
       id,
       id,
       bib,
@@ -83,6 +93,7 @@ export function addRunner(
       seq,
       ended ? 1 : 0,
       pickedUpAt,
+      checkOwner(input.owner),
     );
     store.sql("DELETE FROM removed WHERE id = ?", id);
     store.owesMirror(id);

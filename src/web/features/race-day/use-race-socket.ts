@@ -9,6 +9,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { ClockOffsetEstimator } from "../../../shared/clock-sync";
+import { SESSION_ENDED_CODE } from "../../../shared/object-calls";
 import {
   raceSocketPath,
   RACES_SOCKET_PATH,
@@ -25,7 +26,7 @@ import { rapidQueryOptions } from "./api/rapid-timing";
 import { noteLiveSeq } from "./race-cache";
 import { parseServerFrame } from "./race-frames";
 
-export type SocketStatus = "ansluter..." | "socket ansluten" | "socket stängd";
+export type SocketStatus = "ansluter..." | "socket ansluten" | "socket stängd" | "utloggad: logga in igen";
 
 /** A few samples at once give a usable offset within a second of connecting; then one now and then. */
 const FIRST_SYNCS = 5;
@@ -94,11 +95,16 @@ function useLiveSocket(path: string, handlers: Handlers): LiveSocket {
       syncTimers = [];
       clearInterval(heartbeat);
     };
-    const closed = (ws: WebSocket) => {
+    const closed = (ws: WebSocket, code?: number) => {
       if (socket !== ws) return;
       socket = null;
       stopTimers();
       if (stopped) return;
+      // The admin's session ended (logged out, revoked, expired): reconnecting would only be refused again.
+      if (code === SESSION_ENDED_CODE) {
+        setStatus("utloggad: logga in igen");
+        return;
+      }
       setStatus("socket stängd");
       reconnect = setTimeout(connect, RECONNECT_DELAY_MS);
     };
@@ -151,7 +157,7 @@ function useLiveSocket(path: string, handlers: Handlers): LiveSocket {
             break;
         }
       };
-      ws.onclose = () => closed(ws);
+      ws.onclose = (event) => closed(ws, event.code);
     }
 
     connect();
