@@ -40,9 +40,10 @@
  * Two tabs, two phones, retries: a change leaves a counter higher (storage, in the change's own synchronous step,
  * so it survives eviction and a restart); a run takes the counter it started from and clears it only when no change
  * came in meanwhile, else the next run mails that change (when it is due). A run that fails (D1 or the queue
- * unreachable) leaves it owed and the alarm tries again: the families not claimed yet are mailed then. A family's
- * mail once claimed in D1 is never sent twice: a queue failure after that leaves its mailing written in D1, and
- * `POST /admin/api/mailings/{id}/resume` sends it (results-mails.ts).
+ * unreachable) leaves it owed and the alarm tries again: the families not claimed yet are mailed then, and first
+ * the ones whose mail was written but never reached the queue. A family's mail once claimed in D1 is never sent
+ * twice; one still waiting is listed on the mass e-mail screen under its race and can be resumed there
+ * (results-mails.ts).
  */
 import type { RaceSnapshot } from "../../shared/race-protocol";
 import type { KvPort } from "./ports";

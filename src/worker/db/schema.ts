@@ -452,6 +452,18 @@ export const mailings = sqliteTable(
      * writes one and refuses the other.
      */
     sendKey: text("send_key"),
+    /**
+     * When the mailing's recipients were last handed to the mail queue and the queue took them (the send, a
+     * results mail, a resume: mass-email/mailings.ts); NULL while the queue never got them (or for a mailing made
+     * before 0016). A results mail whose mailing has none is handed again by the next run
+     * (registration/results-mails.ts).
+     */
+    handedAt: integer("handed_at"),
+    /**
+     * The lease of a resume going on now (its start; mass-email/mailings.ts `resumeMailings`): a second resume
+     * while it lasts is refused, so two clicks hand the recipients to the queue once. NULL when none runs.
+     */
+    resumingAt: integer("resuming_at"),
   },
   (t) => [uniqueIndex("mailings_send_key").on(t.sendKey)],
 );
@@ -467,7 +479,8 @@ export const mailingRecipients = sqliteTable(
     race: text("race"),
     /**
      * queued → claimed → sent | failed; a claim that never finished becomes 'unknown' (reported, not resent); an
-     * address unsubscribed after the mailing was made becomes 'skipped' (src/worker/mass-email/mailings.ts).
+     * address unsubscribed after the mailing was made becomes 'skipped'; an admin's resume puts 'failed' back to
+     * 'queued' (src/worker/mass-email/mailings.ts).
      */
     status: text("status").notNull().default("queued"),
     claimedAt: integer("claimed_at"),
@@ -477,6 +490,8 @@ export const mailingRecipients = sqliteTable(
   (t) => [
     primaryKey({ columns: [t.mailingId, t.email] }),
     index("mailing_recipients_status").on(t.mailingId, t.status),
+    // The mailings with someone waiting or failed, across mailings (the mass e-mail screen's list: routes.ts).
+    index("mailing_recipients_open").on(t.status, t.mailingId),
     // One address's rows across mailings (personal data on request: db/personal-data.ts).
     index("mailing_recipients_email").on(t.email),
   ],
@@ -546,7 +561,8 @@ export const auditLog = sqliteTable(
  * one row per registration and race, claimed by the mail when the race's results turn official (so each family
  * gets that mail once per race, however often it is asked for), and moved on by a correction's mail only when
  * one of the family's own runners got another time or status. `results` is that summary as JSON, the claim's
- * compare value.
+ * compare value; `mailing_id` the mailing written with the claim, in the same D1 batch (NULL: the family had
+ * unsubscribed, or a row from before 0016). The states and their invariants: results-mails.ts.
  */
 export const resultsMails = sqliteTable(
   "results_mails",
@@ -557,6 +573,11 @@ export const resultsMails = sqliteTable(
     raceId: text("race_id").notNull(),
     results: text("results").notNull(),
     mailedAt: integer("mailed_at").notNull(),
+    mailingId: integer("mailing_id"),
   },
-  (t) => [primaryKey({ columns: [t.registrationId, t.raceId] })],
+  (t) => [
+    primaryKey({ columns: [t.registrationId, t.raceId] }),
+    // A run's first step: the race's claims whose mailing the queue never got.
+    index("results_mails_race").on(t.raceId, t.mailingId),
+  ],
 );

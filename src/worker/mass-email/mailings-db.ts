@@ -13,6 +13,7 @@ import type { Db } from "../db/client";
 import { sha256Hex } from "../lib/crypto";
 import { mailingRecipients, mailings, participants, registrations, unsubscribes } from "../db/schema";
 import { scoped, type ErasureScope, type ErasureStatement } from "../db/erasure";
+import type { WaitingMailing, WaitingMailings, WaitingResultsMails } from "../../shared/mailings";
 
 export type Audience = "previous" | "current";
 /** Who a mailing row went to: a mass mailing's audience, or one family's results mail (registration/results-mails.ts). */
@@ -97,8 +98,24 @@ export interface NewMailing {
   message: string;
   createdBy: string;
   recipients: Recipient[];
-  /** Part of the double-send claim too: a mail to one family (results-mails.ts) names the family here. */
-  sendKeyExtra?: string;
+}
+
+/** The recipients ('queued') of the mailing just inserted, one JSON parameter per RECIPIENTS_PER_INSERT. */
+function recipientInserts(d1: D1Database, recipients: readonly Recipient[], when?: MailingCondition) {
+  const statements: D1PreparedStatement[] = [];
+  for (let i = 0; i < recipients.length; i += RECIPIENTS_PER_INSERT) {
+    const json = JSON.stringify(recipients.slice(i, i + RECIPIENTS_PER_INSERT));
+    statements.push(
+      d1
+        .prepare(
+          `INSERT INTO mailing_recipients (mailing_id, email, name, race, status)
+           SELECT (SELECT max(id) FROM mailings), value ->> '$.email', value ->> '$.name', value ->> '$.race', 'queued'
+           FROM json_each(?) WHERE ${when?.sql ?? "1"}`,
+        )
+        .bind(json, ...(when?.params ?? [])),
+    );
+  }
+  return statements;
 }
 
 /**
@@ -119,10 +136,7 @@ export async function createMailing(
   doubleSendWindowMs: number,
 ): Promise<number | null> {
   const d1 = db.$client;
-  const sendKey = await sha256Hex(
-    `${input.audience}\u0000${input.subject}\u0000${input.message}` +
-      (input.sendKeyExtra === undefined ? "" : `\u0000${input.sendKeyExtra}`),
-  );
+  const sendKey = await sha256Hex(`${input.audience}\u0000${input.subject}\u0000${input.message}`);
   const releaseOld = d1
     .prepare(`UPDATE mailings SET send_key = NULL WHERE send_key = ? AND created_at < ?`)
     .bind(sendKey, now - doubleSendWindowMs);
@@ -132,19 +146,7 @@ export async function createMailing(
        VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
     )
     .bind(input.audience, input.subject, input.message, input.createdBy, now, input.recipients.length, sendKey);
-  const insertRecipients: D1PreparedStatement[] = [];
-  for (let i = 0; i < input.recipients.length; i += RECIPIENTS_PER_INSERT) {
-    const json = JSON.stringify(input.recipients.slice(i, i + RECIPIENTS_PER_INSERT));
-    insertRecipients.push(
-      d1
-        .prepare(
-          `INSERT INTO mailing_recipients (mailing_id, email, name, race, status)
-           SELECT (SELECT max(id) FROM mailings), value ->> '$.email', value ->> '$.name', value ->> '$.race', 'queued'
-           FROM json_each(?)`,
-        )
-        .bind(json),
-    );
-  }
+  const insertRecipients = recipientInserts(d1, input.recipients);
   let inserted: D1Result<{ id: number }> | undefined;
   try {
     [, inserted] = await d1.batch<{ id: number }>([releaseOld, insertMailing, ...insertRecipients]);
@@ -156,6 +158,41 @@ export async function createMailing(
   const id = inserted?.results[0]?.id;
   if (id === undefined) throw new Error("mailing insert returned no id");
   return id;
+}
+
+/** A condition in SQL, with its values, that each write of a mailing's batch is made on (`createMailingIf`). */
+export interface MailingCondition {
+  sql: string;
+  params: unknown[];
+}
+
+/**
+ * A mailing written only if `when` holds, in one D1 batch with `also` (statements of the caller's own, run after
+ * the mailing and its recipients; they may name the new mailing as `(SELECT max(id) FROM mailings)`). Every
+ * statement of the mailing is made on `when`, evaluated inside the batch's transaction, so the mailing, its
+ * recipients and what `also` writes on the same condition are all written or none: a claim that the caller's last
+ * statement makes (and so turns `when` false for anyone after it) cannot exist without its mailing, nor the other
+ * way round (registration/results-mails.ts). No double-send key: the condition is the claim. `id` is null when
+ * `when` did not hold; `also` holds the results of the caller's statements, in order.
+ */
+export async function createMailingIf(
+  db: Db,
+  input: NewMailing,
+  now: number,
+  when: MailingCondition,
+  also: readonly D1PreparedStatement[],
+): Promise<{ id: number | null; also: D1Result[] }> {
+  const d1 = db.$client;
+  const insertMailing = d1
+    .prepare(
+      `INSERT INTO mailings (audience, subject, message, created_by, created_at, total_recipients)
+       SELECT ?, ?, ?, ?, ?, ? WHERE ${when.sql} RETURNING id`,
+    )
+    .bind(input.audience, input.subject, input.message, input.createdBy, now, input.recipients.length, ...when.params);
+  const insertRecipients = recipientInserts(d1, input.recipients, when);
+  const results = await d1.batch([insertMailing, ...insertRecipients, ...also]);
+  const inserted = results[0] as D1Result<{ id: number }>;
+  return { id: inserted.results[0]?.id ?? null, also: results.slice(1 + insertRecipients.length) };
 }
 
 export type MailingRow = typeof mailings.$inferSelect;
@@ -314,30 +351,147 @@ export function markSkipped(db: Db, mailingId: number, email: string): Promise<b
   );
 }
 
-/** The mailing's recipients still queued (to enqueue again when a mailing is resumed). */
-export async function queuedRecipients(db: Db, mailingId: number): Promise<string[]> {
-  const rows = await db
-    .select({ email: mailingRecipients.email })
-    .from(mailingRecipients)
-    .where(and(eq(mailingRecipients.mailingId, mailingId), eq(mailingRecipients.status, "queued")))
-    .all();
-  return rows.map((r) => r.email);
+/** A list of ids as one SQL parameter (`IN (SELECT value FROM json_each(?))`). */
+const IDS = "SELECT value FROM json_each(?)";
+
+/**
+ * The resume lease (mailings.resuming_at) of each of `ids` that no resume holds now, or whose holder started before
+ * `staleBefore` (it died: a resume takes seconds): one conditional UPDATE, so of two resumes at once each mailing
+ * goes to one. The ids taken.
+ */
+export async function takeResumeLease(
+  db: Db,
+  ids: readonly number[],
+  now: number,
+  staleBefore: number,
+): Promise<number[]> {
+  if (ids.length === 0) return [];
+  const { results } = await db.$client
+    .prepare(
+      `UPDATE mailings SET resuming_at = ?1
+        WHERE id IN (${IDS.replace("?", "?2")}) AND (resuming_at IS NULL OR resuming_at < ?3) RETURNING id`,
+    )
+    .bind(now, JSON.stringify(ids), staleBefore)
+    .all<{ id: number }>();
+  return results.map((r) => r.id).sort((a, b) => a - b);
+}
+
+/** Gives back the leases taken at `takenAt` (a lease taken over since by another resume is that one's). */
+export async function releaseResumeLease(db: Db, ids: readonly number[], takenAt: number): Promise<void> {
+  if (ids.length === 0) return;
+  await db.$client
+    .prepare(`UPDATE mailings SET resuming_at = NULL WHERE id IN (${IDS}) AND resuming_at = ?`)
+    .bind(JSON.stringify(ids), takenAt)
+    .run();
+}
+
+/** The queue took the mailings' recipients (the send, a results mail, a resume): their `handed_at`. */
+export async function markHanded(db: Db, ids: readonly number[], now: number): Promise<void> {
+  if (ids.length === 0) return;
+  await db.$client
+    .prepare(`UPDATE mailings SET handed_at = ? WHERE id IN (${IDS})`)
+    .bind(now, JSON.stringify(ids))
+    .run();
+}
+
+/** The mailings' recipients still queued (to enqueue again when they are resumed), by mailing. */
+export async function queuedRecipients(
+  db: Db,
+  ids: readonly number[],
+): Promise<{ mailingId: number; email: string }[]> {
+  if (ids.length === 0) return [];
+  const { results } = await db.$client
+    .prepare(
+      `SELECT mailing_id AS mailingId, email FROM mailing_recipients
+        WHERE mailing_id IN (${IDS}) AND status = 'queued' ORDER BY mailing_id, email`,
+    )
+    .bind(JSON.stringify(ids))
+    .all<{ mailingId: number; email: string }>();
+  return results;
 }
 
 /** Claims older than `before` can no longer be running (a consumer's wall-clock limit): reported as unknown. */
-export async function reportStaleClaims(db: Db, mailingId: number, before: number, error: string): Promise<number> {
+export async function reportStaleClaims(
+  db: Db,
+  ids: readonly number[],
+  before: number,
+  error: string,
+): Promise<number> {
+  if (ids.length === 0) return 0;
   const result = await db
     .update(mailingRecipients)
     .set({ status: "unknown", error })
     .where(
       and(
-        eq(mailingRecipients.mailingId, mailingId),
+        sql`${mailingRecipients.mailingId} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`,
         eq(mailingRecipients.status, "claimed"),
         lt(mailingRecipients.claimedAt, before),
       ),
     )
     .run();
   return result.meta.changes;
+}
+
+/**
+ * failed → queued, an admin's resume: the provider refused these (every attempt, or the message was dead-lettered
+ * before any claim), so nothing of them left and trying again sends each at most once. The error stays until the
+ * next verdict. 'unknown' is never put back: that mail may have left.
+ */
+export async function requeueFailed(db: Db, ids: readonly number[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  const result = await db.$client
+    .prepare(
+      `UPDATE mailing_recipients SET status = 'queued', claimed_at = NULL WHERE mailing_id IN (${IDS}) AND status = 'failed'`,
+    )
+    .bind(JSON.stringify(ids))
+    .run();
+  return result.meta.changes;
+}
+
+/** Recipients the mass e-mail screen lists a mailing for: waiting (queued, being sent) or refused for good. */
+const OPEN = "('queued', 'claimed', 'failed')";
+
+/**
+ * The mailings with someone still waiting or failed (the mass e-mail screen's list): each mass mailing on a line of
+ * its own, newest first; the results mails (one mailing per family: registration/results-mails.ts) by race, each
+ * race counting its families (addresses) that wait and that failed.
+ */
+export async function waitingMailings(db: Db): Promise<WaitingMailings> {
+  const d1 = db.$client;
+  const [mass, results] = await d1.batch<Record<string, unknown>>([
+    d1.prepare(
+      `SELECT m.id, m.audience, m.subject, m.created_at AS createdAt, m.total_recipients AS totalRecipients,
+              sum(r.status IN ('queued', 'claimed')) AS waiting, sum(r.status = 'failed') AS failed
+         FROM mailing_recipients r JOIN mailings m ON m.id = r.mailing_id
+        WHERE r.status IN ${OPEN} AND m.audience <> 'results'
+        GROUP BY m.id ORDER BY m.id DESC`,
+    ),
+    d1.prepare(
+      `SELECT coalesce(r.race, '') AS race,
+              count(DISTINCT CASE WHEN r.status IN ('queued', 'claimed') THEN r.email END) AS waiting,
+              count(DISTINCT CASE WHEN r.status = 'failed' THEN r.email END) AS failed,
+              min(m.created_at) AS since
+         FROM mailing_recipients r JOIN mailings m ON m.id = r.mailing_id
+        WHERE r.status IN ${OPEN} AND m.audience = 'results'
+        GROUP BY r.race ORDER BY r.race`,
+    ),
+  ]);
+  return {
+    mailings: mass!.results as unknown as WaitingMailing[],
+    results: results!.results as unknown as WaitingResultsMails[],
+  };
+}
+
+/** The race's results mailings with someone waiting or failed (what resuming the race's line resumes). */
+export async function waitingResultsMailings(db: Db, race: string): Promise<number[]> {
+  const { results } = await db.$client
+    .prepare(
+      `SELECT DISTINCT r.mailing_id AS id FROM mailing_recipients r JOIN mailings m ON m.id = r.mailing_id
+        WHERE r.status IN ${OPEN} AND m.audience = 'results' AND r.race = ? ORDER BY r.mailing_id`,
+    )
+    .bind(race)
+    .all<{ id: number }>();
+  return results.map((r) => r.id);
 }
 
 /** Adds the address to the unsubscribe list (idempotent: the first unsubscribe's time and mailing are kept). */

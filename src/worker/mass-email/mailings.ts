@@ -10,18 +10,29 @@
  *   claimed, seen again by a redelivered message (the sender died between claim and send) ─▶ unknown
  *   queued, the address unsubscribed after the mailing was made ─▶ skipped
  *   queued or claimed, message dead-lettered without a verdict (the consumer itself kept failing) ─▶ failed | unknown
+ *   failed ─an admin resumes the mailing (the mass e-mail screen)─▶ queued (the provider never took it)
  * Invariants:
  * - A mail is sent only by the delivery that moved the recipient queued → claimed; every other delivery of the
  *   same message (redelivered batch, duplicate enqueue, resumed mailing) finds it claimed or finished and sends
  *   nothing. At-least-once delivery therefore becomes at-most-once sending.
  * - 'unknown' is never sent again automatically: the mail may have left. The progress call lists it as an error.
- * - sent, failed, unknown and skipped are final (a late `markSent` of a send that did finish wins over 'unknown').
+ * - sent, unknown and skipped are final (a late `markSent` of a send that did finish wins over 'unknown'); failed is
+ *   final for the queue, and only an admin's resume puts it back (a dead letter of its last message arriving after
+ *   that resume marks it failed again: shown, not sent).
  * Failure cases: provider refusal, an error answer (retry with exponential back-off; failed after the last attempt);
  * no answer (a time-out or a lost connection: the provider may have accepted the mail, so it is reported as
  * unknown, never resent: adapters/email.ts `uncertain`); crash between
  * claim and send (unknown on redelivery), crash after send before marking sent (unknown: the mail left once),
- * messages lost before delivery (the mailing stays pending; `resumeMailing` enqueues the queued ones again),
- * malformed or orphaned messages (acknowledged and logged, never retried forever).
+ * messages lost before delivery or never handed to the queue (the mailing stays pending, listed on the mass e-mail
+ * screen; `resumeMailings` enqueues the queued ones again), malformed or orphaned messages (acknowledged and logged,
+ * never retried forever).
+ *
+ * The hand-off to the queue (mailings.handed_at, set once the queue took a mailing's messages: the send, a results
+ * mail, a resume) and a resume: a resume takes each mailing's lease (mailings.resuming_at, one conditional UPDATE),
+ * so of two resumes at the same moment (two tabs, a double click) one hands the recipients to the queue and the
+ * other is told it is already going on (409). Two resumes one after the other both hand the queued recipients on;
+ * the second's messages find them claimed or sent and send nothing (the first invariant), so a resume of a mailing
+ * that is already sending sends nobody a second copy either way.
  *
  * Unsubscribe links are signed (HMAC-SHA-256 under SESSION_SECRET) for one purpose, 'unsubscribe', one address
  * and one mailing: `/unsubscribe/{mailingId}.{base64url(email)}.{signature}`.
@@ -31,17 +42,22 @@ import { clockFromSettings, type Clock } from "../../shared/clock";
 import { emailSender, isUncertainSend, type EmailSender } from "../adapters/email";
 import { keyedHash, sameSecret } from "../lib/crypto";
 import { database, type Db } from "../db/client";
+import type { MailingsResumed } from "../../shared/mailings";
 import {
   claimRecipient,
   findMailing,
   findRecipient,
   markFailed,
+  markHanded,
   markSent,
   markSkipped,
   markUnknown,
   queuedRecipients,
   releaseClaim,
+  releaseResumeLease,
   reportStaleClaims,
+  requeueFailed,
+  takeResumeLease,
   type MailingRow,
 } from "./mailings-db";
 import { mailingEmail } from "./mailing-email";
@@ -74,28 +90,50 @@ export function retryDelaySeconds(attempts: number): number {
   return Math.min(RETRY_BASE_SECONDS * 2 ** Math.max(attempts - 1, 0), RETRY_MAX_SECONDS);
 }
 
-/** Puts one message per recipient on the queue, in chunks of ENQUEUE_CHUNK. */
-export async function enqueueRecipients(queue: Queue<MailMessage>, mailingId: number, emails: string[]): Promise<void> {
-  for (let i = 0; i < emails.length; i += ENQUEUE_CHUNK) {
-    await queue.sendBatch(emails.slice(i, i + ENQUEUE_CHUNK).map((email) => ({ body: { mailingId, email } })));
+/** Puts one message per recipient of the mailing on the queue, in chunks of ENQUEUE_CHUNK. */
+export function enqueueRecipients(queue: Queue<MailMessage>, mailingId: number, emails: string[]): Promise<void> {
+  return enqueueMessages(
+    queue,
+    emails.map((email) => ({ mailingId, email })),
+  );
+}
+
+/** Puts one message per (mailing, recipient) on the queue, ENQUEUE_CHUNK per call, whatever mailing each is of. */
+export async function enqueueMessages(queue: Queue<MailMessage>, messages: readonly MailMessage[]): Promise<void> {
+  for (let i = 0; i < messages.length; i += ENQUEUE_CHUNK) {
+    await queue.sendBatch(messages.slice(i, i + ENQUEUE_CHUNK).map((body) => ({ body })));
   }
 }
 
+/** A resume's lease older than this was left by a resume that died (one takes seconds): another may take it. */
+export const RESUME_LEASE_MS = 60_000;
+
 /**
- * Resumes an interrupted mailing: claims too old to be running are reported as unknown (never resent), and every
- * recipient still queued gets a message again. A recipient whose first message is still on the way is claimed
- * by whichever message comes first; the other one sends nothing.
+ * Resumes interrupted mailings (one, or a race's results mails): claims too old to be running are reported as
+ * unknown (never resent), recipients the provider refused for good are queued again, and every recipient queued
+ * gets a message again; the mailings are then marked handed. A recipient whose earlier message is still on the way
+ * is claimed by whichever message comes first; the other one sends nothing. Each mailing is resumed under its lease
+ * (module comment): null when another resume holds every one of them (nothing was done); a mailing held by another
+ * resume among others is left to that one.
  */
-export async function resumeMailing(
+export async function resumeMailings(
   env: Env,
   db: Db,
-  mailingId: number,
+  ids: readonly number[],
   now: number,
-): Promise<{ requeued: number; reported: number }> {
-  const reported = await reportStaleClaims(db, mailingId, now - STALE_CLAIM_MS, ERRORS.crashed);
-  const queued = await queuedRecipients(db, mailingId);
-  await enqueueRecipients(env.MAIL_QUEUE as Queue<MailMessage>, mailingId, queued);
-  return { requeued: queued.length, reported };
+): Promise<MailingsResumed | null> {
+  const held = await takeResumeLease(db, ids, now, now - RESUME_LEASE_MS);
+  if (held.length === 0) return null;
+  try {
+    const reported = await reportStaleClaims(db, held, now - STALE_CLAIM_MS, ERRORS.crashed);
+    const retried = await requeueFailed(db, held);
+    const queued = await queuedRecipients(db, held);
+    await enqueueMessages(env.MAIL_QUEUE as Queue<MailMessage>, queued);
+    await markHanded(db, held, now);
+    return { requeued: queued.length, retried, reported };
+  } finally {
+    await releaseResumeLease(db, held, now);
+  }
 }
 
 function base64url(text: string): string {

@@ -3,9 +3,18 @@
  * list and send, for previous runners and for this season's runners), plus the mailing's progress and resuming
  * an interrupted mailing. A send stores the mailing and its recipients, puts one queue message per recipient on
  * MAIL_QUEUE and answers at once with the mailing's id; the queue consumer (src/worker/mass-email/mailings.ts) sends.
+ *
+ * Mailings left waiting or failed, whoever made them: `GET /admin/api/mailings/waiting` lists them for the mass
+ * e-mail screens, each mass mailing on its own line and the results mails (one mailing per family,
+ * registration/results-mails.ts) one line per race; `POST /admin/api/mailings/{id}/resume` resumes one mailing and
+ * `POST /admin/api/mailings/results/{race}/resume` all of a race's results mails. A resume while another resume of
+ * the same mailing runs is refused with 409 (its lease: mailings.ts `resumeMailings`); one after another, the
+ * queue's claim per recipient keeps anyone from getting a second copy.
  */
 import { Hono, type Context } from "hono";
 import { z } from "zod";
+import { isRaceId } from "../../shared/race-id";
+import { RESUME_MSG } from "../../shared/mailings";
 import { SEASON } from "../../shared/season";
 import { audit } from "../db/audit";
 import { database } from "../db/client";
@@ -14,12 +23,15 @@ import {
   createMailing,
   findMailing,
   mailingProgress,
+  markHanded,
   sameMailingSince,
+  waitingMailings,
+  waitingResultsMailings,
   type Audience,
 } from "./mailings-db";
 import type { AppEnv } from "../env";
 import { ApiError, notFound } from "../lib/errors";
-import { enqueueRecipients, resumeMailing, type MailMessage } from "./mailings";
+import { enqueueRecipients, resumeMailings, type MailMessage } from "./mailings";
 import { validate } from "../middleware/validate";
 
 export const massEmailRoutes = new Hono<AppEnv>();
@@ -64,6 +76,8 @@ const idParam = z.object({
     .transform(Number),
 });
 
+const raceParam = z.object({ race: z.string().max(64).refine(isRaceId, RESUME_MSG.badRace) });
+
 function recipients(c: Context<AppEnv>, audience: Audience) {
   return audienceRecipients(database(c.env.DB), audience, SEASON.year);
 }
@@ -94,6 +108,7 @@ async function send(c: Context<AppEnv>, audience: Audience, body: z.infer<typeof
   try {
     const emails = list.map((r) => r.email);
     await enqueueRecipients(c.env.MAIL_QUEUE as Queue<MailMessage>, id, emails);
+    await markHanded(db, [id], now);
   } catch (err) {
     // The mailing and its recipients are stored: the progress shows it stalled, and resuming enqueues the rest.
     console.error("mailing enqueue failed", id, err);
@@ -125,6 +140,9 @@ massEmailRoutes.post("/admin/api/send-email-current-runners", validate("json", s
   send(c, "current", c.req.valid("json")),
 );
 
+// Before "/admin/api/mailings/:id": "waiting" is no id.
+massEmailRoutes.get("/admin/api/mailings/waiting", async (c) => c.json(await waitingMailings(database(c.env.DB))));
+
 massEmailRoutes.get("/admin/api/mailings/:id", validate("param", idParam), async (c) => {
   const db = database(c.env.DB);
   const mailing = await findMailing(db, c.req.valid("param").id);
@@ -137,11 +155,38 @@ massEmailRoutes.post("/admin/api/mailings/:id/resume", validate("param", idParam
   const mailing = await findMailing(db, c.req.valid("param").id);
   if (!mailing) throw notFound(MSG.missing);
   const now = c.var.clock.now();
-  const result = await resumeMailing(c.env, db, mailing.id, now);
+  const result = await resumeMailings(c.env, db, [mailing.id], now);
+  if (!result) throw new ApiError(409, RESUME_MSG.busy);
   await audit(
     db,
-    { actor: c.var.admin?.email ?? "okänd", action: "mailing.resume", subject: String(mailing.id), detail: result },
+    {
+      actor: c.var.admin?.email ?? "okänd",
+      action: "mailing.resume",
+      subject: String(mailing.id),
+      detail: { ...result },
+    },
     now,
   );
   return c.json({ ...result, progress: await mailingProgress(db, mailing) });
+});
+
+massEmailRoutes.post("/admin/api/mailings/results/:race/resume", validate("param", raceParam), async (c) => {
+  const db = database(c.env.DB);
+  const { race } = c.req.valid("param");
+  const ids = await waitingResultsMailings(db, race);
+  if (ids.length === 0) throw notFound(RESUME_MSG.noneWaiting);
+  const now = c.var.clock.now();
+  const result = await resumeMailings(c.env, db, ids, now);
+  if (!result) throw new ApiError(409, RESUME_MSG.busy);
+  await audit(
+    db,
+    {
+      actor: c.var.admin?.email ?? "okänd",
+      action: "mailing.resume-results",
+      subject: race,
+      detail: { ...result, mailings: ids.length },
+    },
+    now,
+  );
+  return c.json(result);
 });

@@ -4,30 +4,57 @@
  *
  * - `mailOfficialResults(env, race)`: the race's results were marked 'Officiella'. Every family with a paid
  *   runner in the race gets one mail with their runners' times and placings and a link to the diplomas, once per
- *   race: the family's row in `results_mails` is claimed by an INSERT that only one call can make, so a second
+ *   race: the family's row in `results_mails` is claimed by a write that only one call can make, so a second
  *   call (the event repeated, two admins, a retry) mails nobody again.
  * - `mailCorrectedResults(env, race)`: a correction after that. Only a family whose own runner's time or status
  *   (finished, not started, still out, no longer in the race) differs from what their last mail said gets one more
  *   mail, saying what changed; a placing that moved because another runner was corrected sends nothing. A runner
- *   who left the race (a move to another distance, a refund) is found through the race object's `gone` list. The row moves on by a
- *   conditional UPDATE on the summary the mail was built from, so of two corrections read at the same moment
- *   only one mails each change.
+ *   who left the race (a move to another distance, a refund) is found through the race object's `gone` list. The
+ *   row moves on only from the summary the mail was built from, so of two corrections read at the same moment only
+ *   one mails each change.
  *
  * Who calls them: the race object (src/durable/race/results-mail.ts). Once its results are official, every change
  * it commits ('Officiella' itself, and any change of a runner, whichever route, phone, desk or alarm made it) leaves
  * a mail owed, and its alarm calls `mailOfficialResults` then `mailCorrectedResults` with the race as it is then
  * (its snapshot, read from the object's own storage). One caller, one run at a time per race: the mails follow the
- * changes in order.
+ * changes in order. A run that throws leaves the mail owed and the alarm runs again (issue 39, item 4: every family
+ * mailed, once).
  *
- * An erased family (personal-data) is not among the families; one erased while a call goes through them is found
- * by the read after its writes and gets nothing, with nothing of it left (`takenBackIfErased`).
+ * One family's mail about one race, in states (what D1 holds; each arrow is one D1 batch, or one queue call):
+ *
+ *   (none) ──claim: one batch writes the row (`results`, `mailing_id`), the mailing and its recipient 'queued'──▶ written
+ *   (none) ──claim of a family on the unsubscribe list: the row alone, mailing_id NULL──▶ told (final, no mail)
+ *   written (mailings.handed_at NULL) ──the queue took its message, then handed_at set──▶ handed
+ *   handed ──the queue's consumer: recipient queued → claimed → sent (mass-email/mailings.ts)──▶ sent
+ *   handed | told ──correction: one batch moves the row on from the summary the mail was built from and writes
+ *                  the new mailing (or none, unsubscribed)──▶ written | told
+ *   any ──the family erased (personal-data: one batch deletes the row, the recipient, the results mailing)──▶ (none)
+ *
+ * Invariants:
+ * - No claim without its mail, no mail without its claim: the row, the mailing and its recipient are written in
+ *   one D1 batch (a transaction), every statement on the same condition (no row yet, or the row still holding the
+ *   summary the mail was built from; and the registration still holding the family's address, not erased), the
+ *   row's own statement last, turning the condition false for anyone after. A failure at any family (a D1 error at
+ *   family 180 of 300) leaves each family fully written or untouched: the retry claims the untouched ones.
+ * - Each family's mail goes to the queue right after its batch, then `handed_at` says the queue took it. A run that
+ *   fails between the two, or in the queue call, leaves at most that one family written and not handed; every run
+ *   first hands again each of the race's claims whose mailing the queue never took (`handOverWaiting`), so the
+ *   retry sends what the claim holds. A family is handed at least once per claim.
+ * - Sent at most once: however often a mailing is handed (a retry after the queue took it but before handed_at was
+ *   written, a resume from the mass e-mail screen at the same moment), only the delivery that claims its recipient
+ *   queued → claimed sends (mass-email/mailings.ts).
+ * - Whatever still waits (handed or not, or refused by the provider) is listed on the mass e-mail screen under its
+ *   race and can be resumed there (mass-email/routes.ts); so is a mailing whose row a concurrent correction moved on
+ *   before it was handed (two calls at once for one race, which the race object never makes).
+ *
+ * An erased family (personal-data) is not among the families; one erased while a call goes through them is either
+ * erased before its batch (the batch's condition finds the address gone and writes nothing: `erased` in the report)
+ * or after it (the erasure deletes the row, the recipient and the mailing; a message already on the queue finds no
+ * mailing and sends nothing). D1 runs the two batches one after the other, so every order ends with nothing of it.
  *
  * A family that unsubscribed from mailings gets no results mail (their row is still claimed, so a later
  * correction compares with what the race said at the time; the queue's consumer checks the list again before
- * sending). Each family's mail is written as a mailing of its own while the families are gone through, and all of
- * them go onto the queue at the end, 100 per call. The mail is at most once: a crash after the claim and before
- * the mailing is written leaves that family without it, and one before the queue call leaves the mailings queued
- * in D1 (`POST /admin/api/mailings/{id}/resume` sends them), never two.
+ * sending).
  */
 import { and, eq, isNotNull, isNull, notLike, sql } from "drizzle-orm";
 import { distanceFromMeters, distanceLabel } from "../../shared/distances";
@@ -39,8 +66,8 @@ import { SEASON } from "../../shared/season";
 import { database, type Db } from "../db/client";
 import { ERASED_DOMAIN, scoped, type ErasureScope, type ErasureStatement } from "../db/erasure";
 import { participants, registrations, resultsMails, unsubscribes } from "../db/schema";
-import { ENQUEUE_CHUNK, type MailMessage } from "../mass-email/mailings";
-import { createMailing } from "../mass-email/mailings-db";
+import { enqueueMessages, type MailMessage } from "../mass-email/mailings";
+import { createMailingIf, markHanded } from "../mass-email/mailings-db";
 import { familyTimeText } from "./diplomas";
 
 /** What a mail tells about one runner, and what a correction is compared on: time and status, not placing. */
@@ -59,8 +86,10 @@ export interface ResultsMailReport {
   unchanged: number;
   /** Families on the unsubscribe list: claimed, not mailed. */
   unsubscribed: number;
-  /** Families erased (personal-data) while this call went through them: what it wrote for them taken back. */
+  /** Families erased (personal-data) while this call went through them: nothing written for them. */
   erased: number;
+  /** Families whose mail an earlier run wrote and the queue never took: handed to the queue now. */
+  handedAgain: number;
 }
 
 function statusText(r: Pick<MailedRunner, "status" | "time">): string {
@@ -152,7 +181,10 @@ interface Family {
   ids: Set<string>;
 }
 
-/** The paid runners of the race (not taken out by a refund), by family; an erased family (its placeholder) is none. */
+/**
+ * The paid runners of the race (not taken out by a refund), by family, in the order of their registrations (a run
+ * and its retry go through them the same way); an erased family (its placeholder) is none.
+ */
 async function familiesInRace(db: Db, part: string): Promise<Family[]> {
   const rows = await db
     .select({ registrationId: registrations.id, email: registrations.email, id: participants.id })
@@ -166,6 +198,7 @@ async function familiesInRace(db: Db, part: string): Promise<Family[]> {
         notLike(registrations.email, `%@${ERASED_DOMAIN}`),
       ),
     )
+    .orderBy(registrations.id, participants.id)
     .all();
   const byRegistration = new Map<string, Family>();
   for (const row of rows) {
@@ -234,62 +267,133 @@ async function unsubscribed(db: Db, families: readonly Family[]): Promise<Set<st
   return new Set(rows.map((r) => r.email));
 }
 
-/** One family's mail as a mailing of its own (its recipient queued); null when it was not written. */
-function writeMailing(
+/** What a family's claim came to: written (with its mailing, or none when unsubscribed), taken before, or erased. */
+type Claim = { outcome: "written"; mailingId: number | null } | { outcome: "taken" } | { outcome: "erased" };
+
+/**
+ * One family's claim (module comment: the states): its row in `results_mails` and, unless `mail` is null (the
+ * family unsubscribed), its mail as a mailing of its own with the family's address as its one recipient, all in
+ * one D1 batch on one condition: the row does not exist yet (`from` null: the official mail) or still holds `from`
+ * (a correction: the summary it was built from), and the registration still holds the family's address (not
+ * erased). The row's statement comes last among the writes, so it turns the condition false for any later batch; a
+ * read of the registration after it tells a claim taken by another call from a family erased meanwhile.
+ */
+async function claim(
   db: Db,
   family: Family,
-  mail: { subject: string; message: string },
-  race: RaceRecord,
+  part: string,
+  summary: readonly MailedRunner[],
+  from: string | null,
+  mail: { subject: string; message: string } | null,
   now: number,
-): Promise<number | null> {
-  return createMailing(
-    db,
-    {
-      audience: "results",
-      subject: mail.subject,
-      message: mail.message,
-      createdBy: "system",
-      recipients: [{ email: family.email, name: "", race: race.part }],
-      sendKeyExtra: family.registrationId,
-    },
-    now,
-    0,
-  );
+): Promise<Claim> {
+  const d1 = db.$client;
+  const reg = family.registrationId;
+  const row =
+    from === null
+      ? {
+          sql: "NOT EXISTS (SELECT 1 FROM results_mails WHERE registration_id = ? AND race_id = ?)",
+          params: [reg, part],
+        }
+      : {
+          sql: "EXISTS (SELECT 1 FROM results_mails WHERE registration_id = ? AND race_id = ? AND results = ?)",
+          params: [reg, part, from],
+        };
+  const when = {
+    sql: `${row.sql} AND EXISTS (SELECT 1 FROM registrations WHERE id = ? AND email = ?)`,
+    params: [...row.params, reg, family.email],
+  };
+  // The mailing this batch wrote is the newest one: D1 runs one batch at a time (mailings-db.ts createMailing).
+  const mailingId = mail ? "(SELECT max(id) FROM mailings)" : "NULL";
+  const results = JSON.stringify(summary);
+  const writeRow =
+    from === null
+      ? d1
+          .prepare(
+            `INSERT INTO results_mails (registration_id, race_id, results, mailed_at, mailing_id)
+             SELECT ?, ?, ?, ?, ${mailingId} WHERE ${when.sql}`,
+          )
+          .bind(reg, part, results, now, ...when.params)
+      : d1
+          .prepare(
+            `UPDATE results_mails SET results = ?, mailed_at = ?, mailing_id = ${mailingId}
+              WHERE registration_id = ? AND race_id = ? AND ${when.sql}`,
+          )
+          .bind(results, now, reg, part, ...when.params);
+  const address = d1.prepare("SELECT email FROM registrations WHERE id = ?").bind(reg);
+  let id: number | null = null;
+  let after: D1Result[];
+  if (mail) {
+    const written = await createMailingIf(
+      db,
+      {
+        audience: "results",
+        subject: mail.subject,
+        message: mail.message,
+        createdBy: "system",
+        recipients: [{ email: family.email, name: "", race: part }],
+      },
+      now,
+      when,
+      [writeRow, address],
+    );
+    id = written.id;
+    after = written.also;
+  } else {
+    after = await d1.batch([writeRow, address]);
+  }
+  const [rowResult, addressResult] = after as [D1Result, D1Result<{ email: string }>];
+  if (rowResult.meta.changes === 1) return { outcome: "written", mailingId: id };
+  return addressResult.results[0]?.email === family.email ? { outcome: "taken" } : { outcome: "erased" };
+}
+
+/** The mailings onto the mail queue, then marked handed (the queue took them). */
+async function handOver(env: Env, db: Db, messages: readonly MailMessage[], now: number): Promise<void> {
+  if (messages.length === 0) return;
+  await enqueueMessages(env.MAIL_QUEUE as Queue<MailMessage>, messages);
+  await markHanded(db, [...new Set(messages.map((m) => m.mailingId))], now);
 }
 
 /**
- * An erasure of the family (personal-data) at the same moment as this mail: the families and the race were read
- * before anything is written, so an erasure can land between the read and the family's row (`results_mails`, with
- * the runners' names) or its mailing (the address and the names). Read after writing them: when the registration
- * is erased by then (its placeholder address) or gone, the family's row and mailing are deleted here and it is not
- * mailed (true). An erasure after this read finds them written and removes them itself (resultsMailErasure,
- * mailingErasure). Each D1 statement is one step, so every order of the two ends with nothing of the family.
+ * A run's first step: the race's claims whose mailing the queue never took (a run before this one failed between
+ * a family's batch and the queue, or in the queue call) are handed to it now. A recipient no longer queued (sent
+ * after a resume from the mass e-mail screen, or unsubscribed since) gets no message; its mailing is marked handed
+ * too. The number of families handed.
  */
-async function takenBackIfErased(db: Db, family: Family, part: string, mailingId: number | null): Promise<boolean> {
-  const now = await db
-    .select({ email: registrations.email })
-    .from(registrations)
-    .where(eq(registrations.id, family.registrationId))
-    .get();
-  if (now && now.email === family.email && !now.email.endsWith(`@${ERASED_DOMAIN}`)) return false;
-  const d1 = db.$client;
-  await d1.batch([
-    d1.prepare("DELETE FROM results_mails WHERE registration_id = ? AND race_id = ?").bind(family.registrationId, part),
-    ...(mailingId === null
-      ? []
-      : [
-          d1.prepare("DELETE FROM mailing_recipients WHERE mailing_id = ?").bind(mailingId),
-          d1.prepare("DELETE FROM mailings WHERE id = ?").bind(mailingId),
-        ]),
-  ]);
-  return true;
+async function handOverWaiting(env: Env, db: Db, part: string, now: number): Promise<number> {
+  const { results } = await db.$client
+    .prepare(
+      `SELECT m.id AS mailingId, r.email AS email, r.status AS status
+         FROM results_mails rm JOIN mailings m ON m.id = rm.mailing_id
+         LEFT JOIN mailing_recipients r ON r.mailing_id = m.id
+        WHERE rm.race_id = ? AND rm.mailing_id IS NOT NULL AND m.handed_at IS NULL`,
+    )
+    .bind(part)
+    .all<{ mailingId: number; email: string | null; status: string | null }>();
+  if (results.length === 0) return 0;
+  const messages = results
+    .filter((r) => r.status === "queued" && r.email !== null)
+    .map((r) => ({ mailingId: r.mailingId, email: r.email! }));
+  await enqueueMessages(env.MAIL_QUEUE as Queue<MailMessage>, messages);
+  await markHanded(db, [...new Set(results.map((r) => r.mailingId))], now);
+  return messages.length;
 }
 
-/** The written mailings onto the mail queue, ENQUEUE_CHUNK messages per call (the consumer claims each). */
-async function enqueue(env: Env, messages: readonly MailMessage[]): Promise<void> {
-  const queue = env.MAIL_QUEUE as Queue<MailMessage>;
-  for (let i = 0; i < messages.length; i += ENQUEUE_CHUNK) {
-    await queue.sendBatch(messages.slice(i, i + ENQUEUE_CHUNK).map((body) => ({ body })));
+/** Counts the claim in the report; a written mail goes to the queue at once. */
+async function settle(
+  env: Env,
+  db: Db,
+  report: ResultsMailReport,
+  family: Family,
+  claimed: Claim,
+  now: number,
+): Promise<void> {
+  if (claimed.outcome === "erased") report.erased++;
+  else if (claimed.outcome === "taken") report.unchanged++;
+  else if (claimed.mailingId === null) report.unsubscribed++;
+  else {
+    await handOver(env, db, [{ mailingId: claimed.mailingId, email: family.email }], now);
+    report.mailed++;
   }
 }
 
@@ -303,40 +407,19 @@ export async function mailOfficialResults(
   const [race, ...runners] = snapshot;
   const part = race.part;
   const rules = publishingRules(SEASON);
-  const report: ResultsMailReport = { mailed: 0, unchanged: 0, unsubscribed: 0, erased: 0 };
+  const handedAgain = await handOverWaiting(env, db, part, now);
+  const report: ResultsMailReport = { mailed: 0, unchanged: 0, unsubscribed: 0, erased: 0, handedAgain };
   const families = await familiesInRace(db, part);
   const off = await unsubscribed(db, families);
-  const messages: MailMessage[] = [];
   for (const family of families) {
     const own = runners.filter((r) => family.ids.has(r.id));
     if (own.length === 0) continue;
     const summary = mailedRunners(own);
-    const claimed = await db
-      .insert(resultsMails)
-      .values({ registrationId: family.registrationId, raceId: part, results: JSON.stringify(summary), mailedAt: now })
-      .onConflictDoNothing()
-      .run();
-    if (claimed.meta.changes !== 1) {
-      report.unchanged++;
-      continue;
-    }
-    let id: number | null = null;
-    if (!off.has(family.email)) {
-      const results = familyRunnerResults(race, runners, family.ids, rules);
-      id = await writeMailing(db, family, officialMailText(race, summary, results, env.PUBLIC_ORIGIN), race, now);
-    }
-    if (await takenBackIfErased(db, family, part, id)) {
-      report.erased++;
-      continue;
-    }
-    if (off.has(family.email)) {
-      report.unsubscribed++;
-      continue;
-    }
-    if (id !== null) messages.push({ mailingId: id, email: family.email });
-    report.mailed++;
+    const mail = off.has(family.email)
+      ? null
+      : officialMailText(race, summary, familyRunnerResults(race, runners, family.ids, rules), env.PUBLIC_ORIGIN);
+    await settle(env, db, report, family, await claim(db, family, part, summary, null, mail, now), now);
   }
-  await enqueue(env, messages);
   return report;
 }
 
@@ -354,10 +437,10 @@ export async function mailCorrectedResults(
   const db = database(env.DB);
   const [race, ...runners] = snapshot;
   const part = race.part;
-  const report: ResultsMailReport = { mailed: 0, unchanged: 0, unsubscribed: 0, erased: 0 };
+  const handedAgain = await handOverWaiting(env, db, part, now);
+  const report: ResultsMailReport = { mailed: 0, unchanged: 0, unsubscribed: 0, erased: 0, handedAgain };
   const families = await withFamiliesOfGone(db, await familiesInRace(db, part), gone);
   const off = await unsubscribed(db, families);
-  const messages: MailMessage[] = [];
   for (const family of families) {
     const row = await db
       .select({ results: resultsMails.results })
@@ -373,34 +456,9 @@ export async function mailCorrectedResults(
       continue;
     }
     // Moves on only from the summary this mail was built from: of two corrections at once, one mails the change.
-    const moved = await db
-      .update(resultsMails)
-      .set({ results: JSON.stringify(summary), mailedAt: now })
-      .where(
-        and(
-          eq(resultsMails.registrationId, family.registrationId),
-          eq(resultsMails.raceId, part),
-          eq(resultsMails.results, row.results),
-        ),
-      )
-      .run();
-    if (moved.meta.changes !== 1) {
-      report.unchanged++;
-      continue;
-    }
-    const id = off.has(family.email) ? null : await writeMailing(db, family, mail, race, now);
-    if (await takenBackIfErased(db, family, part, id)) {
-      report.erased++;
-      continue;
-    }
-    if (off.has(family.email)) {
-      report.unsubscribed++;
-      continue;
-    }
-    if (id !== null) messages.push({ mailingId: id, email: family.email });
-    report.mailed++;
+    const claimed = await claim(db, family, part, summary, row.results, off.has(family.email) ? null : mail, now);
+    await settle(env, db, report, family, claimed, now);
   }
-  await enqueue(env, messages);
   return report;
 }
 

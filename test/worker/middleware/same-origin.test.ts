@@ -26,6 +26,7 @@ const READ_ONLY_GETS = new Set([
   "/admin/api/invite/epassi",
   "/admin/api/kampanjkoder",
   "/admin/api/mailings/:id",
+  "/admin/api/mailings/waiting",
   "/admin/api/me",
   "/admin/api/personal-data",
   "/admin/api/personal-data/box-office",

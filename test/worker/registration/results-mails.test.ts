@@ -6,7 +6,7 @@
  * The functions are called directly, then through the race object that calls them (its alarm, after the route that
  * marks the results official and a correction).
  * An erasure of the family landing between a call's steps (a D1 wrapper runs it at a chosen statement) leaves
- * nothing of the family: no results row, no mailing naming it, no recipient row, nothing queued.
+ * nothing of the family: no results row, no mailing naming it, no recipient row, and nothing sent to it.
  */
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
@@ -221,15 +221,15 @@ function withHookedDb(at: RegExp | "batch", hook: () => Promise<void>) {
 }
 
 describe("a results mail and the family's erasure at the same moment", () => {
-  // mailOfficialResults reads the race and the families, then per family claims its row and writes its mailing.
-  // An erasure (personal-data) can land between any two of those steps; whatever the order, nothing of the family
-  // is left: written before the erasure, the erasure removes it; written after, the mail finds the family erased
-  // and takes back what it wrote.
+  // mailOfficialResults reads the race and the families, then per family writes its claim, mailing and recipient
+  // in one batch and hands the mailing to the queue. An erasure (personal-data) can land between any two of those
+  // steps; whatever the order, nothing of the family is left: before the batch, the batch finds the address gone
+  // and writes nothing; after it, the erasure removes what it wrote and the message on the queue sends nothing.
   for (const [when, at] of [
-    ["before the family's row is claimed", /insert into "results_mails"/i],
-    ["after the claim, before the mailing is written", "batch"],
+    ["before the family's claim batch", "batch"],
+    ["after the claim and the queue hand-off, before it is marked handed", /update mailings set handed_at/i],
   ] as const) {
-    it(`erased ${when}: no results row, mailing or recipient of the family, nothing queued to it`, async () => {
+    it(`erased ${when}: no results row, mailing or recipient of the family, nothing sent to it`, async () => {
       const race = testRace(PART);
       await race.run({ type: "reset" }).catch(() => undefined);
       const tag = crypto.randomUUID().slice(0, 6);
@@ -256,12 +256,26 @@ describe("a results mail and the family's erasure at the same moment", () => {
         .bind(fam.id, fam.email, `Erika${tag}`)
         .first<{ rows: number; recipients: number; mailings: number }>();
       expect(left).toEqual({ rows: 0, recipients: 0, mailings: 0 });
-      expect(report).toMatchObject({ mailed: 0, erased: 1 });
-      expect(hooked.sent.filter((m) => m.email === fam.email)).toEqual([]);
+      const queued = hooked.sent.filter((m) => m.email === fam.email);
+      if (at === "batch") {
+        expect(report).toMatchObject({ mailed: 0, erased: 1 });
+        expect(queued).toEqual([]);
+      } else {
+        // Already on the queue when the erasure came: the Worker's consumer finds no mailing and sends nothing.
+        expect(report).toMatchObject({ mailed: 1, erased: 0 });
+        expect(queued).toHaveLength(1);
+        const batch = createMessageBatch("loppet-mail", [
+          { id: `erased-${tag}`, timestamp: new Date(), attempts: 1, body: queued[0]! },
+        ]);
+        const ctx = createExecutionContext();
+        await (worker as ExportedHandler<Env>).queue!(batch as MessageBatch<unknown>, env, ctx);
+        expect((await getQueueResult(batch, ctx)).explicitAcks).toEqual([`erased-${tag}`]);
+        expect((await outboxTo(fam.email)).filter((m) => m.kind === "mailing")).toEqual([]);
+      }
     });
   }
 
-  it("erased while a correction is mailed (after its row moved on, before its mailing): nothing of the family is left", async () => {
+  it("erased while a correction is mailed (just before its claim batch): nothing of the family is left", async () => {
     // A race of its own: the hook's batch is this family's mailing.
     const part = raceIdForSeason("1.6", SEASON);
     const race = testRace(part);
