@@ -13,6 +13,26 @@ export default defineConfig(async () => {
     { config: path.join(import.meta.dirname, "wrangler.toml"), env: "production" },
     { hideWarnings: true },
   );
+  // The Worker and its Durable Objects on workerd with a migrated D1, as the worker and load projects run them.
+  const workerd = () =>
+    cloudflareTest({
+      wrangler: { configPath: "./wrangler.toml" },
+      remoteBindings: false,
+      miniflare: {
+        // Pinned so a `.dev.vars` left by `npm run dev` (shifted clock, other port) can't leak into tests.
+        bindings: {
+          // wrangler.toml holds no secrets; the tests get development's, as `npm start` does.
+          ...DEV_SECRETS,
+          TEST_MIGRATIONS: migrations,
+          TEST_PRODUCTION_VARS: JSON.stringify(production.vars),
+          NOW: "",
+          NOW_SET_AT: "",
+          PUBLIC_ORIGIN: "http://localhost:8787",
+          GOOGLE_JWKS_URL: "http://localhost:8787/dev/jwks.json",
+          SWISH_BASE_URL: "http://localhost:8787/dev/swish/swish-cpcapi/api/",
+        },
+      },
+    });
   return {
     test: {
       projects: [
@@ -25,28 +45,12 @@ export default defineConfig(async () => {
           },
         },
         {
-          plugins: [
-            cloudflareTest({
-              wrangler: { configPath: "./wrangler.toml" },
-              remoteBindings: false,
-              miniflare: {
-                // Pinned so a `.dev.vars` left by `npm run dev` (shifted clock, other port) can't leak into tests.
-                bindings: {
-                  // wrangler.toml holds no secrets; the tests get development's, as `npm start` does.
-                  ...DEV_SECRETS,
-                  TEST_MIGRATIONS: migrations,
-                  TEST_PRODUCTION_VARS: JSON.stringify(production.vars),
-                  NOW: "",
-                  NOW_SET_AT: "",
-                  PUBLIC_ORIGIN: "http://localhost:8787",
-                  GOOGLE_JWKS_URL: "http://localhost:8787/dev/jwks.json",
-                  SWISH_BASE_URL: "http://localhost:8787/dev/swish/swish-cpcapi/api/",
-                },
-              },
-            }),
-          ],
+          plugins: [workerd()],
           test: {
             name: "worker",
+            // One workerd per vitest worker for all its files (a runtime per file was most of this project's time);
+            // each file starts from nothing all the same: the setup file resets every binding and migrates D1.
+            isolate: false,
             include: ["test/worker/**/*.test.ts", "test/durable/**/*.test.ts"],
             // Whole races and 20-payment histories take seconds on a busy 2-core machine: a timeout is not a verdict.
             testTimeout: 20_000,
@@ -68,6 +72,20 @@ export default defineConfig(async () => {
             fileParallelism: false,
           },
         },
+        // Load tests, run by hand (`npm run bench spectators-crowd`), never by `npm test`: only with BENCH_LOAD=1.
+        ...(process.env.BENCH_LOAD === "1"
+          ? [
+              {
+                plugins: [workerd()],
+                test: {
+                  name: "load",
+                  include: ["bench/load/**/*.test.ts"],
+                  testTimeout: 300_000,
+                  setupFiles: ["./test/worker/apply-migrations.ts"],
+                },
+              },
+            ]
+          : []),
       ],
     },
   };

@@ -22,6 +22,8 @@ const BENCHMARKS = {
   "race-screen-load": () => import("./race-screen-load.mjs"),
   "race-sockets": () => import("./race-sockets.mjs"),
   spectators: () => import("./spectators.mjs"),
+  "spectators-crowd": () => import("./spectators-crowd.mjs"),
+  "phones-at-once": () => import("./phones-at-once.mjs"),
   "rapid-timing": () => import("./rapid-timing.mjs"),
   "results-table": () => import("./results-table.mjs"),
   "runner-search": () => import("./runner-search.mjs"),
@@ -31,7 +33,7 @@ const BENCHMARKS = {
 };
 
 /** Benchmarks that measure pure code in this process; `run()` gets no baseURL or stateDir. */
-const IN_PROCESS = new Set(["admin-search"]);
+const IN_PROCESS = new Set(["admin-search", "spectators-crowd"]);
 
 const asked = process.argv.slice(2);
 const unknown = asked.filter((name) => !(name in BENCHMARKS));
