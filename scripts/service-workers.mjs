@@ -5,7 +5,8 @@
  *
  * 1. What each worker precaches (src/web/sw/names.ts for where each is served):
  *    - /admin/sw.js: the entry and every admin screen with what they import (static imports only, so a screen's own
- *      lazy extras such as the analytics page's chart library stay out), the admin start pages, the icon;
+ *      lazy extras such as the analytics page's chart library stay out), the admin start pages, the pictures of the
+ *      volunteers' guide ('Hjälp', public/hjalp/), the icon;
  *    - /tidtagning-sw.js: the entry and the stopwatch with what it imports, the pre-rendered /tidtagning, the icon.
  *    Built files carry content hashes in their names and are listed without a revision; pages with the hash of
  *    their content.
@@ -20,7 +21,7 @@
  * second deploy from a copy).
  */
 import { createHash } from "node:crypto";
-import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { build } from "vite";
 
@@ -34,6 +35,8 @@ const RACE_SCREEN = "src/web/features/race-day/race-page.tsx";
 /** Vite's own name for the HTML entry. */
 const ENTRY = "index.html";
 const ICON = "/favicon.svg";
+/** The folder of dist/client (from public/) with the volunteers' guide's pictures. */
+const GUIDE_PICTURES = "hjalp";
 
 function readManifest() {
   const built = path.join(clientDir, ".vite", "manifest.json");
@@ -81,6 +84,20 @@ const hashOf = (text) => createHash("sha256").update(text).digest("hex").slice(0
 function pageEntry(file) {
   const text = readFileSync(path.join(clientDir, file));
   return { url: "/" + file.replace(/\.html$/, ""), revision: hashOf(text) };
+}
+
+/**
+ * The volunteers' guide's pictures (public/hjalp/, made by scripts/guide-screenshots.mjs), with the hash of their
+ * content: the guide (/admin/hjalp) is read on the field, where the signal may be gone.
+ */
+function guidePictures() {
+  const dir = path.join(clientDir, GUIDE_PICTURES);
+  // Only before the first screenshots were taken (the pictures are committed).
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((file) => file.endsWith(".webp"))
+    .sort()
+    .map((file) => ({ url: `/${GUIDE_PICTURES}/${file}`, revision: hashOf(readFileSync(path.join(dir, file))) }));
 }
 
 function fileEntries(files) {
@@ -155,6 +172,7 @@ async function main() {
     ...fileEntries(closure(ENTRY, ...screensIn("admin"))),
     pageEntry("admin/_shell.html"),
     pageEntry("admin/_race-shell.html"),
+    ...guidePictures(),
     { url: ICON, revision: hashOf(readFileSync(path.join(clientDir, ICON.slice(1)))) },
   ];
   const timingPrecache = [

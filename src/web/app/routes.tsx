@@ -42,6 +42,7 @@ const CurrentRunnersEmailPage = lazy(() => import("../features/admin/mass-email/
 const AnalyticsPage = lazy(() => import("../features/admin/analytics/analytics-page"));
 const GoodieBagsPage = lazy(() => import("../features/admin/goodiebags/goodiebags-page"));
 const PersonalDataPage = lazy(() => import("../features/admin/personal-data/personal-data-page"));
+const HelpPage = lazy(() => import("../features/admin/help/help-page"));
 const AdminNotFoundPage = lazy(() => import("../features/admin/admin-not-found-page"));
 
 const RACE_SCREEN = /^\/admin\/race\/([^/]+)\/?$/;
@@ -107,6 +108,7 @@ export function AppRoutes() {
         <Route path="admin/incheckning" element={<CheckInPage />} />
         <Route path="admin/kampanjkoder" element={<CampaignsPage />} />
         <Route path="admin/resultat" element={<ResultsImportPage />} />
+        <Route path="admin/hjalp" element={<HelpPage />} />
         {/* The older admin screen is replaced by this one: old bookmarks land on the registrations. */}
         <Route path="admin-old" element={<Navigate to="/admin/list-by-race" replace />} />
         <Route path="admin/*" element={<AdminNotFoundPage />} />

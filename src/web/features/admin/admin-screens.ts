@@ -21,6 +21,8 @@ export const ADMIN_SCREENS: readonly AdminScreen[] = [
   { path: "/admin/incheckning", label: "Nummerlappar", tab: false },
   { path: "/admin/resultat", label: "Importera resultat", tab: false },
   { path: "/admin-old", label: "Äldre admin", tab: false },
+  // The volunteers' guide for the bib desk and the finish line (help/volunteer-guide.ts).
+  { path: "/admin/hjalp", label: "Hjälp", tab: false },
 ];
 
 /** The screen a path belongs to: '/admin/race/race-250913-56' → 'Lopp'. */
