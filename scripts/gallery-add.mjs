@@ -1,5 +1,5 @@
 /**
- * Adds (or replaces) one year's photo gallery, for an organiser at a terminal (README, "Photo galleries"):
+ * Adds (or replaces) one year's photo gallery, for an organiser at a terminal (docs/public-site.md, "Photo galleries"):
  *
  *   node scripts/gallery-add.mjs 2025 ~/Bilder/byloppet-2025              # npm start's local bucket and database
  *   node scripts/gallery-add.mjs 2025 ~/Bilder/byloppet-2025 --check      # read every photo, store nothing

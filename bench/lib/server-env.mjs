@@ -7,7 +7,7 @@ import path from "node:path";
  *
  * wrangler dev's local observability (the trace store its local explorer reads) writes every request into a SQLite
  * file, with an fsync, on workerd's one JavaScript thread: about 2.7 ms of CPU and two fsyncs per request in each
- * server, measured with the race-sockets benchmark (README, Benchmarks). It is a development tool, not the product,
+ * server, measured with the race-sockets benchmark (bench/README.md). It is a development tool, not the product,
  * so the benchmarks' servers run without it.
  */
 export const BENCH_SERVER_ENV = { X_LOCAL_OBSERVABILITY: "false" };
@@ -18,7 +18,7 @@ export const BENCH_SERVER_ENV = { X_LOCAL_OBSERVABILITY: "false" };
  * on disk each write of a Durable Object (and each local D1 query) waits for the disk while every other request
  * waits for the thread; on Cloudflare an answer waits until its writes are durable (the output gate), but the
  * isolate's thread does not, and writes made close together are confirmed together. The echo object writes nothing, so on disk a comparison
- * with it mostly measures this machine's disk. Both are reported in the README's Benchmarks; run.mjs records which
+ * with it mostly measures this machine's disk. Both are reported in bench/README.md; run.mjs records which
  * was used in each result file.
  */
 export const BENCH_STATE = process.env.BENCH_STATE === "disk" || !existsSync("/dev/shm") ? "disk" : "memory";

@@ -1,6 +1,6 @@
 /**
  * The federation export (issue 28): a race's results for reporting to a district or to Svensk Friidrott. Their
- * template cannot be fetched from here, so the columns are ours and said in the README: placing, name, birth year
+ * template cannot be fetched from here, so the columns are ours and said in docs/back-office.md: placing, name, birth year
  * (derived: the race's year minus the age given at registration, which is the age in the race's year), club, class,
  * time (h:mm:ss, rounded up to the whole second as athletics rounds hand times), status (DNS where the runner did
  * not start). Finishers first in finish order (equal times share a placing), then those who did not start.

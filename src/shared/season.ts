@@ -1,6 +1,6 @@
 /**
  * The season config: everything an organiser changes once a year, in one typed, validated place.
- * Edit, run the tests, deploy (README: "Configuration per season"). It seeds the season's races in D1.
+ * Edit, run the tests, deploy (README and docs/season.md: "Configuration per season"). It seeds the season's races in D1.
  *
  * Values from the spec: race day 2025-09-13, price tiers and their cut-off, the registration-button cut-off,
  * start times. Values the spec leaves open are ours and documented here:

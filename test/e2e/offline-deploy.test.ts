@@ -1,5 +1,5 @@
 /**
- * A deploy while a timing phone has the race screen open (README, "How a deploy reaches the phones"): the phone
+ * A deploy while a timing phone has the race screen open (docs/race-day.md, "How a deploy reaches the phones"): the phone
  * runs the old build with its service worker and a finish waiting in its queue; a new build goes live (its own
  * server on the same state, behind the same address); the phone's browser finds the new worker, which takes over
  * and drops the old files; the phone then opens a screen whose old chunk is gone, and reloads once onto the new

@@ -1,5 +1,5 @@
 /**
- * The timing screens with no connection (README, "Offline"), in real Chromium on a phone behind a proxy that can cut
+ * The timing screens with no connection (docs/race-day.md, "Offline"), in real Chromium on a phone behind a proxy that can cut
  * the connection for real (test/e2e/proxy.ts: the page's and the service worker's requests fail alike, sockets
  * drop): the race screen reloads offline and shows the race as it last knew it (a start that reached it over its
  * socket included), says so, takes a finish into the queue, and the finish reaches the server once when the

@@ -1,5 +1,5 @@
 /**
- * What the database keeps, and for how long (README, "Data kept"). The cron (index.ts `scheduled`) calls
+ * What the database keeps, and for how long (docs/data-and-security.md, "Data kept"). The cron (index.ts `scheduled`) calls
  * `purgeExpired` every five minutes; each call removes at most `PURGE_BATCH` rows per kind, so a backlog is worked
  * off over a few runs instead of in one long write.
  */

@@ -3,7 +3,7 @@
  * the race's spectator fan-out object (src/durable/spectators.ts), never from the race object, through two
  * layers in front of it:
  *
- * 1. The edge: Workers Cache, where the deployment turns it on (wrangler.toml, README "Live results"), keeps the
+ * 1. The edge: Workers Cache, where the deployment turns it on (wrangler.toml, docs/live-results.md, "Live results for everyone"), keeps the
  *    answer for a second (`publicViewHeaders`) and collapses a crowd's requests into one per location.
  * 2. This isolate's copy of the settled answer, at most PUBLIC_COPY_MS old: correct on every address (also where
  *    no edge cache runs, e.g. locally and on workers.dev without the cache setting). It holds values only, never

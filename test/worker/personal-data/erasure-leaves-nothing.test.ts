@@ -39,7 +39,7 @@ const NOT_THE_SITES = [/^sqlite_/, /^_cf_/, /^d1_migrations$/, /^dev_swish_/, /^
 /**
  * Where an id of the erased person (registration, runner, payment) may stay, and why. The ids are random and
  * name nobody once the rows they point to are anonymised:
- * - payments and refunds are bookkeeping, kept seven years (bokföringslagen 7 kap. 2 §; README "Payment records"):
+ * - payments and refunds are bookkeeping, kept seven years (bokföringslagen 7 kap. 2 §; docs/data-and-security.md, "Data kept"):
  *   the payment row, which registration and runners it paid for and at which price, its refunds and the audit
  *   lines about it (subject the payid, detail the runners);
  * - the anonymised registration and runner rows stay for those payments (and the season's figures: age,

@@ -1,6 +1,6 @@
 /**
  * Personal data on request: the summary, the JSON export (every kind of row stored about an address, no secrets)
- * and the erasure (exactly what the README says: runners and contact data anonymised or deleted, bookkeeping
+ * and the erasure (exactly what docs/data-and-security.md says: runners and contact data anonymised or deleted, bookkeeping
  * fields of payments kept, a runner in a race not yet ended anonymised in the race object, the visitor signed
  * out, one audit line naming the address only by its hash), its refusals (nothing changes) and its repetition.
  */

@@ -5,7 +5,7 @@
  *
  * The routes are SVG lines on the map's own plain background (a light land colour, courses.css), so they draw
  * with no map tiles at all. Tiles are added only when wrangler.toml's MAP_TILE_URL names a tile service for the
- * environment built (vite.config.ts puts it here as VITE_MAP_TILE_URL; README, "Course map"): development and the
+ * environment built (vite.config.ts puts it here as VITE_MAP_TILE_URL; docs/public-site.md, "Course map"): development and the
  * tests leave it empty, so nothing here reaches the internet. A tile that fails to load
  * leaves its square blank; Leaflet carries on and the routes stay drawn.
  */

@@ -1,5 +1,5 @@
 /**
- * Rapid timing's calls (issue 26; README "Times first, bibs later"), all under /admin/api/races/ and each one
+ * Rapid timing's calls (issue 26; docs/race-day.md, "Times first, bibs later"), all under /admin/api/races/ and each one
  * audited change on the race object:
  * - POST rapid/{race}?tap&at&err&device: one 'Mål!' (sent by the tap queue, never awaited by a click);
  * - POST bibs/{race} {entry, bib}: a bib typed in finish order (sent by the tap queue); …/{entry}/change {bib};
