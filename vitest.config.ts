@@ -36,7 +36,7 @@ export default defineConfig(async () => {
   return {
     test: {
       // The log shows what failed: a passing test's console output (the outbox's lines, the runtime's) is dropped.
-      silent: "passed-only",
+      silent: "passed-only" as const,
       projects: [
         // Node: the shared rules, the SPA's own pure helpers, and the race room's rules on Node's built-in SQLite.
         {
