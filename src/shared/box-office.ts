@@ -4,6 +4,11 @@
  *
  * Spec §5: every field has the rule 'Obligatorisk' ("text longer than 1 character"), radio groups included. Taken
  * literally that refuses age 5 and bib 7, so for age and bib one character is enough; every other field needs two.
+ *
+ * A second kind of sale (issue 39, item 3): a companion place for a parent whose child registered online
+ * (`POST /admin/api/quickreg/companion`, checkCompanionSale below): the child is named by its runner id, the
+ * companion's fields are checked as a box-office runner's, and the sale carries an id the page makes once per sale
+ * (`saleId`), so a retry of the same sale is answered with the sale already made.
  */
 import { MAX_AGE } from "./age";
 import { COMPANION_MESSAGES } from "./companion";
@@ -244,6 +249,11 @@ export interface QuickRegStatusRunner {
   pickedUpAt: number | null;
   /** An adult running with a child (shared/companion.ts): in no race, never a bib; `added` once paid. */
   companion?: true;
+  /**
+   * A companion sold for a child registered online: the child's family's e-mail. `joined` once the payment is
+   * PAID and the companion is a runner of that family's registration.
+   */
+  family?: { email: string; joined: boolean };
 }
 
 // ——— a family at the box office: several runners, one phone number, one payment ———
@@ -337,4 +347,85 @@ export function phoneDigits(phone: string): string | null {
   if (trimmed.startsWith("+46")) digits = `0${digits.slice(2)}`;
   else if (digits.startsWith("0046")) digits = `0${digits.slice(4)}`;
   return digits.length >= 7 ? digits : null;
+}
+
+// ——— a companion place for a parent whose child registered online (issue 39, item 3) ———
+
+/** `POST /admin/api/quickreg/companion`: the companion's fields as typed, the child's runner id and the sale's id. */
+export interface CompanionSaleBody {
+  /** Made by the page once per sale (a UUID): the same id again is the same sale. */
+  saleId: string;
+  /** The child's runner id (the bib desk's search and family calls name it). */
+  childId: string;
+  firstname: string;
+  lastname: string;
+  age: string;
+  /** The child's distance as the page showed it: refused when the child runs another one now. */
+  distance: string;
+  group: string;
+  method: BoxOfficeMethod;
+  kampanj?: string;
+}
+
+export interface CompanionSale {
+  saleId: string;
+  childId: string;
+  firstname: string;
+  lastname: string;
+  /** As typed: whole years, or a birth year the server converts. */
+  age: number;
+  distance: DistanceKm;
+  group: BoxOfficeGroup;
+  method: BoxOfficeMethod;
+  kampanj: string | null;
+}
+
+const SALE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+export const COMPANION_SALE_MSG = {
+  saleId: "Ogiltigt köp-id. Ladda om sidan och försök igen.",
+  child: "Välj barnet som den vuxna springer med.",
+  childMissing: "Barnet finns inte bland årets anmälningar på nätet. Sök fram barnet igen.",
+  childUnpaid: (name: string) =>
+    `Anmälan för ${name} är inte betald. Familjen betalar barnet först (i kassan eller på nätet).`,
+  childDeregistered: (name: string) => `${name} är avregistrerad och springer inte i år.`,
+  childAdult: (name: string, age: number, adultAge: number) =>
+    `${name} är ${age} år och tävlar som vuxen. Bara ett barn (under ${adultAge} år) kan ha en vuxen som springer med.`,
+  childCompanion: (name: string) => `${name} springer själv med barn och är inget barn att springa med.`,
+  distance: (name: string, childKm: string, km: string) =>
+    `${name} springer ${childKm}, inte ${km}. Den som springer med barn springer samma distans som barnet.`,
+  inFamily: (name: string) => `${name} finns redan i familjens anmälan.`,
+  pending: (name: string) =>
+    `${name} säljs just nu i en annan kassa och väntar på betalningen. Vänta några minuter eller välj ett annat namn.`,
+  campaign: "En kampanjkod ändrar inte priset för den som springer med barn. Betala med Swish eller kontant.",
+  inFlight: "Köpet registreras redan. Vänta några sekunder och tryck igen.",
+} as const;
+
+/**
+ * Checks a companion sale from the page or the wire, by the one-runner rules for the companion's own fields (a
+ * phone number is not asked: the family's e-mail is its contact) and the sale's id and child: the fields, or the
+ * first message per field.
+ */
+export function checkCompanionSale(
+  input: unknown,
+): { ok: true; value: CompanionSale } | { ok: false; errors: Record<string, string> } {
+  if (typeof input !== "object" || input === null || Array.isArray(input)) {
+    return { ok: false, errors: { _: QUICKREG_MSG.body } };
+  }
+  const r = input as Record<string, unknown>;
+  // The companion's fields by the one-runner rules; the number stands in for the phone, which is not asked.
+  const checked = checkQuickReg({ ...r, phone: "0000000", bib: "", companion: true });
+  const errors: Record<string, string> = {};
+  if (!checked.ok) {
+    for (const [key, message] of Object.entries(checked.errors)) if (message) errors[key] = message;
+  }
+  const saleId = typeof r.saleId === "string" && SALE_ID.test(r.saleId) ? r.saleId : null;
+  if (saleId === null) errors.saleId = COMPANION_SALE_MSG.saleId;
+  const childId = typeof r.childId === "string" && /^[A-Za-z0-9_-]{1,100}$/.test(r.childId) ? r.childId : null;
+  if (childId === null) errors.childId = COMPANION_SALE_MSG.child;
+  if (!checked.ok || saleId === null || childId === null || Object.keys(errors).length > 0) {
+    return { ok: false, errors };
+  }
+  const { firstname, lastname, age, distance, group, method, kampanj } = checked.value;
+  return { ok: true, value: { saleId, childId, firstname, lastname, age, distance, group, method, kampanj } };
 }

@@ -1,6 +1,13 @@
 /** The box office's sign-up check, which the Worker runs on every call and /admin/kassa on submit. */
 import { describe, expect, it } from "vitest";
-import { checkQuickReg, checkQuickRegSale, QUICKREG_MSG, SALE_MSG } from "../../src/shared/box-office";
+import {
+  checkCompanionSale,
+  checkQuickReg,
+  checkQuickRegSale,
+  COMPANION_SALE_MSG,
+  QUICKREG_MSG,
+  SALE_MSG,
+} from "../../src/shared/box-office";
 
 const good = {
   firstname: " Olle ",
@@ -127,5 +134,46 @@ describe("a family at the box office (checkQuickRegSale)", () => {
     const eleven = Array.from({ length: 11 }, (_, i) => runnerOf({ bib: String(600 + i) }));
     expect(checkQuickRegSale({ phone: "070-123 45 67", runners: eleven }).ok).toBe(false);
     expect(checkQuickRegSale({ phone: "070-123 45 67", runners: "x" }).ok).toBe(false);
+  });
+});
+
+describe("a companion place for a child registered online (checkCompanionSale)", () => {
+  const sale = {
+    saleId: "0b0e3f4a-1c2d-4e5f-8a9b-0c1d2e3f4a5b",
+    childId: "barn-1",
+    firstname: " Karin ",
+    lastname: "Ek",
+    age: "1984",
+    distance: "1.6",
+    group: "Dam",
+    method: "kontant",
+  };
+
+  it("takes the companion's fields by the one-runner rules, without a phone number or a bib", () => {
+    expect(checkCompanionSale(sale)).toEqual({
+      ok: true,
+      value: { ...sale, firstname: "Karin", age: 1984, kampanj: null },
+    });
+  });
+
+  it("needs the sale's id (a UUID) and the child, and names every bad field", () => {
+    const checked = checkCompanionSale({
+      ...sale,
+      saleId: "1",
+      childId: "",
+      firstname: "K",
+      distance: "3.3",
+      bib: "7",
+    });
+    expect(checked).toEqual({
+      ok: false,
+      errors: {
+        saleId: COMPANION_SALE_MSG.saleId,
+        childId: COMPANION_SALE_MSG.child,
+        firstname: QUICKREG_MSG.required,
+        distance: QUICKREG_MSG.distance,
+      },
+    });
+    expect(checkCompanionSale([sale])).toEqual({ ok: false, errors: { _: QUICKREG_MSG.body } });
   });
 });

@@ -25,6 +25,13 @@
  *   it meanwhile), the race object adds the runner without a number (`dropTakenBib`) and the status says so
  *   (`requestedBib` differs from `bib`).
  * - No receipt e-mail: a box-office payment has no registration, so afterPaid sends none.
+ * - Every participant without a registration is the box office's own (its lists, the personal-data lookup by
+ *   phone, the goodie bags' box-office count read it so), and nothing else ever is.
+ * - A companion ('Springer med barn (ej tävlande)', shared/companion.ts) sold here runs with a child of the same
+ *   sale on its distance, or (issue 39, item 3) with a child registered online: that sale is ./companion-sale.ts.
+ *   Its companion is the box office's own until its payment is PAID, and from that very statement a paid runner
+ *   of the child's registration (so no longer counted here; its payment stays a box-office payment, refunded from
+ *   the box office's sales).
  *
  * Failure cases: bad input (400, Swedish per field), a distance without a race this season (404), an ended race
  * (409), a taken or pending bib (409), Swish refusing or unreachable (502 from startSwishPayment; the payment is
@@ -67,6 +74,7 @@ import {
   startSwishPayment,
 } from "../payments/payments";
 import { answered, raceStub } from "../race-day/race-runners";
+import { familyEmails } from "./companion-sale-db";
 
 /** Who is at the box office (the admin's e-mail), kept in the audit log. */
 export interface BoxOfficeActor {
@@ -98,7 +106,7 @@ function fullName(r: { firstname: string; lastname: string }): string {
 }
 
 /** The season's race for a distance, from D1 (seeded from the config when missing); 404 when the season has none. */
-async function seasonRace(db: Db, distance: DistanceKm, season: Season): Promise<RaceRow> {
+export async function seasonRace(db: Db, distance: DistanceKm, season: Season): Promise<RaceRow> {
   if (!season.races.some((r) => r.distance === distance)) throw new ApiError(404, BOX_OFFICE_MSG.noRace(distance));
   const part = raceIdForSeason(distance, season);
   let row = await getRace(db, part);
@@ -130,7 +138,7 @@ async function pendingHolder(db: Db, runner: QuickRegRunner, season: Season, now
 }
 
 /** Refuses (409) a bib the race already uses or a waiting box-office sale holds, and an ended race. */
-async function checkRaceAndBib(
+export async function checkRaceAndBib(
   env: Env,
   db: Db,
   race: RaceRow,
@@ -390,7 +398,7 @@ async function claimFreeCampaign(
   return payid;
 }
 
-function methodOf(row: PaymentRow): BoxOfficeMethod {
+export function methodOf(row: PaymentRow): BoxOfficeMethod {
   const method = row.method;
   return method === "kontant" || method === "kampanj" ? method : "swish";
 }
@@ -442,11 +450,16 @@ export async function quickRegStatus(env: Env, payid: string, season: Season = S
     if (result.status !== "CREATED") ({ row, participant, all } = await boxOfficePayment(db, payid));
   }
   const asked = await requestedBibs(db, row.id);
+  const families = await familyEmails(
+    db,
+    all.flatMap((p) => (p.joinsRegistrationId ? [p.joinsRegistrationId] : [])),
+  );
   const runners: QuickRegStatusRunner[] = [];
   for (const p of all) {
     const raceId = p.raceId ?? raceIdForSeason(p.distance as DistanceKm, season);
     if (p.companion) {
       // In no race (shared/companion.ts): done once the sale is paid, without a bib.
+      const email = p.joinsRegistrationId ? families.get(p.joinsRegistrationId) : undefined;
       runners.push({
         id: p.id,
         firstname: p.firstname,
@@ -459,6 +472,7 @@ export async function quickRegStatus(env: Env, payid: string, season: Season = S
         bib: null,
         pickedUpAt: p.pickedUpAt,
         companion: true,
+        ...(email !== undefined ? { family: { email, joined: p.registrationId === p.joinsRegistrationId } } : {}),
       });
       continue;
     }

@@ -66,16 +66,23 @@ export function scoped(d1: D1Database, scope: ErasureScope, sql: string, ...more
   return d1.prepare(sql).bind(...values.slice(0, highest));
 }
 
-/** An address scope: a family. */
+/**
+ * An address scope: a family. Its payments are the registrations' own and those of the box office that paid a
+ * runner of the family (a companion sold at the box office for a child registered online, box-office/
+ * companion-sale.ts).
+ */
 export function emailScope(email: string): ErasureScope {
   const registrations = "SELECT id FROM registrations WHERE email = ?1";
+  const participants = `SELECT id FROM participants WHERE registration_id IN (${registrations})`;
   return {
     email,
     boxOfficeRunners: [],
     texts: [email],
     registrations,
-    participants: `SELECT id FROM participants WHERE registration_id IN (${registrations})`,
-    payments: `SELECT id FROM payments WHERE registration_id IN (${registrations})`,
+    participants,
+    payments: `SELECT id FROM payments WHERE registration_id IN (${registrations})
+               UNION SELECT paid_by FROM participants WHERE registration_id IN (${registrations})
+                 AND paid_by IS NOT NULL`,
   };
 }
 

@@ -84,9 +84,18 @@ export const participants = sqliteTable(
      * own, in migrations/0014_companions.sql.
      */
     companion: integer("companion", { mode: "boolean" }).notNull().default(false),
+    /**
+     * A companion sold at the box office to a parent whose child registered online (src/worker/box-office/
+     * companion-sale.ts): the child's registration, which the row joins (`registration_id` set to it) in the very
+     * statement that makes its payment PAID (a trigger in migrations/0017_box_office_companions.sql). Until then the
+     * row is the box office's own, like every participant without a registration; null on every other row.
+     */
+    joinsRegistrationId: text("joins_registration_id"),
   },
   (t) => [
     index("participants_registration").on(t.registrationId),
+    // The companions being sold at the box office for a family right now (companion-sale.ts, two desks at once).
+    index("participants_joins_registration").on(t.joinsRegistrationId),
     // The runners a payment booked (a refund that deregisters, the payment dialog).
     index("participants_paid_by").on(t.paidBy),
     index("participants_race").on(t.raceId),

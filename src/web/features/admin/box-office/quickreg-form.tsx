@@ -15,10 +15,10 @@ import { formatKr } from "../../registration/format";
 import {
   BOX_OFFICE_DISTANCES,
   BOX_OFFICE_GROUPS,
-  type BoxOfficeMethod,
   type QuickRegErrors,
   type QuickRegStarted,
 } from "../../../../shared/box-office";
+import { DigitsField, METHODS, RadioGroup } from "./form-fields";
 import { useStartQuickReg } from "./api/start-quickreg";
 import {
   checkQuickReg,
@@ -38,12 +38,6 @@ const FIELDS: readonly QuickRegField[] = [
   "bib",
   "method",
   "kampanj",
-];
-
-const METHODS: { value: BoxOfficeMethod; label: string }[] = [
-  { value: "swish", label: "Swish" },
-  { value: "kontant", label: "Kontant" },
-  { value: "kampanj", label: "Kampanjkod" },
 ];
 
 type FormErrors = QuickRegErrors & Record<string, string | undefined>;
@@ -356,49 +350,6 @@ function ExtraRunner({ index, runner, errors, onChange, onRemove }: ExtraRunnerP
   );
 }
 
-interface RadioGroupProps<T extends string> {
-  name: string;
-  legend: string;
-  error?: string;
-  value: T | "";
-  options: { value: T; label: string }[];
-  onChange: (value: T) => void;
-  /** Buttons as wide as their labels, wrapping whole (labels of different lengths: 'Kampanjkod'); else a grid. */
-  flow?: boolean;
-}
-
-function RadioGroup<T extends string>({ name, legend, error, value, options, onChange, flow }: RadioGroupProps<T>) {
-  const errorId = `quickreg-${name.replaceAll(".", "-")}-error`;
-  return (
-    <fieldset
-      className="field quickreg-choices"
-      aria-invalid={error ? true : undefined}
-      aria-describedby={error ? errorId : undefined}
-    >
-      <legend className="field-label">{legend}</legend>
-      <div className={flow ? "quickreg-options quickreg-options-flow" : "quickreg-options"}>
-        {options.map((o) => (
-          <label key={o.value} className="quickreg-option">
-            <input
-              type="radio"
-              name={name}
-              value={o.value}
-              checked={value === o.value}
-              onChange={() => onChange(o.value)}
-            />
-            <span>{o.label}</span>
-          </label>
-        ))}
-      </div>
-      {error && (
-        <p className="field-error" id={errorId}>
-          {error}
-        </p>
-      )}
-    </fieldset>
-  );
-}
-
 /** 'Springer med barn (ej tävlande)' for one runner of the sale, with the server's message about it. */
 function CompanionChoice(props: {
   name: string;
@@ -421,32 +372,5 @@ function CompanionChoice(props: {
       </label>
       {props.error && <p className="field-error">{props.error}</p>}
     </div>
-  );
-}
-
-/** A field of digits only (an age or a birth year, a bib): anything else typed is dropped as it is typed. */
-function DigitsField(props: {
-  name: string;
-  label: string;
-  hint?: string;
-  maxLength: number;
-  value: string;
-  error: string | undefined;
-  onChange: (digits: string) => void;
-}) {
-  return (
-    <Field label={props.label} error={props.error} hint={props.hint}>
-      {(control) => (
-        <input
-          {...control}
-          name={props.name}
-          inputMode="numeric"
-          autoComplete="off"
-          maxLength={props.maxLength}
-          value={props.value}
-          onChange={(e) => props.onChange(e.target.value.replace(/\D/g, ""))}
-        />
-      )}
-    </Field>
   );
 }

@@ -1,20 +1,23 @@
 /**
  * How a box-office sign-up ended. Paid: the runner is in race X with bib N (or without one, when a timing phone
  * took the bib meanwhile: a paid runner is never left out), and 'Nästa familj' is ready. Declined, failed or
- * cancelled: nobody was added; 'Försök igen' starts a new payment for the same runner.
+ * cancelled: nobody was added; 'Försök igen' starts a new payment for the same runner. A companion sold for a child
+ * registered online says it has joined the family's registration.
  */
+import { useMutation } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
 import { Link } from "react-router";
 import { Button } from "../../../components/ui/button";
 import { formatKr } from "../../registration/format";
 import type { QuickRegStarted, QuickRegStatus } from "../../../../shared/box-office";
 import { useQuickReg } from "./api/get-quickreg";
-import { useStartQuickReg } from "./api/start-quickreg";
-import { checkQuickReg, type QuickRegDraft } from "./quickreg-rules";
+
+/** A new payment for the same sale ('Försök igen'); null when the form must be checked again first. */
+export type SaleAgain = () => Promise<QuickRegStarted> | null;
 
 export interface SignUpOutcomeProps {
   payid: string;
-  draft: QuickRegDraft;
+  again: SaleAgain;
   onNextFamily: () => void;
   onRetry: (started: QuickRegStarted) => void;
   onEdit: () => void;
@@ -26,9 +29,9 @@ const METHOD_WORDS: Record<QuickRegStatus["method"], string> = {
   kampanj: "kampanjkod",
 };
 
-export function SignUpOutcome({ payid, draft, onNextFamily, onRetry, onEdit }: SignUpOutcomeProps) {
+export function SignUpOutcome({ payid, again, onNextFamily, onRetry, onEdit }: SignUpOutcomeProps) {
   const status = useQuickReg(payid);
-  const retry = useStartQuickReg();
+  const retry = useMutation({ mutationFn: (attempt: Promise<QuickRegStarted>) => attempt });
   const focus = useRef<HTMLHeadingElement>(null);
   const data = status.data;
   const settled = data && (data.status !== "PAID" || data.added) ? data.status : null;
@@ -72,7 +75,7 @@ export function SignUpOutcome({ payid, draft, onNextFamily, onRetry, onEdit }: S
             r.companion ? (
               <p className="box-office-done-line" key={r.id}>
                 {r.firstname} {r.lastname} springer med barn på {r.distance.replace(".", ",")} km (ej tävlande, ingen
-                nummerlapp).
+                nummerlapp).{r.family?.joined ? ` Tillagd i familjens anmälan (${r.family.email}).` : ""}
               </p>
             ) : (
               <p className="box-office-done-line" key={r.id}>
@@ -90,10 +93,14 @@ export function SignUpOutcome({ payid, draft, onNextFamily, onRetry, onEdit }: S
             ),
           )}
           <p>
-            Nummerlapparna är utlämnade: {data.runners.length === 1 ? "löparen är incheckad" : "löparna är incheckade"}.
+            {data.runners.every((r) => r.companion)
+              ? "Incheckad: ingen nummerlapp att hämta."
+              : `Nummerlapparna är utlämnade: ${data.runners.length === 1 ? "löparen är incheckad" : "löparna är incheckade"}.`}
           </p>
           <p>
-            Betalt {formatKr(data.amount)} ({METHOD_WORDS[data.method]}).
+            {data.amount === 0 && data.runners.every((r) => r.companion)
+              ? "Ingen avgift: den som springer med barn kostar 0 kr."
+              : `Betalt ${formatKr(data.amount)} (${METHOD_WORDS[data.method]}).`}
           </p>
         </section>
         {data.runners
@@ -117,9 +124,9 @@ export function SignUpOutcome({ payid, draft, onNextFamily, onRetry, onEdit }: S
       : data.status === "DECLINED"
         ? "Betalningen nekades i Swish."
         : `Betalningen gick inte igenom${data.errorMessage ? ` (${data.errorMessage})` : ""}.`;
-  const again = () => {
-    const checked = checkQuickReg(draft);
-    if (checked.ok) retry.mutate(checked.body, { onSuccess: onRetry });
+  const tryAgain = () => {
+    const attempt = again();
+    if (attempt) retry.mutate(attempt, { onSuccess: onRetry });
     else onEdit();
   };
   return (
@@ -138,7 +145,7 @@ export function SignUpOutcome({ payid, draft, onNextFamily, onRetry, onEdit }: S
         </p>
       )}
       <div className="box-office-actions">
-        <Button variant="primary" loading={retry.isPending} onClick={again}>
+        <Button variant="primary" loading={retry.isPending} onClick={tryAgain}>
           Försök igen
         </Button>
         <Button onClick={onEdit}>Ändra uppgifter</Button>

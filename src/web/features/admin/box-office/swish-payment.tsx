@@ -13,18 +13,19 @@ import { usePaymentWait } from "../../registration/use-payment-wait";
 import { useCancelQuickReg } from "./api/cancel-quickreg";
 import { quickRegQueryOptions, useQuickReg } from "./api/get-quickreg";
 import type { QuickRegStarted } from "../../../../shared/box-office";
-import type { QuickRegDraft } from "./quickreg-rules";
-import { SignUpOutcome } from "./sign-up-outcome";
+import { SignUpOutcome, type SaleAgain } from "./sign-up-outcome";
 
 export interface SwishPaymentProps {
   started: QuickRegStarted;
-  draft: QuickRegDraft;
+  /** Who the sale is for, as the payer checks it: names, distance and bib. */
+  who: string;
+  again: SaleAgain;
   onNextFamily: () => void;
   onRetry: (started: QuickRegStarted) => void;
   onEdit: () => void;
 }
 
-export function SwishPayment({ started, draft, onNextFamily, onRetry, onEdit }: SwishPaymentProps) {
+export function SwishPayment({ started, who, again, onNextFamily, onRetry, onEdit }: SwishPaymentProps) {
   const config = useConfig().data;
   const queryClient = useQueryClient();
   const status = useQuickReg(started.payid);
@@ -39,7 +40,7 @@ export function SwishPayment({ started, draft, onNextFamily, onRetry, onEdit }: 
     return (
       <SignUpOutcome
         payid={started.payid}
-        draft={draft}
+        again={again}
         onNextFamily={onNextFamily}
         onRetry={onRetry}
         onEdit={onEdit}
@@ -53,11 +54,7 @@ export function SwishPayment({ started, draft, onNextFamily, onRetry, onEdit }: 
       <h2 ref={heading} tabIndex={-1}>
         Betala {formatKr(started.amount)} med Swish
       </h2>
-      <p className="swish-payment-who">
-        {draft.extra.length === 0
-          ? `${draft.firstname} ${draft.lastname}, ${draft.distance.replace(".", ",")} km, startnummer ${draft.bib}`
-          : [draft, ...draft.extra].map((r) => `${r.firstname} ${r.lastname} (${r.bib})`).join(", ")}
-      </p>
+      <p className="swish-payment-who">{who}</p>
       <img
         className="box-office-qr"
         src={`/qr-v2?token=${encodeURIComponent(token)}`}
