@@ -4,13 +4,22 @@
  * them all, and all but three then follow their unsubscribe link (one of them through the confirmation page in
  * the browser, the others as a mail client's one-click POST). The screen then shows 3 recipients, the mailing's
  * progress bar and the result, and the three mails land in /dev/outbox.json, once each.
+ *
+ * Mailings left waiting (issue 39, item 4), at 390 px: with development's outbox refusing mail (a provider that is
+ * down: POST /dev/outbox/settings), a mass mailing and the results mails of a race marked 'Officiella' wait in the
+ * queue's retries; the screen lists the mailing on a line of its own and the results mails one line for the race
+ * with how many families wait; once the provider is back, 'Fortsätt' on each sends every mail, once. Uses the
+ * season's 1.6 race and resets it afterwards (the browser test files run one at a time).
  */
 import type { APIRequestContext, Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
+import { raceIdForSeason } from "../../src/shared/race-id";
+import { SEASON } from "../../src/shared/season";
 import { contextsStayOnSite, desktopContext, launchBrowser, phoneContext, signInAsDevAdmin } from "./browser";
 
 const baseURL = inject("baseURL");
 const HEADERS = { "x-loppet-client": "1" };
+const SCREENSHOTS = process.env.E2E_SCREENSHOTS;
 
 let browser: Browser;
 const onSite = contextsStayOnSite();
@@ -24,6 +33,7 @@ afterAll(async () => {
 });
 
 interface OutboxMail {
+  id: number;
   to: string;
   subject: string;
   text: string;
@@ -160,3 +170,127 @@ test("the screens work on a phone: previous runners listed, sending blocked whil
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
   expect(width).toBeLessThanOrEqual(375);
 });
+
+test("at 390 px: mailings left waiting are listed, the results mails one line per race, and each resumes once", async () => {
+  const context = onSite(await phoneContext(browser, baseURL, { viewport: { width: 390, height: 844 } }), baseURL);
+  const page = await context.newPage();
+  await signInAsDevAdmin(page);
+  const request = page.request;
+  await keepThreeSubscribed(page);
+  const PART = raceIdForSeason("1.6", SEASON);
+  // The outbox's mails from here on (its ids grow; the server's clock may be set elsewhere than this machine's).
+  const since = Math.max(0, ...(await outbox(request)).map((m) => m.id));
+
+  // A family of our own with a child in the 1.6 race (registered and paid through the visitor's calls; no page).
+  const family = await phoneContext(browser, baseURL);
+  const email = `vantande-resultat-${Date.now()}@example.se`;
+  const code = await (await family.request.post("/email", { headers: HEADERS, data: { email } })).json();
+  expect(
+    (await family.request.post("/code", { headers: HEADERS, data: { email, codeId: code.id, code: code.code } })).ok(),
+  ).toBe(true);
+  const kid = `kid${Date.now()}`;
+  const runners = {
+    [kid]: { firstname: "Vera", lastname: "Väntansson", age: 10, company: "", distance: "1.6", group: "Dam" },
+  };
+  expect((await family.request.post("/update", { headers: HEADERS, data: { version: 0, runners } })).status()).toBe(
+    200,
+  );
+  const book = await (
+    await family.request.post("/book-v2", { headers: HEADERS, data: { barn: 1, vuxna: 0, kampanj: "" } })
+  ).json();
+  expect(
+    (
+      await family.request.post(`/dev/swish/pay/${book.token}`, { headers: HEADERS, data: { status: "PAID" } })
+    ).status(),
+  ).toBe(200);
+  await family.close();
+
+  const current = (await (
+    await request.get("/admin/api/get_current_runners_count_handler", { headers: HEADERS })
+  ).json()) as { count: number };
+  expect(current.count).toBeGreaterThanOrEqual(4);
+  const refuse = async (on: boolean) =>
+    expect((await request.post("/dev/outbox/settings", { headers: HEADERS, data: { refuse: on } })).status()).toBe(200);
+  const subject = `Väntande utskick ${Date.now()}`;
+  let families = 0;
+  try {
+    // The provider is down: whatever is sent now waits in the queue's retries.
+    await refuse(true);
+    const sent = await request.post("/admin/api/send-email-current-runners", {
+      headers: HEADERS,
+      data: { subject, message: "Hej!\n\nDet här väntade en stund." },
+    });
+    expect(sent.status()).toBe(202);
+
+    // The 1.6 race: started, our child finished, everyone else DNS, ended, its results marked 'Officiella'.
+    await request.get(`/admin/api/races/reset/${PART}?confirm=APRAKET`, { headers: HEADERS });
+    expect((await request.get(`/admin/api/races/start/${PART}`, { headers: HEADERS })).status()).toBe(200);
+    await expect
+      .poll(async () =>
+        (await request.get(`/admin/api/races/finish/${PART}/runner-${kid}`, { headers: HEADERS })).status(),
+      )
+      .toBe(200);
+    type Runner = { sort: string; finished: number | null; dns?: boolean };
+    const race = (await (await request.get(`/admin/api/races/get/${PART}`, { headers: HEADERS })).json()) as [
+      unknown,
+      ...Runner[],
+    ];
+    for (const r of race.slice(1) as Runner[]) {
+      if (r.finished !== null || r.dns) continue;
+      expect((await request.get(`/admin/api/races/dns/${PART}/${r.sort}/on`, { headers: HEADERS })).status()).toBe(200);
+    }
+    expect((await request.get(`/admin/api/races/end/${PART}`, { headers: HEADERS })).status()).toBe(200);
+    expect((await request.post(`/admin/api/races/official/${PART}`, { headers: HEADERS, data: {} })).status()).toBe(
+      200,
+    );
+
+    // The screen lists both: the mailing on its own line, the race's results mails on one line with the families.
+    await page.goto("/admin/email-runners");
+    const waiting = page.getByRole("list", { name: "Utskick som väntar" });
+    const resultsLine = waiting.getByRole("listitem", { name: `Resultatmejl, 1,6km (${PART})` });
+    const mailingLine = waiting.getByRole("listitem", { name: subject });
+    await expect.poll(() => mailingLine.isVisible(), { timeout: 30_000 }).toBe(true);
+    await expect.poll(() => resultsLine.isVisible(), { timeout: 30_000 }).toBe(true);
+    expect(await mailingLine.getByTestId("waiting-count").textContent()).toBe(`${current.count} mottagare väntar`);
+    families = Number(/^(\d+) famil/.exec((await resultsLine.getByTestId("waiting-count").textContent()) ?? "")?.[1]);
+    expect(families).toBeGreaterThanOrEqual(1);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/mass-email-waiting-390.png`, fullPage: true });
+
+    // The provider is back: 'Fortsätt' on the race's line hands its mails to the queue again; the line goes.
+    await refuse(false);
+    await resultsLine.getByRole("button", { name: "Fortsätt" }).click();
+    await expect
+      .poll(() =>
+        page
+          .getByRole("status")
+          .filter({ hasText: /^(Skickas vidare|Inget att skicka vidare)/ })
+          .count(),
+      )
+      .toBe(1);
+    await expect.poll(() => resultsLine.count(), { timeout: 30_000 }).toBe(0);
+    // … then the mailing's line.
+    if ((await mailingLine.count()) > 0) await mailingLine.getByRole("button", { name: "Fortsätt" }).click();
+    await expect.poll(() => page.getByText("Inget väntar längre.").isVisible(), { timeout: 30_000 }).toBe(true);
+  } finally {
+    await refuse(false);
+  }
+
+  // Every family of the race mailed once (ours among them), every recipient of the mailing once.
+  const title = `Officiella resultat: ${SEASON.siteName} ${SEASON.year}, 1,6km`;
+  const recent = async () => (await outbox(request)).filter((m) => m.id > since);
+  await expect
+    .poll(async () => (await recent()).filter((m) => m.subject === subject).length, { timeout: 30_000 })
+    .toBe(current.count);
+  await expect.poll(async () => (await recent()).filter((m) => m.subject === title).length).toBe(families);
+  const results = (await recent()).filter((m) => m.subject === title);
+  expect(results.filter((m) => m.to === email)).toHaveLength(1);
+  expect(results.find((m) => m.to === email)!.text).toMatch(/Vera Väntansson: \d\d:\d\d,\d/);
+  expect(new Set(results.map((m) => m.to)).size).toBe(results.length);
+  // The first retries after the outage (15 s after each refusal) find the mails sent and send nothing more.
+  await new Promise((r) => setTimeout(r, 16_000));
+  const after = await recent();
+  expect(after.filter((m) => m.subject === subject)).toHaveLength(current.count);
+  expect(after.filter((m) => m.subject === title)).toHaveLength(results.length);
+  await request.get(`/admin/api/races/reset/${PART}?confirm=APRAKET`, { headers: HEADERS });
+}, 180_000);

@@ -5,6 +5,10 @@
  *
  * Its rows live in a D1 scratch table created on first use, never part of `migrations/`, so a production database
  * never holds one (production sends with the 'cloudflare' transport).
+ *
+ * A test switch (`POST /dev/outbox/settings {refuse}`, like the Swish simulator's): while `refuse` is on, the outbox
+ * refuses every mail as a provider that answers with an error would (the mail did not leave), so the browser tests
+ * can leave mailings waiting in the queue's retries and resume them (test/e2e/mass-email.test.ts).
  */
 export interface OutboxMail {
   id: number;
@@ -38,7 +42,32 @@ async function ensureTable(db: D1Database): Promise<void> {
     .run();
 }
 
+/** What the refusing outbox answers (the e-mail adapter treats it as a provider's error answer: tried again). */
+export const OUTBOX_REFUSES = "Utkorgen tar inte emot e-post just nu (testläge: /dev/outbox/settings).";
+
+async function ensureSettings(db: D1Database): Promise<void> {
+  await db.prepare("CREATE TABLE IF NOT EXISTS dev_outbox_settings (key TEXT PRIMARY KEY, value TEXT NOT NULL)").run();
+}
+
+export async function outboxRefuses(db: D1Database): Promise<boolean> {
+  await ensureSettings(db);
+  const row = await db.prepare("SELECT value FROM dev_outbox_settings WHERE key = 'refuse'").first<{ value: string }>();
+  return row?.value === "true";
+}
+
+export async function setOutboxRefuses(db: D1Database, refuse: boolean): Promise<void> {
+  await ensureSettings(db);
+  await db
+    .prepare(
+      `INSERT INTO dev_outbox_settings (key, value) VALUES ('refuse', ?)
+       ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+    )
+    .bind(String(refuse))
+    .run();
+}
+
 export async function deliverToOutbox(db: D1Database, mail: Omit<OutboxMail, "id">): Promise<void> {
+  if (await outboxRefuses(db)) throw new Error(OUTBOX_REFUSES);
   await ensureTable(db);
   await db
     .prepare(

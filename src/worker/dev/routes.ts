@@ -9,7 +9,8 @@
  * - GET /dev/gsi/client: a stand-in for Google's sign-in script, which /admin/login loads in development instead
  *   of accounts.google.com (its button gets a token from /dev/google-token);
  * - GET /dev/outbox (HTML) and /dev/outbox.json: every mail the 'outbox' transport delivered, whole, newest first
- *   (`?to=` filters by recipient);
+ *   (`?to=` filters by recipient); GET and POST /dev/outbox/settings {refuse}: while `refuse` is true the outbox
+ *   refuses every mail as a provider's error answer would (dev/outbox.ts), so mailings are left waiting;
  * - POST /dev/login-codes/:id/expire: lets a login code run out now (the 10-minute rule itself is tested with a
  *   shifted clock; this lets the browser tests show the expired-code message without waiting 10 minutes);
  * - POST /dev/races/:raceId/results-mail: the race's owed results mail goes out now, without waiting for the race
@@ -29,7 +30,7 @@ import { escapeHtml } from "../lib/html";
 import { validate } from "../middleware/validate";
 import { devOnly } from "./dev-only";
 import { devJwks, GSI_STAND_IN_SCRIPT, signDevGoogleToken } from "./google-stand-in";
-import { listOutbox, type OutboxMail } from "./outbox";
+import { listOutbox, outboxRefuses, setOutboxRefuses, type OutboxMail } from "./outbox";
 
 export const devRoutes = new Hono<AppEnv>();
 
@@ -107,6 +108,16 @@ function outboxJson(mail: OutboxMail) {
 devRoutes.get("/dev/outbox.json", validate("query", outboxQuery), async (c) => {
   const mails = await listOutbox(c.env.DB, c.req.valid("query"));
   return c.json(mails.map(outboxJson), 200, NO_STORE);
+});
+
+const outboxSettings = z.object({ refuse: z.boolean({ error: "refuse ska vara true eller false" }) });
+
+devRoutes.get("/dev/outbox/settings", async (c) => c.json({ refuse: await outboxRefuses(c.env.DB) }, 200, NO_STORE));
+
+devRoutes.post("/dev/outbox/settings", validate("json", outboxSettings), async (c) => {
+  const { refuse } = c.req.valid("json");
+  await setOutboxRefuses(c.env.DB, refuse);
+  return c.json({ refuse });
 });
 
 devRoutes.get("/dev/outbox", validate("query", outboxQuery), async (c) => {

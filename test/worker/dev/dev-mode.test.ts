@@ -60,6 +60,17 @@ const AFFORDANCES: { name: string; path: string; init?: RequestInit; works: (res
     works: async (res) => expect(Array.isArray(await res.json())).toBe(true),
   },
   {
+    name: "the outbox's test switch",
+    path: "/dev/outbox/settings",
+    works: async (res) => expect(await res.json()).toEqual({ refuse: false }),
+  },
+  {
+    name: "the outbox's test switch, set",
+    path: "/dev/outbox/settings",
+    init: json({ refuse: false }),
+    works: async (res) => expect(await res.json()).toEqual({ refuse: false }),
+  },
+  {
     name: "the development admin login",
     path: "/admin/api/dev-login",
     init: json({ email: DEV_ADMIN }),

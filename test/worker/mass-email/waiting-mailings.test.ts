@@ -9,6 +9,7 @@ import { createExecutionContext, createMessageBatch, getQueueResult } from "clou
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import { RESUME_MSG, type WaitingMailings } from "../../../src/shared/mailings";
+import { OUTBOX_REFUSES } from "../../../src/worker/dev/outbox";
 import { database } from "../../../src/worker/db/client";
 import worker from "../../../src/worker/index";
 import type { MailMessage } from "../../../src/worker/mass-email/mailings";
@@ -266,5 +267,27 @@ describe("a resume racing another resume of the same mailing", () => {
       .bind(id)
       .first<{ resuming_at: number | null; handed_at: number | null }>();
     expect(row).toEqual({ resuming_at: null, handed_at: expect.any(Number) });
+  });
+});
+
+describe("development's refusing outbox (POST /dev/outbox/settings {refuse})", () => {
+  it("while on, the queue's consumer gets an error answer: the recipient waits for a retry; off again, it is sent", async () => {
+    const admin = await loginAdmin();
+    const email = mailAddress("vantar");
+    const id = await mailing("current", [email]);
+    expect((await post("/dev/outbox/settings", { refuse: "ja" })).status).toBe(400);
+    expect(await (await post("/dev/outbox/settings", { refuse: true })).json()).toEqual({ refuse: true });
+    try {
+      const refused = await deliver([{ mailingId: id, email }]);
+      expect(refused.retryMessages).toHaveLength(1);
+      expect(await recipientRows(id)).toEqual([expect.objectContaining({ status: "queued", error: OUTBOX_REFUSES })]);
+      expect(await outboxTo(email)).toEqual([]);
+      expect((await waiting(admin)).mailings).toEqual([expect.objectContaining({ id, waiting: 1 })]);
+    } finally {
+      await post("/dev/outbox/settings", { refuse: false });
+    }
+    expect((await deliver([{ mailingId: id, email }])).explicitAcks).toHaveLength(1);
+    expect(await outboxTo(email)).toHaveLength(1);
+    expect(await waiting(admin)).toEqual({ mailings: [], results: [] });
   });
 });

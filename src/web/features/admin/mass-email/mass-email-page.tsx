@@ -2,7 +2,9 @@
  * The mass e-mail screen, shared by /admin/email-previous-runners and /admin/email-runners (admin area §2): the
  * recipient count and list, subject and message, and a send button that stays disabled at 0 recipients. After
  * sending, a progress bar follows the mailing (polled every second) until it is done, then the result and the
- * spec's snackbars (5000 ms). A mailing that stops moving can be resumed; nobody gets a second copy.
+ * spec's snackbars (5000 ms). A mailing that stops moving can be resumed; nobody gets a second copy. Every mailing
+ * left waiting or failed, this screen's or not (the results mails to families too), is listed above the form and
+ * can be resumed there (waiting-mailings.tsx).
  */
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { Button } from "../../../components/ui/button";
@@ -16,6 +18,7 @@ import { useRecipients, type Recipient } from "./api/get-recipients";
 import { useResumeMailing } from "./api/resume-mailing";
 import { useSendMailing } from "./api/send-mailing";
 import { AUDIENCES, MESSAGE_MAX, SUBJECT_MAX, TEXTS, type Audience } from "./audiences";
+import { WaitingMailings } from "./waiting-mailings";
 import "./mass-email.css";
 
 /** No progress for this long while recipients are still waiting: offer to resume. */
@@ -56,6 +59,7 @@ export function MassEmailPage({ audience }: { audience: Audience }) {
           </>
         )}
       </p>
+      <WaitingMailings />
       {mailingId === null ? (
         <MailingForm
           audience={audience}

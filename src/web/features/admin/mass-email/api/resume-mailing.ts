@@ -1,11 +1,14 @@
-/** POST /admin/api/mailings/{id}/resume: queues the recipients still waiting again (nobody gets a second copy). */
+/**
+ * POST /admin/api/mailings/{id}/resume: queues the recipients still waiting again, and tries the ones the provider
+ * refused again (nobody gets a second copy). 409 while another resume of the same mailing runs.
+ */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import type { MailingsResumed } from "../../../../../shared/mailings";
 import { api } from "../../../../lib/api";
 import { mailingQueryOptions, type MailingProgress } from "./get-mailing";
+import { waitingMailingsQueryOptions } from "./get-waiting-mailings";
 
-export interface MailingResumed {
-  requeued: number;
-  reported: number;
+export interface MailingResumed extends MailingsResumed {
   progress: MailingProgress;
 }
 
@@ -18,5 +21,7 @@ export function useResumeMailing() {
   return useMutation({
     mutationFn: resumeMailing,
     onSuccess: (result, id) => queryClient.setQueryData(mailingQueryOptions(id).queryKey, result.progress),
+    // Not awaited: the caller's own callbacks run at once, while the line it was on is still listed.
+    onSettled: () => void queryClient.invalidateQueries(waitingMailingsQueryOptions()),
   });
 }
