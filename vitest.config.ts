@@ -37,6 +37,9 @@ export default defineConfig(async () => {
     test: {
       // The log shows what failed: a passing test's console output (the outbox's lines, the runtime's) is dropped.
       silent: "passed-only" as const,
+      // Vitest's default is one worker less than the cores: on a 2-core machine one file at a time for every project.
+      // Two keep both cores busy: the workerd files two by two, and the browser files beside them.
+      maxWorkers: 2,
       projects: [
         // Node: the shared rules, the SPA's own pure helpers, and the race room's rules on Node's built-in SQLite.
         {

@@ -6,6 +6,12 @@ export interface Clock {
   now(): number;
 }
 
+/**
+ * Development only: the header a request names its own moment with (ISO), read by the Worker's context middleware
+ * (worker/middleware/context.ts); the browser tests send it instead of starting a server per date.
+ */
+export const DEV_NOW_HEADER = "x-loppet-dev-now";
+
 export const systemClock: Clock = { now: () => Date.now() };
 
 /** A clock that read `startAt` when the base clock read `setAt` (default: now) and advances with the base. */

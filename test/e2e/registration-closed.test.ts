@@ -1,30 +1,28 @@
 /**
- * Registration after it has closed, on a second local server whose clock starts on race day morning (after the
- * season's last registration moment, 2025-09-12 23:59:59): step 1 warns but still lets a family log in to see
+ * Registration after it has closed, on the run's server with every request of these phones made on race day morning
+ * (after the season's last registration moment, 2025-09-12 23:59:59; the development header `x-loppet-dev-now`,
+ * worker/middleware/context.ts): step 1 warns but still lets a family log in to see
  * its registration, a new address gets the closed state instead of the code step, and a registered family sees
  * its list without any way to change it.
  */
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, expect, test } from "vitest";
-import { startLocalServer } from "../../scripts/lib/server.mjs";
+import { afterAll, afterEach, beforeAll, expect, inject, test } from "vitest";
 import { buildDemoData } from "../../scripts/seed/demo-data.mjs";
+import { DEV_NOW_HEADER } from "../../src/shared/clock";
 import { launchBrowser, phoneContext } from "./browser";
 
 const RACE_DAY_MORNING = "2025-09-13T08:30:00+02:00";
 
-let server: Awaited<ReturnType<typeof startLocalServer>>;
+const baseURL = inject("baseURL");
 let browser: Browser;
 let contexts: BrowserContext[] = [];
 
 beforeAll(async () => {
-  // The run's main server has built dist/ already; this one serves the same bundle with its own clock and state.
-  const options = { now: RACE_DAY_MORNING, build: false };
-  [server, browser] = await Promise.all([startLocalServer(options), launchBrowser()]);
+  browser = await launchBrowser();
 });
 
 afterAll(async () => {
   await browser?.close();
-  await server?.stop();
 });
 
 afterEach(async () => {
@@ -34,7 +32,7 @@ afterEach(async () => {
 });
 
 async function phone(): Promise<Page> {
-  const context = await phoneContext(browser, server.baseURL);
+  const context = await phoneContext(browser, baseURL, { extraHTTPHeaders: { [DEV_NOW_HEADER]: RACE_DAY_MORNING } });
   contexts.push(context);
   return context.newPage();
 }

@@ -1,6 +1,7 @@
 /**
- * The registration button and the bib-pickup banner at their cut-offs, on three more local servers whose clocks
- * start at them (the run's main server, on the default clock, has the button and no banner):
+ * The registration button and the bib-pickup banner at their cut-offs, on the run's server with every request made at
+ * the cut-off (the development header `x-loppet-dev-now`, worker/middleware/context.ts; without it the server's
+ * default clock has the button and no banner):
  * - 2025-09-06 00:00, seven days before race day: the banner appears, the button is still there;
  * - 2025-09-13 12:00, race day noon: the button goes, the banner stays;
  * - 2025-09-15 00:00, the day after the day after race day: the banner goes.
@@ -10,8 +11,8 @@
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import type { Browser, BrowserContextOptions, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startLocalServer } from "../../scripts/lib/server.mjs";
+import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
+import { DEV_NOW_HEADER } from "../../src/shared/clock";
 import {
   contextsStayOnSite,
   desktopContext,
@@ -49,40 +50,27 @@ declare global {
   }
 }
 
-const servers: Awaited<ReturnType<typeof startLocalServer>>[] = [];
+const baseURL = inject("baseURL");
 let browser: Browser;
 const onSite = contextsStayOnSite();
 
-/**
- * A second server on the bundle the run's main server built. One retry: wrangler dev picks some of its sockets
- * itself, and another server starting at the same moment on this machine can take one first.
- */
-async function startServer(now: string) {
-  // A variable, not a literal: the JS module's inferred parameter type omits its undefined-default `now`.
-  const options = { now, build: false };
-  try {
-    return await startLocalServer(options);
-  } catch {
-    return startLocalServer(options);
-  }
-}
-
 beforeAll(async () => {
-  // One after another: started together, the wrangler processes race each other for those sockets.
-  for (const { now } of MOMENTS) servers.push(await startServer(now));
   browser = await launchBrowser();
 });
 
 afterAll(async () => {
   await browser?.close();
-  await Promise.all(servers.map((s) => s.stop()));
 });
 
 /** What went wrong on a page (errors, failed requests), for a failure's message. */
 const troubles = new WeakMap<Page, string[]>();
 
-async function open(baseURL: string, options: BrowserContextOptions = {}): Promise<Page> {
-  const context = onSite(await desktopContext(browser, baseURL, options), baseURL);
+/** A page whose every request is made at `now`. */
+async function open(now: string, options: BrowserContextOptions = {}): Promise<Page> {
+  const context = onSite(
+    await desktopContext(browser, baseURL, { ...options, extraHTTPHeaders: { [DEV_NOW_HEADER]: now } }),
+    baseURL,
+  );
   if (options.javaScriptEnabled !== false) {
     await context.addInitScript(() => {
       window.__configCount = 0;
@@ -137,12 +125,12 @@ test("the build pre-rendered the landing and the six static pages", () => {
 });
 
 describe.each(MOMENTS)("at $now", (moment) => {
-  const server = () => servers[MOMENTS.indexOf(moment)]!;
+  const at = { ...NAVIGATION_HEADERS, [DEV_NOW_HEADER]: moment.now };
   const expected = { button: moment.button, banner: moment.banner };
 
   test(`every pre-rendered page arrives with button ${moment.button} and banner ${moment.banner}`, async () => {
     for (const page of PRERENDERED) {
-      const res = await fetch(server().baseURL + page, { headers: NAVIGATION_HEADERS });
+      const res = await fetch(baseURL + page, { headers: at });
       expect(res.status, page).toBe(200);
       const html = await res.text();
       expect(html, page).toContain(`<div id="root" data-prerendered="${page}">`);
@@ -150,7 +138,7 @@ describe.each(MOMENTS)("at $now", (moment) => {
       expect(htmlTag(html), page).toContain(`data-bib-banner="${moment.banner}"`);
     }
     for (const page of DEEP_LINKS) {
-      const res = await fetch(server().baseURL + page, { headers: NAVIGATION_HEADERS });
+      const res = await fetch(baseURL + page, { headers: at });
       expect(res.status, page).toBe(200);
       const html = await res.text();
       expect(html, page).toContain('<div id="root"></div>');
@@ -159,7 +147,7 @@ describe.each(MOMENTS)("at $now", (moment) => {
   });
 
   test("the first paint is already right, without JavaScript", async () => {
-    const page = await open(server().baseURL, { javaScriptEnabled: false });
+    const page = await open(moment.now, { javaScriptEnabled: false });
     for (const path of ["/", "/startlistor"]) {
       await page.goto(path);
       expect(await seen(page), path).toEqual(expected);
@@ -167,7 +155,7 @@ describe.each(MOMENTS)("at $now", (moment) => {
   });
 
   test("with the config the pages agree, deep links included, and nothing shifts", async () => {
-    const page = await open(server().baseURL);
+    const page = await open(moment.now);
     for (const path of ["/", "/startlistor"]) {
       await page.goto(path);
       await configArrived(page);

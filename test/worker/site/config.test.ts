@@ -4,6 +4,7 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { DEV_NOW_HEADER } from "../../../src/shared/clock";
 import { SEASON } from "../../../src/shared/season";
 import { call, get, loginAdmin, visitorJar } from "../helpers";
 
@@ -124,5 +125,27 @@ describe("GET /api/config", () => {
     const config = (await res.json()) as Config;
     expect(config.devMode).toBe(false);
     expect(Math.abs(config.serverTime - Date.now())).toBeLessThan(5_000);
+  });
+});
+
+describe("a request's own moment (x-loppet-dev-now, development only)", () => {
+  const raceMorning = "2025-09-13T08:30:00+02:00";
+
+  it("in development the request is answered at the moment it names, unmoving", async () => {
+    const config = (await (await get("/api/config", { headers: { [DEV_NOW_HEADER]: raceMorning } })).json()) as Config;
+    expect(config.serverTime).toBe(Date.parse(raceMorning));
+    expect(config.season.registrationOpen).toBe(false);
+    expect(config.season.showBibPickupBanner).toBe(true);
+    // A moment that is no time is the server's own clock.
+    const before = Date.now();
+    const plain = (await (await get("/api/config", { headers: { [DEV_NOW_HEADER]: "i morgon" } })).json()) as Config;
+    expect(plain.serverTime).toBeGreaterThanOrEqual(before);
+  });
+
+  it("production ignores it", async () => {
+    const before = Date.now();
+    const res = await get("/api/config", { headers: { [DEV_NOW_HEADER]: raceMorning }, env: { DEV_MODE: "false" } });
+    const config = (await res.json()) as Config;
+    expect(config.serverTime).toBeGreaterThanOrEqual(before);
   });
 });
