@@ -8,6 +8,12 @@
  * - a child of the same family (the registration's runners, or the box office's sale) runs the same distance as a
  *   competing runner and has not been deregistered.
  *
+ * At the box office a companion runs with a child of the same sale, or (issue 39, item 3) is sold to a parent whose
+ * child registered online (box-office/companion-sale.ts): it is written as a box-office row naming the child's
+ * registration, and becomes a paid runner of that registration in the very statement that makes its payment PAID;
+ * from then on it is the family's like any companion, and this rule reads it with the family's runners. Until then
+ * (a Swish payment waiting, or one that ended unpaid) it is the box office's own and no family's.
+ *
  * States and invariants:
  * - A companion costs the season's `companionPrice` (default 0 kr), is counted as neither child nor adult in a
  *   price or a payment's counts (shared/pricing.ts), and a campaign code does not change that price.
