@@ -178,12 +178,15 @@ export function checkRunner(input: unknown, now: number, season: Season = SEASON
 
 /**
  * Checks the full runner map of a registration (spec: runners keyed by a generated id). Errors are keyed
- * '<id>.<field>' for a runner's field, '<id>' for a bad id and '_' for the map itself.
+ * '<id>.<field>' for a runner's field, '<id>' for a bad id and '_' for the map itself. `familyRule: false` leaves
+ * the companions' need of a child to the caller: the Worker's save knows what is stored (a child a refund took out,
+ * a companion already left without one) and applies shared/companion.ts companionSaveErrors instead.
  */
 export function checkRunnerMap(
   input: unknown,
   now: number,
   season: Season = SEASON,
+  { familyRule = true }: { familyRule?: boolean } = {},
 ): Checked<Record<string, RunnerFields>, Record<string, string>> {
   if (typeof input !== "object" || input === null || Array.isArray(input)) {
     return { ok: false, errors: { _: RUNNER_MESSAGES.runners } };
@@ -203,7 +206,7 @@ export function checkRunnerMap(
     else for (const [field, message] of Object.entries(checked.errors)) errors.push([`${id}.${field}`, message]);
   }
   // A companion needs a child of the family on its distance (shared/companion.ts).
-  if (errors.length === 0) {
+  if (errors.length === 0 && familyRule) {
     const family = runners.map(([id, r]) => ({ ...r, key: id }));
     for (const [id, message] of Object.entries(companionErrors(family, season))) {
       errors.push([`${id}.companion`, message as string]);

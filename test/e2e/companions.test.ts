@@ -3,11 +3,15 @@
  * 'Springer med barn (ej tävlande)' on the same distance, sees the price (the child's fee, the companion apart at
  * 0 kr), pays with the Swish simulator, and finds the child in the start list with a bib to come and the parent
  * after the runners, marked 'Med barn', not counted as a runner; the bib desk shows him with his family without a
- * bib and checks him in. No sideways scrolling on any of these screens.
+ * bib and checks him in. No sideways scrolling on any of these screens. Issue 39: a paid child moved to another
+ * distance takes the father along in one save ('Flytta också …'); the organiser's refund dialog offers to take the
+ * father out with the child ('Ta också bort …', ticked); and the family's page after a refund that left him without a
+ * child says what they can do, and a sibling is added and booked beside him.
  */
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { APIRequestContext, Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, expect, inject, onTestFailed, test } from "vitest";
 import { launchBrowser, phoneContext, signInAsDevAdmin } from "./browser";
+import { CLIENT } from "./public-pages";
 
 const baseURL = inject("baseURL");
 const SCREENSHOTS = process.env.E2E_SCREENSHOTS;
@@ -292,3 +296,166 @@ test("the box office: the parent typed first runs with the child added after; al
   await noSidewaysScroll(page);
   expect(errors).toEqual([]);
 });
+
+/**
+ * A family through the visitor API on the phone's own context (its pages are then signed in): Greta on 5.6 and Lo
+ * (6) on 0.8 paid with Swish (250 kr), then Per running with Lo, paid by a free order of his own (0 kr).
+ */
+async function paidFamilyWithFather(request: APIRequestContext, lastname: string) {
+  const email = `${lastname.toLowerCase()}@example.se`;
+  const code = (await (await request.post("/email", { headers: CLIENT, data: { email } })).json()) as {
+    id: string;
+    code: string;
+  };
+  expect(
+    (await request.post("/code", { headers: CLIENT, data: { email, codeId: code.id, code: code.code } })).ok(),
+  ).toBe(true);
+  const ids = { greta: `a-${lastname}`, lo: `b-${lastname}`, per: `c-${lastname}` };
+  const runners: Record<string, Record<string, unknown>> = {
+    [ids.greta]: { firstname: "Greta", lastname, age: 41, company: "", distance: "5.6", group: "Dam" },
+    [ids.lo]: { firstname: "Lo", lastname, age: 6, company: "", distance: "0.8", group: "Ingen" },
+  };
+  expect((await request.post("/update", { headers: CLIENT, data: { runners } })).status()).toBe(200);
+  const booked = await request.post("/book-v2", { headers: CLIENT, data: { kampanj: "", barn: 1, vuxna: 1 } });
+  const { token, payref } = (await booked.json()) as { token: string; payref: string };
+  expect((await request.post(`/dev/swish/pay/${token}`, { headers: CLIENT, data: { status: "PAID" } })).ok()).toBe(
+    true,
+  );
+  await expect.poll(async () => (await request.get(`/verify?id=${payref}`, { headers: CLIENT })).status()).toBe(200);
+  runners[ids.per] = {
+    firstname: "Per",
+    lastname,
+    age: 43,
+    company: "",
+    distance: "0.8",
+    group: "Ingen",
+    companion: true,
+  };
+  expect((await request.post("/update", { headers: CLIENT, data: { runners } })).status()).toBe(200);
+  const free = await request.post("/book-v2", { headers: CLIENT, data: { kampanj: "", barn: 0, vuxna: 0 } });
+  expect(((await free.json()) as { token: string }).token).toBe("kampanj");
+  return { email, ids, payref };
+}
+
+/** A surname no other run has used (letters only: the search and the runner ids take it as it is). */
+function surname(prefix: string): string {
+  return `${prefix}${Math.random().toString(36).slice(2, 7)}`.replace(/\d/g, (d) => "abcdefghij".charAt(Number(d)));
+}
+
+test("issue 39: Lo moves to 1,6 km with her father in one save; the refund dialog offers to take him out with her", async () => {
+  const step = stepTrace();
+  const { page } = await phone();
+  const errors: string[] = [];
+  page.on("pageerror", (err) => errors.push(err.message));
+  const lastname = surname("Flytt");
+  const family = await paidFamilyWithFather(page.request, lastname);
+  step("family paid");
+
+  // The family moves Lo (paid) to 1,6 km: the dialog offers to move Per along, ticked, and both move.
+  await page.goto("/anmalan/3");
+  const list = page.getByRole("list", { name: "Anmälda löpare" });
+  await list.getByRole("button", { name: new RegExp(`Ändra Lo ${lastname}`) }).click();
+  const dialog = page.getByRole("dialog", { name: "Ändra löpare" });
+  await dialog.getByRole("radio", { name: /^1,6km/ }).check();
+  const along = dialog.getByRole("checkbox", { name: `Flytta också Per ${lastname} till 1,6 km` });
+  expect(await along.isChecked()).toBe(true);
+  if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/companion-move-along-390.png` });
+  await noSidewaysScroll(page);
+  await dialog.getByRole("button", { name: "Spara" }).click();
+  await dialog.waitFor({ state: "detached" });
+  for (const name of [`Lo ${lastname}`, `Per ${lastname}`]) {
+    await expect.poll(() => list.getByRole("listitem").filter({ hasText: name }).textContent()).toContain("1,6km");
+  }
+  step("moved together");
+
+  // The organiser refunds Lo and deregisters her: Per, paid apart (0 kr), is offered to go too, ticked.
+  const admin = (await phone()).page;
+  await signInAsDevAdmin(admin);
+  await admin.getByLabel("Sök namn eller e-post").fill(family.email);
+  await admin
+    .locator(".reg-group")
+    .filter({ has: admin.getByRole("heading", { name: "1,6km" }) })
+    .getByRole("button", { name: `Betalning för ${family.email}: 250 kr` })
+    .click();
+  const payment = admin.getByRole("dialog", { name: "Betalning" });
+  const form = payment.getByRole("form", { name: "Återbetala" });
+  await form.getByRole("radio", { name: "Återbetala och avregistrera" }).check();
+  await form.getByRole("checkbox", { name: new RegExp(`^Greta ${lastname}`) }).uncheck();
+  const takeOut = form.getByRole("checkbox", { name: new RegExp(`^Ta också bort Per ${lastname}`) });
+  expect(await takeOut.isChecked()).toBe(true);
+  expect(await form.getByRole("group", { name: "Springer med barnet" }).textContent()).toContain(
+    "springer med barn på 1,6 km; betalade 0 kr",
+  );
+  await expect.poll(() => form.getByLabel("Belopp (kr)").inputValue()).toBe("100");
+  await takeOut.scrollIntoViewIfNeeded();
+  if (SCREENSHOTS) await admin.screenshot({ path: `${SCREENSHOTS}/refund-take-companion-390.png` });
+  await noSidewaysScroll(admin);
+  step("offered");
+  await form.getByRole("button", { name: "Återbetala och avregistrera", exact: true }).click();
+  await form.getByText(`och avregistrera Lo ${lastname} och Per ${lastname} (Per: betalade 0 kr)?`).waitFor();
+  await form.getByRole("button", { name: "Ja, återbetala 100 kr" }).click();
+  await payment
+    .getByText(`100 kr är återbetalt till betalaren. Lo ${lastname}, Per ${lastname} är avregistrerad.`)
+    .waitFor();
+  step("refunded");
+
+  // The family's page: both struck out, nothing left to explain.
+  await page.reload();
+  for (const name of [`Lo ${lastname}`, `Per ${lastname}`]) {
+    await expect
+      .poll(() => list.getByRole("listitem").filter({ hasText: name }).textContent())
+      .toContain("Avregistrerad");
+  }
+  expect(await page.getByRole("status", { name: "Springer med barn" }).count()).toBe(0);
+  expect(errors).toEqual([]);
+}, 120_000);
+
+test("issue 39: after a refund of Lo alone, the family's page says what they can do with Per, and a sibling is added", async () => {
+  const { page } = await phone();
+  const errors: string[] = [];
+  page.on("pageerror", (err) => errors.push(err.message));
+  const lastname = surname("Kvar");
+  const family = await paidFamilyWithFather(page.request, lastname);
+  // The organiser refunds Lo and keeps Per (the dialog's 'Ta också bort' unticked), through the call the dialog makes.
+  const admin = (await phone()).page;
+  await signInAsDevAdmin(admin);
+  const refunded = await admin.request.post("/admin/api/refunds", {
+    headers: CLIENT,
+    data: { payid: family.payref, amount: 100, idempotencyKey: crypto.randomUUID(), deregister: [family.ids.lo] },
+  });
+  expect(refunded.status()).toBe(201);
+
+  await page.goto("/anmalan/3");
+  const notice = page.getByRole("status", { name: "Springer med barn" });
+  await notice.waitFor();
+  expect(await notice.textContent()).toBe(
+    `Per ${lastname} springer med barn på 0,8 km, men inget barn i anmälan springer där längre. ` +
+      "Per är betald och står kvar som anmäld. Ni kan lägga till ett barn på 0,8 km, eller skriva till " +
+      "info@example.se så tar vi bort Per." +
+      "Resten av anmälan kan ni ändra och betala som vanligt.",
+  );
+  if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/companion-stranded-390.png`, fullPage: true });
+  await noSidewaysScroll(page);
+
+  // A sibling on 1,6 km is saved beside him (before issue 39 every save was refused), and the page then says he can
+  // move to her distance; her booking is 100 kr.
+  await page.getByRole("button", { name: "Lägg till löpare" }).click();
+  const dialog = page.getByRole("dialog", { name: "Lägg till löpare" });
+  await dialog.getByRole("textbox", { name: "Förnamn" }).fill("Siv");
+  await dialog.getByRole("textbox", { name: "Efternamn" }).fill(lastname);
+  await dialog.getByRole("textbox", { name: "Ålder" }).fill("9");
+  await dialog.getByRole("radio", { name: /^1,6km/ }).check();
+  await dialog.getByRole("button", { name: "Lägg till", exact: true }).click();
+  await dialog.waitFor({ state: "detached" });
+  await expect.poll(() => notice.textContent()).toContain("Ni kan flytta Per till 1,6 km, där ett barn springer");
+  expect(await page.locator(".price-summary .price-total dd").first().textContent()).toMatch(/^100\s*kr$/);
+  if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/companion-stranded-sibling-390.png`, fullPage: true });
+  await noSidewaysScroll(page);
+  const booked = page.waitForResponse((r) => new URL(r.url()).pathname === "/book-v2");
+  await page.getByRole("button", { name: "Till betalning" }).click();
+  const answer = await booked;
+  expect(answer.status()).toBe(200);
+  expect(((await answer.json()) as { amount: number }).amount).toBe(100);
+  await page.waitForURL("**/anmalan/4");
+  expect(errors).toEqual([]);
+}, 120_000);

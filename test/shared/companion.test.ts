@@ -1,7 +1,18 @@
-/** Issue 28, item 6: the companion rule (shared/companion.ts), its place in the runner form and in the prices. */
+/**
+ * Issue 28, item 6: the companion rule (shared/companion.ts), its place in the runner form and in the prices; issue 39:
+ * what a save and a refund may leave.
+ */
 import { describe, expect, it } from "vitest";
 import { countAges } from "../../src/shared/age";
-import { childDistances, companionError, COMPANION_MESSAGES, companionErrors } from "../../src/shared/companion";
+import {
+  childDistances,
+  companionError,
+  COMPANION_MESSAGES,
+  companionErrors,
+  companionSaveErrors,
+  companionsLeftWithoutChild,
+  strandedCompanions,
+} from "../../src/shared/companion";
 import { campaignTotal, listTotal, onSitePrice, onSiteTotal, orderPrices } from "../../src/shared/pricing";
 import { checkRunner, checkRunnerMap } from "../../src/shared/registration-schema";
 import { changesPriceClass } from "../../src/shared/registration-view";
@@ -125,5 +136,61 @@ describe("prices: companions counted apart at the season's companionPrice", () =
       a: 0,
       c: 100,
     });
+  });
+});
+
+describe("issue 39: a save, a refund and the companions they leave", () => {
+  const lo = { key: "lo", firstname: "Lo", lastname: "Ek", age: 6, distance: "0.8" };
+  const per = { key: "per", firstname: "Per", lastname: "Ek", age: 43, distance: "0.8", companion: true };
+  const siv = { key: "siv", firstname: "Siv", lastname: "Ek", age: 9, distance: "1.6" };
+  const none = () => false;
+
+  it("a refund's stranded companion, unchanged, never refuses the save; changed, it is checked and named", () => {
+    const before = [
+      { ...lo, deregistered: 1 },
+      { ...per, paid: true },
+    ];
+    expect(strandedCompanions(before).map((r) => r.key)).toEqual(["per"]);
+    // A sibling added beside him: valid, he is left as he is.
+    expect(companionSaveErrors([...before, siv], before, (k) => k !== "siv")).toEqual({});
+    // Renamed, he is a change: he needs a child, and the message says where one runs.
+    expect(companionSaveErrors([...before, siv], before, (k) => k === "lo")).toEqual({
+      per: "Inget barn i anmälan springer 0,8 km. Per Ek springer med barn och måste välja samma distans som ett barn (1,6 km).",
+    });
+    expect(companionSaveErrors([before[0]!, { ...per, distance: "1.6", paid: true }, siv], before, none)).toEqual({});
+  });
+
+  it("a save cannot strand a companion: the child moved or removed names what makes it valid", () => {
+    const before = [lo, per];
+    expect(companionSaveErrors([{ ...lo, distance: "1.6" }, per], before, (k) => k === "per")).toEqual({
+      per: "Inget barn i anmälan springer 0,8 km efter ändringen, och Per Ek springer med barn där. Flytta Per med till 1,6 km i samma ändring, eller ta bort Per.",
+    });
+    expect(companionSaveErrors([per, siv], before, (k) => k === "per")).toEqual({
+      per: "Inget barn i anmälan springer 0,8 km efter ändringen, och Per Ek springer med barn där. Ta bort Per i samma ändring, eller flytta Per till 1,6 km.",
+    });
+    expect(companionSaveErrors([{ ...per, paid: true }], [lo, { ...per, paid: true }], (k) => k === "per")).toEqual({
+      per: `Inget barn i anmälan springer 0,8 km efter ändringen, och Per Ek springer med barn där. Per är betald och kan inte tas bort här: behåll barnet, eller skriv till ${SEASON.contactEmail}.`,
+    });
+    expect(
+      companionSaveErrors(
+        [
+          { ...lo, distance: "1.6" },
+          { ...per, distance: "1.6" },
+        ],
+        before,
+        none,
+      ),
+    ).toEqual({});
+    expect(companionSaveErrors([per], [], none)).toEqual({
+      per: "Inget barn i anmälan springer 0,8 km. Per Ek springer med barn och måste välja samma distans som ett barn: lägg till barnet först.",
+    });
+  });
+
+  it("who a leaving child leaves without any child: not those with another child there, not one leaving too", () => {
+    const family = [lo, per, siv, { ...per, key: "eva", distance: "1.6" }];
+    expect(companionsLeftWithoutChild(new Set(["lo"]), family).map((r) => r.key)).toEqual(["per"]);
+    expect(companionsLeftWithoutChild(new Set(["lo", "per"]), family)).toEqual([]);
+    expect(companionsLeftWithoutChild(new Set(["lo"]), [...family, { ...lo, key: "bo" }])).toEqual([]);
+    expect(companionsLeftWithoutChild(new Set(["siv", "lo"]), family).map((r) => r.key)).toEqual(["per", "eva"]);
   });
 });

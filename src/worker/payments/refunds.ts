@@ -20,12 +20,17 @@
  * - Every refund asked for and every settlement is in the audit log ('refund.create', 'refund.settled').
  * - A refund may deregister runners of its payment ('Återbetala och avregistrera', payments/deregistration.ts): they
  *   are named on the row when it is written (checked: booked by that payment, not deregistered) and leave once the
- *   refund is PAID, by whoever sees it PAID first; a refund that ends ERROR deregisters nobody.
+ *   refund is PAID, by whoever sees it PAID first; a refund that ends ERROR deregisters nobody. With them it may
+ *   take out the companions their leaving leaves without any child (`companions`, optional; shared/companion.ts),
+ *   named on the same row: one booked by another payment at more than 0 kr is refunded from that payment by a
+ *   refund of its own (this module, asked once this refund is PAID, with a key made of both), which deregisters it.
  *
  * Failure cases:
  * - unknown payment → 404; not paid → 409; campaign or 0 kr payment → 422; amount above what is left → 422 naming
- *   what is left; a runner to deregister that the payment did not book, or already deregistered → 422; key used for
- *   another payment, amount or runners → 409. Nothing is written for any of these.
+ *   what is left; a runner to deregister that the payment did not book, or already deregistered → 422; a companion
+ *   that is not one of the family's paid companions left without a child by this refund, or whose own payment
+ *   cannot pay its price back → 422 naming it; key used for another payment, amount or runners → 409. Nothing is
+ *   written for any of these.
  * - Swish refuses (a 4xx such as RF08, or the refund ends as ERROR) → the row is ERROR with Swish's code and text,
  *   the payment is as it was, and the answer is 422 with a Swedish message saying why.
  * - Swish does not answer (5xx, network, time-out) → the row stays CREATED (Swish may have it) and still counts
@@ -37,7 +42,13 @@ import { sameSecret } from "../lib/crypto";
 import { audit } from "../db/audit";
 import { database, type Db } from "../db/client";
 import { findPayment } from "./payments-db";
-import { checkDeregistration, deregisterRefundRunners, type Deregistration } from "./deregistration";
+import {
+  checkCompanions,
+  checkDeregistration,
+  deregisterRefundRunners,
+  type CompanionRefund,
+  type Deregistration,
+} from "./deregistration";
 import {
   findRefund,
   findRefundByKey,
@@ -116,6 +127,13 @@ export interface RefundRequest {
   requestOrigin: string;
   /** Runners of the payment to deregister once the refund is PAID ('Återbetala och avregistrera'). */
   deregister?: string[];
+  /** Companions of the family these runners leave without a child, to take out too ('Ta också bort …'). */
+  companions?: string[];
+}
+
+/** The runners a request names for the refund row: its runners and companions, once each, sorted. */
+function namedRunners(req: RefundRequest): string[] {
+  return [...new Set([...(req.deregister ?? []), ...(req.companions ?? [])])].sort();
 }
 
 export interface RefundResult {
@@ -140,7 +158,9 @@ export async function requestRefund(env: Env, clock: Clock, req: RefundRequest):
   if (payment.status !== "PAID") throw new ApiError(409, REFUND_MSG.notPaid);
   if (payment.amount === 0) throw new ApiError(422, REFUND_MSG.zero);
   if (!isSwishPaymentId(payment.id) || !payment.paymentReference) throw new ApiError(422, REFUND_MSG.noReference);
-  const deregister = await checkDeregistration(db, payment.id, req.deregister ?? []);
+  const runners = await checkDeregistration(db, payment.id, req.deregister ?? []);
+  const companions = await checkCompanions(db, payment, runners, req.companions ?? []);
+  const deregister = [...new Set([...runners, ...companions])].sort();
 
   const now = clock.now();
   const id = newInstructionId();
@@ -223,16 +243,49 @@ async function withDeregistration(env: Env, clock: Clock, refund: RefundRow, rep
  */
 export async function deregistrationOf(env: Env, clock: Clock, refund: RefundRow): Promise<Deregistration | null> {
   try {
-    return await deregisterRefundRunners(env, clock, refund);
+    return await deregisterRefundRunners(env, clock, refund, (c) => refundCompanion(env, clock, refund, c));
   } catch (err) {
     console.error("deregistering a refund's runners failed; the cron tries again", refund.id, err);
     return null;
   }
 }
 
+/**
+ * A companion booked by another payment, taken out with the refund `from` (payments/deregistration.ts): its booked
+ * price refunded from its own payment, which deregisters it once PAID. One key per refund and companion
+ * (deregistration.ts companionRefundKey), so the step run again (a check, the cron) finds this refund instead of
+ * asking Swish twice. Swish refusing it is answered as a value (the companion stays registered); a lost answer
+ * leaves the refund CREATED for the cron to settle.
+ */
+async function refundCompanion(
+  env: Env,
+  clock: Clock,
+  from: RefundRow,
+  c: { id: string; payid: string; amount: number; key: string },
+): Promise<CompanionRefund> {
+  const idempotencyKey = c.key;
+  try {
+    const { refund } = await requestRefund(env, clock, {
+      payid: c.payid,
+      amount: c.amount,
+      idempotencyKey,
+      admin: from.createdBy,
+      // No browser asked for this one: Swish's callback goes to the site's own address (it is only a hint).
+      requestOrigin: env.PUBLIC_ORIGIN,
+      deregister: [c.id],
+    });
+    return { id: c.id, refund: refund.id, amount: c.amount, status: refund.status as CompanionRefund["status"] };
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    const row = await findRefundByKey(database(env.DB), idempotencyKey);
+    if (err.status === 502) return { id: c.id, refund: row?.id ?? null, amount: c.amount, status: "CREATED" };
+    return { id: c.id, refund: row?.id ?? null, amount: c.amount, status: "ERROR", error: err.message };
+  }
+}
+
 /** The first refund of a key, re-checked at Swish while open; a key sent again with other details is refused. */
 async function repeated(env: Env, clock: Clock, earlier: RefundRow, req: RefundRequest): Promise<RefundRow> {
-  const deregister = JSON.stringify([...new Set(req.deregister ?? [])].sort());
+  const deregister = JSON.stringify(namedRunners(req));
   if (earlier.payid !== req.payid || earlier.amount !== req.amount || earlier.deregister !== deregister) {
     throw new ApiError(409, REFUND_MSG.keyReused);
   }

@@ -3,9 +3,11 @@
  * one D1 batch (a transaction) that starts with a guard: the batch aborts unless the stored version is the one
  * the save was based on, and unless no runner the save touches has changed its paid state since the caller read it
  * (a payment settling, a refund deregistering). So two tabs saving at once cannot both win, a runner that has just
- * become paid is never edited or removed as an unpaid one, and a paid runner is never removed by a save.
+ * become paid is never edited or removed as an unpaid one, and a paid runner is never removed by a save. The one
+ * write beside the batch, `moveCompanionsWithChild`, repairs a refused save whose race object had already moved a
+ * paid child: its companions follow it, and the version is bumped.
  */
-import { and, desc, eq, inArray, lt, ne, notInArray, or, isNull, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNotNull, lt, ne, notInArray, or, isNull, sql } from "drizzle-orm";
 import { MAX_AGE } from "../../shared/age";
 import type { RunnerFields } from "../../shared/registration-schema";
 import type { DistanceKm } from "../../shared/season";
@@ -282,6 +284,44 @@ export async function saveRunners(db: Db, input: SaveRunnersInput): Promise<Save
     if (unpaidChanged || paidChanged) return { status: "paid-meanwhile" };
     throw err;
   }
+}
+
+/**
+ * Moves paid companions of the registration from `from` to `to` when they are still there, paid and not deregistered
+ * (the repair after a save whose race object moved their child but whose D1 batch was refused:
+ * registration/runner-changes.ts), and bumps the registration's version when one moved, so a page that read the
+ * list before reloads it. Answers the ids moved.
+ */
+export async function moveCompanionsWithChild(
+  db: Db,
+  registrationId: string,
+  ids: readonly string[],
+  from: string,
+  to: string,
+  now: number,
+): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const moved = await db
+    .update(participants)
+    .set({ distance: to })
+    .where(
+      and(
+        eq(participants.registrationId, registrationId),
+        inArray(participants.id, [...ids]),
+        eq(participants.companion, true),
+        eq(participants.distance, from),
+        isNotNull(participants.paidBy),
+        isNull(participants.deregisteredAt),
+      ),
+    )
+    .returning({ id: participants.id });
+  if (moved.length > 0) {
+    await db
+      .update(registrations)
+      .set({ version: sql`${registrations.version} + 1`, updatedAt: now })
+      .where(eq(registrations.id, registrationId));
+  }
+  return moved.map((r) => r.id);
 }
 
 /**

@@ -15,7 +15,8 @@
  * - /book-v2 recomputes the counts and the price from the stored runners (DESIGN.md §5): it pays for the runners
  *   not paid yet (a late sibling after a first payment is a second payment on the same registration, at today's
  *   tier, a campaign code allowed), and first withdraws a Swish payment of the family that is still waiting, so
- *   booking again can never lead to paying twice.
+ *   booking again can never lead to paying twice. An unpaid adult running with a child whom a refund left without
+ *   one (shared/companion.ts) is not paid for: 400 naming them, until the family removes or moves them.
  * - /cancel-payment withdraws the family's payment still waiting in Swish (so they can add a runner).
  *   A campaign code's use is claimed when the order is booked, once per registration, code and runners, and held
  *   while that order is open or paid (booking again for the same runners does not count twice, and keeps the use
@@ -31,8 +32,8 @@ import { z } from "zod";
 import { countAges, type AgeCounts } from "../../shared/age";
 import { normalizeCode } from "../../shared/campaign";
 import { listTotal, orderPrices } from "../../shared/pricing";
-import { companionErrors } from "../../shared/companion";
-import { checkRunnerMap, MAX_RUNNERS, RUNNER_MESSAGES, type RunnerFields } from "../../shared/registration-schema";
+import { companionKm, strandedCompanions } from "../../shared/companion";
+import { checkRunnerMap, MAX_RUNNERS, RUNNER_MESSAGES } from "../../shared/registration-schema";
 import { SEASON } from "../../shared/season";
 import { isRegistrationOpen } from "../../shared/season-rules";
 import { emailSender } from "../adapters/email";
@@ -50,7 +51,13 @@ import {
 } from "../session/login-codes-db";
 import { ensureRegistration, findRegistration, registrationRunners, unselectPayment } from "./registrations-db";
 import { registrationView } from "./registration-view";
-import { applyRunnerMap, CHANGE_MSG, runnerMapChanges, touchesPaidRunner } from "./runner-changes";
+import {
+  applyRunnerMap,
+  CHANGE_MSG,
+  companionErrorsOfSave,
+  runnerMapChanges,
+  touchesPaidRunner,
+} from "./runner-changes";
 import { loginCodeEmail } from "../session/login-code-email";
 import type { AppEnv } from "../env";
 import { ApiError, badRequest, conflict, forbidden, tooMany, unauthorized } from "../lib/errors";
@@ -93,6 +100,9 @@ const MSG = {
   count: "Ange ett antal mellan 0 och " + MAX_RUNNERS,
   badCampaign: "Ogiltig kampanjkod",
   version: "Ogiltig version",
+  strandedUnpaid: (r: { firstname: string; lastname: string; distance: string }) =>
+    `${r.firstname} ${r.lastname} springer med barn, men inget barn i anmälan springer ${companionKm(r.distance)} längre. ` +
+    `Ta bort ${r.firstname}, eller flytta ${r.firstname} till samma distans som ett barn, innan ni betalar.`,
 } as const;
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -254,7 +264,8 @@ registrationRoutes.post("/update", requireVisitor, visitorLimits("update"), vali
   const email = visitorEmail(c);
   const body = c.req.valid("json");
   const now = c.var.clock.now();
-  const checked = checkRunnerMap(body.runners, now);
+  // The companions' need of a child is checked against what is stored, below.
+  const checked = checkRunnerMap(body.runners, now, SEASON, { familyRule: false });
   if (!checked.ok) {
     const first = Object.values(checked.errors)[0] ?? RUNNER_MESSAGES.runners;
     throw new ApiError(400, first, checked.errors);
@@ -263,9 +274,9 @@ registrationRoutes.post("/update", requireVisitor, visitorLimits("update"), vali
   const db = database(c.env.DB);
   const existing = await findRegistration(db, SEASON.year, email);
   const stored = existing ? await registrationRunners(db, existing.id) : [];
-  // A companion needs a child on its distance, and a deregistered child runs no more (shared/companion.ts): the
-  // map's own check above cannot know which child a refund took out.
-  const companions = companionErrorsOf(checked.value, stored);
+  // A companion needs a child on its distance, and a deregistered child runs no more (shared/companion.ts): only
+  // what is stored tells which child a refund took out, and which companion it left without one already.
+  const companions = companionErrorsOfSave(stored, checked.value);
   if (companions) throw new ApiError(400, Object.values(companions)[0]!, companions);
   if (!isRegistrationOpen(now)) {
     throw forbidden(touchesPaidRunner(stored, checked.value) ? CHANGE_MSG.closedPaid : MSG.closed);
@@ -356,17 +367,6 @@ registrationRoutes.post("/validate-kampanj", validate("json", campaignBody), asy
   return c.json({ valid, price });
 });
 
-/** The map's companions without a child on their distance (a deregistered child counts as none), or null. */
-function companionErrorsOf(
-  runners: Record<string, RunnerFields>,
-  stored: readonly { id: string; deregisteredAt: number | null }[],
-): Record<string, string> | null {
-  const deregistered = new Set(stored.filter((r) => r.deregisteredAt !== null).map((r) => r.id));
-  const family = Object.entries(runners).map(([id, r]) => ({ ...r, key: id, deregistered: deregistered.has(id) }));
-  const errors = Object.entries(companionErrors(family)).map(([id, message]) => [`${id}.companion`, message]);
-  return errors.length > 0 ? Object.fromEntries(errors) : null;
-}
-
 /** A runner an order of the family still has to pay for. */
 function isUnpaid(r: { paidBy: string | null; deregisteredAt: number | null }): boolean {
   return r.paidBy === null && r.deregisteredAt === null;
@@ -410,6 +410,13 @@ registrationRoutes.post("/book-v2", requireVisitor, visitorLimits("book"), valid
   // The order is for the runners not paid yet: the whole family the first time, a late sibling after that.
   const runners = stored.filter(isUnpaid);
   if (runners.length === 0) throw conflict(MSG.allPaid);
+  // An unpaid companion a refund left without a child (shared/companion.ts) cannot be paid for: nobody to run with.
+  const family = stored.map((r) => ({ ...r, deregistered: r.deregisteredAt }));
+  const stranded = strandedCompanions(family).filter(isUnpaid);
+  if (stranded.length > 0) {
+    const errors = Object.fromEntries(stranded.map((r) => [`${r.id}.companion`, MSG.strandedUnpaid(r)]));
+    throw new ApiError(400, MSG.strandedUnpaid(stranded[0]!), errors);
+  }
 
   const counts = countAges(runners);
   const mismatch = countErrors({ barn: body.barn, vuxna: body.vuxna }, counts);

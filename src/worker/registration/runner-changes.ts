@@ -9,30 +9,43 @@
  *   (`POST /cancel-payment`) first, so no runner is ever added beside a payment whose outcome is open.
  * - A paid runner can be edited while registration is open (names, club, group, distance, and an age that keeps its
  *   price class: the price it was booked at never changes; a move between child and adult price is refused with
- *   whom to contact). It cannot be removed, and a deregistered runner cannot be changed. One paid runner per save.
- * - A paid runner is in a race object: the change goes there first (`changeRunnerInRace`: a new distance is the
- *   object's move), then to D1 in the guarded batch (registrations-db.ts saveRunners). Should the batch be refused
- *   (another tab saved first, a refund deregistered the runner meanwhile), D1's details are put back into the race
- *   (`syncRunnerFromD1`), so race day and D1 never disagree. A paid runner not yet in its race (the payment settled
- *   a moment ago and its runners are being placed) is refused for that moment (409), so a change never overtakes
- *   the placement.
+ *   whom to contact). It cannot be removed, and a deregistered runner cannot be changed. One paid runner per save,
+ *   where the paid companions that follow a child's move (same old → same new distance; shared/companion.ts) go
+ *   with it: a paid child and the parents running with it change distance in one save. Two paid runners that each
+ *   change on their own are refused (400), naming both.
+ * - Companions (shared/companion.ts companionSaveErrors): the save checks the companions it adds or changes and
+ *   those that have a child before it; a companion a refund already left without a child, unchanged, is no reason
+ *   to refuse the family's other changes.
+ * - A paid competing runner is in a race object: the change goes there first (`changeRunnerInRace`: a new distance
+ *   is the object's move), then to D1 in the guarded batch (registrations-db.ts saveRunners). Should the batch be
+ *   refused (another tab saved first, a refund deregistered the runner meanwhile), D1's details are put back into
+ *   the race (`syncRunnerFromD1`), so race day and D1 never disagree. A paid runner not yet in its race (the payment
+ *   settled a moment ago and its runners are being placed) is refused for that moment (409), so a change never
+ *   overtakes the placement. Paid companions are in no race: their change is D1's alone, in the same batch, under
+ *   the same guard (each must still be paid and not deregistered), so a child and its companions move together or
+ *   not at all.
  *
  * Interleavings: two tabs saving from the same version → one wins, the other gets 409 with the current list (the
- * version guard). A payment that settles while a save is on its way → the save's guard sees any runner it touches
+ * version guard). When the loser had moved a paid child in its race object already (the object mirrors the new
+ * distance to D1 itself), the paid companions that were to follow it are moved after it (`keepCompanionsWithChild`,
+ * bumping the version), so a child and its companions never end on different distances through a save. A payment that settles while a save is on its way → the save's guard sees any runner it touches
  * as unpaid turn paid, and refuses it (409 'paid-meanwhile'); runners it does not touch are written unchanged. A
  * refund that deregisters while a save is on its way → the race object refuses the change (the runner left it) or
- * the guard refuses it (deregistered_at is set), and the race is put back to D1's details.
+ * the guard refuses it (deregistered_at is set, on the child or on a companion moving with it), and the race is put
+ * back to D1's details.
  */
 import { SEASON } from "../../shared/season";
 import { changesPriceClass } from "../../shared/registration-view";
 import type { RunnerFields } from "../../shared/registration-schema";
 import { isAdult } from "../../shared/age";
+import { companionSaveErrors, type SaveCandidate } from "../../shared/companion";
 import type { Db } from "../db/client";
 import { ApiError, badRequest, conflict } from "../lib/errors";
 import { withdrawOpenPayments } from "../payments/payments";
 import { listOpenSwishPayments, participantsByIds } from "../payments/payments-db";
 import { changeRunnerInRace, syncRunnerFromD1 } from "../race-day/race-runners";
 import {
+  moveCompanionsWithChild,
   runnerFields,
   saveRunners,
   type RegistrationRow,
@@ -49,7 +62,9 @@ export const CHANGE_MSG = {
   openPayment:
     "En betalning väntar i Swish. Betala den klart, eller tryck på Avbryt betalningen, innan du lägger till fler löpare.",
   paidMeanwhile: "En betalning blev klar samtidigt. Listan har uppdaterats – gör din ändring igen.",
-  onePaidAtATime: "Ändra en betald löpare i taget.",
+  onePaidAtATime: (runners: readonly StoredRunner[]) =>
+    `Ändra en betald löpare i taget: spara först ändringen av ${name(runners[0]!)} och ändra sedan ` +
+    `${runners.slice(1).map(name).join(" och ")}.`,
   closedPaid: `Anmälan är stängd, så löparna kan inte längre ändras här. Skriv till ${SEASON.contactEmail} om något behöver ändras.`,
   paidNotRemovable: (r: StoredRunner) =>
     `${name(r)} är betald och kan inte tas bort här. Skriv till ${SEASON.contactEmail} om ${r.firstname} inte kan springa, så hjälper vi dig.`,
@@ -81,17 +96,56 @@ export function touchesPaidRunner(stored: readonly StoredRunner[], next: Record<
   return stored.some((r) => r.paidBy !== null && (next[r.id] === undefined || !sameFields(r, next[r.id]!)));
 }
 
+/**
+ * The companion rule of a save (shared/companion.ts companionSaveErrors) against what is stored: errors keyed
+ * '<id>.companion', or null when the save may go on.
+ */
+export function companionErrorsOfSave(
+  stored: readonly StoredRunner[],
+  next: Record<string, RunnerFields>,
+): Record<string, string> | null {
+  const byId = new Map(stored.map((r) => [r.id, r]));
+  const candidate = (id: string, r: RunnerFields, s: StoredRunner | undefined): SaveCandidate => ({
+    ...r,
+    key: id,
+    deregistered: s?.deregisteredAt ?? null,
+    paid: s !== undefined && s.paidBy !== null,
+  });
+  const after = Object.entries(next).map(([id, r]) => candidate(id, r, byId.get(id)));
+  const before = stored.map((s) => candidate(s.id, s, s));
+  const unchanged = (id: string) => byId.has(id) && sameFields(byId.get(id)!, next[id]!);
+  const errors = Object.entries(companionSaveErrors(after, before, unchanged)).map(([id, message]) => [
+    `${id}.companion`,
+    message as string,
+  ]);
+  return errors.length > 0 ? Object.fromEntries(errors) : null;
+}
+
+export interface PaidChange {
+  runner: StoredRunner;
+  next: RunnerFields;
+}
+
 export interface RunnerMapChanges {
   added: string[];
   /** Stored unpaid runners the map changes or leaves out. */
   unpaidTouched: string[];
-  /** The stored paid runner the map changes, with its new details. */
-  paidChanged: { runner: StoredRunner; next: RunnerFields } | null;
+  /**
+   * The stored paid runners the map changes, with their new details: at most one that changes on its own (a
+   * competing runner, or a companion), plus the paid companions that follow a child's move.
+   */
+  paidChanged: PaidChange[];
+}
+
+/** A competing runner of the family's children: not a companion, under the season's adult age. */
+function isCompetingChild(r: RunnerFields): boolean {
+  return r.companion !== true && !isAdult(r.age);
 }
 
 /**
  * What the map changes against what is stored, and the refusals that need nothing but the two: a paid runner left
- * out, a deregistered runner changed, a paid runner's age moved across the price line, more than one paid runner.
+ * out, a deregistered runner changed, a paid runner's age moved across the price line, more than one paid runner
+ * changing on its own.
  */
 export function runnerMapChanges(
   stored: readonly StoredRunner[],
@@ -100,7 +154,15 @@ export function runnerMapChanges(
   const byId = new Map(stored.map((r) => [r.id, r]));
   const added = Object.keys(next).filter((id) => !byId.has(id));
   const unpaidTouched: string[] = [];
-  const paid: { runner: StoredRunner; next: RunnerFields }[] = [];
+  const paid: PaidChange[] = [];
+  // The moves of the family's competing children in this save ('0.8>1.6'): a companion making the same one follows.
+  const childMoves = new Set<string>();
+  for (const r of stored) {
+    const wanted = next[r.id];
+    if (wanted && r.deregisteredAt === null && isCompetingChild(r) && isCompetingChild(wanted)) {
+      if (r.distance !== wanted.distance) childMoves.add(`${r.distance}>${wanted.distance}`);
+    }
+  }
   for (const r of stored) {
     const wanted = next[r.id];
     const changed = wanted === undefined || !sameFields(r, wanted);
@@ -120,8 +182,13 @@ export function runnerMapChanges(
     }
     paid.push({ runner: r, next: wanted });
   }
-  if (paid.length > 1) throw badRequest(CHANGE_MSG.onePaidAtATime);
-  return { added, unpaidTouched, paidChanged: paid[0] ?? null };
+  const follows = (p: PaidChange) =>
+    p.runner.companion === true &&
+    p.runner.distance !== p.next.distance &&
+    childMoves.has(`${p.runner.distance}>${p.next.distance}`);
+  const onTheirOwn = paid.filter((p) => !follows(p));
+  if (onTheirOwn.length > 1) throw badRequest(CHANGE_MSG.onePaidAtATime(onTheirOwn.map((p) => p.runner)));
+  return { added, unpaidTouched, paidChanged: paid };
 }
 
 export interface ApplyRunnerMapInput {
@@ -131,6 +198,30 @@ export interface ApplyRunnerMapInput {
   runners: Record<string, RunnerFields>;
   expectedVersion: number;
   now: number;
+}
+
+/**
+ * After a refused batch: the race object has moved the child (and mirrored its new distance to D1) before D1 refused
+ * the rest, so the paid companions that were to follow it are moved after it, where they still are where the child
+ * left (registrations-db.ts moveCompanionsWithChild). A move that did not stand (the child is not on its new
+ * distance in D1) moves nobody.
+ */
+async function keepCompanionsWithChild(
+  db: Db,
+  registrationId: string,
+  raced: PaidChange,
+  paid: readonly PaidChange[],
+  now: number,
+): Promise<void> {
+  const { distance: from } = raced.runner;
+  const { distance: to } = raced.next;
+  if (from === to) return;
+  const [child] = await participantsByIds(db, [raced.runner.id]);
+  if (child?.distance !== to) return;
+  const followers = paid
+    .filter((p) => p.runner.companion === true && p.runner.distance === from && p.next.distance === to)
+    .map((p) => p.runner.id);
+  await moveCompanionsWithChild(db, registrationId, followers, from, to, now);
 }
 
 /** Runs a checked save (see the module comment); the caller answers its result. */
@@ -146,23 +237,24 @@ export async function applyRunnerMap(env: Env, db: Db, input: ApplyRunnerMapInpu
     withdrawn = await withdrawOpenPayments(env, db, registration.id, registration.payid);
   }
 
-  const paid = changes.paidChanged;
-  // A paid companion is in no race object (shared/companion.ts): its change is D1's alone.
-  if (paid && paid.runner.companion !== true) {
-    if (!paid.runner.raceId) throw conflict(CHANGE_MSG.notPlaced(paid.runner));
+  // At most one paid competing runner (runnerMapChanges): the one in a race object. Paid companions are in none
+  // (shared/companion.ts): their change is D1's alone.
+  const raced = changes.paidChanged.find((p) => p.runner.companion !== true) ?? null;
+  if (raced) {
+    if (!raced.runner.raceId) throw conflict(CHANGE_MSG.notPlaced(raced.runner));
     try {
       await changeRunnerInRace(
         env,
         db,
-        { id: paid.runner.id, raceId: paid.runner.raceId, distance: paid.runner.distance },
-        paid.next,
+        { id: raced.runner.id, raceId: raced.runner.raceId, distance: raced.runner.distance },
+        raced.next,
         SEASON,
         FAMILY,
       );
     } catch (err) {
       // The runner left its race since it was read: a refund deregistered it (the race's own 404 says too little).
-      const [now] = err instanceof ApiError && err.status === 404 ? await participantsByIds(db, [paid.runner.id]) : [];
-      if (now?.deregisteredAt) throw conflict(CHANGE_MSG.deregistered(paid.runner));
+      const [now] = err instanceof ApiError && err.status === 404 ? await participantsByIds(db, [raced.runner.id]) : [];
+      if (now?.deregisteredAt) throw conflict(CHANGE_MSG.deregistered(raced.runner));
       throw err;
     }
   }
@@ -175,10 +267,12 @@ export async function applyRunnerMap(env: Env, db: Db, input: ApplyRunnerMapInpu
     clearPayid: withdrawn > 0,
     runners: Object.fromEntries(Object.entries(input.runners).map(([id, r]) => [id, runnerFields(r)])),
     unpaidTouched: changes.unpaidTouched,
-    paidTouched: paid ? { [paid.runner.id]: paid.runner.paidBy! } : {},
+    paidTouched: Object.fromEntries(changes.paidChanged.map((p) => [p.runner.id, p.runner.paidBy!])),
     now: input.now,
   });
-  if (saved.status !== "saved" && paid && paid.runner.companion !== true)
-    await syncRunnerFromD1(env, db, paid.runner.id, FAMILY);
+  if (saved.status !== "saved" && raced) {
+    await syncRunnerFromD1(env, db, raced.runner.id, FAMILY);
+    await keepCompanionsWithChild(db, registration.id, raced, changes.paidChanged, input.now);
+  }
   return saved;
 }

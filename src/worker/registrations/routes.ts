@@ -3,10 +3,12 @@
  * and /admin/api/*):
  * - `GET /admin/registrations?season=YYYY`: the season's registrations (spec: email, payid, swishtory, deltagare),
  *   each payment with its refunds; the current season by default.
- * - `POST /admin/api/refunds {payid, amount, idempotencyKey, deregister?}`: refund a paid Swish payment in full or
- *   in part (src/worker/payments/refunds.ts); `deregister` names runners of the payment to take out once the money
- *   is back ('Återbetala och avregistrera', src/worker/payments/deregistration.ts). 201 refunded, 202 sent to Swish
- *   and not yet confirmed, 200 the key's earlier refund.
+ * - `POST /admin/api/refunds {payid, amount, idempotencyKey, deregister?, companions?}`: refund a paid Swish payment
+ *   in full or in part (src/worker/payments/refunds.ts); `deregister` names runners of the payment to take out once
+ *   the money is back ('Återbetala och avregistrera', src/worker/payments/deregistration.ts), and `companions` the
+ *   family's paid companions those runners leave without a child, to take out too ('Ta också bort …'; refunded
+ *   from their own payment when another one booked them above 0 kr). 201 refunded, 202 sent to Swish and not yet
+ *   confirmed, 200 the key's earlier refund.
  * - `GET /admin/api/box-office-sales?season=YYYY`: the season's box-office sales (payment, runner, refunds), so a
  *   Swish sale can be refunded from the admin screens too.
  * - `POST /admin/api/refunds/{id}/check`: ask Swish again about a refund that is not settled yet.
@@ -59,15 +61,18 @@ adminRegistrationRoutes.get("/admin/api/box-office-sales", validate("query", ove
   return c.json(await boxOfficeSales(database(c.env.DB), season));
 });
 
+const runnerIds = z
+  .array(z.string({ error: MSG.runner }).regex(/^[A-Za-z0-9_-]{1,60}$/, MSG.runner), { error: MSG.runner })
+  .max(MAX_RUNNERS, MSG.runner)
+  .optional();
+
 const refundBody = z.object(
   {
     payid: z.string({ error: MSG.payid }).max(100, MSG.payid).refine(isPaymentId, MSG.payid),
     amount: z.number({ error: MSG.amount }).int(MSG.amount).positive(MSG.amount).max(1_000_000, MSG.amount),
     idempotencyKey: z.string({ error: MSG.key }).regex(/^[A-Za-z0-9-]{16,64}$/, MSG.key),
-    deregister: z
-      .array(z.string({ error: MSG.runner }).regex(/^[A-Za-z0-9_-]{1,60}$/, MSG.runner), { error: MSG.runner })
-      .max(MAX_RUNNERS, MSG.runner)
-      .optional(),
+    deregister: runnerIds,
+    companions: runnerIds,
   },
   { error: MSG.body },
 );
@@ -96,6 +101,7 @@ adminRegistrationRoutes.post("/admin/api/refunds", validate("json", refundBody),
     admin: c.var.admin?.email ?? "okänd",
     requestOrigin: new URL(c.req.url).origin,
     deregister: body.deregister ?? [],
+    companions: body.companions ?? [],
   });
   // The key's earlier request was refused: this one is the same request, refused the same way.
   if (refund.status === "ERROR") throw new ApiError(422, refusalMessage(refund.errorCode));

@@ -262,7 +262,7 @@ describe("bad input: a Swedish 400 or 409, nothing written", () => {
     });
     expect(elsewhere.res.status).toBe(400);
     expect(elsewhere.body.errors?.[`${id.pappa}.companion`]).toBe(
-      "Inget barn i anmälan springer 2,8 km. Den som springer med barn måste välja samma distans som ett barn.",
+      "Inget barn i anmälan springer 2,8 km. Per Berg springer med barn och måste välja samma distans som ett barn (0,8 km).",
     );
     const weird = await update(v, {
       runners: { ...family(id), [id.pappa]: runner({ age: 43, distance: "0.8", companion: "ja" }) },

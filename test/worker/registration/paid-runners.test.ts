@@ -314,7 +314,9 @@ describe("editing a paid runner while registration is open", () => {
     };
     const two = await update(v, { runners: both, version: 1 });
     expect(two.res.status).toBe(400);
-    expect(two.body.error).toBe("Ändra en betald löpare i taget.");
+    expect(two.body.error).toBe(
+      "Ändra en betald löpare i taget: spara först ändringen av Maria Lind och ändra sedan Ola Lind.",
+    );
 
     await env.DB.prepare("UPDATE participants SET race_id = NULL WHERE id = ?").bind(id.barn).run();
     const notPlaced = await update(v, { runners: { ...runners, [id.barn]: both[id.barn]! }, version: 1 });

@@ -2,7 +2,9 @@
  * 'Lägg till löpare' / edit: the runner form in the Radix dialog. Validation runs on submit only (spec §5), with
  * the same rules the server applies (src/shared/registration-schema.ts, shared/companion.ts), so what the form
  * accepts is saved. 'Springer med barn (ej tävlande)' is offered to an adult on a distance a child of the family
- * runs (and stays shown, to be unticked, on a runner that has it).
+ * runs (and stays shown, to be unticked, on a runner that has it). A child whose new distance would leave the adults
+ * running with it behind offers to move them along, ticked (issue 39: they change together in one save, paid or
+ * not).
  */
 import { useId, useState, type FormEvent } from "react";
 import { ageFromInput, isAdult } from "../../../shared/age";
@@ -16,6 +18,7 @@ import { Field } from "../../components/ui/field";
 import type { ConfigDistance } from "../config/get-config";
 import { useServerClock } from "../config/server-clock";
 import { inSpecOrder } from "./format";
+import { MoveAlong, type Follower } from "./move-along";
 
 export interface RunnerDraft {
   firstname: string;
@@ -53,10 +56,17 @@ export interface RunnerDialogProps {
   distances: readonly ConfigDistance[];
   /** The family's other runners (not the one in the form): whose children a companion runs with. */
   family: readonly CompanionCandidate[];
+  /** The companions that run with this runner alone (no other child on its distance): they follow a move. */
+  followers?: readonly Follower[];
+  /** What to tell about a companion a refund left without a child. */
+  note?: string;
   adultAge: number;
   companionPrice: number;
-  /** Saves; resolves to an error message to show, or null when saved (the dialog then closes). */
-  onSave: (runner: RunnerFields) => Promise<string | null>;
+  /**
+   * Saves, with the followers to move to the runner's new distance; resolves to an error message to show, or null
+   * when saved (the dialog then closes).
+   */
+  onSave: (runner: RunnerFields, moveAlong: readonly string[]) => Promise<string | null>;
   onDelete: () => Promise<string | null>;
 }
 
@@ -74,9 +84,11 @@ export function RunnerDialog(props: RunnerDialogProps) {
 function RunnerForm({
   editing,
   paidNote,
+  note,
   initial,
   distances,
   family,
+  followers = [],
   adultAge,
   companionPrice,
   onSave,
@@ -89,6 +101,8 @@ function RunnerForm({
   const [errors, setErrors] = useState<RunnerErrors>({});
   const [serverError, setServerError] = useState<string | null>(null);
   const [busy, setBusy] = useState<"save" | "delete" | null>(null);
+  // The followers the family unticked ('Flytta också …' is ticked by default).
+  const [leftBehind, setLeftBehind] = useState<ReadonlySet<string>>(new Set());
 
   function set<K extends keyof RunnerDraft>(key: K, value: RunnerDraft[K]) {
     setDraft((d) => ({ ...d, [key]: value }));
@@ -118,7 +132,8 @@ function RunnerForm({
       return;
     }
     setErrors({});
-    void run("save", () => onSave(checked.value));
+    const along = moving ? followers.filter((f) => !leftBehind.has(f.id)).map((f) => f.id) : [];
+    void run("save", () => onSave(checked.value, along));
   }
 
   const nameError = errors.firstname ?? errors.lastname;
@@ -130,10 +145,18 @@ function RunnerForm({
   const offerCompanion =
     draft.companion || (children.size > 0 && (typedAge === null || isAdult(typedAge, { ...SEASON, adultAge })));
   const childText = [...children].map((d) => `${d.replace(".", ",")} km`).join(" eller ");
+  // A child moving to another distance: the adults running with it alone can come along.
+  const moving =
+    followers.length > 0 &&
+    !draft.companion &&
+    draft.distance !== "" &&
+    draft.distance !== initial.distance &&
+    (typedAge === null || !isAdult(typedAge, { ...SEASON, adultAge }));
 
   return (
     <form className="runner-form" onSubmit={submit} noValidate>
       {paidNote && <p className="alert alert-info runner-dialog-note">{paidNote}</p>}
+      {note && <p className="alert alert-warning runner-dialog-note">{note}</p>}
       <div className="field-row">
         <Field label="Förnamn">
           {(control) => (
@@ -227,6 +250,20 @@ function RunnerForm({
         </div>
         {errors.distance && <p className="field-error">{errors.distance}</p>}
       </fieldset>
+
+      {moving && draft.distance !== "" && (
+        <MoveAlong
+          followers={followers}
+          distance={draft.distance}
+          leftBehind={leftBehind}
+          onToggle={(id) => {
+            const next = new Set(leftBehind);
+            if (!next.delete(id)) next.add(id);
+            setLeftBehind(next);
+            setServerError(null);
+          }}
+        />
+      )}
 
       {offerCompanion && (
         <div className="field companion-choice">

@@ -2,12 +2,15 @@
  * Step 3: the family's runners, the price and the way to payment (spec §2, §4). Every change saves the full
  * runner map with the version this page last saw. Paid status is each runner's (issue 24): while registration is
  * open a paid family can still edit its runners (a paid one cannot be removed) and add a late sibling, who is then
- * paid for alone; what was paid shows above the list.
+ * paid for alone; what was paid shows above the list. A child moved to another distance takes the adults running
+ * with it along in the same save, and an adult a refund left without a child is explained above the list (issue 39,
+ * stranded-companions.tsx).
  */
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link, useNavigate } from "react-router";
 import { normalizeCode } from "../../../shared/campaign";
+import { companionKm, companionsLeftWithoutChild, strandedCompanions } from "../../../shared/companion";
 import { openDistances } from "../../../shared/season-rules";
 import { SEASON } from "../../../shared/season";
 import type { RunnerFields } from "../../../shared/registration-schema";
@@ -32,6 +35,7 @@ import { draftOf, EMPTY_DRAFT, RunnerDialog, type RunnerDraft } from "./runner-d
 import { newRunnerId } from "./runner-id";
 import { RunnerList } from "./runner-list";
 import { useDebounced } from "./use-debounced";
+import { StrandedCompanions } from "./stranded-companions";
 import { WelcomeBack } from "./welcome-back";
 
 function fieldsOf(r: Runner): RunnerFields {
@@ -98,6 +102,14 @@ export function RunnersStep({ registration }: { registration: Registration }) {
 
   const editable = registration.registrationOpen;
   const editingRunner = dialog.id ? registration.deltagare[dialog.id] : undefined;
+  const companionRules = { ...SEASON, adultAge };
+  const family = runners.map((r) => ({ ...r, key: r.id }));
+  // Who runs with the runner in the dialog alone (shared/companion.ts): they follow it to a new distance.
+  const followers = dialog.id ? companionsLeftWithoutChild(new Set([dialog.id]), family, companionRules) : [];
+  const stranded = strandedCompanions(runners, companionRules).find((r) => r.id === dialog.id);
+  const strandedNote = stranded
+    ? `Inget barn i anmälan springer ${companionKm(stranded.distance)} längre. Välj en distans där ett barn springer för att spara en ändring av ${stranded.firstname}.`
+    : undefined;
   const have = new Set(runners.map(nameKey));
   const previous = editable ? registration.previousRunners.filter((r) => !have.has(nameKey(r))) : [];
   const openIds = new Set(distances.map((d) => d.distance));
@@ -177,6 +189,8 @@ export function RunnersStep({ registration }: { registration: Registration }) {
 
       {editable && <WelcomeBack runners={previous} busy={update.isPending} onAdd={(r) => void addPrevious(r)} />}
 
+      {editable && <StrandedCompanions runners={runners} adultAge={adultAge} />}
+
       <RunnerList
         runners={runners}
         tier={tier}
@@ -238,9 +252,15 @@ export function RunnersStep({ registration }: { registration: Registration }) {
         family={runners
           .filter((r) => r.id !== dialog.id)
           .map((r) => ({ age: r.age, distance: r.distance, companion: r.companion, deregistered: r.deregistered }))}
+        followers={followers}
+        note={strandedNote}
         adultAge={adultAge}
         companionPrice={companionPrice}
-        onSave={(runner) => save({ ...runnerMap(registration), [dialog.id ?? newRunnerId()]: runner })}
+        onSave={(runner, moveAlong) => {
+          const next = { ...runnerMap(registration), [dialog.id ?? newRunnerId()]: runner };
+          for (const id of moveAlong) next[id] = { ...next[id]!, distance: runner.distance };
+          return save(next);
+        }}
         onDelete={() => {
           const next = runnerMap(registration);
           if (dialog.id) delete next[dialog.id];

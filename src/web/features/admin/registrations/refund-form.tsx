@@ -2,10 +2,13 @@
  * Refund a paid Swish payment, in full or in part (POST /admin/api/refunds). The organiser chooses between a refund
  * that keeps the runners and 'Återbetala och avregistrera' (issue 24), which takes the runners ticked below out of
  * their races, the goodie bags, the exports and the current-runners mailing once Swish has paid back; ticking them
- * sets the amount to what they were booked at (it can be changed). The amount is checked here with the server's
- * rule (whole kronor, 1 … what is left), then confirmed in a second step. The request carries an idempotency key
- * made for this refund: a retry after a lost answer sends the same key and gets the first refund back, never a
- * second one. A new key is made once the server has answered (or the amount or the runners change).
+ * sets the amount to what they were booked at (it can be changed). Adults of the family who run with the children
+ * taken out and would be left without any child are listed below them (refund-companions.tsx, issue 39): 'Ta också
+ * bort …', ticked, takes one booked by another payment out too, with its own refund. The amount is checked here
+ * with the server's rule (whole kronor, 1 … what is left), then confirmed in a second step. The request carries an
+ * idempotency key made for this refund: a retry after a lost answer sends the same key and gets the first refund
+ * back, never a second one. A new key is made once the server has answered (or the amount, the runners or the
+ * companions change).
  */
 import { useRef, useState, type FormEvent } from "react";
 import type { OverviewPayment, OverviewRunner } from "../../../../shared/registrations-overview";
@@ -15,9 +18,23 @@ import { ApiError } from "../../../lib/api";
 import { useCreateRefund, type RefundAnswer } from "./api/create-refund";
 import { fullName, kronor } from "./overview-words";
 import { checkRefundAmount } from "./refund-amount";
+import { companionMoneyText, leftCompanions, RefundCompanions } from "./refund-companions";
 
 function newKey(): string {
   return crypto.randomUUID();
+}
+
+/** What became of the companions refunded from their own payments. */
+function companionRefundText(a: RefundAnswer, name: (id: string) => string): string {
+  return (a.deregistration?.companionRefunds ?? [])
+    .map((c) =>
+      c.status === "PAID"
+        ? ` ${name(c.id)} har fått ${kronor(c.amount)} tillbaka från sin betalning och är avregistrerad.`
+        : c.status === "CREATED"
+          ? ` Återbetalningen på ${kronor(c.amount)} för ${name(c.id)} väntar på Swish; ${name(c.id)} avregistreras när den är klar.`
+          : ` ${name(c.id)} är kvar som anmäld: ${c.error ?? "återbetalningen nekades"}`,
+    )
+    .join("");
 }
 
 function answerText(a: RefundAnswer, names: Map<string, string>): string {
@@ -34,15 +51,19 @@ function answerText(a: RefundAnswer, names: Map<string, string>): string {
     (k) =>
       ` ${name(k.id)} står kvar i ${k.part}: loppet har ${k.state === "ended" ? "avslutats" : "startat"} (markera på tävlingsskärmen vid behov).`,
   );
-  return `${money} ${a.deregistration.runners.map(name).join(", ")} är avregistrerad.${kept.join("")}`;
+  const out = a.deregistration.runners.map(name).join(", ");
+  return `${money}${out ? ` ${out} är avregistrerad.` : ""}${kept.join("")}${companionRefundText(a, name)}`;
 }
 
 export function RefundForm({
   payment,
   runners = [],
+  family = runners,
 }: {
   payment: OverviewPayment;
   runners?: readonly OverviewRunner[];
+  /** Every runner of the registration: who runs with the children taken out. */
+  family?: readonly OverviewRunner[];
 }) {
   const left = payment.refundable;
   const [text, setText] = useState(String(left));
@@ -54,8 +75,11 @@ export function RefundForm({
   const [done, setDone] = useState<string | null>(null);
   const key = useRef(newKey());
   const refund = useCreateRefund();
-  const names = new Map(runners.map((r) => [r.id, fullName(r)]));
+  const [keep, setKeep] = useState<ReadonlySet<string>>(() => new Set());
+  const names = new Map(family.map((r) => [r.id, fullName(r)]));
   const leaving = deregister ? runners.filter((r) => picked.has(r.id)) : [];
+  const alone = leftCompanions(new Set(leaving.map((r) => r.id)), family, runners);
+  const along = alone.offered.filter((r) => !keep.has(r.id));
 
   function reset() {
     setError(null);
@@ -99,6 +123,13 @@ export function RefundForm({
     suggest(next, true);
   }
 
+  function toggleCompanion(id: string) {
+    const next = new Set(keep);
+    if (!next.delete(id)) next.add(id);
+    setKeep(next);
+    reset();
+  }
+
   function submit(e: FormEvent) {
     e.preventDefault();
     const checked = checkRefundAmount(text, left);
@@ -123,6 +154,7 @@ export function RefundForm({
         amount: confirming,
         idempotencyKey: key.current,
         ...(leaving.length > 0 ? { deregister: leaving.map((r) => r.id) } : {}),
+        ...(along.length > 0 ? { companions: along.map((r) => r.id) } : {}),
       },
       {
         onSuccess: (answer) => {
@@ -191,6 +223,7 @@ export function RefundForm({
               ))}
             </fieldset>
           )}
+          {deregister && <RefundCompanions left={alone} keep={keep} onToggle={toggleCompanion} />}
         </fieldset>
       )}
       <div className="refund-row">
@@ -230,7 +263,15 @@ export function RefundForm({
             {leaving.length > 0 ? (
               <>
                 {" "}
-                och avregistrera <strong>{leaving.map(fullName).join(", ")}</strong>?
+                och avregistrera <strong>{leaving.map(fullName).join(", ")}</strong>
+                {along.length > 0 && (
+                  <>
+                    {" "}
+                    och <strong>{along.map(fullName).join(", ")}</strong> (
+                    {along.map((r) => `${r.firstname}: ${companionMoneyText(r)}`).join("; ")})
+                  </>
+                )}
+                ?
               </>
             ) : (
               "?"

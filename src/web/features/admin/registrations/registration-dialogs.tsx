@@ -128,6 +128,7 @@ function PaymentDialog({ registration: r }: { registration: OverviewRegistration
             payment={p}
             selected={p.id === r.payid}
             runners={runnersByAge(r).filter((x) => x.paidBy === p.id)}
+            family={runnersByAge(r)}
           />
         ))
       )}
@@ -140,11 +141,14 @@ export function PaymentCard({
   payment: p,
   selected,
   runners,
+  family = runners,
 }: {
   payment: OverviewPayment;
   selected: boolean;
   /** The runners this payment booked (paid for). */
   runners: readonly OverviewRunner[];
+  /** Every runner of the registration (who runs with whom), when the payment has one. */
+  family?: readonly OverviewRunner[];
 }) {
   const label = payidLabel(p.id, p.amount);
   const failed = p.errorCode !== null || p.errorMessage !== null;
@@ -220,6 +224,7 @@ export function PaymentCard({
             {runners.map((x) => (
               <li key={x.id}>
                 {fullName(x)}, {km(x)}
+                {x.companion ? ", springer med barn" : ""}
                 {x.price !== null ? `, ${kronor(x.price)}` : ""}
                 {x.deregistered ? " (avregistrerad)" : ""}
               </li>
@@ -228,7 +233,9 @@ export function PaymentCard({
         </>
       )}
       {p.refunds.length > 0 && <RefundList payment={p} />}
-      {isRefundablePayment(p) && <RefundForm key={p.id} payment={p} runners={runners.filter((x) => !x.deregistered)} />}
+      {isRefundablePayment(p) && (
+        <RefundForm key={p.id} payment={p} runners={runners.filter((x) => !x.deregistered)} family={family} />
+      )}
     </section>
   );
 }
