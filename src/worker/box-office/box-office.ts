@@ -291,20 +291,29 @@ export async function startBoxOfficeSale(
     },
     now,
   );
-  if (started.method !== "swish") {
-    await audit(
-      db,
-      {
-        actor: by.actor,
-        action: "payment.settled",
-        subject: started.payid,
-        detail: { status: "PAID", source: "kassa" },
-      },
-      now,
-    );
-    await afterPaid(env, started.payid, clock);
-  }
+  await settledAtOnce(env, db, started, by, now, clock);
   return started;
+}
+
+/**
+ * A sale paid in cash or by a code (no Swish) is paid as it is written: audited as settled, then the after-payment
+ * step puts its runners where they go, as a Swish callback's would. A Swish sale waits for Swish.
+ */
+export async function settledAtOnce(
+  env: Env,
+  db: Db,
+  started: { payid: string; method: string },
+  by: BoxOfficeActor,
+  now: number,
+  clock: Clock,
+): Promise<void> {
+  if (started.method === "swish") return;
+  await audit(
+    db,
+    { actor: by.actor, action: "payment.settled", subject: started.payid, detail: { status: "PAID", source: "kassa" } },
+    now,
+  );
+  await afterPaid(env, started.payid, clock);
 }
 
 function paidRow(

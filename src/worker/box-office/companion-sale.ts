@@ -54,7 +54,7 @@ import { database, type Db } from "../db/client";
 import { participants, payments } from "../db/schema";
 import { sha256Hex } from "../lib/crypto";
 import { ApiError } from "../lib/errors";
-import { afterPaid, FREE_COMPANIONS_LABEL, newInstructionId, startSwishPayment } from "../payments/payments";
+import { FREE_COMPANIONS_LABEL, newInstructionId, startSwishPayment } from "../payments/payments";
 import { findPayment } from "../payments/payments-db";
 import {
   checkRaceAndBib,
@@ -62,6 +62,7 @@ import {
   PENDING_BIB_MS,
   QUICKREG_AUDIT,
   seasonRace,
+  settledAtOnce,
   type BoxOfficeActor,
 } from "./box-office";
 import { childRow, familyNames, saleGuard, saleRunner, unpaidSalePayment, type ChildRow } from "./companion-sale-db";
@@ -259,18 +260,6 @@ export async function startCompanionSale(
     },
     now,
   );
-  if (started.method !== "swish") {
-    await audit(
-      db,
-      {
-        actor: by.actor,
-        action: "payment.settled",
-        subject: started.payid,
-        detail: { status: "PAID", source: "kassa" },
-      },
-      now,
-    );
-    await afterPaid(env, started.payid, clock);
-  }
+  await settledAtOnce(env, db, started, by, now, clock);
   return started;
 }

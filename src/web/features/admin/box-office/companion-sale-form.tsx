@@ -16,13 +16,12 @@ import {
 } from "../../../../shared/box-office";
 import { SEASON } from "../../../../shared/season";
 import { Button } from "../../../components/ui/button";
-import { Field } from "../../../components/ui/field";
 import { ApiError } from "../../../lib/api";
 import { useConfig } from "../../config/get-config";
 import { formatKr } from "../../registration/format";
 import { useStartCompanionSale } from "./api/start-companion-sale";
 import { ChildFinder, type ChosenChild } from "./child-finder";
-import { DigitsField, METHODS, RadioGroup } from "./form-fields";
+import { DigitsField, METHODS, RadioGroup, TextField } from "./form-fields";
 
 export interface CompanionDraft {
   /** Made once per sale: the same id again is the same sale (a retry after a lost answer). */
@@ -129,28 +128,20 @@ export function CompanionSaleForm(props: {
       {child && (
         <form className="quickreg-form" onSubmit={submit} noValidate aria-label="Den vuxna som springer med">
           <div className="quickreg-row">
-            <Field label="Förnamn" error={errors.firstname}>
-              {(control) => (
-                <input
-                  {...control}
-                  name="firstname"
-                  autoComplete="off"
-                  value={draft.firstname}
-                  onChange={(e) => set("firstname", e.target.value)}
-                />
-              )}
-            </Field>
-            <Field label="Efternamn" error={errors.lastname}>
-              {(control) => (
-                <input
-                  {...control}
-                  name="lastname"
-                  autoComplete="off"
-                  value={draft.lastname}
-                  onChange={(e) => set("lastname", e.target.value)}
-                />
-              )}
-            </Field>
+            <TextField
+              label="Förnamn"
+              name="firstname"
+              error={errors.firstname}
+              value={draft.firstname}
+              onChange={(v) => set("firstname", v)}
+            />
+            <TextField
+              label="Efternamn"
+              name="lastname"
+              error={errors.lastname}
+              value={draft.lastname}
+              onChange={(v) => set("lastname", v)}
+            />
           </div>
           <DigitsField
             name="age"

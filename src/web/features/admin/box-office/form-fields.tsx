@@ -1,6 +1,7 @@
 /**
  * The box office's own form controls, shared by its two forms (a sale, quickreg-form.tsx; a companion for a child
- * registered online, companion-sale-form.tsx): a group of radio buttons drawn as buttons, and a field of digits.
+ * registered online, companion-sale-form.tsx): a text field, a group of radio buttons drawn as buttons, and a field of
+ * digits.
  */
 import type { BoxOfficeMethod } from "../../../../shared/box-office";
 import { Field } from "../../../components/ui/field";
@@ -85,6 +86,25 @@ export function DigitsField(props: {
           value={props.value}
           onChange={(e) => props.onChange(e.target.value.replace(/\D/g, ""))}
         />
+      )}
+    </Field>
+  );
+}
+
+export interface TextFieldProps {
+  name: string;
+  label: string;
+  value: string;
+  error?: string;
+  onChange: (value: string) => void;
+}
+
+/** A name's field: free text, no autofill (each runner is someone else). */
+export function TextField({ name, label, value, error, onChange }: TextFieldProps) {
+  return (
+    <Field label={label} error={error}>
+      {(control) => (
+        <input {...control} name={name} autoComplete="off" value={value} onChange={(e) => onChange(e.target.value)} />
       )}
     </Field>
   );

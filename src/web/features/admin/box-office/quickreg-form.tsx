@@ -18,7 +18,7 @@ import {
   type QuickRegErrors,
   type QuickRegStarted,
 } from "../../../../shared/box-office";
-import { DigitsField, METHODS, RadioGroup } from "./form-fields";
+import { DigitsField, METHODS, RadioGroup, TextField } from "./form-fields";
 import { useStartQuickReg } from "./api/start-quickreg";
 import {
   checkQuickReg,
@@ -119,28 +119,20 @@ export function QuickRegForm({ draft, onDraft, onStarted }: QuickRegFormProps) {
       <h2 id="quickreg-title">Biljettkassan</h2>
       <p className="muted">Anmäl en löpare på plats. Löparen kommer med i loppet när avgiften är betald.</p>
       <div className="quickreg-row">
-        <Field label="Förnamn" error={errors.firstname}>
-          {(control) => (
-            <input
-              {...control}
-              name="firstname"
-              autoComplete="off"
-              value={draft.firstname}
-              onChange={(e) => set("firstname", e.target.value)}
-            />
-          )}
-        </Field>
-        <Field label="Efternamn" error={errors.lastname}>
-          {(control) => (
-            <input
-              {...control}
-              name="lastname"
-              autoComplete="off"
-              value={draft.lastname}
-              onChange={(e) => set("lastname", e.target.value)}
-            />
-          )}
-        </Field>
+        <TextField
+          label="Förnamn"
+          name="firstname"
+          error={errors.firstname}
+          value={draft.firstname}
+          onChange={(v) => set("firstname", v)}
+        />
+        <TextField
+          label="Efternamn"
+          name="lastname"
+          error={errors.lastname}
+          value={draft.lastname}
+          onChange={(v) => set("lastname", v)}
+        />
       </div>
       <div className="quickreg-row">
         <DigitsField
@@ -288,17 +280,13 @@ function ExtraRunner({ index, runner, errors, onChange, onRemove }: ExtraRunnerP
   const key = (field: keyof RunnerDraft) => `runners.${index}.${field}`;
   const set = <K extends keyof RunnerDraft>(field: K, value: RunnerDraft[K]) => onChange({ ...runner, [field]: value });
   const text = (field: "firstname" | "lastname", label: string) => (
-    <Field label={label} error={errors[key(field)]}>
-      {(control) => (
-        <input
-          {...control}
-          name={key(field)}
-          autoComplete="off"
-          value={runner[field]}
-          onChange={(e) => set(field, e.target.value)}
-        />
-      )}
-    </Field>
+    <TextField
+      label={label}
+      name={key(field)}
+      error={errors[key(field)]}
+      value={runner[field]}
+      onChange={(v) => set(field, v)}
+    />
   );
   const digits = (field: "age" | "bib", label: string, max: number) => (
     <DigitsField
