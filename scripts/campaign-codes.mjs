@@ -1,7 +1,8 @@
 /**
  * The season's built-in campaign codes (the CAMPAIGN_CODES secret) checked before they are stored: the file is read
  * with the Worker's own reader (src/worker/campaigns/builtin-campaigns.ts, production rules), every problem named;
- * a good file lists each code with its rule, end and cap, and with `--put` is stored as the Worker secret.
+ * a word shorter than 8 characters that makes an order free or takes off half or more is refused (issue 43); a good
+ * file lists each code with its rule, end and cap, and with `--put` is stored as the Worker secret.
  *
  *   node scripts/campaign-codes.mjs kampanjkoder.json                  # check only
  *   node scripts/campaign-codes.mjs kampanjkoder.json --put            # check, then the production secret
@@ -34,6 +35,7 @@ if (major < 22 || (major === 22 && minor < 18)) {
 
 register(new URL("./lib/ts-hooks.mjs", import.meta.url));
 const { parseCampaignCodes, builtinMaxUses } = await import("../src/worker/campaigns/builtin-campaigns.ts");
+const { shortCodeError } = await import("../src/shared/campaign.ts");
 
 function fail(message) {
   console.error(message);
@@ -59,7 +61,9 @@ try {
   fail(`Kunde inte läsa ${file}: ${err.message}`);
 }
 const { campaigns, errors } = parseCampaignCodes(text, { devMode: false });
-if (errors.length > 0) fail(`${file}:\n- ${errors.join("\n- ")}\nInget har lagts in.`);
+// A word that is free or takes off half or more must be long enough not to be guessed (issue 43; shared/campaign.ts).
+const problems = [...errors, ...campaigns.map((c) => shortCodeError(c.code, c.rule)).filter((e) => e !== null)];
+if (problems.length > 0) fail(`${file}:\n- ${problems.join("\n- ")}\nInget har lagts in.`);
 if (campaigns.length === 0) fail(`${file} innehåller inga koder. Inget har lagts in.`);
 
 for (const c of campaigns) {

@@ -5,7 +5,8 @@
  * (src/worker/campaigns/builtin-campaigns.ts), never here, since this folder is part of the browser's bundle.
  * A campaign payment's payid contains 'kampanj'.
  */
-import { CAMPAIGN_RULES, type CampaignRule } from "./season";
+import { campaignTotal, listTotal } from "./pricing";
+import { CAMPAIGN_RULES, SEASON, type CampaignRule, type Season } from "./season";
 import { stockholmDeadlineEnd } from "./stockholm";
 
 /** Spec: "Campaign code: upper-cased." Surrounding spaces from a paste are dropped too. */
@@ -75,6 +76,34 @@ export const CAMPAIGN_NOTE_MAX = 200;
 /** A new code's text, already normalised with normalizeCode: 3–20 of A–Z and 0–9. */
 export function isValidCampaignCode(code: string): boolean {
   return CAMPAIGN_CODE_PATTERN.test(code);
+}
+
+/**
+ * Issue 43: a word that makes an order free or takes off half or more is worth guessing from many addresses, so it
+ * must be at least this long (the create-campaign route and scripts/campaign-codes.mjs refuse a shorter one).
+ */
+export const STRONG_CODE_MIN_LENGTH = 8;
+
+/**
+ * Whether `rule` gives a free or large discount: for some one-runner order (a child or an adult, early or late
+ * tier) it makes the order free or takes off half or more of the list price. Read from the season's prices, so a
+ * change of price or rule keeps the answer true.
+ */
+export function isLargeDiscount(rule: CampaignRule, season: Season = SEASON): boolean {
+  const moments = [0, stockholmDeadlineEnd(season.earlyPriceUntil)];
+  const orders = [
+    { barn: 1, vuxna: 0 },
+    { barn: 0, vuxna: 1 },
+  ];
+  return moments.some((now) =>
+    orders.some((counts) => campaignTotal(rule, counts, now, season) * 2 <= listTotal(counts, now, season)),
+  );
+}
+
+/** The Swedish refusal of a word too short for its rule, or null when the word may be used. */
+export function shortCodeError(code: string, rule: CampaignRule, season: Season = SEASON): string | null {
+  if (code.length >= STRONG_CODE_MIN_LENGTH || !isLargeDiscount(rule, season)) return null;
+  return `Kampanjkoden ${code} ger gratis eller minst halva priset i rabatt och ska då vara minst ${STRONG_CODE_MIN_LENGTH} tecken, så att den inte kan gissas.`;
 }
 
 /** A use limit: a whole number 1–100000 (absent means unlimited). */

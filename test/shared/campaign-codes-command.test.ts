@@ -25,14 +25,14 @@ describe("scripts/campaign-codes.mjs", () => {
     const { status, out } = command(
       JSON.stringify({
         sommar50: { rule: "flat50" },
-        GRATIS: { rule: "free" },
-        TIDIG: { rule: "minus50", validUntil: "2025-10-01" },
+        GRATISLOPP: { rule: "free" },
+        TIDIGFAGLAR: { rule: "minus50", validUntil: "2025-10-01" },
       }),
     );
     expect(status).toBe(0);
     expect(out).toContain("SOMMAR50: flat50, hela säsongen, obegränsat antal användningar");
-    expect(out).toContain("GRATIS: free, hela säsongen, högst 20 användningar");
-    expect(out).toContain("TIDIG: minus50, t.o.m. 2025-10-01, obegränsat antal användningar");
+    expect(out).toContain("GRATISLOPP: free, hela säsongen, högst 20 användningar");
+    expect(out).toContain("TIDIGFAGLAR: minus50, t.o.m. 2025-10-01, obegränsat antal användningar");
     expect(out).toContain("✔ 3 kampanjkoder är rätt skrivna.");
   });
 
@@ -46,5 +46,15 @@ describe("scripts/campaign-codes.mjs", () => {
     expect(broken.status).toBe(1);
     expect(broken.out).toContain("CAMPAIGN_CODES är inte giltig JSON");
     expect(command("{}").out).toContain("innehåller inga koder");
+  });
+
+  it("refuses a word under 8 characters that makes an order free or takes off half or more (issue 43)", () => {
+    const short = command('{"GRATIS": {"rule": "free"}, "TIDIG": {"rule": "minus50"}, "VAR50": {"rule": "flat50"}}');
+    expect(short.status).toBe(1);
+    for (const word of ["GRATIS", "TIDIG", "VAR50"]) {
+      expect(short.out).toContain(`Kampanjkoden ${word} ger gratis eller minst halva priset i rabatt`);
+    }
+    expect(short.out).toContain("Inget har lagts in.");
+    expect(command('{"GRATISLOPP": {"rule": "free"}}').status).toBe(0);
   });
 });

@@ -1,11 +1,18 @@
 /**
  * The organisers' campaign codes (admin area; the admin guard in app.ts covers /admin/api/*): list the built-in
- * codes of the season and their own, make a new one, disable or enable one. A code's `uses` counts booked orders
+ * codes of the season and their own, make a new one (a word under 8 characters is refused for a rule that makes an
+ * order free or takes off half or more: shared/campaign.ts shortCodeError), disable or enable one. A code's `uses` counts booked orders
  * (see src/worker/registration/routes.ts); `paidOrders` counts the PAID payments that used it.
  */
 import { Hono, type Context } from "hono";
 import { z } from "zod";
-import { CAMPAIGN_CODE_PATTERN, CAMPAIGN_NOTE_MAX, isValidMaxUses, normalizeCode } from "../../shared/campaign";
+import {
+  CAMPAIGN_CODE_PATTERN,
+  CAMPAIGN_NOTE_MAX,
+  isValidMaxUses,
+  normalizeCode,
+  shortCodeError,
+} from "../../shared/campaign";
 import { CAMPAIGN_RULES } from "../../shared/season";
 import { isIsoDate, stockholmDate } from "../../shared/stockholm";
 import { audit } from "../db/audit";
@@ -95,6 +102,9 @@ campaignRoutes.post("/admin/api/kampanjkoder", validate("json", newCampaignBody)
   const now = c.var.clock.now();
   const builtins = builtinCampaigns(c.env);
   if (isRefusedWord(builtins, body.code)) throw new ApiError(409, MSG.demo, { code: MSG.demo });
+  // Issue 43: a short word that is free or half price or more could be guessed from many addresses.
+  const short = shortCodeError(body.code, body.rule);
+  if (short) throw new ApiError(400, short, { code: short });
   await ensureBuiltinCampaigns(db, now, builtins);
   const created = await createCampaign(
     db,

@@ -341,6 +341,17 @@ registrationRoutes.post("/cancel-payment", requireVisitor, visitorLimits("update
 // ---------------------------------------------------------------------------------------------------------------
 // Campaign codes and booking
 
+/**
+ * A campaign-code look-up may go ahead: per client (KAMPANJ_RL) and across all clients under one key
+ * (KAMPANJ_ALL_RL, issue 43), so words guessed from many addresses at once are bounded per minute too. Every
+ * look-up counts, right or wrong: refusing only after misses would still answer a right guess, and the bound is
+ * far above what families type. Both bindings count per Cloudflare location, so the bound is per location.
+ */
+async function campaignLookupAllowed(c: Context<AppEnv>): Promise<boolean> {
+  // One client past its own limit does not spend the shared budget.
+  return (await allowed(c.env.KAMPANJ_RL, `kampanj:${clientKey(c)}`)) && allowed(c.env.KAMPANJ_ALL_RL, "kampanj");
+}
+
 registrationRoutes.post("/validate-kampanj", validate("json", campaignBody), async (c) => {
   const body = c.req.valid("json");
   const code = normalizeCode(body.kampanj);
@@ -348,7 +359,7 @@ registrationRoutes.post("/validate-kampanj", validate("json", campaignBody), asy
   const now = c.var.clock.now();
   if (code === "") return c.json({ valid: false, price: listTotal(counts, now) });
   // Every looked-up code counts, valid or not: limiting only the misses would still answer a guess.
-  if (!(await allowed(c.env.KAMPANJ_RL, `kampanj:${clientKey(c)}`))) throw tooMany(MSG.tooManyCampaign);
+  if (!(await campaignLookupAllowed(c))) throw tooMany(MSG.tooManyCampaign);
   const db = database(c.env.DB);
   // A logged-in family whose open order holds a capped code keeps it for the runners it has not paid for yet (the
   // preview must match what booking does).
@@ -423,7 +434,7 @@ registrationRoutes.post("/book-v2", requireVisitor, visitorLimits("book"), valid
   if (mismatch) throw new ApiError(400, body.barn !== counts.barn ? mismatch.barn! : mismatch.vuxna!, mismatch);
 
   const code = normalizeCode(body.kampanj);
-  if (code !== "" && !(await allowed(c.env.KAMPANJ_RL, `kampanj:${clientKey(c)}`))) {
+  if (code !== "" && !(await campaignLookupAllowed(c))) {
     throw tooMany(MSG.tooManyCampaign);
   }
   const evaluation =
