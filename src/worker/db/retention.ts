@@ -25,6 +25,12 @@ export const RETENTION_MS = {
    * like any runner's, until an erasure).
    */
   boxOfficePhones: 30 * DAY,
+  /**
+   * The audit line of a Google sign-in refused for an address that is not an admin (issue 43: anyone with a Google
+   * account can make one; session/admin-sign-in.ts), from the attempt. Longer than a Google token lives (an hour),
+   * so a replayed token is still recognised by its line; an admin's own sign-in lines are kept.
+   */
+  refusedSignIns: 30 * DAY,
 } as const;
 
 /**
@@ -45,11 +51,12 @@ export interface PurgeReport {
   loginFailures: number;
   emailBodies: number;
   boxOfficePhones: number;
+  refusedSignIns: number;
 }
 
 export async function purgeExpired(db: Db, now: number, season: Season = SEASON): Promise<PurgeReport> {
   const d1 = db.$client;
-  const [sessions, loginCodes, loginFailures, emailBodies, boxOfficePhones] = await d1.batch([
+  const [sessions, loginCodes, loginFailures, emailBodies, boxOfficePhones, refusedSignIns] = await d1.batch([
     d1
       .prepare(
         `DELETE FROM sessions WHERE id IN (SELECT id FROM sessions
@@ -77,6 +84,13 @@ export async function purgeExpired(db: Db, now: number, season: Season = SEASON)
            WHERE registration_id IS NULL AND phone IS NOT NULL AND season <= ?1 LIMIT ?2)`,
       )
       .bind(phonesKeptAfterSeason(season, now), PURGE_BATCH),
+    // Index audit_log_action_subject narrows to the refused lines; their number is bounded by ADMIN_AUTH_RL.
+    d1
+      .prepare(
+        `DELETE FROM audit_log WHERE id IN (SELECT id FROM audit_log
+           WHERE action = 'admin.sign-in-refused' AND at < ?1 LIMIT ?2)`,
+      )
+      .bind(now - RETENTION_MS.refusedSignIns, PURGE_BATCH),
   ]);
   return {
     sessions: sessions!.meta.changes,
@@ -84,5 +98,6 @@ export async function purgeExpired(db: Db, now: number, season: Season = SEASON)
     loginFailures: loginFailures!.meta.changes,
     emailBodies: emailBodies!.meta.changes,
     boxOfficePhones: boxOfficePhones!.meta.changes,
+    refusedSignIns: refusedSignIns!.meta.changes,
   };
 }

@@ -1,5 +1,6 @@
 /**
- * Signing in and out. Admins sign in with Google (POST /admin/api/authenticate {credential}); in development
+ * Signing in and out. Admins sign in with Google (POST /admin/api/authenticate {credential}: at most 10 calls a
+ * minute per client (ADMIN_AUTH_RL), each token once, admin-sign-in.ts); in development
  * also by e-mail alone (POST /admin/api/dev-login {email}, in dev/routes.ts). Both answer 401 'Ej admin!' for
  * anyone not on the allowlist (ADMIN_EMAILS plus the admins table). GET /api/logout ends every session of the
  * browser.
@@ -7,11 +8,12 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { verifyGoogleCredential, GoogleCredentialError } from "../adapters/google";
-import { adminDevice, NOT_ADMIN, signInAdmin } from "./admin-sign-in";
+import { adminDevice, NOT_ADMIN, signInAdmin, tokenFingerprint } from "./admin-sign-in";
 import { audit } from "../db/audit";
 import { database } from "../db/client";
 import type { AppEnv } from "../env";
-import { ApiError, unauthorized } from "../lib/errors";
+import { ApiError, tooMany, unauthorized } from "../lib/errors";
+import { allowed, clientKey } from "../middleware/rate-limit";
 import { devJwksFetch } from "../dev/google-stand-in";
 import { validate } from "../middleware/validate";
 import { endSessions } from "./sessions";
@@ -31,6 +33,10 @@ const authenticateBody = z.object({
 
 authRoutes.post("/admin/api/authenticate", validate("json", authenticateBody), async (c) => {
   const { credential } = c.req.valid("json");
+  // Before the token is verified or anything audited: a client replaying or spraying tokens is stopped here.
+  if (!(await allowed(c.env.ADMIN_AUTH_RL, `admin-auth:${clientKey(c)}`))) {
+    throw tooMany("För många inloggningsförsök. Vänta en minut och försök igen.");
+  }
   let identity;
   try {
     identity = await verifyGoogleCredential(credential, {
@@ -44,7 +50,7 @@ authRoutes.post("/admin/api/authenticate", validate("json", authenticateBody), a
     if (err.keysUnavailable) throw new ApiError(503, "Kunde inte nå Google just nu. Försök igen om en stund.");
     throw unauthorized(NOT_ADMIN);
   }
-  return signInAdmin(c, identity.email, "google");
+  return signInAdmin(c, identity.email, "google", await tokenFingerprint(credential));
 });
 
 /** Who the admin session belongs to (the admin guard has already refused everyone else). */

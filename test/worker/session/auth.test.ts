@@ -10,6 +10,7 @@ import { CLOCK_TOLERANCE_SECONDS, verifyGoogleCredential } from "../../../src/wo
 import { addAdmin } from "../../../src/worker/session/admins-db";
 import { database } from "../../../src/worker/db/client";
 import { call, CookieJar, DEV_ADMIN, get, post } from "../helpers";
+import { newClient } from "../registration-helpers";
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
@@ -21,7 +22,8 @@ async function devToken(claims: Record<string, unknown>): Promise<string> {
 }
 
 async function authenticate(credential: unknown, jar = new CookieJar()) {
-  const res = await post("/admin/api/authenticate", { credential }, { jar });
+  // A client of its own per call: the client limit (ADMIN_AUTH_RL) has its own test (admin-authenticate-bounds).
+  const res = await post("/admin/api/authenticate", { credential }, { jar, headers: newClient() });
   return { res, body: (await res.json()) as Record<string, unknown>, jar };
 }
 
