@@ -233,7 +233,7 @@ export const refunds = sqliteTable(
 
 /**
  * E-mailed login codes: stored hashed, 10 minutes, single use, at most 5 wrong tries, and only the newest code of
- * an address can be used (a new one sets `replaced_at` on the older ones).
+ * an address can be used (a new one sets `replaced_at` on the older ones). Each mail also carries a sign-in link.
  */
 export const loginCodes = sqliteTable(
   "login_codes",
@@ -245,11 +245,21 @@ export const loginCodes = sqliteTable(
     expiresAt: integer("expires_at").notNull(),
     attempts: integer("attempts").notNull().default(0),
     usedAt: integer("used_at"),
-    /** When a newer code for the same address made this one unusable. */
+    /** When a newer code for the same address made this one unusable (its sign-in link stays usable). */
     replacedAt: integer("replaced_at"),
     clientKey: text("client_key"),
+    /**
+     * Keyed hash of the one-time sign-in link mailed with the code (session/login-codes-db.ts): usable once, until
+     * `expires_at`, whatever the wrong tries of the address or newer codes; `used_at` is shared with the code (one
+     * sign-in per mail). A row mailed while the address is locked has only a link: `code_hash` ''.
+     */
+    linkHash: text("link_hash"),
   },
-  (t) => [index("login_codes_email").on(t.email, t.createdAt), index("login_codes_created").on(t.createdAt)],
+  (t) => [
+    index("login_codes_email").on(t.email, t.createdAt),
+    index("login_codes_created").on(t.createdAt),
+    uniqueIndex("login_codes_link").on(t.linkHash),
+  ],
 );
 
 /**

@@ -1,5 +1,6 @@
 /**
- * The visitor registration API (spec public-site §7): log in with an e-mailed code (/email, /code), read and
+ * The visitor registration API (spec public-site §7): log in with an e-mailed code (/email, /code) or the
+ * mail's one-time sign-in link (/login-link, ours: issue 43; session/login-codes-db.ts), read and
  * save the family's runner map (/get, /update), preview a campaign code (/validate-kampanj) and book the payment
  * (/book-v2). Paths are the spec's, at the root.
  *
@@ -46,8 +47,10 @@ import {
   deleteLoginCode,
   failuresLockedUntil,
   LOGIN_CODE_TTL_MS,
+  newLinkToken,
   newLoginCode,
   useLoginCode,
+  useLoginLink,
 } from "../session/login-codes-db";
 import { ensureRegistration, findRegistration, registrationRunners, unselectPayment } from "./registrations-db";
 import { registrationView } from "./registration-view";
@@ -58,7 +61,7 @@ import {
   runnerMapChanges,
   touchesPaidRunner,
 } from "./runner-changes";
-import { loginCodeEmail } from "../session/login-code-email";
+import { loginCodeEmail, loginLinkUrl } from "../session/login-code-email";
 import type { AppEnv } from "../env";
 import { ApiError, badRequest, conflict, forbidden, tooMany, unauthorized } from "../lib/errors";
 import { allowed, clientKey, visitorLimits } from "../middleware/rate-limit";
@@ -89,6 +92,11 @@ const MSG = {
   tooManyCodes: "För många försök. Vänta en minut och försök igen.",
   lockedOut: (minutes: number) =>
     `För många felaktiga koder för den här e-postadressen. Av säkerhetsskäl går det att logga in igen om ${minutesText(minutes)}.`,
+  lockedOutLinkMailed: (minutes: number) =>
+    `För många felaktiga koder för den här e-postadressen, så vi skickar ingen ny kod förrän om ${minutesText(minutes)}. Vi har i stället mejlat dig en inloggningslänk – öppna mejlet och logga in med länken.`,
+  linkInvalid: "Inloggningslänken är ogiltig. Kontrollera att hela länken kom med, eller begär en ny kod.",
+  linkExpired: "Inloggningslänken har gått ut. Begär en ny kod.",
+  linkUsed: "Inloggningslänken har redan använts. Begär en ny kod om du behöver logga in igen.",
   tooManyMailed: (minutes: number) =>
     `Vi har redan skickat flera koder till den här e-postadressen. Använd koden i det senaste mejlet eller begär en ny om ${minutesText(minutes)}.`,
   tooManyCampaign: "För många försök med kampanjkoder. Vänta en minut och försök igen.",
@@ -152,6 +160,11 @@ const codeBody = z.object(
   { error: "Ange e-postadress och koden från mejlet." },
 );
 
+const linkBody = z.object(
+  { token: z.string({ error: MSG.linkInvalid }).max(200, MSG.linkInvalid) },
+  { error: MSG.linkInvalid },
+);
+
 const updateBody = z.object(
   {
     // Checked by checkRunnerMap below, which names the bad runner and field; a missing map is its error too.
@@ -184,10 +197,12 @@ registrationRoutes.post("/email", validate("json", emailBody), async (c) => {
   const clock = c.var.clock;
   const now = clock.now();
   const code = newLoginCode();
+  const linkToken = newLinkToken();
   const created = await createLoginCode(db, {
     id: crypto.randomUUID(),
     email,
     code,
+    linkToken,
     now,
     clientKey: client,
     secret: c.env.SESSION_SECRET,
@@ -195,7 +210,10 @@ registrationRoutes.post("/email", validate("json", emailBody), async (c) => {
   if (created.status === "locked") throw tooMany(MSG.lockedOut(minutesUntil(created.retryAt, now)));
   if (created.status === "too-many-codes") throw tooMany(MSG.tooManyMailed(minutesUntil(created.retryAt, now)));
   const { id } = created;
-  const mail = loginCodeEmail(code, LOGIN_CODE_TTL_MS / 60_000);
+  // The link names the site the visitor uses in development (any local port), the configured one elsewhere.
+  const origin = c.var.devMode ? new URL(c.req.url).origin : c.env.PUBLIC_ORIGIN;
+  const link = loginLinkUrl(origin, linkToken);
+  const mail = loginCodeEmail(created.status === "link-only" ? null : code, LOGIN_CODE_TTL_MS / 60_000, link);
   try {
     await emailSender(c.env, db, clock).send({ to: email, ...mail, kind: "login-code" });
   } catch (err) {
@@ -204,6 +222,8 @@ registrationRoutes.post("/email", validate("json", emailBody), async (c) => {
     await deleteLoginCode(db, id);
     throw new ApiError(502, MSG.mailFailed);
   }
+  // Locked by wrong tries: no code to type, the page says to use the link just mailed.
+  if (created.status === "link-only") throw tooMany(MSG.lockedOutLinkMailed(minutesUntil(created.retryAt, now)));
   // DESIGN.md §2: the code travels by e-mail alone, except in development where the page pre-fills it.
   return c.json({ id, code: c.var.devMode ? code : "" });
 });
@@ -240,14 +260,47 @@ registrationRoutes.post("/code", validate("json", codeBody), async (c) => {
       throw tooMany(MSG.lockedOut(minutesUntil(result.retryAt, now)));
   }
 
-  const existing = await findRegistration(db, SEASON.year, body.email);
-  if (!existing && !isRegistrationOpen(now)) throw forbidden(MSG.closed);
-  await startSession(c, "visitor", body.email);
-  if (existing) return c.json(await registrationView(db, body.email, existing, now));
-  const { registration, created } = await ensureRegistration(db, SEASON.year, body.email, now);
-  if (created) return c.body(null, 204);
-  return c.json(await registrationView(db, body.email, registration, now));
+  return signedIn(c, db, body.email, now);
 });
+
+/**
+ * The mail's sign-in link (ours, issue 43): the page /anmalan/lank?t=… shows a 'Logga in' button that POSTs the
+ * token here; opening the link signs no one in (mail scanners open links). Answers as /code does. The token is
+ * used once (a second tab or a replay gets 400 'redan använts'), works while the address's codes are locked by
+ * wrong tries and after newer codes were requested; 256 random bits, so guessing needs no per-address bound, and
+ * the client limit keeps a sprayer from loading D1.
+ */
+registrationRoutes.post("/login-link", validate("json", linkBody), async (c) => {
+  const { token } = c.req.valid("json");
+  if (!(await allowed(c.env.LOGIN_RL, `link-client:${clientKey(c)}`))) throw tooMany(MSG.tooManyCodes);
+  const db = database(c.env.DB);
+  const now = c.var.clock.now();
+  const result = await useLoginLink(db, { token: token.trim(), now, secret: c.env.SESSION_SECRET });
+  switch (result.status) {
+    case "ok":
+      return signedIn(c, db, result.email, now);
+    case "invalid":
+      throw badRequest(MSG.linkInvalid);
+    case "expired":
+      throw new ApiError(410, MSG.linkExpired);
+    case "used":
+      throw badRequest(MSG.linkUsed);
+  }
+});
+
+/**
+ * After a right code or link: a visitor session and the family's registration (200), or 204 when an empty one was
+ * just created. A family that has none when registration is closed gets 403 and no session.
+ */
+async function signedIn(c: Context<AppEnv>, db: ReturnType<typeof database>, email: string, now: number) {
+  const existing = await findRegistration(db, SEASON.year, email);
+  if (!existing && !isRegistrationOpen(now)) throw forbidden(MSG.closed);
+  await startSession(c, "visitor", email);
+  if (existing) return c.json(await registrationView(db, email, existing, now));
+  const { registration, created } = await ensureRegistration(db, SEASON.year, email, now);
+  if (created) return c.body(null, 204);
+  return c.json(await registrationView(db, email, registration, now));
+}
 
 // ---------------------------------------------------------------------------------------------------------------
 // The family's runners

@@ -141,6 +141,8 @@ beforeAll(async () => {
 
   const sent = (await (await through(perRequest, "/email", json({ email }))).json()) as { id: string; code: string };
   await through(perRequest, "/code", json({ email, codeId: sent.id, code: "000000" === sent.code ? "1" : "000000" }));
+  // A sign-in link that is not ours reads login_codes by its link hash.
+  await through(perRequest, "/login-link", json({ token: "ab".repeat(32) }));
   expect((await through(perRequest, "/code", json({ email, codeId: sent.id, code: sent.code }))).status).toBe(204);
   await through(perRequest, "/get", { jar });
   const runners = { [`plan-${crypto.randomUUID()}`]: runner() };

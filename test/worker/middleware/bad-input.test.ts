@@ -10,6 +10,7 @@ import { call, CLIENT_HEADERS, get, loginAdmin, post, storedState } from "../hel
 const JSON_POSTS = [
   "/email",
   "/code",
+  "/login-link",
   "/update",
   "/validate-kampanj",
   "/book-v2",

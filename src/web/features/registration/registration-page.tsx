@@ -2,7 +2,8 @@
  * /anmalan and /anmalan/{step}: the registration flow (spec §2, §4). Which step shows is decided from the URL
  * and the session, and the rules are idempotent, so a reload, a deep link or the back button always lands on a
  * step that makes sense: with a session steps 1–2 go to 3, without one steps 3–4 go to 1, a non-numeric step
- * goes to 1. Steps 2 and 4 carry what they need in the history entry (code id, payment token).
+ * goes to 1. Steps 2 and 4 carry what they need in the history entry (code id, payment token). /anmalan/lank is
+ * the login mail's sign-in link (link-step.tsx), shown in place of step 2 to a visitor without a session.
  */
 import type { ReactNode } from "react";
 import { Navigate, useLocation, useParams } from "react-router";
@@ -10,6 +11,7 @@ import { Button } from "../../components/ui/button";
 import { useDocumentTitle } from "../../lib/use-document-title";
 import { useRegistration } from "./api/get-registration";
 import { CodeStep } from "./code-step";
+import { LinkStep } from "./link-step";
 import { isCodeStepState } from "./login-flow";
 import { EmailStep } from "./email-step";
 import { isPaymentStepState, PaymentStep } from "./payment-step";
@@ -30,7 +32,8 @@ export default function RegistrationPage() {
   const params = useParams();
   const location = useLocation();
   const registration = useRegistration();
-  const step = parseStep(params.step);
+  const link = params.step === "lank";
+  const step = link ? 2 : parseStep(params.step);
 
   if (step === null) return <Navigate to="/anmalan/1" replace />;
   if (registration.isPending) {
@@ -78,6 +81,13 @@ export default function RegistrationPage() {
 
   if (step === 3 || step === 4) return <Navigate to="/anmalan/1" replace />;
   if (params.step === undefined) return <Navigate to="/anmalan/1" replace state={location.state} />;
+  if (link) {
+    return (
+      <RegistrationFrame step={2}>
+        <LinkStep />
+      </RegistrationFrame>
+    );
+  }
   if (step === 2) {
     if (!isCodeStepState(location.state)) return <Navigate to="/anmalan/1" replace />;
     return (
