@@ -58,6 +58,11 @@ export function campaignPayid(code: string, unique: string): string {
   return `kampanj_${normalizeCode(code).replace(/[^A-Z0-9ÅÄÖ-]/g, "") || "KOD"}_${unique}`;
 }
 
+/** A payid for the Worker's logs: a free order's campaign word (`kampanj_<CODE>_…`) left out, since words are secrets. */
+export function payidForLog(payid: string): string {
+  return isCampaignPayid(payid) ? payid.replace(/^kampanj_[^_]*_/, "kampanj_…_") : payid;
+}
+
 /**
  * Admin spec: "A payid containing an underscore shows its second part as a label when the amount is 0."
  * For `kampanj_<CODE>_<unique>` that is the code; null when there is no label to show.

@@ -176,7 +176,7 @@ export function emailSender(env: Env, db: Db, clock: Clock, options: EmailSender
         // The mail has left; failing now would make the caller resend it. The line stays 'unknown': the lesser harm.
         console.error("email_log could not be marked sent after a successful send", err);
       }
-      if (transport === "outbox") console.log(`[outbox] ${mail.kind} to ${mail.to}: ${mail.subject}`);
+      if (transport === "outbox") console.log(`[outbox] ${mail.kind} #${id}: ${mail.subject}`); // the address is in email_log, never in the logs
     },
   };
 }

@@ -148,8 +148,9 @@ export function builtinCampaigns(env: CampaignEnv): BuiltinCampaigns {
   if (lastRead?.key === key) return lastRead.value;
   const fromSecret = secret.trim() === "" ? { campaigns: [], errors: [] } : parseCampaignCodes(secret, { devMode });
   if (fromSecret.errors.length > 0) {
+    // The problems name the words, which never go to the logs: /admin/kampanjkoder shows them to the organiser.
     console.error(
-      `CAMPAIGN_CODES kunde inte läsas; inga av dess kampanjkoder gäller förrän hemligheten är rättad:\n- ${fromSecret.errors.join("\n- ")}`,
+      `CAMPAIGN_CODES kunde inte läsas (${fromSecret.errors.length} fel, se /admin/kampanjkoder); inga av dess kampanjkoder gäller förrän hemligheten är rättad.`,
     );
   }
   const secretWords = new Set(fromSecret.campaigns.map((c) => c.code));

@@ -221,7 +221,7 @@ async function deliver(
 ): Promise<void> {
   const parsed = mailMessageSchema.safeParse(msg.body);
   if (!parsed.success) {
-    console.error("mail queue: malformed message dropped", msg.id, JSON.stringify(msg.body).slice(0, 200));
+    console.error("mail queue: malformed message dropped", msg.id);
     msg.ack();
     return;
   }
@@ -277,7 +277,7 @@ async function deliver(
     return;
   }
   if (!(await markSent(db, mailingId, email, clock.now()))) {
-    console.error("mail queue: sent, but the recipient was no longer claimed", mailingId, email);
+    console.error("mail queue: sent, but the recipient was no longer claimed", mailingId, msg.id);
   }
   msg.ack();
 }
@@ -286,7 +286,7 @@ async function deliver(
 async function settleUnclaimable(db: Db, mailingId: number, email: string): Promise<void> {
   const row = await findRecipient(db, mailingId, email);
   if (!row) {
-    console.error("mail queue: message for someone not in the mailing dropped", mailingId, email);
+    console.error("mail queue: message for someone not in the mailing dropped", mailingId);
     return;
   }
   if (row.status === "claimed") await markUnknown(db, mailingId, email, ERRORS.crashed);
@@ -301,7 +301,7 @@ async function recordDeadLetter(db: Db, msg: Message<unknown>): Promise<void> {
     const row = await findRecipient(db, mailingId, email);
     if (row?.status === "queued") await markFailed(db, mailingId, email, ERRORS.deadLettered);
     else if (row?.status === "claimed") await markUnknown(db, mailingId, email, ERRORS.crashed);
-    console.error("mail queue: dead letter", mailingId, email, row?.status ?? "no recipient");
+    console.error("mail queue: dead letter", mailingId, msg.id, row?.status ?? "no recipient");
   }
   msg.ack();
 }

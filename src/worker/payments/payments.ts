@@ -8,7 +8,7 @@
  * do nothing. The after-payment steps are recorded in the audit log, so the cron can finish one a crash cut off.
  */
 import { markCompanionsPickedUp } from "../checkin/checkin-db";
-import { campaignPayid } from "../../shared/campaign";
+import { campaignPayid, payidForLog } from "../../shared/campaign";
 import { clockFromSettings, type Clock } from "../../shared/clock";
 import {
   isSettledStatus,
@@ -500,7 +500,7 @@ async function finishSettlement(
   if (settlement.status === "PAID") {
     const work = afterPaid(env, payid, clock);
     if (options.afterAnswer) {
-      options.afterAnswer(work.catch((err: unknown) => console.error("after a paid payment", payid, err)));
+      options.afterAnswer(work.catch((err: unknown) => console.error("after a paid payment", payidForLog(payid), err)));
     } else await work;
   }
   return { settled: true, status: settlement.status };
@@ -511,7 +511,7 @@ async function notifyWaitingPage(env: Env, payid: string, status: SettledStatus)
     await env.PAYMENT.getByName(payid).notifySettled(status, payid);
   } catch (err) {
     // The page's own poll (/verify) and the object's alarm read the settled row from D1; nothing is lost.
-    console.error("payment object notify failed", payid, err);
+    console.error("payment object notify failed", payidForLog(payid), err);
   }
 }
 
@@ -547,7 +547,7 @@ export async function afterPaid(env: Env, payid: string, clock: Clock = clockFro
         clock.now(),
       );
     } catch (err) {
-      console.error("adding paid runners to races failed", payid, err);
+      console.error("adding paid runners to races failed", payidForLog(payid), err);
     }
   }
 
@@ -575,7 +575,7 @@ export async function afterPaid(env: Env, payid: string, clock: Clock = clockFro
         );
       }
     } catch (err) {
-      console.error("receipt e-mail failed", payid, err);
+      console.error("receipt e-mail failed", payidForLog(payid), err);
     }
   }
 }
