@@ -8,6 +8,11 @@
  * (callbacks may never arrive), backing off from 2 s to 30 s, for at most 10 minutes. Settling is the Worker's
  * service, reached by one call (`ctx.exports.ObjectServices.settlePaymentPoll`, src/worker/object-services.ts) that
  * never calls this object back: the object answers its page from the call's result.
+ *
+ * Bounds (issue 43): one client (IP) holds at most PAYMENT_SOCKETS_PER_CLIENT of the payment's sockets (a Swedish
+ * 429 past that; socket-clients.ts); a frame longer than MAX_FRAME_LENGTH is answered with an error and the socket
+ * closed (1009) before it is parsed; D1 is read for a settled status at most once per DB_CHECK_MS, however many
+ * wait-pay frames arrive.
  */
 import { DurableObject } from "cloudflare:workers";
 import { z } from "zod";
@@ -20,8 +25,18 @@ import {
 } from "../shared/payment-protocol";
 import { database } from "../worker/db/client";
 import { findPayment } from "../worker/payments/payments-db";
+import { clientAtCap, clientTag, tooManySockets } from "./socket-clients";
 
 const WAIT_TAG = "wait";
+/** A payment page's tabs per client (issue 43): a family has a few, a sprayer no more. */
+export const PAYMENT_SOCKETS_PER_CLIENT = 5;
+/**
+ * The only frame is `{"action":"wait-pay","payid":…}` (a payid is at most 100 characters): anything longer is
+ * refused unread (issue 43), so no one makes the object parse large frames.
+ */
+export const MAX_FRAME_LENGTH = 256;
+/** D1 is read for a settled status at most this often per object, however many frames arrive. */
+export const DB_CHECK_MS = 5_000;
 export const POLL_FIRST_MS = 2_000;
 export const POLL_FACTOR = 1.5;
 export const POLL_MAX_MS = 30_000;
@@ -91,15 +106,27 @@ export class PaymentDO extends DurableObject<Env> {
     if (!isPaymentId(payid)) return Response.json({ error: "Betalningen finns inte" }, { status: 404 });
     const bound = this.meta().payid;
     if (bound && bound !== payid) return Response.json({ error: "Betalningen finns inte" }, { status: 404 });
+    const clientSockets = clientTag(request);
+    if (clientAtCap(this.ctx, clientSockets, PAYMENT_SOCKETS_PER_CLIENT)) return tooManySockets();
     this.bind(payid);
 
     const { 0: client, 1: server } = new WebSocketPair();
-    this.ctx.acceptWebSocket(server, [WAIT_TAG]);
+    this.ctx.acceptWebSocket(server, [WAIT_TAG, clientSockets]);
     server.serializeAttachment({ payid, waiting: false, answered: false } satisfies SocketState);
     return new Response(null, { status: 101, webSocket: client });
   }
 
   override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
+    const length = typeof message === "string" ? message.length : message.byteLength;
+    if (length > MAX_FRAME_LENGTH) {
+      send(ws, { error: "Meddelandet är för stort" });
+      try {
+        ws.close(1009, "Meddelandet är för stort");
+      } catch {
+        // Already closing.
+      }
+      return;
+    }
     let data: unknown;
     try {
       data = typeof message === "string" ? JSON.parse(message) : undefined;
@@ -221,8 +248,17 @@ export class PaymentDO extends DurableObject<Env> {
     await this.ctx.storage.deleteAlarm();
   }
 
-  /** D1 is the record: a payment settled before this object heard of it is answered at once. */
+  /**
+   * D1 is the record: a payment settled before this object heard of it is answered at once. Read at most once per
+   * DB_CHECK_MS (a memory throttle: after an eviction the next frame reads again), so a socket repeating wait-pay
+   * frames does not read D1 per frame; the alarm's polls and the settler's notification answer meanwhile.
+   */
+  private lastDbCheck = Number.NEGATIVE_INFINITY;
+
   private async settledInDatabase(payid: string): Promise<SettledStatus | null> {
+    const now = Date.now();
+    if (now - this.lastDbCheck < DB_CHECK_MS) return null;
+    this.lastDbCheck = now;
     const row = await findPayment(database(this.env.DB), payid);
     return row && isSettledStatus(row.status) ? row.status : null;
   }

@@ -17,7 +17,9 @@
  *   anew; the version never does).
  * - Public sockets (`{wsUrl}/spectate/{raceId}`, no sign-in) hibernate, so an idle crowd costs nothing: on open a
  *   snapshot (or the changes after the `since` the page gives, when it still knows them), then a delta per change.
- *   A socket that sends anything gets one error frame (the first time) and changes nothing.
+ *   A socket that sends anything gets one error frame (the first time) and changes nothing. One client (IP) holds
+ *   at most SPECTATOR_SOCKETS_PER_CLIENT of a race's sockets; past that the upgrade is a Swedish 429
+ *   (socket-clients.ts, issue 43).
  * - Child-safe publishing (shared/public-view.ts, issue 38 item 3): until the race has ended a withheld child's
  *   record is the one they had before finishing, so their finish, or a new time, reaches no socket, no `since`
  *   replay, no view and no ETag; the change that ends the race makes every withheld finisher 'Fullföljt' at once,
@@ -30,6 +32,7 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import { closeSocket } from "./client-frames";
+import { clientAtCap, clientTag, tooManySockets } from "./socket-clients";
 import { clockFromSettings, type Clock } from "../shared/clock";
 import {
   assembleView,
@@ -47,6 +50,8 @@ import {
 } from "../shared/spectator-protocol";
 
 const TAG = "spectator";
+/** Sockets of one race per client: a venue's shared Wi-Fi holds many spectators, a sprayer no more than this. */
+export const SPECTATOR_SOCKETS_PER_CLIENT = 50;
 /** A copy older than this (no notice from the race object meanwhile) is checked with the race object when read. */
 export const REVALIDATE_MS = 30_000;
 
@@ -180,9 +185,12 @@ export class SpectatorsDO extends DurableObject<Env> {
     await this.fresh();
     const meta = this.meta();
     if (!meta) return Response.json({ error: "Loppet finns inte" }, { status: 404 });
+    // Issue 43: a client (one IP) holds at most SPECTATOR_SOCKETS_PER_CLIENT sockets of this race.
+    const clientSockets = clientTag(request);
+    if (clientAtCap(this.ctx, clientSockets, SPECTATOR_SOCKETS_PER_CLIENT)) return tooManySockets();
     this.countNow("connects");
     const { 0: client, 1: server } = new WebSocketPair();
-    this.ctx.acceptWebSocket(server, [TAG]);
+    this.ctx.acceptWebSocket(server, [TAG, clientSockets]);
     server.serializeAttachment({ warned: false });
     send(server, this.opening(meta, Number.isSafeInteger(since) ? since : 0));
     return new Response(null, { status: 101, webSocket: client });
