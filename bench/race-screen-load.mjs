@@ -5,9 +5,12 @@
  * settings do not cover). A race of 60 runners; each of RUNS rounds is a new phone (a fresh browser profile, signed
  * in) that opens /admin/race/{id} for the first time, and then opens it again in a new tab: the time from the
  * navigation's start to all 60 tiles painted, and the JavaScript the first load downloaded (kB over the wire and
- * unpacked). Targets: first load within 2 s, repeat within 1 s. Medians of RUNS (RACE_LOAD_RUNS, default 3), each
- * round with the machine's load average when it began (other work on the two cores slows a 4× slowed CPU further).
- * RACE_LOAD_TIMELINE=1 prints each load's requests (start–end, ms since the navigation began) and long tasks.
+ * unpacked). Targets: first load within 2 s, repeat within 1 s. Also, on the first load, how long after its tiles the
+ * race screen says the phone is ready to work offline ('Klar att användas utan nät', issue 41; target within 5 s):
+ * the repeat load waits for that (or, on a build without that line, for the service worker), as a volunteer would.
+ * Medians of RUNS (RACE_LOAD_RUNS, default 3), each round with the machine's load average when it began (other work
+ * on the two cores slows a 4× slowed CPU further). RACE_LOAD_TIMELINE=1 prints each load's requests (start–end, ms
+ * since the navigation began) and long tasks.
  */
 import { loadavg } from "node:os";
 import { chromium } from "playwright-core";
@@ -21,6 +24,7 @@ const NETWORK = { offline: false, latency: 150, downloadThroughput: 1_600_000 / 
 const CPU_SLOWDOWN = 4;
 const FIRST_TARGET_MS = 2_000;
 const REPEAT_TARGET_MS = 1_000;
+const READY_TARGET_MS = 5_000;
 
 const FIRST_NAMES = ["Alva", "Bo", "Cecilia", "David", "Elsa", "Filip", "Greta", "Hugo", "Ines", "Jonas"];
 const LAST_NAMES = ["Andersson", "Berg", "Carlsson", "Dahl", "Ek", "Forsberg"];
@@ -121,8 +125,9 @@ async function throttleEverything(browser) {
 
 /**
  * Installed before the page's own scripts: the moment (ms since the navigation started) at which RUNNERS tiles are
- * in the page and the frame after them has been painted. Watched from inside the page: polling from outside would
- * run Playwright's scripts on the slowed main thread.
+ * in the page and the frame after them has been painted, and the moment the page first says it is ready to work
+ * offline. Watched from inside the page: polling from outside would run Playwright's scripts on the slowed main
+ * thread.
  */
 function watchTiles(count) {
   window.__seen = {};
@@ -149,6 +154,23 @@ function watchTiles(count) {
       });
       observer.observe(document.documentElement, { childList: true, subtree: true });
     };
+    if (document.documentElement) start();
+    else document.addEventListener("readystatechange", start, { once: true });
+  });
+  window.__readyAt = new Promise((done) => {
+    const ready = () => document.querySelector('.offline-line[data-state="ready"]') !== null;
+    const observer = new MutationObserver(() => {
+      if (!ready()) return;
+      observer.disconnect();
+      done(performance.now());
+    });
+    const start = () =>
+      observer.observe(document.documentElement, {
+        childList: true,
+        subtree: true,
+        characterData: true,
+        attributes: true,
+      });
     if (document.documentElement) start();
     else document.addEventListener("readystatechange", start, { once: true });
   });
@@ -219,11 +241,15 @@ export async function run({ baseURL }) {
       const throttled = await throttleEverything(browser);
       try {
         const first = await load(context, throttled, part);
-        // The phone keeps the page open a while (the service worker installs meanwhile), then opens it again.
-        // (At most 20 s: a build without a service worker never gets ready.)
-        await first.page.evaluate(() =>
-          Promise.race([navigator.serviceWorker?.ready, new Promise((done) => setTimeout(done, 20_000))]),
-        );
+        // The phone keeps the page open until it says it is ready to work offline (the service worker installs
+        // meanwhile), then opens it again. A build without that line: until its service worker is ready. (At most
+        // 20 s: a build without a service worker never gets ready.)
+        const readyAt = await first.page.evaluate(async () => {
+          const limit = new Promise((done) => setTimeout(() => done(null), 20_000));
+          if (document.querySelector(".offline-line")) return Promise.race([window.__readyAt, limit]);
+          await Promise.race([navigator.serviceWorker?.ready, limit]);
+          return null;
+        });
         await first.page.close();
         const repeat = await load(context, throttled, part);
         await repeat.page.close();
@@ -231,6 +257,7 @@ export async function run({ baseURL }) {
         rounds.push({
           loadAverage1m,
           firstMs: Math.round(first.ms),
+          readyAfterTilesMs: readyAt === null ? null : Math.round(readyAt - first.ms),
           repeatMs: Math.round(repeat.ms),
           firstScriptWireKB: Math.round(sum(first.scripts, "wireBytes") / 100) / 10,
           firstScriptKB: Math.round(sum(first.scripts, "bodyBytes") / 100) / 10,
@@ -245,7 +272,7 @@ export async function run({ baseURL }) {
       }
       const r = rounds.at(-1);
       console.log(
-        `  körning ${i}: första ${r.firstMs} ms, igen ${r.repeatMs} ms, skript ${r.firstScriptWireKB} kB över nätet (${r.firstScriptKB} kB), last ${r.loadAverage1m}`,
+        `  körning ${i}: första ${r.firstMs} ms, klar utan nät ${r.readyAfterTilesMs ?? "–"} ms efter rutorna, igen ${r.repeatMs} ms, skript ${r.firstScriptWireKB} kB över nätet (${r.firstScriptKB} kB), last ${r.loadAverage1m}`,
       );
     }
     const figures = {
@@ -254,6 +281,9 @@ export async function run({ baseURL }) {
       network: { rttMs: NETWORK.latency, downMbit: 1.6, upMbit: 0.75 },
       firstLoadMedianMs: median(rounds.map((r) => r.firstMs)),
       repeatLoadMedianMs: median(rounds.map((r) => r.repeatMs)),
+      readyAfterTilesMedianMs: rounds.some((r) => r.readyAfterTilesMs === null)
+        ? null
+        : median(rounds.map((r) => r.readyAfterTilesMs)),
       firstScriptWireKBMedian: median(rounds.map((r) => r.firstScriptWireKB)),
       firstScriptKBMedian: median(rounds.map((r) => r.firstScriptKB)),
       rounds,
@@ -262,6 +292,7 @@ export async function run({ baseURL }) {
       `Loppskärmen, ${RUNNERS} löpare, telefon, ${CPU_SLOWDOWN}× långsammare CPU, 150 ms RTT, 1,6 Mbit/s, median av ${RUNS}:`,
       `  första laddningen till rutorna: ${figures.firstLoadMedianMs} ms (mål ≤ ${FIRST_TARGET_MS} ms)`,
       `  samma telefon igen:             ${figures.repeatLoadMedianMs} ms (mål ≤ ${REPEAT_TARGET_MS} ms)`,
+      `  klar utan nät efter rutorna:    ${figures.readyAfterTilesMedianMs ?? "–"} ms (mål ≤ ${READY_TARGET_MS} ms)`,
       `  JavaScript vid första laddningen: ${figures.firstScriptWireKBMedian} kB över nätet, ${figures.firstScriptKBMedian} kB uppackat`,
     ].join("\n");
     return { figures, summary };

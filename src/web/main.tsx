@@ -45,12 +45,18 @@ if (prerenderedFor !== undefined && prerenderedFor === location.pathname && root
   root.textContent = "";
   // The same for a page rendered here from scratch (a deep link such as /resultat/2019 with 500 rows): in steps
   // that let the browser breathe, rather than as one long task. The screens the address opens on first: their code
-  // is usually on its way already (routes.tsx, preloadScreens); never wait for it longer than FIRST_SCREEN_WAIT_MS.
+  // is usually on its way already (routes.tsx, preloadScreens), and on the race screen the phone's copies of its
+  // data are read meanwhile; never wait for them longer than FIRST_SCREEN_WAIT_MS.
   const reactRoot = createRoot(root);
   const render = () =>
     startTransition(() => {
       reactRoot.render(app);
     });
   const waited = new Promise((resolve) => setTimeout(resolve, FIRST_SCREEN_WAIT_MS));
-  void Promise.race([preloadScreens(location.pathname, queryClient), waited]).then(render, render);
+  const screens = preloadScreens(location.pathname, queryClient);
+  // The race screen draws from the phone's own copies before any network answer (features/offline/race-copies.ts).
+  const copies = location.pathname.startsWith("/admin/race/")
+    ? import("./features/offline/race-copies").then((m) => m.fromPhoneCopies(location.pathname, queryClient))
+    : undefined;
+  void Promise.race([Promise.all([screens, copies]), waited]).then(render, render);
 }

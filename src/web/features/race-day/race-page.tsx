@@ -4,7 +4,8 @@
  * tiles: a bib before the start, a finish after it; rapid timing's 'Mål!'; 'Startnummer i målordning', both
  * rapid-panel.tsx), the results and the log. Presses never wait for the network: 'Starta', each finish and each
  * 'Mål!' are shown at once and sent by the tap queue (tap-queue-provider.tsx), which keeps them on the phone until
- * the server has them. A lazy chunk.
+ * the server has them. Under the status line, one line says whether the phone is ready to work offline ('Klar att
+ * användas utan nät') or that the race on screen is the phone's copy (features/offline/). A lazy chunk.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Link, useParams } from "react-router";
@@ -13,6 +14,7 @@ import { Button } from "../../components/ui/button";
 import { LoadState } from "../../components/ui/load-state";
 import { useDocumentTitle } from "../../lib/use-document-title";
 import { OfflineNotice, useOfflineRace } from "../offline/offline-race";
+import { OfflineLine } from "../offline/offline-ready";
 import { useAudit } from "./api/get-audit";
 import { useEndRace } from "./api/end-race";
 import { useRace } from "./api/get-race";
@@ -202,6 +204,7 @@ function RaceScreen({ raceId }: { raceId: string }) {
             .join(" · ")}
         </p>
       </div>
+      <OfflineLine raceId={raceId} copy={offline} />
       <OfflineNotice {...offline} />
       <RaceAlerts messages={messages} onClear={clear} />
       <RefusedTaps

@@ -6,19 +6,24 @@
  *
  * - GET /api/config (who is signed in, the server's clock): network first, else the last answer, fetched once
  *   already when the worker installs. The copy's `serverTime` is moved on by the time that has passed since it was
- *   fetched, so a phone that reloads offline still stamps its taps on the server's clock (the offset the device
- *   measured then, applied to its clock now).
+ *   fetched (config-copy.ts), so a phone that reloads offline still stamps its taps on the server's clock.
  * - GET /admin/api/races (the hub's list): network first, else the last answer.
  *
- * The race itself (GET /admin/api/races/get/{id}) is not handled here: the race screen keeps the last state it
- * showed, as its socket kept it, and says when it shows that (src/web/features/offline/offline-race.ts).
+ * The race screen (/admin/race/{id}) is an instant page (common.ts): its start page comes from the precache at once,
+ * with the race's GET named in it as the Worker names it (src/worker/site/spa-fallback.ts), so a phone that has
+ * opened it before draws it again within a second, from the copies on the phone, before any network answer
+ * (`fromPhoneCopies`, src/web/features/offline/race-copies.ts). The race itself (GET /admin/api/races/get/{id}) is not handled here:
+ * the race screen keeps the last state it showed, as its socket kept it, and says when it shows that
+ * (src/web/features/offline/offline-race.tsx).
  *
  * Signed out: when the network's config says this browser is no longer an admin, both copies and the race
- * screen's saved races are deleted (they hold runners' names).
+ * screen's saved races are deleted (they hold runners' names); signing out in this browser deletes them too
+ * (src/web/features/session/logout.ts).
  */
 import { registerRoute } from "workbox-routing";
 import { NetworkFirst } from "workbox-strategies";
 import type { WorkboxPlugin } from "workbox-core/types.js";
+import { readConfigCopy } from "../config-copy";
 import { ADMIN_DATA_CACHE, FETCHED_AT_HEADER, RACE_SNAPSHOT_CACHE } from "../names";
 import { NETWORK_TIMEOUT_SECONDS, startWorker, type PrecacheEntry } from "./common";
 
@@ -26,14 +31,32 @@ declare const self: ServiceWorkerGlobalScope;
 /** This build's admin code, pages and icon (scripts/service-workers.mjs). */
 declare const __PRECACHE__: PrecacheEntry[];
 
-const RACE_SCREEN = /^\/admin\/race\/[^/]+\/?$/;
+const RACE_SCREEN = /^\/admin\/race\/([^/]+)\/?$/;
+/** As the Worker checks a race id before it names the race's GET in the page (spa-fallback.ts). */
+const RACE_ID = /^[A-Za-z0-9_-]{1,80}$/;
+const CONFIG_PRELOAD = '<link rel="preload" as="fetch" crossorigin href="/api/config">';
 
-startWorker(
-  __PRECACHE__,
-  (url) => (RACE_SCREEN.test(url.pathname) ? "/admin/_race-shell" : "/admin/_shell"),
+/** The race screen's start page with the race's GET named after the config's, so it runs while the code loads. */
+async function raceScreenPage(page: Response, url: URL): Promise<Response> {
+  let raceId: string | null = null;
+  try {
+    raceId = decodeURIComponent(RACE_SCREEN.exec(url.pathname)?.[1] ?? "");
+  } catch {
+    // A malformed address: the page without the race's GET, as the Worker answers it.
+  }
+  if (!raceId || !RACE_ID.test(raceId)) return page;
+  const html = await page.text();
+  const race = `<link rel="preload" as="fetch" crossorigin href="/admin/api/races/get/${encodeURIComponent(raceId)}">`;
+  const headers = new Headers(page.headers);
+  headers.delete("content-length");
+  return new Response(html.replace(CONFIG_PRELOAD, `${CONFIG_PRELOAD}\n    ${race}`), { status: 200, headers });
+}
+
+startWorker(__PRECACHE__, (url) => (RACE_SCREEN.test(url.pathname) ? "/admin/_race-shell" : "/admin/_shell"), {
   // The Worker's own answers under /admin/ (exports opened as links, the registrations list): not pages.
-  [/^\/admin\/api\//, /^\/admin\/registrations(\/|$)/],
-);
+  notPages: [/^\/admin\/api\//, /^\/admin\/registrations(\/|$)/],
+  instant: { pages: RACE_SCREEN, answer: raceScreenPage },
+});
 
 const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null;
 
@@ -69,11 +92,8 @@ const configCopy: WorkboxPlugin = {
   },
   cachedResponseWillBeUsed: async ({ cachedResponse }) => {
     if (!cachedResponse) return null;
-    const fetchedAt = Number(cachedResponse.headers.get(FETCHED_AT_HEADER));
-    const body: unknown = await cachedResponse.json().catch(() => null);
-    if (!isRecord(body) || !Number.isFinite(fetchedAt)) return null;
-    const server = typeof body.serverTime === "number" ? body.serverTime : Date.parse(String(body.serverTime));
-    if (Number.isFinite(server)) body.serverTime = Date.now() + (server - fetchedAt);
+    const body = await readConfigCopy(cachedResponse, Date.now());
+    if (!body) return null;
     return new Response(JSON.stringify(body), { status: 200, headers: cachedResponse.headers });
   },
 };
