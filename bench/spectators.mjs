@@ -326,9 +326,17 @@ async function arrive(site, race, socketBase) {
   return state;
 }
 
+/**
+ * A spectator's own address: the public sockets are capped per client (src/durable/socket-clients.ts), and a crowd is
+ * many phones, not one. Locally the runtime keeps a CF-Connecting-IP the request already has.
+ */
+const spectatorAddress = (index) => ({
+  headers: { "cf-connecting-ip": `10.${(index >> 16) & 255}.${(index >> 8) & 255}.${index & 255}` },
+});
+
 function openSpectator(socketBase, index, state) {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(socketBase);
+    const ws = new WebSocket(socketBase, spectatorAddress(index));
     const socket = { ws, index, closedEarly: false, ready: false, leaving: false };
     const timer = setTimeout(() => {
       ws.terminate();
@@ -372,9 +380,9 @@ async function churnCheck({ site, race, admins, socketBase, takeRunner }) {
   const outcomes = await Promise.all(
     Array.from(
       { length: CHURN },
-      () =>
+      (_, i) =>
         new Promise((resolve) => {
-          const ws = new WebSocket(socketBase);
+          const ws = new WebSocket(socketBase, spectatorAddress(100_000 + i));
           const timer = setTimeout(() => {
             ws.terminate();
             resolve("timeout");
