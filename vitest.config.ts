@@ -53,9 +53,10 @@ export default defineConfig(async () => {
           plugins: [workerd()],
           test: {
             name: "worker",
-            // A runtime per file. Sharing one across files (isolate: false, with every binding reset between files)
-            // took a third of the CPU, but the Worker's own in-memory copies (a race's public view, kept a second)
-            // outlive a reset, and a file then read another file's race.
+            // One workerd per vitest worker for all its files (a runtime per file took twice the CPU); each file starts
+            // from nothing all the same: the setup file forgets the Worker's in-memory copies, resets every binding and
+            // migrates D1 (test/worker/apply-migrations.ts).
+            isolate: false,
             include: ["test/worker/**/*.test.ts", "test/durable/**/*.test.ts"],
             // Whole races and 20-payment histories take seconds on a busy 2-core machine: a timeout is not a verdict.
             testTimeout: 20_000,

@@ -23,6 +23,7 @@
  */
 import { SESSION_RECHECK_MS } from "../../shared/object-calls";
 import type { SessionInfo } from "../env";
+import { keptInIsolate } from "../lib/isolate-memory";
 
 /** The paths whose admin session may come from this cache: the race object's calls. */
 export const RACE_DAY_PATH = /^\/admin\/api\/races\//;
@@ -34,7 +35,7 @@ interface Verified {
   verifiedAt: number;
 }
 
-const verified = new Map<string, Verified>();
+const verified = keptInIsolate(new Map<string, Verified>());
 
 /** The session verified in D1 by this isolate within SESSION_RECHECK_MS of `now`, still unexpired; else null. */
 export function recentlyVerified(sessionId: string, now: number): SessionInfo | null {
