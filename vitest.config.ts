@@ -38,7 +38,7 @@ export default defineConfig(async () => {
       // The log shows what failed: a passing test's console output (the outbox's lines, the runtime's) is dropped.
       silent: "passed-only" as const,
       // Vitest's default is one worker less than the cores: on a 2-core machine one file at a time for every project.
-      // Two keep both cores busy: the workerd files two by two, and the browser files beside them.
+      // Two keep both cores busy: two files at a time from any project (two browser files never on one server).
       maxWorkers: 2,
       projects: [
         // Node: the shared rules, the SPA's own pure helpers, and the race room's rules on Node's built-in SQLite.
@@ -75,7 +75,7 @@ export default defineConfig(async () => {
             // cores with the server): expect.poll's 1 s default failed a start-list test that way. Waiting is not a
             // verdict; each poll still ends at its first success.
             expect: { poll: { timeout: 15_000 } },
-            fileParallelism: false,
+            // Two files at a time, each on the server of its vitest worker (global-setup.ts, server-url.ts).
           },
         },
         // Load tests, run by hand (`npm run bench spectators-crowd`), never by `npm test`: only with BENCH_LOAD=1.
