@@ -74,6 +74,7 @@ import {
   startSwishPayment,
 } from "../payments/payments";
 import { answered, raceStub } from "../race-day/race-runners";
+import { paidRow } from "./box-office-db";
 import { familyEmails } from "./companion-sale-db";
 
 /** Who is at the box office (the admin's e-mail), kept in the audit log. */
@@ -314,30 +315,6 @@ export async function settledAtOnce(
     now,
   );
   await afterPaid(env, started.payid, clock);
-}
-
-function paidRow(
-  payid: string,
-  season: Season,
-  amount: number,
-  counts: { barn: number; vuxna: number },
-  participantIds: string[],
-  now: number,
-) {
-  return {
-    id: payid,
-    registrationId: null,
-    season: season.year,
-    origin: "kassa",
-    amount,
-    currency: "SEK",
-    status: "PAID",
-    dateCreated: now,
-    datePaid: now,
-    settledAt: now,
-    ...counts,
-    participantIds: JSON.stringify(participantIds),
-  };
 }
 
 /**
