@@ -66,7 +66,7 @@ describe("POST /admin/api/authenticate", () => {
   it("signs in an allowlisted, verified Google account and sets only the admin cookie", async () => {
     const { res, body, jar } = await authenticate(await devToken({ email: DEV_ADMIN }));
     expect(res.status).toBe(200);
-    expect(body).toEqual({ ok: true, email: DEV_ADMIN });
+    expect(body).toEqual({ ok: true, email: DEV_ADMIN, role: "organiser" });
     const cookies = res.headers.getSetCookie();
     expect(cookies).toHaveLength(1);
     expect(cookies[0]).toMatch(/^__Host-admin=[^;]+; Max-Age=43200; Path=\/; HttpOnly; Secure; SameSite=Lax$/);
@@ -87,7 +87,7 @@ describe("POST /admin/api/authenticate", () => {
       await devToken({ email: "ARRANGOR@Example.se", iss: "accounts.google.com" }),
     );
     expect(res.status).toBe(200);
-    expect(body).toEqual({ ok: true, email: DEV_ADMIN });
+    expect(body).toEqual({ ok: true, email: DEV_ADMIN, role: "organiser" });
   });
 
   it("accepts an admin from the admins table", async () => {
