@@ -166,7 +166,7 @@ describe("POST /admin/api/dev-login", () => {
     const jar = new CookieJar();
     const res = await post("/admin/api/dev-login", { email: DEV_ADMIN }, { jar });
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ ok: true, email: DEV_ADMIN });
+    expect(await res.json()).toEqual({ ok: true, email: DEV_ADMIN, role: "organiser" });
     expect(jar.get("__Host-admin")).toBeTruthy();
     expect(jar.get("__Host-session")).toBeUndefined();
     expect((await get("/admin/api/me", { jar })).status).toBe(200);
