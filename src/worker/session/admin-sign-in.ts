@@ -53,8 +53,9 @@ async function auditFirstUse(
 }
 
 /**
- * Signs in `email` as admin if the allowlist has it (401 'Ej admin!' otherwise), answering with its role. With `token` (a Google token's
- * fingerprint) a token already used is refused (401) before anything is written or a session started.
+ * Signs in `email` as admin if the allowlist has it (401 'Ej admin!' otherwise), answering with its role. With
+ * `token` (a Google token's fingerprint) a token already used is refused (401) before anything is written or a session
+ * started.
  */
 export async function signInAdmin(
   c: Context<AppEnv>,

@@ -3,13 +3,13 @@
  * the `admins` table names further people, each a volunteer or an organiser, added, changed and removed on the
  * admins screen (session/admins-routes.ts).
  *
- * Every change there is one D1 batch of two statements with one condition: the audit line first, then the change,
- * each only when the target is as the change expects and the acting admin is (still) an organiser. A batch is one
- * transaction, and the audit line does not touch `admins`, so both statements see the same rows: either both are
- * written or neither. The acting admin's role is read inside that transaction, so two organisers demoting (or
- * removing) each other at the same moment cannot both succeed: the later batch finds its actor a volunteer (or gone)
- * and writes nothing (`AdminChange` 'not-organiser'). An actor named in ADMIN_EMAILS has no row to read: the variable
- * cannot change while a request runs.
+ * Every change there is one D1 batch under one condition: the audit line first, then the change (a removal also revokes
+ * the person's admin sessions, before the row goes), each only when the target is as the change expects and the acting
+ * admin is (still) an organiser. A batch is one transaction, and the audit line does not touch `admins`, so both
+ * statements see the same rows: either both are written or neither. The acting admin's role is read inside that
+ * transaction, so two organisers demoting (or removing) each other at the same moment cannot both succeed: the later
+ * batch finds its actor a volunteer (or gone) and writes nothing (`changeAdmins` answers false; the route answers 403).
+ * An actor named in ADMIN_EMAILS has no row to read: the variable cannot change while a request runs.
  */
 import { eq } from "drizzle-orm";
 import type { AdminEntry, AdminRole } from "../../shared/admin-roles";
@@ -41,7 +41,7 @@ export async function isAdminEmail(db: Db, email: string, adminEmailsVar: string
   return (await adminRole(db, email, adminEmailsVar)) !== null;
 }
 
-/** Adds `email` with `role` unless it has a row already (no audit line: the admins screen's changes are `changeAdmins`). */
+/** Adds `email` with `role` unless it has a row already; no audit line (the admins screen uses changeAdmins). */
 export async function addAdmin(db: Db, email: string, now: number, role: AdminRole = "organiser"): Promise<void> {
   await db.insert(admins).values({ email: email.trim().toLowerCase(), addedAt: now, role }).onConflictDoNothing();
 }
