@@ -11,11 +11,14 @@ import { ApiError } from "./lib/errors";
 import { appContext } from "./middleware/context";
 import { cacheControlMiddleware } from "./middleware/cache-control";
 import { adminGuard } from "./middleware/admin";
+import { adminRole } from "./middleware/admin-role";
+import { ADMIN_ROLE_PATHS } from "./admin-roles";
 import { requireJsonBody } from "./middleware/json-body";
 import { sameOrigin } from "./middleware/same-origin";
 import { securityHeadersMiddleware } from "./middleware/security-headers";
 import { sessionContext } from "./middleware/session";
 import { authRoutes } from "./session/routes";
+import { adminsRoutes } from "./session/admins-routes";
 import { configRoutes } from "./site/config-routes";
 import { healthRoutes } from "./site/health-routes";
 import { dataRoutes } from "./results/routes";
@@ -71,10 +74,13 @@ export function createApp() {
   app.use("/admin/api/*", adminGuard);
   app.use("/admin/registrations", adminGuard);
   app.use("/admin/registrations/*", adminGuard);
+  // Then the role each admin route states (admin-roles.ts): a volunteer gets a Swedish 403 from an organiser's call.
+  for (const path of ADMIN_ROLE_PATHS) app.use(path, adminRole);
 
   // Routes are mounted below, one line per resource file.
   app.route("/", configRoutes);
   app.route("/", authRoutes);
+  app.route("/", adminsRoutes);
   app.route("/", devRoutes);
   // Before the data routes: /resultat/{year} is a page, /resultat/{csvfile} a file (see pages.ts).
   app.route("/", pagesRoutes);

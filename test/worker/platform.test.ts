@@ -195,7 +195,7 @@ describe("admin allowlist", () => {
     expect(res.status).toBe(200);
     const res2 = await post("/admin/api/dev-login", { email: "ANDRA@example.se" }, { env: overrides });
     expect(res2.status).toBe(200);
-    expect(await res2.json()).toEqual({ ok: true, email: "andra@example.se" });
+    expect(await res2.json()).toEqual({ ok: true, email: "andra@example.se", role: "organiser" });
   });
 
   it("ends admin rights at the next request once the address leaves the admins table", async () => {

@@ -18,6 +18,8 @@ import { PublicLayout } from "./public-layout";
 
 const AdminShell = lazyScreen(() => import("../features/admin/admin-shell"));
 const AdminLoginPage = lazy(() => import("../features/admin/admin-login-page"));
+const AdminStart = lazy(() => import("../features/admin/admin-start"));
+const AdminsPage = lazy(() => import("../features/admin/admins/admins-page"));
 const TimingPage = lazy(() => import("../features/timing/timing-page"));
 const RegistrationPage = lazy(() => import("../features/registration/registration-page"));
 const ReceiptPage = lazy(() => import("../features/receipt/receipt-page"));
@@ -92,7 +94,8 @@ export function AppRoutes() {
           </Suspense>
         }
       >
-        <Route path="admin" element={<Navigate to="/admin/list-by-race" replace />} />
+        {/* The spec's /admin → /admin/list-by-race is the organiser's; a volunteer lands on the race list. */}
+        <Route path="admin" element={<AdminStart />} />
         <Route path="admin/list-by-race" element={<RegistrationsPage />} />
         <Route path="admin/race" element={<RaceHubPage />} />
         <Route path="admin/race/:id" element={<RacePage />} />
@@ -109,6 +112,7 @@ export function AppRoutes() {
         <Route path="admin/kampanjkoder" element={<CampaignsPage />} />
         <Route path="admin/resultat" element={<ResultsImportPage />} />
         <Route path="admin/hjalp" element={<HelpPage />} />
+        <Route path="admin/behorigheter" element={<AdminsPage />} />
         {/* The older admin screen is replaced by this one: old bookmarks land on the registrations. */}
         <Route path="admin-old" element={<Navigate to="/admin/list-by-race" replace />} />
         <Route path="admin/*" element={<AdminNotFoundPage />} />

@@ -35,6 +35,8 @@ configRoutes.get("/api/config", (c) => {
       isLoggedIn: c.var.session !== null,
       email: c.var.session?.email ?? null,
       adminEmail: c.var.admin?.email ?? null,
+      // The admin's role (issue 43): the SPA's menu and pages follow it; the Worker checks it on every call.
+      adminRole: c.var.admin?.role ?? null,
       wsUrl: wsUrlFor(c.req.url),
       serverTime: now,
       devMode: c.var.devMode,

@@ -1,6 +1,8 @@
 /**
  * The admin area's frame: 'Admin Panel', tabs, and a side drawer with every admin screen. A lazy chunk (with
- * Radix Dialog and Tabs), so visitors never download it. Signed-out visitors and non-admins go to /admin/login.
+ * Radix Dialog and Tabs), so visitors never download it. Signed-out visitors and non-admins go to /admin/login. The
+ * tabs and the drawer list only the screens the admin's role may use (admin-screens.ts); another screen opened by its
+ * address shows 'Det här får bara arrangörer göra.' in its place, and none of its calls are made.
  * It holds the race-day tap queues, so presses not yet sent go out from whichever admin screen is open.
  */
 import { Suspense, useEffect, useRef, useState } from "react";
@@ -12,9 +14,8 @@ import { MenuIcon } from "../../components/ui/icons";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "../../components/ui/tabs";
 import { useConfig } from "../config/get-config";
 import { TapQueueProvider, UnsentTapsNote } from "../race-day/tap-queue-provider";
-import { ADMIN_SCREENS, screenForPath } from "./admin-screens";
-
-const TABS = ADMIN_SCREENS.filter((s) => s.tab);
+import { mayAct, ORGANISERS_ONLY } from "../../../shared/admin-roles";
+import { adminStartPath, screenForPath, screensFor } from "./admin-screens";
 
 export default function AdminShell() {
   const config = useConfig();
@@ -23,7 +24,12 @@ export default function AdminShell() {
   const [drawerOpen, setDrawerOpen] = useState(false);
   const tabList = useRef<HTMLDivElement>(null);
   const isAdmin = config.data?.isAdmin === true;
-  const activePath = TABS.find((t) => t.path === screenForPath(pathname)?.path)?.path;
+  // A server from before the roles sends none; its admins could do everything.
+  const role = config.data?.adminRole ?? "organiser";
+  const screens = screensFor(role);
+  const tabs = screens.filter((s) => s.tab);
+  const screen = screenForPath(pathname);
+  const activePath = tabs.find((t) => t.path === screenForPath(pathname)?.path)?.path;
   // On a phone the tabs scroll sideways (ui/tabs.tsx): the open screen's tab is brought into the strip's view,
   // also when the screen was opened from the drawer or a link. Only the strip scrolls, never the page.
   useEffect(() => {
@@ -55,12 +61,21 @@ export default function AdminShell() {
   }
   if (!config.data.isAdmin) return <Navigate to="/admin/login" replace />;
 
-  const activeTab = TABS.find((t) => t.path === activePath);
-  const outlet = (
-    <Suspense fallback={<PageLoading />}>
-      <Outlet />
-    </Suspense>
-  );
+  const activeTab = tabs.find((t) => t.path === activePath);
+  const outlet =
+    screen && !mayAct(role, screen.role) ? (
+      <section className="page">
+        <h2>{screen.label}</h2>
+        <p className="alert alert-error" role="alert">
+          {ORGANISERS_ONLY}
+        </p>
+        <Link to={adminStartPath(role)}>Till startsidan</Link>
+      </section>
+    ) : (
+      <Suspense fallback={<PageLoading />}>
+        <Outlet />
+      </Suspense>
+    );
 
   return (
     <TapQueueProvider>
@@ -86,7 +101,7 @@ export default function AdminShell() {
 
         <Tabs value={activeTab?.path ?? ""} onValueChange={(path) => navigate(path)} activationMode="manual">
           <TabsList ref={tabList} aria-label="Adminsidor" className="admin-tabs">
-            {TABS.map((t) => (
+            {tabs.map((t) => (
               <TabsTrigger key={t.path} value={t.path}>
                 {t.label}
               </TabsTrigger>
@@ -105,7 +120,7 @@ export default function AdminShell() {
           <DialogContent title="Admin Panel" side="left" closeLabel="Stäng menyn" className="nav-drawer">
             <nav aria-label="Alla adminsidor">
               <ul className="nav-links">
-                {ADMIN_SCREENS.map((s) => (
+                {screens.map((s) => (
                   <li key={s.path}>
                     <NavLink to={s.path} className="nav-link" onClick={() => setDrawerOpen(false)}>
                       {s.label}

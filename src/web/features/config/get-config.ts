@@ -1,9 +1,10 @@
 /**
- * GET /api/config: who the visitor is (isAdmin, isLoggedIn), where the sockets live (wsUrl), the server's
+ * GET /api/config: who the visitor is (isAdmin and the admin's role, isLoggedIn), where the sockets live (wsUrl), the server's
  * clock and the season's time-dependent switches. Every arrival is broadcast as the window event `config`
  * (spec: "JSON broadcast as the detail of a window event named config").
  */
 import { queryOptions, useQuery } from "@tanstack/react-query";
+import type { AdminRole } from "../../../shared/admin-roles";
 import type { DistanceKm, PriceTier } from "../../../shared/season";
 import { api } from "../../lib/api";
 
@@ -43,6 +44,8 @@ export interface Config {
   /** The signed-in visitor's and admin's addresses, when the server sends them. */
   email?: string | null;
   adminEmail?: string | null;
+  /** The admin's role (issue 43; absent from older servers, whose admins could do everything: an organiser's). */
+  adminRole?: AdminRole | null;
   wsUrl: string;
   serverTime: number | string;
   devMode: boolean;
@@ -81,4 +84,12 @@ export const configQueryOptions = () =>
 /** The config; `data` is undefined until it arrives (and always on the server render). */
 export function useConfig() {
   return useQuery(configQueryOptions());
+}
+
+/**
+ * The signed-in admin's role (issue 43), for hiding what the role may not do: the Worker refuses it regardless. A
+ * server from before the roles sends none; its admins could do everything.
+ */
+export function useAdminRole(): AdminRole {
+  return useConfig().data?.adminRole ?? "organiser";
 }
