@@ -8,7 +8,8 @@
  *   on the public site, whose pages the admin worker does not control: before the fix (logout.ts) the copies stayed.
  */
 import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, expect, inject, test } from "vitest";
+import { afterAll, afterEach, beforeAll, expect, test } from "vitest";
+import { e2eBaseURL } from "./server-url";
 import { ORGANISERS_ONLY } from "../../src/shared/admin-roles";
 import { raceId } from "../../src/shared/race-id";
 import type { RaceRecord } from "../../src/shared/race-protocol";
@@ -16,7 +17,7 @@ import { contextsStayOnSite, launchBrowser, phoneContext, signInAsDevAdmin } fro
 import { startProxy, type TestProxy } from "./proxy";
 import { CLIENT, expectNoSidewaysScroll } from "./public-pages";
 
-const baseURL = inject("baseURL");
+const baseURL = e2eBaseURL();
 const PHONE = { width: 390, height: 844 };
 
 let browser: Browser;
