@@ -14,7 +14,7 @@ import { adminGuard } from "./middleware/admin";
 import { requireJsonBody } from "./middleware/json-body";
 import { sameOrigin } from "./middleware/same-origin";
 import { securityHeadersMiddleware } from "./middleware/security-headers";
-import { sessionContext } from "./middleware/session";
+import { sessionContext } from "./session/session-middleware";
 import { authRoutes } from "./session/routes";
 import { configRoutes } from "./site/config-routes";
 import { healthRoutes } from "./site/health-routes";

@@ -9,7 +9,7 @@ import {
   GIVE_UP_AFTER_MS,
   pollWaits,
 } from "../../src/web/features/receipt/poll-schedule";
-import { inSpecOrder } from "../../src/web/features/registration/format";
+import { inSpecOrder } from "../../src/web/lib/format";
 
 describe("/kvitto's poll schedule", () => {
   it("first after 2 s, each wait ×1.5, the last check at three minutes", () => {

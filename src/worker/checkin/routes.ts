@@ -16,7 +16,7 @@ import { ApiError } from "../lib/errors";
 import { validate } from "../middleware/validate";
 import { bibAtDesk, familyByCode, familyByKind, pickUp, searchFamilies } from "./checkin";
 import { checkinQrPng, checkinQrSvg } from "./checkin-qr";
-import { participantRace } from "./checkin-db";
+import { participantRace } from "../db/checkin-db";
 
 export const checkinRoutes = new Hono<AppEnv>();
 

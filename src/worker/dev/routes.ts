@@ -10,7 +10,7 @@
  *   of accounts.google.com (its button gets a token from /dev/google-token);
  * - GET /dev/outbox (HTML) and /dev/outbox.json: every mail the 'outbox' transport delivered, whole, newest first
  *   (`?to=` filters by recipient); GET and POST /dev/outbox/settings {refuse}: while `refuse` is true the outbox
- *   refuses every mail as a provider's error answer would (dev/outbox.ts), so mailings are left waiting;
+ *   refuses every mail as a provider's error answer would (adapters/outbox.ts), so mailings are left waiting;
  * - POST /dev/login-codes/:id/expire: lets a login code run out now (the 10-minute rule itself is tested with a
  *   shifted clock; this lets the browser tests show the expired-code message without waiting 10 minutes);
  * - POST /dev/races/:raceId/results-mail: the race's owed results mail goes out now, without waiting for the race
@@ -29,8 +29,8 @@ import type { AppEnv } from "../env";
 import { escapeHtml } from "../lib/html";
 import { validate } from "../middleware/validate";
 import { devOnly } from "./dev-only";
-import { devJwks, GSI_STAND_IN_SCRIPT, signDevGoogleToken } from "./google-stand-in";
-import { listOutbox, outboxRefuses, setOutboxRefuses, type OutboxMail } from "./outbox";
+import { devJwks, GSI_STAND_IN_SCRIPT, signDevGoogleToken } from "../adapters/google-stand-in";
+import { listOutbox, outboxRefuses, setOutboxRefuses, type OutboxMail } from "../adapters/outbox";
 
 export const devRoutes = new Hono<AppEnv>();
 

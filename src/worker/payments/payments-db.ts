@@ -7,7 +7,7 @@ import type { PaymentRecord, PaymentStatus, SettledStatus } from "../../shared/p
 import { isPaymentStatus } from "../../shared/payment-protocol";
 import { campaignUsable, claimCampaignUseStatement } from "../campaigns/campaigns-db";
 import type { Db } from "../db/client";
-import { findRegistrationById } from "../registration/registrations-db";
+import { findRegistrationById } from "../db/registrations-db";
 import { auditLog, participants, payments, registrations } from "../db/schema";
 import { scoped, type ErasureScope, type ErasureStatement } from "../db/erasure";
 
@@ -73,7 +73,7 @@ export async function insertOrderPayment(
   const code = row.kampanj ?? null;
   // The runners this order pays for: an open or paid order of theirs already holds the code's use (campaigns-db.ts).
   const holder = { registrationId: row.registrationId, runnerIds: parseParticipantIds(row.participantIds ?? "[]") };
-  // json('stale') raises "malformed JSON", which aborts the batch (see saveRunners in src/worker/registration/registrations-db.ts).
+  // json('stale') raises "malformed JSON", which aborts the batch (see saveRunners in src/worker/db/registrations-db.ts).
   const guard = db
     .select({
       ok: sql`json(CASE WHEN ${registrations.version} = ${expected.version}

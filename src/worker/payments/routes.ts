@@ -10,7 +10,7 @@ import { auditOnce } from "../db/audit";
 import { database } from "../db/client";
 import { sameSecret } from "../lib/crypto";
 import { findPayment, paymentRecord } from "./payments-db";
-import { findRegistrationById } from "../registration/registrations-db";
+import { findRegistrationById } from "../db/registrations-db";
 import type { AppEnv } from "../env";
 import { forbidden, notFound } from "../lib/errors";
 import { isSiteOrigin } from "../middleware/same-origin";

@@ -17,7 +17,7 @@ import { validate } from "../middleware/validate";
 import { raceSnapshot } from "../race-day/race-runners";
 import { DIPLOMA_HEADERS, DIPLOMA_TEXT, diplomaDocument, type Diploma } from "./diplomas";
 import { familyResults } from "./family-results";
-import { findRegistration, registrationRunners } from "./registrations-db";
+import { findRegistration, registrationRunners } from "../db/registrations-db";
 
 export const familyRoutes = new Hono<AppEnv>();
 

@@ -18,8 +18,8 @@ import { asc, eq, inArray } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { campaignCodes, payments, refunds } from "../db/schema";
 import { parseParticipantIds, paymentRecord, type PaymentRow } from "../payments/payments-db";
-import { ensureCheckinCode } from "../checkin/checkin-db";
-import { previousRunners, registrationRunners, type RegistrationRow, type StoredRunner } from "./registrations-db";
+import { ensureCheckinCode } from "../db/checkin-db";
+import { previousRunners, registrationRunners, type RegistrationRow, type StoredRunner } from "../db/registrations-db";
 
 function iso(ms: number | null): string | null {
   return ms === null ? null : new Date(ms).toISOString();

@@ -52,7 +52,7 @@ import {
   useLoginCode,
   useLoginLink,
 } from "../session/login-codes-db";
-import { ensureRegistration, findRegistration, registrationRunners, unselectPayment } from "./registrations-db";
+import { ensureRegistration, findRegistration, registrationRunners, unselectPayment } from "../db/registrations-db";
 import { registrationView } from "./registration-view";
 import {
   applyRunnerMap,

@@ -51,7 +51,7 @@ import {
   type RegistrationRow,
   type SaveResult,
   type StoredRunner,
-} from "./registrations-db";
+} from "../db/registrations-db";
 
 /** Who the race objects' audit trail names for a change made by the family. */
 const FAMILY = { actor: "anmälan" };

@@ -14,7 +14,7 @@ import { database } from "../db/client";
 import type { AppEnv } from "../env";
 import { ApiError, tooMany, unauthorized } from "../lib/errors";
 import { allowed, clientKey } from "../middleware/rate-limit";
-import { devJwksFetch } from "../dev/google-stand-in";
+import { devJwksFetch } from "../adapters/google-stand-in";
 import { validate } from "../middleware/validate";
 import { endSessions } from "./sessions";
 import { RACE_HUB_NAME } from "../../shared/object-calls";

@@ -17,7 +17,7 @@ import {
   type RaceClientFrame,
   type RaceEvent,
 } from "../../../shared/race-protocol";
-import { useConfig } from "../config/get-config";
+import { useConfig } from "../../lib/config/get-config";
 import { applyHubEvents, applyRaceEvents, type HelloInfo } from "./apply-race-events";
 import { raceQueryOptions } from "./api/get-race";
 import { racesQueryOptions } from "./api/get-races";

@@ -8,7 +8,7 @@ import { Link, Navigate, useParams } from "react-router";
 import { SEASON } from "../../../shared/season";
 import { Button } from "../../components/ui/button";
 import { useDocumentTitle } from "../../lib/use-document-title";
-import { useConfig } from "../config/get-config";
+import { useConfig } from "../../lib/config/get-config";
 import { registrationQueryOptions } from "../registration/api/get-registration";
 import { useVerifyPolling } from "./use-verify-polling";
 import "../registration/registration.css";

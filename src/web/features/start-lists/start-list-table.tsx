@@ -6,7 +6,7 @@
 import { useDeferredValue, useMemo } from "react";
 import { DataGrid, type GridColumn } from "../../components/ui/data-grid";
 import { LoadState } from "../../components/ui/load-state";
-import { useRunnerFilter } from "../runner-search/runner-search";
+import { useRunnerFilter } from "../../components/runner-search/runner-search";
 import { usePublicRace } from "./api/get-public-race";
 import { usePublicCompanions } from "./api/get-public-companions";
 import {

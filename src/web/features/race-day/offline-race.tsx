@@ -22,8 +22,8 @@ import { useEffect, useRef, useState, useSyncExternalStore } from "react";
 import type { RaceSnapshot } from "../../../shared/race-protocol";
 import { stockholmDate, stockholmParts, formatSwedishDateTime } from "../../../shared/stockholm";
 import { ApiError } from "../../lib/api";
-import { raceQueryOptions } from "../race-day/api/get-race";
-import { rapidQueryOptions, useRapid } from "../race-day/api/rapid-timing";
+import { raceQueryOptions } from "./api/get-race";
+import { rapidQueryOptions, useRapid } from "./api/rapid-timing";
 import { forgetRaceCopy, loadRace, raceCopyOnScreen, saveRace, showRaceCopy, watchRaceCopies } from "./race-copies";
 
 const SAVE_EVERY_MS = 2_000;

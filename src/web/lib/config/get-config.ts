@@ -5,7 +5,7 @@
  */
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import type { DistanceKm, PriceTier } from "../../../shared/season";
-import { api } from "../../lib/api";
+import { api } from "../api";
 
 export interface ConfigDistance {
   distance: DistanceKm;

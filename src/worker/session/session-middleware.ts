@@ -1,11 +1,11 @@
 import { createMiddleware } from "hono/factory";
-import { isAdminEmail } from "../session/admins-db";
+import { isAdminEmail } from "./admins-db";
 import { database } from "../db/client";
 import type { AppEnv } from "../env";
 import type { Db } from "../db/client";
 import type { SessionInfo } from "../env";
-import { liveSession, readSession, sessionCookie, sessionIdFromToken } from "../session/sessions";
-import { forgetRaceDaySession, RACE_DAY_PATH, recentlyVerified, rememberVerified } from "../session/race-day-sessions";
+import { liveSession, readSession, sessionCookie, sessionIdFromToken } from "./sessions";
+import { forgetRaceDaySession, RACE_DAY_PATH, recentlyVerified, rememberVerified } from "./race-day-sessions";
 
 /**
  * The spectators' paths answer the same to everyone, so a crowd of signed-in families following a race costs no
