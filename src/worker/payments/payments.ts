@@ -22,6 +22,7 @@ import { swishClientFor, SwishError, type SwishPayment } from "../adapters/swish
 import { randomHex, sha256Hex } from "../lib/crypto";
 import { audit, auditOnce } from "../db/audit";
 import { database, type Db } from "../db/client";
+import { participantsByIds } from "../db/participants-db";
 import {
   findPayment,
   hasAuditStep,
@@ -32,7 +33,6 @@ import {
   listOpenSwishPayments,
   listPaidNeedingFollowUp,
   parseParticipantIds,
-  participantsByIds,
   selectRegistrationPayment,
   settlePaymentRow,
   storePaymentToken,

@@ -42,7 +42,8 @@ import { companionSaveErrors, type SaveCandidate } from "../../shared/companion"
 import type { Db } from "../db/client";
 import { ApiError, badRequest, conflict } from "../lib/errors";
 import { withdrawOpenPayments } from "../payments/payments";
-import { listOpenSwishPayments, participantsByIds } from "../payments/payments-db";
+import { participantsByIds } from "../db/participants-db";
+import { listOpenSwishPayments } from "../payments/payments-db";
 import { changeRunnerInRace, syncRunnerFromD1 } from "../race-day/race-runners";
 import {
   moveCompanionsWithChild,
