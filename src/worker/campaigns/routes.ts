@@ -88,7 +88,7 @@ function adminEmail(c: Context<AppEnv>): string {
   return c.var.admin?.email ?? "okänd";
 }
 
-campaignRoutes.get("/admin/api/kampanjkoder", async (c) => {
+campaignRoutes.get("/", async (c) => {
   const db = database(c.env.DB);
   const builtins = builtinCampaigns(c.env);
   await ensureBuiltinCampaigns(db, c.var.clock.now(), builtins);
@@ -96,7 +96,7 @@ campaignRoutes.get("/admin/api/kampanjkoder", async (c) => {
   return c.json({ kampanjkoder: (await listCampaigns(db, builtins)).map(view), configErrors: builtins.errors });
 });
 
-campaignRoutes.post("/admin/api/kampanjkoder", validate("json", newCampaignBody), async (c) => {
+campaignRoutes.post("/", validate("json", newCampaignBody), async (c) => {
   const body = c.req.valid("json");
   const db = database(c.env.DB);
   const now = c.var.clock.now();
@@ -128,7 +128,7 @@ for (const [action, disabled] of [
   ["disable", true],
   ["enable", false],
 ] as const) {
-  campaignRoutes.post(`/admin/api/kampanjkoder/:code/${action}`, validate("param", codeParam), async (c) => {
+  campaignRoutes.post(`/:code/${action}`, validate("param", codeParam), async (c) => {
     const code = normalizeCode(c.req.valid("param").code);
     const db = database(c.env.DB);
     const now = c.var.clock.now();

@@ -78,18 +78,18 @@ function siteUrl(c: Context<AppEnv>): string {
   return c.var.devMode ? new URL(c.req.url).origin : c.env.PUBLIC_ORIGIN;
 }
 
-epassiRoutes.get("/admin/api/invite/epassi", async (c) => {
+epassiRoutes.get("/", async (c) => {
   c.header("cache-control", "no-store");
   return c.json({ invitations: (await allInvitations(c.env)).map(view) });
 });
 
-epassiRoutes.post("/admin/api/invite/epassi", validate("json", invitationBody), async (c) => {
+epassiRoutes.post("/", validate("json", invitationBody), async (c) => {
   const { name, email } = c.req.valid("json");
   const invitation = await sendInvitation(c.env, c.var.clock, { name, email, admin: admin(c), siteUrl: siteUrl(c) });
   return c.json({ message: EPASSI_MESSAGES.sent, invitation: view(invitation) }, 201);
 });
 
-epassiRoutes.post("/admin/api/invite/epassi/:id/resend", validate("param", idParam), async (c) => {
+epassiRoutes.post("/:id/resend", validate("param", idParam), async (c) => {
   const id = Number(c.req.valid("param").id);
   const invitation = await resendInvitation(c.env, c.var.clock, id, { admin: admin(c), siteUrl: siteUrl(c) });
   return c.json({ message: EPASSI_MESSAGES.sent, invitation: view(invitation) });

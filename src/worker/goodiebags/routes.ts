@@ -10,7 +10,7 @@ import type { AppEnv } from "../env";
 
 export const goodieBagRoutes = new Hono<AppEnv>();
 
-goodieBagRoutes.get("/admin/api/goodiebags", async (c) => {
+goodieBagRoutes.get("/", async (c) => {
   c.header("cache-control", "no-store");
   // generatedAt: the server clock's moment (epoch ms), printed on the list.
   return c.json({ ...(await goodieBags(database(c.env.DB), SEASON)), generatedAt: c.var.clock.now() });

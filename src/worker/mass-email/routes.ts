@@ -35,6 +35,7 @@ import { enqueueRecipients, resumeMailings, type MailMessage } from "./mailings"
 import { validate } from "../middleware/validate";
 
 export const massEmailRoutes = new Hono<AppEnv>();
+export const mailingRoutes = new Hono<AppEnv>();
 
 export const SUBJECT_MAX = 200;
 export const MESSAGE_MAX = 20_000;
@@ -116,41 +117,41 @@ async function send(c: Context<AppEnv>, audience: Audience, body: z.infer<typeof
   return c.json({ id, totalRecipients: list.length }, 202);
 }
 
-massEmailRoutes.get("/admin/api/previous-runners-count", async (c) =>
+massEmailRoutes.get("/previous-runners-count", async (c) =>
   c.json({ count: (await recipients(c, "previous")).length }),
 );
 
-massEmailRoutes.get("/admin/api/previous-runners", async (c) =>
+massEmailRoutes.get("/previous-runners", async (c) =>
   c.json((await recipients(c, "previous")).map(({ name, email }) => ({ name, email }))),
 );
 
-massEmailRoutes.post("/admin/api/send-email-previous-runners", validate("json", sendBody), (c) =>
+massEmailRoutes.post("/send-email-previous-runners", validate("json", sendBody), (c) =>
   send(c, "previous", c.req.valid("json")),
 );
 
-massEmailRoutes.get("/admin/api/get_current_runners_count_handler", async (c) =>
+massEmailRoutes.get("/get_current_runners_count_handler", async (c) =>
   c.json({ count: (await recipients(c, "current")).length }),
 );
 
-massEmailRoutes.get("/admin/api/get_current_runners_handler", async (c) =>
+massEmailRoutes.get("/get_current_runners_handler", async (c) =>
   c.json((await recipients(c, "current")).map(({ name, email, race }) => ({ name, email, race: race ?? "" }))),
 );
 
-massEmailRoutes.post("/admin/api/send-email-current-runners", validate("json", sendBody), (c) =>
+massEmailRoutes.post("/send-email-current-runners", validate("json", sendBody), (c) =>
   send(c, "current", c.req.valid("json")),
 );
 
 // Before "/admin/api/mailings/:id": "waiting" is no id.
-massEmailRoutes.get("/admin/api/mailings/waiting", async (c) => c.json(await waitingMailings(database(c.env.DB))));
+mailingRoutes.get("/waiting", async (c) => c.json(await waitingMailings(database(c.env.DB))));
 
-massEmailRoutes.get("/admin/api/mailings/:id", validate("param", idParam), async (c) => {
+mailingRoutes.get("/:id", validate("param", idParam), async (c) => {
   const db = database(c.env.DB);
   const mailing = await findMailing(db, c.req.valid("param").id);
   if (!mailing) throw notFound(MSG.missing);
   return c.json(await mailingProgress(db, mailing));
 });
 
-massEmailRoutes.post("/admin/api/mailings/:id/resume", validate("param", idParam), async (c) => {
+mailingRoutes.post("/:id/resume", validate("param", idParam), async (c) => {
   const db = database(c.env.DB);
   const mailing = await findMailing(db, c.req.valid("param").id);
   if (!mailing) throw notFound(MSG.missing);
@@ -170,7 +171,7 @@ massEmailRoutes.post("/admin/api/mailings/:id/resume", validate("param", idParam
   return c.json({ ...result, progress: await mailingProgress(db, mailing) });
 });
 
-massEmailRoutes.post("/admin/api/mailings/results/:race/resume", validate("param", raceParam), async (c) => {
+mailingRoutes.post("/results/:race/resume", validate("param", raceParam), async (c) => {
   const db = database(c.env.DB);
   const { race } = c.req.valid("param");
   const ids = await waitingResultsMailings(db, race);

@@ -204,7 +204,7 @@ function summaryRunner(p: Record<string, unknown>) {
   return { firstname: p.firstname, lastname: p.lastname, age: p.age, distance: p.distance, race: p.race_id };
 }
 
-personalDataRoutes.get("/admin/api/personal-data", validate("query", personQuery), async (c) => {
+personalDataRoutes.get("/", validate("query", personQuery), async (c) => {
   const key = personKey(c.req.valid("query"));
   const { data } = await found(c, key);
   // Paid: the registration has a PAID payment (a family that added a runner after paying has two).
@@ -232,7 +232,7 @@ personalDataRoutes.get("/admin/api/personal-data", validate("query", personQuery
   });
 });
 
-personalDataRoutes.get("/admin/api/personal-data/box-office", validate("query", searchQuery), async (c) => {
+personalDataRoutes.get("/box-office", validate("query", searchQuery), async (c) => {
   const q = c.req.valid("query").q;
   const db = database(c.env.DB);
   const rows = phoneDigits(q) !== null ? await boxOfficeRunnersByPhone(db, q) : await boxOfficeRunnersByName(db, q);
@@ -251,7 +251,7 @@ personalDataRoutes.get("/admin/api/personal-data/box-office", validate("query", 
   });
 });
 
-personalDataRoutes.get("/admin/api/personal-data/export", validate("query", personQuery), async (c) => {
+personalDataRoutes.get("/export", validate("query", personQuery), async (c) => {
   const key = personKey(c.req.valid("query"));
   const { data } = await found(c, key);
   const now = c.var.clock.now();
@@ -331,7 +331,7 @@ function confirmed(key: PersonKey, given: unknown): boolean {
   return confirm === key.runner;
 }
 
-personalDataRoutes.post("/admin/api/personal-data/erase", validate("json", eraseBody), async (c) => {
+personalDataRoutes.post("/erase", validate("json", eraseBody), async (c) => {
   const body = c.req.valid("json");
   const key = personKey(body);
   if (!confirmed(key, body.confirm)) {

@@ -68,7 +68,7 @@ function refuse(errors: readonly { line: number; message: string }[]): ApiError 
   );
 }
 
-resultsImportRoutes.post("/admin/api/results/import", validate("json", importBody), async (c) => {
+resultsImportRoutes.post("/import", validate("json", importBody), async (c) => {
   const body = c.req.valid("json");
   const db = database(c.env.DB);
   const now = c.var.clock.now();

@@ -23,6 +23,7 @@ import { SEASON } from "../../shared/season";
 import { races } from "../db/schema";
 
 export const authRoutes = new Hono<AppEnv>();
+export const logoutRoutes = new Hono<AppEnv>();
 
 const authenticateBody = z.object({
   credential: z
@@ -31,7 +32,7 @@ const authenticateBody = z.object({
     .max(16_384, "Inloggningsuppgiften är för lång."),
 });
 
-authRoutes.post("/admin/api/authenticate", validate("json", authenticateBody), async (c) => {
+authRoutes.post("/authenticate", validate("json", authenticateBody), async (c) => {
   const { credential } = c.req.valid("json");
   // Before the token is verified or anything audited: a client replaying or spraying tokens is stopped here.
   if (!(await allowed(c.env.ADMIN_AUTH_RL, `admin-auth:${clientKey(c)}`))) {
@@ -54,9 +55,9 @@ authRoutes.post("/admin/api/authenticate", validate("json", authenticateBody), a
 });
 
 /** Who the admin session belongs to (the admin guard has already refused everyone else). */
-authRoutes.get("/admin/api/me", (c) => c.json({ email: c.var.admin?.email ?? null }));
+authRoutes.get("/me", (c) => c.json({ email: c.var.admin?.email ?? null }));
 
-authRoutes.get("/api/logout", async (c) => {
+logoutRoutes.get("/", async (c) => {
   const admin = c.var.admin;
   await endSessions(c);
   if (admin) {

@@ -26,7 +26,7 @@ export function wsUrlFor(requestUrl: string): string {
   return `${url.protocol === "https:" ? "wss:" : "ws:"}//${url.host}/ws`;
 }
 
-configRoutes.get("/api/config", (c) => {
+configRoutes.get("/", (c) => {
   const now = c.var.clock.now();
   const season = SEASON;
   return c.json(
