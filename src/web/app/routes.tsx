@@ -16,7 +16,7 @@ import { NotFoundPage } from "./not-found-page";
 import { PageLoading } from "../components/layout/page-loading";
 import { PublicLayout } from "./public-layout";
 
-const AdminShell = lazyScreen(() => import("../features/admin/admin-shell"));
+const AdminShell = lazyScreen(() => import("./admin-shell"));
 const AdminLoginPage = lazy(() => import("../features/admin/login/admin-login-page"));
 const TimingPage = lazy(() => import("../features/timing/timing-page"));
 const RegistrationPage = lazy(() => import("../features/registration/registration-page"));

@@ -5,14 +5,14 @@
  */
 import { Suspense, useEffect, useRef, useState } from "react";
 import { Link, Navigate, NavLink, Outlet, useLocation, useNavigate } from "react-router";
-import { PageLoading } from "../../components/layout/page-loading";
-import { Button } from "../../components/ui/button";
-import { Dialog, DialogContent } from "../../components/ui/dialog";
-import { MenuIcon } from "../../components/ui/icons";
-import { Tabs, TabsContent, TabsList, TabsTrigger } from "../../components/ui/tabs";
-import { useConfig } from "../../lib/config/get-config";
-import { TapQueueProvider, UnsentTapsNote } from "../race-day/tap-queue-provider";
-import { ADMIN_SCREENS, screenForPath } from "./admin-screens";
+import { PageLoading } from "../components/layout/page-loading";
+import { Button } from "../components/ui/button";
+import { Dialog, DialogContent } from "../components/ui/dialog";
+import { MenuIcon } from "../components/ui/icons";
+import { Tabs, TabsContent, TabsList, TabsTrigger } from "../components/ui/tabs";
+import { useConfig } from "../lib/config/get-config";
+import { TapQueueProvider, UnsentTapsNote } from "../features/race-day/tap-queue-provider";
+import { ADMIN_SCREENS, screenForPath } from "../features/admin/admin-screens";
 
 const TABS = ADMIN_SCREENS.filter((s) => s.tab);
 
@@ -37,7 +37,7 @@ export default function AdminShell() {
   }, [activePath, isAdmin]);
   // The admin area's service worker, so the race screens open with no connection (README, "Offline").
   useEffect(() => {
-    if (isAdmin) void import("../../lib/register-service-worker").then((m) => m.registerServiceWorker("admin"));
+    if (isAdmin) void import("../lib/register-service-worker").then((m) => m.registerServiceWorker("admin"));
   }, [isAdmin]);
 
   if (!config.data) {
