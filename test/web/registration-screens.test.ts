@@ -8,7 +8,7 @@ import {
   FIRST_DELAY_MS,
   GIVE_UP_AFTER_MS,
   pollWaits,
-} from "../../src/web/features/receipt/poll-schedule";
+} from "../../src/web/features/registration/poll-schedule";
 import { inSpecOrder } from "../../src/web/lib/format";
 
 describe("/kvitto's poll schedule", () => {

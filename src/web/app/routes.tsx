@@ -20,7 +20,7 @@ const AdminShell = lazyScreen(() => import("./admin-shell"));
 const AdminLoginPage = lazy(() => import("../features/admin/login/admin-login-page"));
 const TimingPage = lazy(() => import("../features/timing/timing-page"));
 const RegistrationPage = lazy(() => import("../features/registration/registration-page"));
-const ReceiptPage = lazy(() => import("../features/receipt/receipt-page"));
+const ReceiptPage = lazy(() => import("../features/registration/receipt-page"));
 const CampaignsPage = lazy(() => import("../features/admin/campaigns/campaigns-page"));
 const EpassiPage = lazy(() => import("../features/admin/epassi/epassi-page"));
 const RegistrationsPage = lazy(() => import("../features/admin/registrations/registrations-page"));
