@@ -68,7 +68,8 @@ function RaceScreen({ raceId }: { raceId: string }) {
   useDocumentTitle(raceId);
   const socket = useRaceSocket(raceId);
   const race = useRace(raceId, { live: true });
-  const reviews = useReviews(raceId).data ?? [];
+  const reviewData = useReviews(raceId).data;
+  const reviews = useMemo(() => reviewData ?? [], [reviewData]);
   const online = useOnline();
   const offline = useOfflineRace(raceId, race, socket.status === "socket ansluten");
   const { messages, report, clear } = useMessages();
@@ -113,6 +114,7 @@ function RaceScreen({ raceId }: { raceId: string }) {
   useEffect(() => {
     if (missingDevices && !auditFetching) void refetchAudit();
     // Once per new set of devices the log has not numbered yet (not again when a fetch ends).
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- on purpose: not again when a fetch ends (above).
   }, [missingDevices]);
 
   const snapshot = race.data;

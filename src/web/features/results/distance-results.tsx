@@ -11,7 +11,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from "../../components/ui/ta
 import { kmText } from "../../lib/season-text";
 import { useRunnerFilter } from "../../components/runner-search/runner-search";
 import { usePublicRace } from "../start-lists/api/get-public-race";
-import { resultsStatusText } from "../start-lists/start-list";
+import { resultsStatusText } from "../../lib/results-status";
 import { useResultsFile } from "./api/get-results-file";
 import { resultRows } from "../../../shared/public-view";
 import { defaultDistance, resultLines, type ResultLine, type ResultSource, type SeasonResults } from "./result-rows";

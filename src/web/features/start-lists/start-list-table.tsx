@@ -9,15 +9,8 @@ import { LoadState } from "../../components/ui/load-state";
 import { useRunnerFilter } from "../../components/runner-search/runner-search";
 import { usePublicRace } from "./api/get-public-race";
 import { usePublicCompanions } from "./api/get-public-companions";
-import {
-  clockText,
-  companionRows,
-  companionsText,
-  raceTabLabel,
-  resultsStatusText,
-  startListView,
-  type StartListRow,
-} from "./start-list";
+import { clockText, companionRows, companionsText, raceTabLabel, startListView, type StartListRow } from "./start-list";
+import { resultsStatusText } from "../../lib/results-status";
 
 export function StartList({ part }: { part: string }) {
   const query = usePublicRace(part);

@@ -86,6 +86,7 @@ export default function TimingPage() {
   const [state, setState] = useState<StopwatchState>(INITIAL);
   const [ready, setReady] = useState(false);
   useLayoutEffect(() => {
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- the pre-rendered HTML has no stored stopwatch: it is read from the phone after hydration, before paint.
     setState(load());
     setReady(true);
   }, []);
