@@ -24,7 +24,7 @@ import { racesQueryOptions } from "./api/get-races";
 import { reviewsQueryOptions } from "./api/get-reviews";
 import { rapidQueryOptions } from "./api/rapid-timing";
 import { noteLiveSeq } from "./race-cache";
-import { parseServerFrame } from "./race-frames";
+import { parseServerFrame } from "../../../shared/race-frames";
 
 export type SocketStatus = "ansluter..." | "socket ansluten" | "socket stängd" | "utloggad: logga in igen";
 
