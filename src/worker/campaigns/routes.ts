@@ -29,6 +29,7 @@ import { database } from "../db/client";
 import type { AppEnv } from "../env";
 import { ApiError, notFound } from "../lib/errors";
 import { validate } from "../middleware/validate";
+import type { CampaignsAnswer } from "../../shared/api-answers";
 
 export const campaignRoutes = new Hono<AppEnv>();
 
@@ -93,7 +94,10 @@ campaignRoutes.get("/", async (c) => {
   const builtins = builtinCampaigns(c.env);
   await ensureBuiltinCampaigns(db, c.var.clock.now(), builtins);
   // The organiser sees why the built-in codes are missing when the CAMPAIGN_CODES secret cannot be read.
-  return c.json({ kampanjkoder: (await listCampaigns(db, builtins)).map(view), configErrors: builtins.errors });
+  return c.json({
+    kampanjkoder: (await listCampaigns(db, builtins)).map(view),
+    configErrors: builtins.errors,
+  } satisfies CampaignsAnswer);
 });
 
 campaignRoutes.post("/", validate("json", newCampaignBody), async (c) => {

@@ -15,6 +15,7 @@ import { database } from "../db/client";
 import type { AppEnv } from "../env";
 import { notFound } from "../lib/errors";
 import { listGallerySummaries, listGalleryUrls } from "./gallery-db";
+import type { GalleryIndex } from "../../shared/api-answers";
 
 export const IMAGE_CACHE = "public, max-age=31536000, immutable";
 
@@ -65,5 +66,7 @@ galleryFileRoutes.get("/:file{img_[0-9]{4}\\.txt}", async (c) => {
 /** Years with a gallery, newest first, and per year its photo count and first photo (the index's cards). */
 galleryRoutes.get("/", async (c) => {
   const galleries = await listGallerySummaries(database(c.env.DB));
-  return c.json({ years: galleries.map((g) => g.year), galleries }, 200, { "cache-control": CACHE });
+  return c.json({ years: galleries.map((g) => g.year), galleries } satisfies GalleryIndex, 200, {
+    "cache-control": CACHE,
+  });
 });

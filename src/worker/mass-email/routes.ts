@@ -33,6 +33,7 @@ import type { AppEnv } from "../env";
 import { ApiError, notFound } from "../lib/errors";
 import { enqueueRecipients, resumeMailings, type MailMessage } from "./mailings";
 import { validate } from "../middleware/validate";
+import type { MailingProgress, MailingResumed, MailingStarted } from "../../shared/api-answers";
 
 export const massEmailRoutes = new Hono<AppEnv>();
 export const mailingRoutes = new Hono<AppEnv>();
@@ -114,7 +115,7 @@ async function send(c: Context<AppEnv>, audience: Audience, body: z.infer<typeof
     // The mailing and its recipients are stored: the progress shows it stalled, and resuming enqueues the rest.
     console.error("mailing enqueue failed", id, err);
   }
-  return c.json({ id, totalRecipients: list.length }, 202);
+  return c.json({ id, totalRecipients: list.length } satisfies MailingStarted, 202);
 }
 
 massEmailRoutes.get("/previous-runners-count", async (c) =>
@@ -148,7 +149,7 @@ mailingRoutes.get("/:id", validate("param", idParam), async (c) => {
   const db = database(c.env.DB);
   const mailing = await findMailing(db, c.req.valid("param").id);
   if (!mailing) throw notFound(MSG.missing);
-  return c.json(await mailingProgress(db, mailing));
+  return c.json((await mailingProgress(db, mailing)) satisfies MailingProgress);
 });
 
 mailingRoutes.post("/:id/resume", validate("param", idParam), async (c) => {
@@ -168,7 +169,7 @@ mailingRoutes.post("/:id/resume", validate("param", idParam), async (c) => {
     },
     now,
   );
-  return c.json({ ...result, progress: await mailingProgress(db, mailing) });
+  return c.json({ ...result, progress: await mailingProgress(db, mailing) } satisfies MailingResumed);
 });
 
 mailingRoutes.post("/results/:race/resume", validate("param", raceParam), async (c) => {

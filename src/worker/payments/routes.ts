@@ -32,6 +32,7 @@ import { isSiteOrigin } from "../middleware/same-origin";
 import { visitorLimits } from "../middleware/rate-limit";
 import { validate } from "../middleware/validate";
 import { settlePayment } from "./payments";
+import type { RefundAnswer } from "../../shared/api-answers";
 
 export const paymentRoutes = new Hono<AppEnv>();
 export const swishCallbackRoutes = new Hono<AppEnv>();
@@ -216,7 +217,7 @@ refundRoutes.post("/", validate("json", refundBody), async (c) => {
   // The key's earlier request was refused: this one is the same request, refused the same way.
   if (refund.status === "ERROR") throw new ApiError(422, refusalMessage(refund.errorCode));
   const answer = { ...(await refundAnswer(database(c.env.DB), refund)), repeated, deregistration };
-  return c.json(answer, refund.status === "CREATED" ? 202 : repeated ? 200 : 201);
+  return c.json(answer satisfies RefundAnswer, refund.status === "CREATED" ? 202 : repeated ? 200 : 201);
 });
 
 const refundParam = z.object({ id: z.string().regex(/^[0-9A-F]{32}$/, REFUND_MSG.refundId) });
@@ -224,7 +225,11 @@ const refundParam = z.object({ id: z.string().regex(/^[0-9A-F]{32}$/, REFUND_MSG
 refundRoutes.post("/:id/check", validate("param", refundParam), async (c) => {
   const refund = await checkRefund(c.env, c.var.clock, c.req.valid("param").id, "check");
   const deregistration = await deregistrationOf(c.env, c.var.clock, refund);
-  return c.json({ ...(await refundAnswer(database(c.env.DB), refund)), repeated: false, deregistration });
+  return c.json({
+    ...(await refundAnswer(database(c.env.DB), refund)),
+    repeated: false,
+    deregistration,
+  } satisfies RefundAnswer);
 });
 
 const refundCallbackBody = z.object({ id: z.string().min(1).max(64) });
