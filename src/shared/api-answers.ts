@@ -1,13 +1,13 @@
 /**
  * The answers (and a few bodies) of the Worker's HTTP calls that the SPA reads, declared once: the Worker's routes
- * build them typed with these, the SPA's calls (src/web/features/<area>/api/) read them, so a change on one side
- * that the other does not follow fails to compile. The race, payment and spectator sockets' frames, and their guards, are in
+ * build them typed with these, the SPA's calls (src/web/features/<area>/api/) read them, so a change on one side that the
+ * other does not follow fails to compile. The race, payment and spectator sockets' frames, and their guards, are in
  * race-protocol.ts with race-frames.ts, payment-protocol.ts and spectator-protocol.ts.
  */
 import type { DistanceKm } from "./distances";
 import type { MailingsResumed } from "./mailings";
 import type { RefundRecord, RefundStatus } from "./registrations-overview";
-import type { CampaignRule } from "./season";
+import type { CampaignRule, PriceTier } from "./season";
 
 // ---- Campaign codes: GET /admin/api/kampanjkoder ---------------------------------------------------------
 
@@ -175,4 +175,90 @@ export interface GoodieBags {
   boxOffice: BagCount;
   /** The server's moment of the count (epoch ms). */
   generatedAt: number;
+}
+
+// ---- The registration calls: POST /email -----------------------------------------------------------------
+
+export interface CodeRequest {
+  /** Becomes codeId in POST /code. */
+  id: string;
+  /** Pre-fills the code input; "" in production, where the code travels by e-mail only. */
+  code: string;
+}
+
+// ---- POST /validate-kampanj ------------------------------------------------------------------------------
+
+export interface CampaignCheck {
+  kampanj: string;
+  barn: number;
+  vuxna: number;
+  /** Adults running with a child (shared/companion.ts): priced apart, whatever the code. */
+  medBarn?: number;
+}
+
+export interface CampaignResult {
+  valid: boolean;
+  price: number;
+  /** The family's own failed payment carried this code, and its last use has gone to another family since. */
+  usedUp?: boolean;
+}
+
+// ---- POST /book-v2 ---------------------------------------------------------------------------------------
+
+export interface BookingRequest {
+  barn: number;
+  vuxna: number;
+  kampanj: string;
+}
+
+export interface Booking {
+  token: string;
+  payref: string;
+  /** Whole kronor the payment asks for (shown beside the QR code). */
+  amount?: number;
+}
+
+// ---- The site's configuration: GET /api/config -----------------------------------------------------------
+
+export interface ConfigDistance {
+  distance: DistanceKm;
+  startTime: string;
+  raceId: string;
+}
+
+export interface ConfigSeason {
+  year: number;
+  raceDay: string;
+  registrationOpen: boolean;
+  showRegistrationButton: boolean;
+  showBibPickupBanner: boolean;
+  /** Race morning with online registration closed: registration on site at the box office (season-rules.ts). */
+  onSiteRegistration?: boolean;
+  priceTier: PriceTier;
+  earlyPrice: PriceTier;
+  latePrice: PriceTier;
+  earlyPriceUntil: string;
+  lastRegistration?: string;
+  registrationButtonUntil?: string;
+  onSitePrice?: PriceTier;
+  adultAge: number;
+  /** What an adult running with a child without competing costs (shared/companion.ts); absent from older servers. */
+  companionPrice?: number;
+  distances: ConfigDistance[];
+  contactEmail: string;
+  siteName: string;
+}
+
+/** The wire shape. `serverTime` is epoch ms (an ISO string is accepted too). */
+export interface Config {
+  isAdmin: boolean;
+  isLoggedIn: boolean;
+  /** The signed-in visitor's and admin's addresses, when the server sends them. */
+  email?: string | null;
+  adminEmail?: string | null;
+  wsUrl: string;
+  serverTime: number | string;
+  devMode: boolean;
+  googleClientId: string;
+  season: ConfigSeason;
 }

@@ -22,6 +22,9 @@ import { CAMPAIGN_INVALID } from "../payments/payments";
 import type { Db } from "../db/client";
 import { findRegistration, registrationRunners, type RegistrationRow, type StoredRunner } from "../db/registrations-db";
 import { ApiError, badRequest, conflict, forbidden, tooMany } from "../lib/errors";
+import type { BookingRequest } from "../../shared/api-answers";
+
+export type { BookingRequest };
 
 export const BOOKING_MSG = {
   closed: "Anmälan är stängd",
@@ -55,14 +58,6 @@ function countErrors(sent: AgeCounts, stored: AgeCounts): Record<string, string>
 }
 
 type Evaluation = Awaited<ReturnType<typeof evaluateCampaign>>;
-
-export interface BookingRequest {
-  /** The campaign code as typed ("" for none). */
-  kampanj: string;
-  /** The counts the page showed: they must be the stored runners'. */
-  barn: number;
-  vuxna: number;
-}
 
 export interface PricedOrder {
   registration: RegistrationRow;

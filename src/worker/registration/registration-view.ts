@@ -13,6 +13,7 @@ import {
   type FamilyPayment,
   type FamilyRefund,
   type RegistrationRunner,
+  type Registration,
 } from "../../shared/registration-view";
 import { asc, eq, inArray } from "drizzle-orm";
 import type { Db } from "../db/client";
@@ -91,7 +92,12 @@ function derivedPrices(payment: PaymentWithRule, runners: readonly StoredRunner[
   return sum === payment.amount ? prices : null;
 }
 
-export async function registrationView(db: Db, email: string, registration: RegistrationRow | null, now: number) {
+export async function registrationView(
+  db: Db,
+  email: string,
+  registration: RegistrationRow | null,
+  now: number,
+): Promise<Registration> {
   const open = isRegistrationOpen(now);
   const stored = registration ? await registrationRunners(db, registration.id) : [];
   const { rows, refundsByPayment } = registration

@@ -68,6 +68,7 @@ import { allowed, clientKey, visitorLimits } from "../middleware/rate-limit";
 import { validate } from "../middleware/validate";
 import { ALREADY_PAID, recordFreePayment, startSwishPayment, withdrawOpenPayments } from "../payments/payments";
 import { startSession } from "../session/sessions";
+import type { Booking, CampaignResult, CodeRequest } from "../../shared/api-answers";
 
 export const registrationRoutes = new Hono<AppEnv>();
 
@@ -210,7 +211,7 @@ registrationRoutes.post("/email", validate("json", emailBody), async (c) => {
   // Locked by wrong tries: no code to type, the page says to use the link just mailed.
   if (created.status === "link-only") throw tooMany(MSG.lockedOutLinkMailed(minutesUntil(created.retryAt, now)));
   // DESIGN.md §2: the code travels by e-mail alone, except in development where the page pre-fills it.
-  return c.json({ id, code: c.var.devMode ? code : "" });
+  return c.json({ id, code: c.var.devMode ? code : "" } satisfies CodeRequest);
 });
 
 registrationRoutes.post("/code", validate("json", codeBody), async (c) => {
@@ -395,7 +396,7 @@ registrationRoutes.post("/validate-kampanj", validate("json", campaignBody), asy
   const code = normalizeCode(body.kampanj);
   const counts: AgeCounts = { barn: body.barn, vuxna: body.vuxna, medBarn: body.medBarn ?? 0 };
   const now = c.var.clock.now();
-  if (code === "") return c.json({ valid: false, price: listTotal(counts, now) });
+  if (code === "") return c.json({ valid: false, price: listTotal(counts, now) } satisfies CampaignResult);
   // Every looked-up code counts, valid or not: limiting only the misses would still answer a guess.
   if (!(await campaignLookupAllowed(c))) throw tooMany(MSG.tooManyCampaign);
   const db = database(c.env.DB);
@@ -411,9 +412,9 @@ registrationRoutes.post("/validate-kampanj", validate("json", campaignBody), asy
   });
   // Only a family that booked with the code (its payment then failed) learns that the code exists but is used up.
   if (usedUp && registration && (await registrationTriedCampaign(db, registration.id, code))) {
-    return c.json({ valid, price, usedUp: true });
+    return c.json({ valid, price, usedUp: true } satisfies CampaignResult);
   }
-  return c.json({ valid, price });
+  return c.json({ valid, price } satisfies CampaignResult);
 });
 
 function unpaidRunners(runners: { id: string; paidBy: string | null; deregisteredAt: number | null }[]): string[] {
@@ -455,7 +456,7 @@ registrationRoutes.post("/book-v2", requireVisitor, visitorLimits("book"), valid
         runnerPrices,
         expected,
       });
-      return c.json({ token: "kampanj", payref: payid, amount: 0 });
+      return c.json({ token: "kampanj", payref: payid, amount: 0 } satisfies Booking);
     }
     // Withdraws the family's payment still waiting in the Swish app first (it would let them pay twice).
     const { payid, token } = await startSwishPayment(c.env, clock, {
@@ -472,7 +473,7 @@ registrationRoutes.post("/book-v2", requireVisitor, visitorLimits("book"), valid
       requestOrigin: new URL(c.req.url).origin,
       expected,
     });
-    return c.json({ token, payref: payid, amount: price });
+    return c.json({ token, payref: payid, amount: price } satisfies Booking);
   } catch (err) {
     // The payment waiting in Swish turned out to be paid (it has settled now): when it covered every runner left,
     // there is nothing more to book.

@@ -15,6 +15,7 @@ import {
   showRegistrationButton,
 } from "../../shared/season-rules";
 import type { AppEnv } from "../env";
+import type { Config } from "../../shared/api-answers";
 
 export const configRoutes = new Hono<AppEnv>();
 
@@ -63,7 +64,7 @@ configRoutes.get("/", (c) => {
         contactEmail: season.contactEmail,
         siteName: season.siteName,
       },
-    },
+    } satisfies Config,
     200,
     NO_STORE,
   );
