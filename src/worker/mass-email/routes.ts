@@ -34,6 +34,7 @@ import { ApiError, notFound } from "../lib/errors";
 import { enqueueRecipients, resumeMailings, type MailMessage } from "./mailings";
 import { validate } from "../middleware/validate";
 import type { MailingProgress, MailingResumed, MailingStarted } from "../../shared/api-answers";
+import type { Recipient, RecipientCount } from "../../shared/mailings";
 
 export const massEmailRoutes = new Hono<AppEnv>();
 export const mailingRoutes = new Hono<AppEnv>();
@@ -119,11 +120,11 @@ async function send(c: Context<AppEnv>, audience: Audience, body: z.infer<typeof
 }
 
 massEmailRoutes.get("/previous-runners-count", async (c) =>
-  c.json({ count: (await recipients(c, "previous")).length }),
+  c.json({ count: (await recipients(c, "previous")).length } satisfies RecipientCount),
 );
 
 massEmailRoutes.get("/previous-runners", async (c) =>
-  c.json((await recipients(c, "previous")).map(({ name, email }) => ({ name, email }))),
+  c.json((await recipients(c, "previous")).map(({ name, email }): Recipient => ({ name, email }))),
 );
 
 massEmailRoutes.post("/send-email-previous-runners", validate("json", sendBody), (c) =>
@@ -131,11 +132,13 @@ massEmailRoutes.post("/send-email-previous-runners", validate("json", sendBody),
 );
 
 massEmailRoutes.get("/get_current_runners_count_handler", async (c) =>
-  c.json({ count: (await recipients(c, "current")).length }),
+  c.json({ count: (await recipients(c, "current")).length } satisfies RecipientCount),
 );
 
 massEmailRoutes.get("/get_current_runners_handler", async (c) =>
-  c.json((await recipients(c, "current")).map(({ name, email, race }) => ({ name, email, race: race ?? "" }))),
+  c.json(
+    (await recipients(c, "current")).map(({ name, email, race }): Recipient => ({ name, email, race: race ?? "" })),
+  ),
 );
 
 massEmailRoutes.post("/send-email-current-runners", validate("json", sendBody), (c) =>

@@ -50,6 +50,7 @@ import type { AppEnv } from "../env";
 import { ApiError, conflict, notFound } from "../lib/errors";
 import { validate } from "../middleware/validate";
 import { eraseFromRaces, raceDayHistory, type StoredRunner } from "../race-day/race-runners";
+import type { BoxOfficeRunnersAnswer, ErasedAnswer } from "../../shared/personal-data";
 
 export const personalDataRoutes = new Hono<AppEnv>();
 
@@ -248,7 +249,7 @@ personalDataRoutes.get("/box-office", validate("query", searchQuery), async (c) 
       phone: r.phone,
       race: r.race_id,
     })),
-  });
+  } satisfies BoxOfficeRunnersAnswer);
 });
 
 personalDataRoutes.get("/export", validate("query", personQuery), async (c) => {
@@ -370,5 +371,5 @@ personalDataRoutes.post("/erase", validate("json", eraseBody), async (c) => {
     console.error("personal data: second race pass failed", err);
   }
   const erased: ErasedCounts = { ...result.counts, raceRunners };
-  return c.json({ erased });
+  return c.json({ erased } satisfies ErasedAnswer);
 });
