@@ -1,7 +1,7 @@
 import type { AdminRole } from "../shared/admin-roles";
 import type { Clock } from "../shared/clock";
 
-/** What a visitor or admin session carries once verified (see middleware/session.ts). */
+/** What a visitor or admin session carries once verified (see session/session-middleware.ts). */
 export interface SessionInfo {
   id: string;
   kind: "visitor" | "admin";

@@ -14,7 +14,7 @@ import { audit } from "../../src/worker/db/audit";
 import { database } from "../../src/worker/db/client";
 import type { AppEnv } from "../../src/worker/env";
 import { appContext } from "../../src/worker/middleware/context";
-import { sessionContext } from "../../src/worker/middleware/session";
+import { sessionContext } from "../../src/worker/session/session-middleware";
 import { SESSION_MAX_AGE_SECONDS, startSession } from "../../src/worker/session/sessions";
 import { fixedClock } from "../../src/shared/clock";
 import { call, CookieJar, DEV_ADMIN, get, loginAdmin, post, sessionJar, visitorJar, waitFor } from "./helpers";

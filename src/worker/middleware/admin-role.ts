@@ -2,16 +2,16 @@ import { createMiddleware } from "hono/factory";
 import { matchedRoutes } from "hono/route";
 import type { Context } from "hono";
 import { mayAct, ORGANISERS_ONLY, type AdminRole } from "../../shared/admin-roles";
-import { routeKey, ROUTE_ROLES, SIGN_IN_ROUTES } from "../admin-roles";
+import { routeKey, ROUTE_ROLES, SIGN_IN_ROUTES } from "./route-roles";
 import type { AppEnv } from "../env";
 import { forbidden } from "../lib/errors";
 
-/** Said to everyone, organisers included, by an admin route that src/worker/admin-roles.ts does not list. */
+/** Said to everyone, organisers included, by an admin route that src/worker/middleware/route-roles.ts does not list. */
 export const NO_ROLE_STATED = "Den här funktionen saknar behörighetsregel och är spärrad.";
 
 /**
  * The mounted route that will answer this request (the first matched handler; middleware is mounted for ALL), as
- * admin-roles.ts names it, or null when no route does (the request ends in a 404). A HEAD is answered by its GET.
+ * route-roles.ts names it, or null when no route does (the request ends in a 404). A HEAD is answered by its GET.
  */
 export function answeringRoute(c: Context<AppEnv>): string | null {
   const route = matchedRoutes(c).find((r) => r.method !== "ALL");

@@ -20,7 +20,7 @@ import type { RaceSnapshot } from "../../shared/race-protocol";
 import { SEASON } from "../../shared/season";
 import type { Db } from "../db/client";
 import { raceSnapshot } from "../race-day/race-runners";
-import type { StoredRunner } from "./registrations-db";
+import type { StoredRunner } from "../db/registrations-db";
 import { keptInIsolate } from "../lib/isolate-memory";
 
 export const RACE_COPY_MS = 5_000;

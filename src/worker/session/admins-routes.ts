@@ -1,5 +1,5 @@
 /**
- * The admins screen's calls (/admin/behorigheter, issue 43), an organiser's alone (admin-roles.ts):
+ * The admins screen's calls (/admin/behorigheter, issue 43), an organiser's alone (middleware/route-roles.ts):
  * - GET /admin/api/admins: every admin, ADMIN_EMAILS first (`fixed`: always organisers), then the table's;
  * - POST /admin/api/admins {email, role}: adds a person as 'volunteer' (Funktionär) or 'organiser' (Arrangör);
  * - POST /admin/api/admins/change-role {email, role}; POST /admin/api/admins/remove {email}.
@@ -61,22 +61,22 @@ const role = z.enum(ADMIN_ROLES, { error: MSG.role });
 const addBody = z.object({ email, role });
 const removeBody = z.object({ email });
 
-adminsRoutes.get("/admin/api/admins", async (c) => {
+adminsRoutes.get("/", async (c) => {
   const body: AdminList = { admins: await listAdmins(database(c.env.DB), c.env.ADMIN_EMAILS) };
   return c.json(body);
 });
 
-adminsRoutes.post("/admin/api/admins", validate("json", addBody), async (c) => {
+adminsRoutes.post("/", validate("json", addBody), async (c) => {
   const { email, role } = c.req.valid("json");
   return change(c, { type: "add", email, role });
 });
 
-adminsRoutes.post("/admin/api/admins/change-role", validate("json", addBody), async (c) => {
+adminsRoutes.post("/change-role", validate("json", addBody), async (c) => {
   const { email, role } = c.req.valid("json");
   return change(c, { type: "change-role", email, role });
 });
 
-adminsRoutes.post("/admin/api/admins/remove", validate("json", removeBody), async (c) => {
+adminsRoutes.post("/remove", validate("json", removeBody), async (c) => {
   return change(c, { type: "remove", email: c.req.valid("json").email });
 });
 

@@ -15,7 +15,7 @@
  *   race-day calls with that session for at most SESSION_RECHECK_MS more, then reads D1 again and refuses it. The
  *   logged-out browser itself no longer holds the cookie; the window matters only for a copied cookie.
  * - Every other admin call (registrations, payments, exports, admins, …) reads D1 on every request, as before, and
- *   so do the race-day calls only an organiser may make (resetting a race, 'Officiella': src/worker/admin-roles.ts),
+ *   so do the race-day calls only an organiser may make (resetting a race, 'Officiella': src/worker/middleware/route-roles.ts),
  *   so a role taken away on the admins screen counts for them at the next call. The remembered session carries the
  *   role it had; the calls that may use it are open to both roles.
  *

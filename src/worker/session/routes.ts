@@ -14,12 +14,13 @@ import { database } from "../db/client";
 import type { AppEnv } from "../env";
 import { ApiError, tooMany, unauthorized } from "../lib/errors";
 import { allowed, clientKey } from "../middleware/rate-limit";
-import { devJwksFetch } from "../dev/google-stand-in";
+import { devJwksFetch } from "../adapters/google-stand-in";
 import { validate } from "../middleware/validate";
 import { endSessions } from "./sessions";
 import { closeSessionSockets } from "./session-sockets";
 
 export const authRoutes = new Hono<AppEnv>();
+export const logoutRoutes = new Hono<AppEnv>();
 
 const authenticateBody = z.object({
   credential: z
@@ -28,7 +29,7 @@ const authenticateBody = z.object({
     .max(16_384, "Inloggningsuppgiften är för lång."),
 });
 
-authRoutes.post("/admin/api/authenticate", validate("json", authenticateBody), async (c) => {
+authRoutes.post("/authenticate", validate("json", authenticateBody), async (c) => {
   const { credential } = c.req.valid("json");
   // Before the token is verified or anything audited: a client replaying or spraying tokens is stopped here.
   if (!(await allowed(c.env.ADMIN_AUTH_RL, `admin-auth:${clientKey(c)}`))) {
@@ -51,9 +52,9 @@ authRoutes.post("/admin/api/authenticate", validate("json", authenticateBody), a
 });
 
 /** Who the admin session belongs to, and its role (the admin guard has already refused everyone else). */
-authRoutes.get("/admin/api/me", (c) => c.json({ email: c.var.admin?.email ?? null, role: c.var.admin?.role ?? null }));
+authRoutes.get("/me", (c) => c.json({ email: c.var.admin?.email ?? null, role: c.var.admin?.role ?? null }));
 
-authRoutes.get("/api/logout", async (c) => {
+logoutRoutes.get("/", async (c) => {
   const admin = c.var.admin;
   await endSessions(c);
   if (admin) {

@@ -15,6 +15,7 @@ import {
   showRegistrationButton,
 } from "../../shared/season-rules";
 import type { AppEnv } from "../env";
+import type { Config } from "../../shared/api-answers";
 
 export const configRoutes = new Hono<AppEnv>();
 
@@ -26,7 +27,7 @@ export function wsUrlFor(requestUrl: string): string {
   return `${url.protocol === "https:" ? "wss:" : "ws:"}//${url.host}/ws`;
 }
 
-configRoutes.get("/api/config", (c) => {
+configRoutes.get("/", (c) => {
   const now = c.var.clock.now();
   const season = SEASON;
   return c.json(
@@ -65,7 +66,7 @@ configRoutes.get("/api/config", (c) => {
         contactEmail: season.contactEmail,
         siteName: season.siteName,
       },
-    },
+    } satisfies Config,
     200,
     NO_STORE,
   );

@@ -1,6 +1,6 @@
 /**
  * Every admin route states its role (issue 43), checked from the app's own route list (test/worker/app-routes.ts):
- * a route under /admin/ or an admin socket that src/worker/admin-roles.ts does not list fails here, and so does an
+ * a route under /admin/ or an admin socket that src/worker/middleware/route-roles.ts does not list fails here, and so does an
  * entry that names no mounted route. Then each route is called through the Worker by a volunteer and an organiser:
  * a volunteer gets 403 'Det här får bara arrangörer göra.' from exactly the organiser's routes and is let through
  * every other (the route's own answer: 400, 404, 426 …), an organiser is let through all. A route the table misses
@@ -10,7 +10,7 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ORGANISERS_ONLY } from "../../../src/shared/admin-roles";
-import { ROUTE_ROLES, SIGN_IN_ROUTES } from "../../../src/worker/admin-roles";
+import { ROUTE_ROLES, SIGN_IN_ROUTES } from "../../../src/worker/middleware/route-roles";
 import { createApp } from "../../../src/worker/app";
 import { database } from "../../../src/worker/db/client";
 import { NO_ROLE_STATED } from "../../../src/worker/middleware/admin-role";
@@ -63,13 +63,13 @@ describe("the role table and the app's routes", () => {
 
   it("every admin route states its role", () => {
     const missing = ADMIN_ROUTES.map(key).filter((k) => !(k in ROUTE_ROLES));
-    expect(missing, "admin routes without a role in src/worker/admin-roles.ts").toEqual([]);
+    expect(missing, "admin routes without a role in src/worker/middleware/route-roles.ts").toEqual([]);
   });
 
   it("every entry of the table names a mounted route", () => {
     const mounted = new Set(ROUTES.map(key));
     const stale = Object.keys(ROUTE_ROLES).filter((k) => !mounted.has(k));
-    expect(stale, "entries in src/worker/admin-roles.ts that no route matches").toEqual([]);
+    expect(stale, "entries in src/worker/middleware/route-roles.ts that no route matches").toEqual([]);
   });
 
   it("the issue's organiser-only areas are organisers' only", () => {

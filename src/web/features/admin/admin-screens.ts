@@ -2,7 +2,7 @@
  * The admin screens (spec, admin area §2): the tabs in their order, and everything the side drawer lists, each with
  * the role it needs (issue 43; src/shared/admin-roles.ts). The menu shows a volunteer only theirs, and the shell shows
  * 'Det här får bara arrangörer göra.' instead of an organiser's screen opened by its address. The Worker refuses
- * the calls behind them all the same (src/worker/admin-roles.ts).
+ * the calls behind them all the same (src/worker/middleware/route-roles.ts).
  */
 import { mayAct, type AdminRole } from "../../../shared/admin-roles";
 

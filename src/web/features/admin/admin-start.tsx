@@ -3,7 +3,7 @@
  * (/admin/edit-races) for a volunteer, whose work is race morning's (issue 43). The shell has the config by now.
  */
 import { Navigate } from "react-router";
-import { useConfig } from "../config/get-config";
+import { useConfig } from "../../lib/config/get-config";
 import { adminStartPath } from "./admin-screens";
 
 export default function AdminStart() {

@@ -10,7 +10,7 @@ import { formatClock } from "../../../shared/time-format";
 import { Button } from "../../components/ui/button";
 import { Dialog, DialogContent } from "../../components/ui/dialog";
 import { Field } from "../../components/ui/field";
-import { useAdminRole } from "../config/get-config";
+import { useAdminRole } from "../../lib/config/get-config";
 import { STATE_LABEL, type RaceView } from "./race-view";
 
 export interface RaceControlsProps {

@@ -12,7 +12,7 @@ import { Button } from "../../components/ui/button";
 import { LoadState } from "../../components/ui/load-state";
 import { Dialog, DialogContent } from "../../components/ui/dialog";
 import { useDocumentTitle } from "../../lib/use-document-title";
-import { useAdminRole } from "../config/get-config";
+import { useAdminRole } from "../../lib/config/get-config";
 import { useRaces } from "./api/get-races";
 import { CreateRaceForm } from "./create-race-form";
 import { formatMeters, raceListOrder } from "./race-hub";

@@ -9,7 +9,7 @@ import { useState } from "react";
 import { RESULTS_STATUS_TEXT, type RaceRecord } from "../../../shared/race-protocol";
 import { Button } from "../../components/ui/button";
 import { Dialog, DialogContent } from "../../components/ui/dialog";
-import { useAdminRole } from "../config/get-config";
+import { useAdminRole } from "../../lib/config/get-config";
 import { useMarkOfficial } from "./api/rapid-timing";
 import { messageOf } from "./race-alerts";
 

@@ -10,7 +10,7 @@ import { Button } from "../../../components/ui/button";
 import { Field } from "../../../components/ui/field";
 import { LoadState } from "../../../components/ui/load-state";
 import { useDocumentTitle } from "../../../lib/use-document-title";
-import { useConfig } from "../../config/get-config";
+import { useConfig } from "../../../lib/config/get-config";
 import { useChangeAdmins } from "./api/change-admins";
 import { useAdmins } from "./api/get-admins";
 import "./admins.css";

@@ -5,7 +5,7 @@
  * Nothing here is reachable unless DEV_MODE is "true" (dev/routes.ts and the app's dev-only middleware).
  */
 import { exportJWK, generateKeyPair, SignJWT, type FetchImplementation, type JSONWebKeySet, type JWK } from "jose";
-import { GOOGLE_ISSUERS } from "../adapters/google";
+import { GOOGLE_ISSUERS } from "./google";
 import { isLoopbackHost } from "../lib/loopback";
 
 export const DEV_JWKS_PATH = "/dev/jwks.json";

@@ -7,15 +7,15 @@
  */
 import { Suspense, useEffect, useRef, useState } from "react";
 import { Link, Navigate, NavLink, Outlet, useLocation, useNavigate } from "react-router";
-import { PageLoading } from "../../app/page-loading";
-import { Button } from "../../components/ui/button";
-import { Dialog, DialogContent } from "../../components/ui/dialog";
-import { MenuIcon } from "../../components/ui/icons";
-import { Tabs, TabsContent, TabsList, TabsTrigger } from "../../components/ui/tabs";
-import { useConfig } from "../config/get-config";
-import { TapQueueProvider, UnsentTapsNote } from "../race-day/tap-queue-provider";
-import { mayAct, ORGANISERS_ONLY } from "../../../shared/admin-roles";
-import { adminStartPath, screenForPath, screensFor } from "./admin-screens";
+import { PageLoading } from "../components/layout/page-loading";
+import { Button } from "../components/ui/button";
+import { Dialog, DialogContent } from "../components/ui/dialog";
+import { MenuIcon } from "../components/ui/icons";
+import { Tabs, TabsContent, TabsList, TabsTrigger } from "../components/ui/tabs";
+import { useConfig } from "../lib/config/get-config";
+import { TapQueueProvider, UnsentTapsNote } from "../features/race-day/tap-queue-provider";
+import { mayAct, ORGANISERS_ONLY } from "../../shared/admin-roles";
+import { adminStartPath, screenForPath, screensFor } from "../features/admin/admin-screens";
 
 export default function AdminShell() {
   const config = useConfig();
@@ -43,7 +43,7 @@ export default function AdminShell() {
   }, [activePath, isAdmin]);
   // The admin area's service worker, so the race screens open with no connection (README, "Offline").
   useEffect(() => {
-    if (isAdmin) void import("../offline/register-service-worker").then((m) => m.registerServiceWorker("admin"));
+    if (isAdmin) void import("../lib/register-service-worker").then((m) => m.registerServiceWorker("admin"));
   }, [isAdmin]);
 
   if (!config.data) {

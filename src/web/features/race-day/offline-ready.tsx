@@ -17,10 +17,10 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState, useSyncExternalStore } from "react";
 import { ApiError } from "../../lib/api";
 import { ADMIN_DATA_CACHE } from "../../sw/names";
-import { configQueryOptions } from "../config/get-config";
+import { configQueryOptions } from "../../lib/config/get-config";
 import { copyLine, type OfflineRace } from "./offline-race";
 import { loadRace, watchRaceCopies } from "./race-copies";
-import { serviceWorkerState, watchServiceWorker } from "./register-service-worker";
+import { serviceWorkerState, watchServiceWorker } from "../../lib/register-service-worker";
 
 const CHECK_EVERY_MS = 1_000;
 const ASK_CONFIG_EVERY_MS = 5_000;

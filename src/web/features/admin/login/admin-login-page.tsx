@@ -8,15 +8,15 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Navigate, useNavigate } from "react-router";
-import { PageLoading } from "../../app/page-loading";
-import { Button } from "../../components/ui/button";
-import { Field } from "../../components/ui/field";
-import { ApiError } from "../../lib/api";
-import { useDocumentTitle } from "../../lib/use-document-title";
-import { configQueryOptions, useConfig } from "../config/get-config";
-import { authenticate } from "./login/authenticate";
-import { devLogin } from "./login/dev-login";
-import { gsiScriptSrc, loadGoogleIdentity } from "./login/google-identity";
+import { PageLoading } from "../../../components/layout/page-loading";
+import { Button } from "../../../components/ui/button";
+import { Field } from "../../../components/ui/field";
+import { ApiError } from "../../../lib/api";
+import { useDocumentTitle } from "../../../lib/use-document-title";
+import { configQueryOptions, useConfig } from "../../../lib/config/get-config";
+import { authenticate } from "./authenticate";
+import { devLogin } from "./dev-login";
+import { gsiScriptSrc, loadGoogleIdentity } from "./google-identity";
 
 const NOT_ADMIN = "Ej admin!";
 

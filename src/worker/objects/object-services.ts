@@ -12,11 +12,11 @@
  *   ends first (payments.ts `reconcilePayments`).
  */
 import { WorkerEntrypoint } from "cloudflare:workers";
-import { clockFromSettings } from "../shared/clock";
-import { applyDevSeason } from "../shared/dev-season";
-import type { RaceSnapshot } from "../shared/race-protocol";
-import { settlePayment, type SettleResult } from "./payments/payments";
-import { mailCorrectedResults, mailOfficialResults } from "./registration/results-mails";
+import { clockFromSettings } from "../../shared/clock";
+import { applyDevSeason } from "../../shared/dev-season";
+import type { RaceSnapshot } from "../../shared/race-protocol";
+import { settlePayment, type SettleResult } from "../payments/payments";
+import { mailCorrectedResults, mailOfficialResults } from "../registration/results-mails";
 
 export class ObjectServices extends WorkerEntrypoint<Env> {
   /** The families' mail about a race whose results are official: first the official mail, then corrections. */

@@ -5,53 +5,9 @@
  */
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import type { AdminRole } from "../../../shared/admin-roles";
-import type { DistanceKm, PriceTier } from "../../../shared/season";
-import { api } from "../../lib/api";
-
-export interface ConfigDistance {
-  distance: DistanceKm;
-  startTime: string;
-  raceId: string;
-}
-
-export interface ConfigSeason {
-  year: number;
-  raceDay: string;
-  registrationOpen: boolean;
-  showRegistrationButton: boolean;
-  showBibPickupBanner: boolean;
-  /** Race morning with online registration closed: registration on site at the box office (season-rules.ts). */
-  onSiteRegistration?: boolean;
-  priceTier: PriceTier;
-  earlyPrice: PriceTier;
-  latePrice: PriceTier;
-  earlyPriceUntil: string;
-  lastRegistration?: string;
-  registrationButtonUntil?: string;
-  onSitePrice?: PriceTier;
-  adultAge: number;
-  /** What an adult running with a child without competing costs (shared/companion.ts); absent from older servers. */
-  companionPrice?: number;
-  distances: ConfigDistance[];
-  contactEmail: string;
-  siteName: string;
-}
-
-/** The wire shape. `serverTime` is epoch ms (an ISO string is accepted too). */
-export interface Config {
-  isAdmin: boolean;
-  isLoggedIn: boolean;
-  /** The signed-in visitor's and admin's addresses, when the server sends them. */
-  email?: string | null;
-  adminEmail?: string | null;
-  /** The admin's role (issue 43; absent from older servers, whose admins could do everything: an organiser's). */
-  adminRole?: AdminRole | null;
-  wsUrl: string;
-  serverTime: number | string;
-  devMode: boolean;
-  googleClientId: string;
-  season: ConfigSeason;
-}
+import { api } from "../api";
+import type { ConfigDistance, ConfigSeason, Config } from "../../../shared/api-answers";
+export type { ConfigDistance, ConfigSeason, Config };
 
 /** What the hooks hand out: the wire config plus how far the server clock is ahead of this device's. */
 export interface LoadedConfig extends Config {

@@ -8,10 +8,10 @@ import { Link, Navigate, useParams } from "react-router";
 import { SEASON } from "../../../shared/season";
 import { Button } from "../../components/ui/button";
 import { useDocumentTitle } from "../../lib/use-document-title";
-import { useConfig } from "../config/get-config";
-import { registrationQueryOptions } from "../registration/api/get-registration";
+import { useConfig } from "../../lib/config/get-config";
+import { registrationQueryOptions } from "./api/get-registration";
 import { useVerifyPolling } from "./use-verify-polling";
-import "../registration/registration.css";
+import "./registration.css";
 
 export default function ReceiptPage() {
   useDocumentTitle("Betalning");

@@ -5,7 +5,7 @@
  * closed socket is reopened with a growing delay; the object answers at once when the payment settled meanwhile.
  */
 import { useEffect, useRef } from "react";
-import { paymentSocketPath, type PaymentClientFrame } from "../../../shared/payment-protocol";
+import { paymentSocketPath, type PaymentClientFrame } from "../../shared/payment-protocol";
 
 const FIRST_RETRY_MS = 1000;
 const MAX_RETRY_MS = 15_000;

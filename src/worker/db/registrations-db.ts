@@ -12,9 +12,9 @@ import { MAX_AGE } from "../../shared/age";
 import type { RunnerFields } from "../../shared/registration-schema";
 import type { DistanceKm } from "../../shared/season";
 import type { Group } from "../../shared/distances";
-import type { Db } from "../db/client";
-import { participants, registrations, runnerIds } from "../db/schema";
-import { ANONYMOUS_RUNNER, ERASED_DOMAIN, scoped, type ErasureScope, type ErasureStatement } from "../db/erasure";
+import type { Db } from "./client";
+import { participants, registrations, runnerIds } from "./schema";
+import { ANONYMOUS_RUNNER, ERASED_DOMAIN, scoped, type ErasureScope, type ErasureStatement } from "./erasure";
 
 export type RegistrationRow = typeof registrations.$inferSelect;
 

@@ -23,10 +23,10 @@ import { hashKey, type QueryClient } from "@tanstack/react-query";
 import type { RaceSnapshot } from "../../../shared/race-protocol";
 import { readConfigCopy } from "../../sw/config-copy";
 import { ADMIN_DATA_CACHE, FETCHED_AT_HEADER, RACE_SNAPSHOT_CACHE } from "../../sw/names";
-import { configQueryOptions, type LoadedConfig } from "../config/get-config";
-import type { RapidRecords } from "../race-day/apply-race-events";
-import { raceQueryOptions } from "../race-day/api/get-race";
-import { rapidQueryOptions } from "../race-day/api/rapid-timing";
+import { configQueryOptions, type LoadedConfig } from "../../lib/config/get-config";
+import type { RapidRecords } from "./apply-race-events";
+import { raceQueryOptions } from "./api/get-race";
+import { rapidQueryOptions } from "./api/rapid-timing";
 
 export interface SavedRace {
   savedAt: number;

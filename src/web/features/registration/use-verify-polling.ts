@@ -32,6 +32,7 @@ export function useVerifyPolling(id: string, attempt: number): PollState {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const waits = pollWaits();
     let next = 0;
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- a restarted poll (the "Försök igen" button) shows waiting again from its first request.
     setState("waiting");
 
     const schedule = () => {

@@ -16,7 +16,7 @@ import {
   type ReviewSuggestion,
   type RunnerRecord,
   type SlotRecord,
-} from "../../../shared/race-protocol";
+} from "./race-protocol";
 
 export type ParsedFrame = { kind: "events"; events: RaceEvent[] } | { kind: "control"; frame: RaceControlFrame };
 

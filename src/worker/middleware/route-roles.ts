@@ -12,7 +12,7 @@
  * review list, the race's log, creating a race and its runners), the bib desk, the box office and the race list with
  * its diplomas. Resetting a race and 'Officiella' are the organiser's, and so is every call of the back office.
  */
-import type { AdminRole } from "../shared/admin-roles";
+import type { AdminRole } from "../../shared/admin-roles";
 
 /** Where the role middleware runs (app.ts): every admin route, the admins' sockets included. */
 export const ADMIN_ROLE_PATHS = [

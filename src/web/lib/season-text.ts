@@ -2,8 +2,8 @@
  * Season facts as Swedish text, read straight from the season config's wall-clock strings (no time zone maths,
  * no Intl), so the build's pre-render and the browser's hydration produce the same characters.
  */
-import { addDays, SWEDISH_MONTHS as MONTHS } from "../../../shared/stockholm";
-import type { DistanceKm } from "../../../shared/season";
+import { addDays, SWEDISH_MONTHS as MONTHS } from "../../shared/stockholm";
+import type { DistanceKm } from "../../shared/season";
 
 const WEEKDAYS = ["söndag", "måndag", "tisdag", "onsdag", "torsdag", "fredag", "lördag"];
 

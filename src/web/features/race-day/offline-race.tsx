@@ -18,12 +18,12 @@
  *   (404: no such race any more) takes the copy off the screen, which then shows the refusal.
  */
 import { useQueryClient, type UseQueryResult } from "@tanstack/react-query";
-import { useEffect, useRef, useState, useSyncExternalStore } from "react";
+import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from "react";
 import type { RaceSnapshot } from "../../../shared/race-protocol";
 import { stockholmDate, stockholmParts, formatSwedishDateTime } from "../../../shared/stockholm";
 import { ApiError } from "../../lib/api";
-import { raceQueryOptions } from "../race-day/api/get-race";
-import { rapidQueryOptions, useRapid } from "../race-day/api/rapid-timing";
+import { raceQueryOptions } from "./api/get-race";
+import { rapidQueryOptions, useRapid } from "./api/rapid-timing";
 import { forgetRaceCopy, loadRace, raceCopyOnScreen, saveRace, showRaceCopy, watchRaceCopies } from "./race-copies";
 
 const SAVE_EVERY_MS = 2_000;
@@ -84,7 +84,10 @@ export function useOfflineRace(raceId: string, race: UseQueryResult<RaceSnapshot
   // timing records), with whatever is newest then; never while the copy is what is shown.
   const pending = useRef<RaceSnapshot | null>(null);
   const savedOnce = useRef(false);
-  const rapidNow = () => queryClient.getQueryData(rapidQueryOptions(raceId).queryKey);
+  const rapidNow = useCallback(
+    () => queryClient.getQueryData(rapidQueryOptions(raceId).queryKey),
+    [queryClient, raceId],
+  );
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => {
     if (!data || shown !== null) return;
@@ -100,7 +103,7 @@ export function useOfflineRace(raceId: string, race: UseQueryResult<RaceSnapshot
       pending.current = null;
       if (snapshot) void saveRace(raceId, snapshot, Date.now(), rapidNow()).catch(() => {});
     }, SAVE_EVERY_MS);
-  }, [data, rapid, raceId, shown]);
+  }, [data, rapid, raceId, shown, rapidNow]);
   // Leaving the screen: what it showed last is saved now rather than lost with the timer.
   useEffect(
     () => () => {
@@ -109,7 +112,7 @@ export function useOfflineRace(raceId: string, race: UseQueryResult<RaceSnapshot
       if (pending.current) void saveRace(raceId, pending.current, Date.now(), rapidNow()).catch(() => {});
       pending.current = null;
     },
-    [raceId],
+    [raceId, rapidNow],
   );
 
   return { shownFrom: shown?.saved.savedAt ?? null, offline: shown !== null && failed };

@@ -1,6 +1,6 @@
 /** How the registration screens write numbers, ages, distances and moments (Swedish conventions). */
-import { DISTANCES_DESC, type DistanceKm } from "../../../shared/distances";
-import { formatSwedishDateTime } from "../../../shared/stockholm";
+import { DISTANCES_DESC, type DistanceKm } from "../../shared/distances";
+import { formatSwedishDateTime } from "../../shared/stockholm";
 
 /** '1 250 kr' (a non-breaking space between thousands and before kr, so a price never wraps). */
 export function formatKr(amount: number): string {

@@ -2,7 +2,7 @@
  * This device's id, sent as `device` with every race-day call so the audit trail tells two timing phones
  * apart. Made once and kept in localStorage; without storage it lasts as long as the page.
  */
-import { isDeviceId } from "../../../shared/race-protocol";
+import { isDeviceId } from "../../shared/race-protocol";
 
 const KEY = "race-day:device";
 let inMemory: string | undefined;

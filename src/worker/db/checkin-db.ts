@@ -5,7 +5,7 @@
  * participants.
  */
 import { makeCheckinCode } from "../../shared/checkin";
-import type { Db } from "../db/client";
+import type { Db } from "./client";
 
 export interface RegistrationForDesk {
   id: string;

@@ -1,12 +1,12 @@
 import { createMiddleware } from "hono/factory";
-import { adminRole } from "../session/admins-db";
+import { adminRole } from "./admins-db";
 import { database } from "../db/client";
 import type { AppEnv } from "../env";
 import type { Db } from "../db/client";
 import type { SessionInfo } from "../env";
-import { liveSession, readSession, sessionCookie, sessionIdFromToken } from "../session/sessions";
-import { forgetRaceDaySession, RACE_DAY_PATH, recentlyVerified, rememberVerified } from "../session/race-day-sessions";
-import { neededRole } from "./admin-role";
+import { liveSession, readSession, sessionCookie, sessionIdFromToken } from "./sessions";
+import { forgetRaceDaySession, RACE_DAY_PATH, recentlyVerified, rememberVerified } from "./race-day-sessions";
+import { neededRole } from "../middleware/admin-role";
 
 /**
  * The spectators' paths answer the same to everyone, so a crowd of signed-in families following a race costs no

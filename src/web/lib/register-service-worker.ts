@@ -13,7 +13,7 @@
  * worker. How it goes, per worker, is watched by the race screen (`watchServiceWorker`, offline-ready.tsx): known at
  * once when this page already has an active worker, otherwise from the attempts.
  */
-import { SERVICE_WORKERS, type ServiceWorkerName } from "../../sw/names";
+import { SERVICE_WORKERS, type ServiceWorkerName } from "../sw/names";
 import { installUntilActive, type InstallState } from "./install-loop";
 
 /** The cheapest answer of the site (no database, no JSON): whether there is a connection at all. */
