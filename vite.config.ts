@@ -83,14 +83,16 @@ export default defineConfig({
         rollupOptions: {
           output: {
             // The race screen's own code in one chunk rather than a dozen: each file the phone asks for costs its
-            // main thread a request through the service worker and a module to link, which is most of opening the
-            // race screen again on a slow phone (bench/race-screen-load.mjs, RACE_LOAD_TRACE). The screen's module
-            // keeps a chunk of its own, so Vite's manifest still names it (scripts/service-workers.mjs).
+            // main thread a request through the service worker and a module to link (about a seventh of the main thread's
+            // time opening it again on a slow phone: bench/race-screen-load.mjs, RACE_LOAD_TRACE). Each screen's module
+            // (*-page.tsx, a route of its own) keeps a chunk of its own: Vite's manifest still names the race screen
+            // (scripts/service-workers.mjs), and a screen not yet opened is still fetched when opened (a deploy
+            // in between reloads the page onto the new code: test/e2e/offline-deploy.test.ts).
             codeSplitting: {
               groups: [
                 {
                   name: "race-day",
-                  test: (id: string) => RACE_DAY_CODE.test(id) && !id.endsWith("race-page.tsx"),
+                  test: (id: string) => RACE_DAY_CODE.test(id) && !id.endsWith("-page.tsx"),
                   // Only the feature's own modules: what it shares with public pages stays where it was.
                   includeDependenciesRecursively: false,
                 },
