@@ -39,6 +39,7 @@ import { massEmailRoutes } from "./mass-email/routes";
 import { unsubscribeRoutes } from "./mass-email/unsubscribe-routes";
 import { boxOfficeRoutes } from "./box-office/routes";
 import { checkinRoutes } from "./checkin/routes";
+import { PHOTO_UPLOAD_PATH, photoRoutes } from "./race-day/photo-routes";
 // Development only (DESIGN.md): every path these serve answers 404 unless DEV_MODE is "true".
 import { devOnly } from "./dev/dev-only";
 import { devRoutes } from "./dev/routes";
@@ -57,14 +58,14 @@ export function createApp() {
   app.use(appContext);
   app.use(sameOrigin);
   app.use(requireJsonBody);
-  app.use(
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: () => {
-        throw new ApiError(413, "För stor förfrågan.");
-      },
-    }),
-  );
+  const jsonLimit = bodyLimit({
+    maxSize: MAX_BODY_BYTES,
+    onError: () => {
+      throw new ApiError(413, "För stor förfrågan.");
+    },
+  });
+  // Målfoto's upload is a JPEG, not JSON, with its own limit (race-day/photo-routes.ts reads it capped).
+  app.use((c, next) => (PHOTO_UPLOAD_PATH.test(c.req.path) ? next() : jsonLimit(c, next)));
   app.use(sessionContext);
   // Guards before any route, so a path is protected whether or not its route exists yet.
   app.use("/dev/*", devOnly);
@@ -82,6 +83,7 @@ export function createApp() {
   app.route("/", galleryImageRoutes);
   app.route("/", raceRoutes);
   app.route("/", raceDayRoutes);
+  app.route("/", photoRoutes);
   app.route("/", healthRoutes);
   app.route("/", campaignRoutes);
   app.route("/", epassiRoutes);

@@ -34,6 +34,7 @@ import { badRequest, conflict, notFound } from "../lib/errors";
 import { isSiteOrigin } from "../middleware/same-origin";
 import { validate } from "../middleware/validate";
 import { answered, changeRunnerDistance, raceStub, runOnRace } from "./race-runners";
+import { deleteRacePhotos } from "./photo-objects";
 
 export const raceDayRoutes = new Hono<AppEnv>();
 
@@ -224,7 +225,11 @@ raceDayRoutes.get(
   ),
   async (c) => {
     const by = author(c, c.req.valid("query").device);
-    const race = await runOnRace(c.env, c.req.valid("param").raceId, { type: "reset" }, by);
+    const raceId = c.req.valid("param").raceId;
+    const race = await runOnRace(c.env, raceId, { type: "reset" }, by);
+    // Målfoto: the race has removed its photos' records; their objects go now. One that fails to go is never shown
+    // (finish-photos.ts reads only what the race keeps) and the cron deletes it after race day's 30 days.
+    await deleteRacePhotos(c.env, raceId).catch((err: unknown) => console.error("finish photos not deleted", err));
     return c.json({ race });
   },
 );
