@@ -412,7 +412,10 @@ export class RaceStore {
     const seq = this.sql<{ seq: number }>(
       "INSERT INTO events (type, payload, actor, device, at) VALUES (?, ?, ?, ?, ?) RETURNING seq",
       type,
-      JSON.stringify(payload),
+      // Målfoto: a decision the organiser made looking at a finish photo says so in its audit row (the log shows it).
+      JSON.stringify(
+        by.fromPhoto === true && payload && typeof payload === "object" ? { ...payload, fromPhoto: true } : payload,
+      ),
       actorOf(by),
       deviceOf(by),
       this.clock.now(),

@@ -213,6 +213,22 @@ describe("Målfoto", () => {
     expect((await get(`/admin/api/races/photo/${part}/${strayTap}/1`, { jar })).status).toBe(404);
   });
 
+  it("a decision made with the photo open says so in its audit row", async () => {
+    const jar = await loginAdmin();
+    const part = await newRace(jar);
+    const tap = tapId();
+    // Before the start: the tap goes to 'Att granska'.
+    const early = Date.now() - 1000;
+    await json(await post(`/admin/api/races/rapid/${part}?tap=${tap}&at=${early}`, {}, { jar }), 202);
+    await json(await get(`/admin/api/races/start/${part}?tap=${tapId()}&at=${early - 600_000}`, { jar }));
+    await json(await post(`/admin/api/races/review/${part}/${tap}/apply?device=phone-a`, { photo: true }, { jar }));
+    const row = (await testRace(part).events()).find((e) => e.type === "rapid-tap" && e.payload.includes('"review"'));
+    expect(JSON.parse(row!.payload)).toMatchObject({ tapId: tap, fromPhoto: true });
+    // Anything else than `true` is bad input.
+    const bad = await post(`/admin/api/races/slots/${part}/${tap}/discard`, { photo: "ja" }, { jar });
+    expect(bad.status).toBe(400);
+  });
+
   it("the cron deletes a race's photos 30 days after race day, and keeps a younger race's", async () => {
     const jar = await loginAdmin();
     const now = Date.now();

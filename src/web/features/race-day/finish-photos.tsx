@@ -92,7 +92,8 @@ export function useFinishPhotos(raceId: string, queue: RaceQueue, onError: (mess
       const unsent = () => knownItems(taps.current);
       sendPhotos(raceId, {
         tapQueued: (tap) => unsent().some((i) => i.tap === tap),
-        tapsWaiting: () => unsent().length > 0,
+        // A refused tap waits for a person, not for the network: it holds no photo back.
+        tapsWaiting: () => unsent().some((i) => !i.refused),
         onRefused: (message) => report.current(`Målfoto: ${message}`),
       })
         .catch(() => 0)
@@ -228,7 +229,16 @@ export function photosOf(rapid: RapidRecords, taps: readonly string[]): PhotoRec
 }
 
 /** Each tap's nearest frame as a thumbnail; a tap enlarges its frames (zoom with two fingers). */
-export function PhotoStrip({ raceId, photos }: { raceId: string; photos: readonly PhotoRecord[] }) {
+export function PhotoStrip({
+  raceId,
+  photos,
+  onViewed,
+}: {
+  raceId: string;
+  photos: readonly PhotoRecord[];
+  /** A photo was enlarged: the decision that follows is made from it. */
+  onViewed?: () => void;
+}) {
   const [open, setOpen] = useState<PhotoRecord | null>(null);
   if (photos.length === 0) return null;
   const middle = (p: PhotoRecord) => (p.frames.includes(1) ? 1 : p.frames[0]!);
@@ -236,7 +246,15 @@ export function PhotoStrip({ raceId, photos }: { raceId: string; photos: readonl
     <>
       <div className="photo-strip" aria-label="Målfoton">
         {photos.map((p) => (
-          <button key={p.id} type="button" className="photo-thumb" onClick={() => setOpen(p)}>
+          <button
+            key={p.id}
+            type="button"
+            className="photo-thumb"
+            onClick={() => {
+              setOpen(p);
+              onViewed?.();
+            }}
+          >
             <img src={photoUrl(raceId, p.id, middle(p))} alt="Målfoto" loading="lazy" />
           </button>
         ))}

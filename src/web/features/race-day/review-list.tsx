@@ -102,24 +102,28 @@ export function ReviewList({ raceId, reviews, runnerLabel, deviceLabel, onError,
       },
     );
   const [discarding, setDiscarding] = useState<ReviewRecord | null>(null);
+  /** Målfoto: the items whose photo the organiser enlarged (a decision then says it was made from the photo). */
+  const [viewed, setViewed] = useState<ReadonlySet<string>>(new Set());
   if (reviews.length === 0 && !retime.pending) return null;
 
   const busy = (id: string, action: "apply" | "discard") =>
     decide.isPending && decide.variables?.itemId === id && decide.variables.action === action;
-  const run = (review: ReviewRecord, action: "apply" | "discard", done?: () => void) =>
+  const run = (review: ReviewRecord, action: "apply" | "discard", done?: () => void) => {
+    const photo = viewed.has(review.id);
     decide.mutate(
-      { raceId, itemId: review.id, action },
+      { raceId, itemId: review.id, action, photo },
       {
         onSuccess: () => done?.(),
         onError: (err) => {
           const again = (confirm: RetimeConfirm[]) =>
-            decide.mutateAsync({ raceId, itemId: review.id, action, confirm });
+            decide.mutateAsync({ raceId, itemId: review.id, action, confirm, photo });
           // Refused for a confirmation: the list replaces the discard question.
           if (retime.ask(err, again)) done?.();
           else onError(messageOf(err));
         },
       },
     );
+  };
 
   return (
     <section className="race-review" aria-labelledby="race-review-title">
@@ -136,7 +140,13 @@ export function ReviewList({ raceId, reviews, runnerLabel, deviceLabel, onError,
               <p className="review-meta">
                 {[review.actor, device, `kom in ${stockholmClockTime(review.createdAt)}`].filter(Boolean).join(", ")}
               </p>
-              {photosOf && <PhotoStrip raceId={raceId} photos={photosOf(review)} />}
+              {photosOf && (
+                <PhotoStrip
+                  raceId={raceId}
+                  photos={photosOf(review)}
+                  onViewed={() => setViewed((set) => new Set(set).add(review.id))}
+                />
+              )}
               {review.entry && (review.suggestions ?? []).length > 0 && (
                 <div className="review-suggestions">
                   {review.suggestions!.map((sug) => (

@@ -50,16 +50,20 @@ export function SlotDialog({
   const [error, setError] = useState<string | null>(null);
   /** A choice waiting for 'correct the typed bib' or 'give the time anyway'. */
   const [choice, setChoice] = useState<Choice | null>(null);
+  /** Målfoto: the organiser enlarged a photo of the slot (the decision then says it was made from the photo). */
+  const [viewed, setViewed] = useState(false);
   const waiting = runners.filter(isWaiting);
   const close = () => {
     setBib("");
     setError(null);
     setChoice(null);
+    setViewed(false);
     onClose();
   };
 
   /** The slot action; refused for a confirmation, the dialog gives way to the list of who else changes. */
-  function send(slotAction: SlotAction, inline: boolean) {
+  function send(chosen: SlotAction, inline: boolean) {
+    const slotAction = viewed ? { ...chosen, photo: true } : chosen;
     action.mutate(slotAction, {
       onSuccess: close,
       onError: (err) => {
@@ -142,7 +146,7 @@ export function SlotDialog({
             title={slotText(row, started)}
             description="Vem var det? Skriv startnumret eller tryck på löparen."
           >
-            <PhotoStrip raceId={raceId} photos={photos} />
+            <PhotoStrip raceId={raceId} photos={photos} onViewed={() => setViewed(true)} />
             <form className="race-form" onSubmit={submit} noValidate>
               <Field label="Startnummer" error={error}>
                 {(control) => (
