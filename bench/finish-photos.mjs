@@ -147,7 +147,7 @@ export async function run({ baseURL }) {
         });
       }, 20);
     });
-    await phone.getByLabel("Målfoto").check();
+    await phone.getByRole("checkbox", { name: "Målfoto" }).check();
     await cameraOn();
     const pressedAt = [];
     for (let i = 0; i < SECOND; i += 1) {
@@ -165,7 +165,7 @@ export async function run({ baseURL }) {
     const rounds = [];
     for (let r = 0; r < ROUNDS; r += 1) {
       const mode = r % 2 === 0 ? "off" : "on";
-      const box = phone.getByLabel("Målfoto");
+      const box = phone.getByRole("checkbox", { name: "Målfoto" });
       if (mode === "on") {
         await box.check();
         await cameraOn();

@@ -27,8 +27,11 @@ export function writeY4m(
 
 const BLACK = 16;
 const WHITE = 235;
-/** The number's bits: BITS squares in a row along the top, the lowest bit first (relative geometry). */
+/** The number's bits: BITS squares in a row across the middle, the lowest bit first. */
 const BITS = 12;
+/** The frames' size: 16:9 like the camera's asked-for 1280×720, so a scaled frame is never cropped or stretched. */
+const WIDTH = 384;
+const HEIGHT = 216;
 
 /** Seven-segment digits: which of a–g each digit lights. */
 const SEGMENTS = ["abcdef", "bc", "abdeg", "abcdg", "bcfg", "acdfg", "acdefg", "abc", "abcdefg", "abcdfg"];
@@ -37,7 +40,7 @@ const SEGMENTS = ["abcdef", "bc", "abdeg", "abcdg", "bcfg", "acdfg", "acdefg", "
  * `count` frames of `width`×`height`, each showing its number twice: as large seven-segment digits (for a person
  * looking at a photo) and as a row of black and white squares (its bits, for the test to read back).
  */
-export function numberedFrames(count: number, width = 320, height = 240): Uint8Array[] {
+export function numberedFrames(count: number, width = WIDTH, height = HEIGHT): Uint8Array[] {
   const frames: Uint8Array[] = [];
   const cell = Math.floor(width / (BITS + 2));
   for (let n = 0; n < count; n += 1) {
@@ -45,15 +48,16 @@ export function numberedFrames(count: number, width = 320, height = 240): Uint8A
     const box = (x0: number, y0: number, w: number, h: number) => {
       for (let r = y0; r < y0 + h; r += 1) y.fill(BLACK, r * width + x0, r * width + x0 + w);
     };
-    for (let bit = 0; bit < BITS; bit += 1) if ((n >> bit) & 1) box(cell * (bit + 1), cell, cell, cell);
+    const middle = Math.floor((height - cell) / 2);
+    for (let bit = 0; bit < BITS; bit += 1) if ((n >> bit) & 1) box(cell * (bit + 1), middle, cell, cell);
     // The digits below the bits.
     const digits = String(n).padStart(3, "0");
-    const dw = Math.floor(width / 5);
-    const dh = Math.floor(height / 2);
+    const dw = Math.floor(width / 6);
+    const dh = Math.floor(height / 3);
     const t = Math.max(4, Math.floor(dw / 6));
     digits.split("").forEach((d, i) => {
       const x = Math.floor(width / 10) + i * (dw + t * 2);
-      const top = cell * 3;
+      const top = Math.floor(height / 2) + cell;
       const lit = SEGMENTS[Number(d)]!;
       if (lit.includes("a")) box(x, top, dw, t);
       if (lit.includes("b")) box(x + dw - t, top, t, dh / 2);
@@ -81,10 +85,13 @@ window.readFrameNumber = (source) => {
   canvas.height = h;
   const ctx = canvas.getContext("2d", { willReadFrequently: true });
   ctx.drawImage(source, 0, 0, w, h);
-  const cell = (w / 320) * Math.floor(320 / ${BITS + 2});
+  const cell = Math.floor(${WIDTH} / ${BITS + 2});
+  const sx = w / ${WIDTH};
+  const sy = h / ${HEIGHT};
+  const middle = Math.floor((${HEIGHT} - cell) / 2) + cell / 2;
   let n = 0;
   for (let bit = 0; bit < ${BITS}; bit += 1) {
-    const px = ctx.getImageData(Math.round(cell * (bit + 1.5)), Math.round(cell * 1.5), 1, 1).data;
+    const px = ctx.getImageData(Math.round(sx * cell * (bit + 1.5)), Math.round(sy * middle), 1, 1).data;
     if (px[0] < 128) n |= 1 << bit;
   }
   return n;

@@ -239,7 +239,9 @@ export function PhotoStrip({
   /** A photo was enlarged: the decision that follows is made from it. */
   onViewed?: () => void;
 }) {
-  const [open, setOpen] = useState<PhotoRecord | null>(null);
+  // By tap id: the record shown is the latest (a frame that arrives while it is open shows too).
+  const [openId, setOpen] = useState<string | null>(null);
+  const open = photos.find((p) => p.id === openId) ?? null;
   if (photos.length === 0) return null;
   const middle = (p: PhotoRecord) => (p.frames.includes(1) ? 1 : p.frames[0]!);
   return (
@@ -251,7 +253,7 @@ export function PhotoStrip({
             type="button"
             className="photo-thumb"
             onClick={() => {
-              setOpen(p);
+              setOpen(p.id);
               onViewed?.();
             }}
           >
