@@ -137,11 +137,13 @@ export async function run({ baseURL }) {
     await other.getByText("socket ansluten").waitFor({ timeout: 60_000 });
     await other.evaluate(() => {
       window.__shown = [];
+      // By tap (the address's second-last segment): a thumbnail that changes frame is the same photo.
       const seen = new Set();
       setInterval(() => {
         document.querySelectorAll(".race-review .photo-thumb img").forEach((img) => {
-          if (!seen.has(img.src) && img.complete && img.naturalWidth > 0) {
-            seen.add(img.src);
+          const tap = new URL(img.src).pathname.split("/").at(-2);
+          if (!seen.has(tap) && img.complete && img.naturalWidth > 0) {
+            seen.add(tap);
             window.__shown.push(Date.now());
           }
         });
@@ -188,7 +190,10 @@ export async function run({ baseURL }) {
     const stat = (xs) => ({ median: round1(quantile(xs, 0.5)), p95: round1(quantile(xs, 0.95)), n: xs.length });
     const off = stat(samples.off);
     const on = stat(samples.on);
-    const ratio = { median: round1((on.median / off.median) * 100) / 100, p95: round1((on.p95 / off.p95) * 100) / 100 };
+    const ratio = {
+      median: Math.round((on.median / off.median) * 100) / 100,
+      p95: Math.round((on.p95 / off.p95) * 100) / 100,
+    };
     const figures = {
       pressToQueuedMs: { off, on, ratio, rounds, target: TARGET_RATIO },
       photoToSecondPhoneMs: { each: toSecond, median: quantile(toSecond, 0.5) },

@@ -146,7 +146,7 @@ export class FinishCamera {
     const width = Math.round(w * scale);
     const height = Math.round(h * scale);
     // The current frame, copied now (createImageBitmap takes the frame the video shows at the call).
-    const copy = createImageBitmap(this.video, { resizeWidth: width, resizeHeight: height, resizeQuality: "medium" });
+    const copy = createImageBitmap(this.video, { resizeWidth: width, resizeHeight: height, resizeQuality: "low" });
     void copy.then(
       (bitmap) => {
         if (!this.stream) return bitmap.close();
