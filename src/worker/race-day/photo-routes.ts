@@ -100,6 +100,7 @@ photoRoutes.post(
   "/admin/api/races/photos-delete/:raceId",
   validate("param", z.object({ raceId: z.string().max(64).refine(isRaceId, "Loppet finns inte.") })),
   validate("query", deviceQuery),
+  validate("json", z.strictObject({}, { error: "Ogiltig förfrågan." })),
   async (c) => {
     const { raceId } = c.req.valid("param");
     const device = c.req.valid("query").device;

@@ -257,7 +257,7 @@ export function PhotoStrip({
               onViewed?.();
             }}
           >
-            <img src={photoUrl(raceId, p.id, middle(p))} alt="Målfoto" loading="lazy" />
+            <img src={photoUrl(raceId, p.id, middle(p))} alt="Målfoto" />
           </button>
         ))}
       </div>
