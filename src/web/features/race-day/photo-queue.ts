@@ -6,8 +6,8 @@
  * One IndexedDB database (`loppet-malfoto`), one store of frames keyed `{race}|{tap}|{frame}`, each with its press
  * moment. Sending (`sendPhotos`), per race, oldest press first:
  * - only a frame whose tap has left the tap queue (the race has it, or it was taken out): a photo never goes
- *   before its tap, and never holds one back: the round stops as soon as the race's tap queue has anything unsent,
- *   so the taps go first whenever both wait;
+ *   before its tap, and never holds one back: the round stops as soon as the race's tap queue has anything unsent
+ *   that is not refused (a refused tap waits for a person), so the taps go first whenever both wait;
  * - PUT /admin/api/races/photo/{race}/{tap}/{frame}: 2xx, and a 4xx that no retry changes (the tap is not the
  *   race's, the photos were deleted, the race's storage is full, the season has no Målfoto), take it out; no network,
  *   401/403 (the sign-in), 408, 429 and 5xx keep it and end the round;

@@ -242,14 +242,8 @@ function RaceScreen({ raceId }: { raceId: string }) {
     return review.bib ? `Nr ${review.bib}` : "";
   };
 
-  /**
-   * A press's tap: its id, its moment on the server's clock, the device and the clock's uncertainty. `pressedAt`:
-   * the press event's own time (performance clock), so a main thread busy when the event came (the camera's frames
-   * among other work) does not move the moment; at most a second back.
-   */
-  function press(pressedAt?: number) {
-    const late = pressedAt === undefined ? 0 : Math.min(1_000, Math.max(0, performance.now() - pressedAt));
-    return { tap: makeTapId(), at: socket.serverNow() - late, device: thisDevice, err: socket.uncertainty() };
+  function press() {
+    return { tap: makeTapId(), at: socket.serverNow(), device: thisDevice, err: socket.uncertainty() };
   }
 
   function tap(runner: RunnerView) {
@@ -287,7 +281,7 @@ function RaceScreen({ raceId }: { raceId: string }) {
   }
 
   function rapidPress(pressedAt: number) {
-    const made = press(pressedAt);
+    const made = press();
     // The tap first: its moment and its place in the queue never wait for the camera.
     queue.add({ kind: "rapid", ...made });
     photos.keep(made.tap, pressedAt);
