@@ -1,8 +1,106 @@
+import path from "node:path";
+import reactHooks from "eslint-plugin-react-hooks";
 import tseslint from "typescript-eslint";
+
+const ROOT = import.meta.dirname;
+
+/**
+ * The folder direction (README, "Architecture"), checked on every relative import by where it resolves:
+ * - src/web: app/ → features/ → components/ → lib/ (and src/shared). components/ and lib/ never import features/
+ *   or app/, lib/ never imports components/, and a feature never imports app/.
+ * - A feature (src/web/features/<area>/, or features/admin/<area>/) imports another feature's `api/` calls only,
+ *   nothing else of it (type imports included): what two features share lives in components/, lib/ or src/shared.
+ * - src/worker: db/, lib/, adapters/ and middleware/ never import a resource folder; no Worker module but index.ts
+ *   (which exports the Durable Object classes to the runtime) imports src/durable at run time (types only).
+ */
+function importTarget(context, source) {
+  if (!source.startsWith(".")) return null;
+  return path
+    .relative(ROOT, path.resolve(path.dirname(context.filename), source))
+    .split(path.sep)
+    .join("/");
+}
+
+function featureOf(file) {
+  const m = /^src\/web\/features\/(admin\/[^/]+(?=\/)|[^/]+(?=\/))/.exec(file);
+  return m ? m[1] : null;
+}
+
+const WORKER_BELOW = ["db", "lib", "adapters", "middleware"];
+
+function folderRule(context, node, source, typeOnly) {
+  const from = path.relative(ROOT, context.filename).split(path.sep).join("/");
+  const to = importTarget(context, source);
+  if (!to) return;
+  const report = (message) => context.report({ node, message });
+  const under = (file, dir) => file.startsWith(dir + "/");
+  if (under(from, "src/web")) {
+    if (
+      (under(from, "src/web/components") || under(from, "src/web/lib")) &&
+      (under(to, "src/web/features") || under(to, "src/web/app"))
+    )
+      return report(
+        "components/ and lib/ never import features/ or app/ (src/web: app → features → components → lib).",
+      );
+    if (under(from, "src/web/lib") && under(to, "src/web/components"))
+      return report("lib/ never imports components/ (src/web: app → features → components → lib).");
+    if (under(from, "src/web/features") && under(to, "src/web/app"))
+      return report("A feature never imports app/: app composes the features.");
+    const mine = featureOf(from);
+    const theirs = featureOf(to);
+    if (mine && theirs && mine !== theirs && !under(to, `src/web/features/${theirs}/api`))
+      return report(
+        `features/${mine} imports ${to.slice("src/web/".length)}: another feature's internals. Only its api/ calls; what features share lives in components/, lib/ or src/shared.`,
+      );
+  }
+  if (under(from, "src/worker")) {
+    const top = (file) => file.split("/")[2];
+    if (
+      WORKER_BELOW.includes(top(from)) &&
+      under(to, "src/worker") &&
+      to.split("/").length > 3 &&
+      !WORKER_BELOW.includes(top(to))
+    )
+      return report(`worker/${top(from)} is below the resources: it never imports worker/${top(to)}.`);
+    if (!typeOnly && under(to, "src/durable") && from !== "src/worker/index.ts")
+      return report("A Worker module imports src/durable for types only (import type), never at run time.");
+  }
+}
+
+const boundaries = {
+  rules: {
+    folders: {
+      meta: { type: "problem", schema: [] },
+      create(context) {
+        const isType = (node) =>
+          node.importKind === "type" ||
+          node.exportKind === "type" ||
+          (node.specifiers?.length > 0 &&
+            node.specifiers.every((s) => s.importKind === "type" || s.exportKind === "type"));
+        const check = (node) =>
+          node.source &&
+          typeof node.source.value === "string" &&
+          folderRule(context, node, node.source.value, isType(node));
+        return {
+          ImportDeclaration: check,
+          ExportNamedDeclaration: check,
+          ExportAllDeclaration: check,
+          ImportExpression: (node) =>
+            node.source.type === "Literal" &&
+            typeof node.source.value === "string" &&
+            folderRule(context, node, node.source.value, false),
+        };
+      },
+    },
+  },
+};
 
 export default tseslint.config(
   { ignores: ["dist/", "node_modules/", ".wrangler/", "src/worker/worker-configuration.d.ts", "bench/results/"] },
   ...tseslint.configs.recommended,
+  // React's rules of hooks and the React Compiler's checks, on the SPA.
+  { files: ["src/web/**/*.{ts,tsx}"], ...reactHooks.configs.flat["recommended-latest"] },
+  { files: ["src/**/*.{ts,tsx}"], plugins: { boundaries }, rules: { "boundaries/folders": "error" } },
   {
     rules: {
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],

@@ -63,6 +63,9 @@ function securityHeadersFile(): Plugin {
   };
 }
 
+/** The race-day feature's modules (src/web/features/race-day/), built together (below). */
+const RACE_DAY_CODE = /[\\/]src[\\/]web[\\/]features[\\/]race-day[\\/]/;
+
 export default defineConfig({
   plugins: [react(), cloudflare({ persistState: stateDir ? { path: stateDir } : true }), securityHeadersFile()],
   define: {
@@ -79,6 +82,20 @@ export default defineConfig({
         manifest: true,
         rollupOptions: {
           output: {
+            // The race screen's own code in one chunk rather than a dozen: each file the phone asks for costs its
+            // main thread a request through the service worker and a module to link, which is most of opening the
+            // race screen again on a slow phone (bench/race-screen-load.mjs, RACE_LOAD_TRACE). The screen's module
+            // keeps a chunk of its own, so Vite's manifest still names it (scripts/service-workers.mjs).
+            codeSplitting: {
+              groups: [
+                {
+                  name: "race-day",
+                  test: (id: string) => RACE_DAY_CODE.test(id) && !id.endsWith("race-page.tsx"),
+                  // Only the feature's own modules: what it shares with public pages stays where it was.
+                  includeDependenciesRecursively: false,
+                },
+              ],
+            },
             // Code only organisers, the stopwatch, the map or the carousel need is built into its own folder
             // (assets/admin/, assets/timing/ …), so a browser test can tell from the addresses a page requests that
             // a visitor never downloads it (scripts/lib/chunk-groups.mjs).

@@ -38,7 +38,7 @@ export default defineConfig(async () => {
       // The log shows what failed: a passing test's console output (the outbox's lines, the runtime's) is dropped.
       silent: "passed-only" as const,
       // Vitest's default is one worker less than the cores: on a 2-core machine one file at a time for every project.
-      // Two keep both cores busy: the workerd files two by two, and the browser files beside them.
+      // Two keep both cores busy: two files at a time from any project (two browser files never on one server).
       maxWorkers: 2,
       projects: [
         // Node: the shared rules, the SPA's own pure helpers, and the race room's rules on Node's built-in SQLite.
@@ -53,9 +53,10 @@ export default defineConfig(async () => {
           plugins: [workerd()],
           test: {
             name: "worker",
-            // A runtime per file. Sharing one across files (isolate: false, with every binding reset between files)
-            // took a third of the CPU, but the Worker's own in-memory copies (a race's public view, kept a second)
-            // outlive a reset, and a file then read another file's race.
+            // One workerd per vitest worker for all its files (a runtime per file took twice the CPU); each file starts
+            // from nothing all the same: the setup file forgets the Worker's in-memory copies, resets every binding and
+            // migrates D1 (test/worker/apply-migrations.ts).
+            isolate: false,
             include: ["test/worker/**/*.test.ts", "test/durable/**/*.test.ts"],
             // Whole races and 20-payment histories take seconds on a busy 2-core machine: a timeout is not a verdict.
             testTimeout: 20_000,
@@ -74,7 +75,7 @@ export default defineConfig(async () => {
             // cores with the server): expect.poll's 1 s default failed a start-list test that way. Waiting is not a
             // verdict; each poll still ends at its first success.
             expect: { poll: { timeout: 15_000 } },
-            fileParallelism: false,
+            // Two files at a time, each on the server of its vitest worker (global-setup.ts, server-url.ts).
           },
         },
         // Load tests, run by hand (`npm run bench spectators-crowd`), never by `npm test`: only with BENCH_LOAD=1.

@@ -12,6 +12,7 @@
  * on the two cores slows a 4× slowed CPU further). RACE_LOAD_TIMELINE=1 prints each load's requests (start–end, ms
  * since the navigation began) and long tasks.
  */
+import { writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { chromium } from "playwright-core";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../scripts/lib/chromium.mjs";
@@ -176,8 +177,59 @@ function watchTiles(count) {
   });
 }
 
+const TRACE_CATEGORIES = [
+  "devtools.timeline",
+  "v8",
+  "v8.execute",
+  "blink",
+  "loading",
+  "toplevel",
+  "disabled-by-default-v8.cpu_profiler",
+];
+
+/**
+ * RACE_LOAD_TRACE=<file>: the repeat load is traced (Chromium's own trace, written to <file>) and the renderer's main
+ * thread summed by event name up to the tiles: where its time went (script compiling and running, style, layout,
+ * paint, idle). Nested events are each counted, so the lines overlap; RunTask is the main thread's busy time. Then
+ * the functions that took the most time themselves (V8's sampling profiler in the same trace).
+ */
+function printMainThread(buffer, wallMs, file) {
+  writeFileSync(file, buffer);
+  const events = JSON.parse(buffer.toString()).traceEvents ?? [];
+  const mains = new Set(
+    events.filter((e) => e.name === "thread_name" && e.args?.name === "CrRendererMain").map((e) => `${e.pid}:${e.tid}`),
+  );
+  const timed = events.filter((e) => e.ph === "X" && typeof e.dur === "number" && mains.has(`${e.pid}:${e.tid}`));
+  const byPid = new Map();
+  const task = (name) => name === "RunTask" || name === "ThreadControllerImpl::RunTask";
+  for (const e of timed) byPid.set(e.pid, (byPid.get(e.pid) ?? 0) + (task(e.name) ? e.dur : 0));
+  const busiest = [...byPid].sort((a, b) => b[1] - a[1])[0]?.[0];
+  const sums = new Map();
+  for (const e of timed.filter((x) => x.pid === busiest)) sums.set(e.name, (sums.get(e.name) ?? 0) + e.dur / 1000);
+  const top = [...sums].sort((a, b) => b[1] - a[1]).slice(0, 18);
+  console.log(`    main thread of the repeat load (${wallMs} ms wall, trace in ${file}):`);
+  for (const [name, ms] of top) console.log(`      ${Math.round(ms).toString().padStart(6)} ms  ${name}`);
+  // V8's samples: ProfileChunk events carry the call tree's new nodes, the sampled node ids and the time deltas.
+  const nodes = new Map();
+  const self = new Map();
+  for (const e of events.filter((x) => x.name === "ProfileChunk" && x.pid === busiest)) {
+    const profile = e.args?.data?.cpuProfile ?? {};
+    for (const node of profile.nodes ?? []) nodes.set(`${e.id}:${node.id}`, node.callFrame);
+    const deltas = e.args?.data?.timeDeltas ?? [];
+    (profile.samples ?? []).forEach((id, i) => {
+      const frame = nodes.get(`${e.id}:${id}`);
+      if (!frame) return;
+      const where = `${frame.functionName || "(anonymous)"} ${(frame.url ?? "").replace(/^.*\/assets\//, "")}:${frame.lineNumber}`;
+      self.set(where, (self.get(where) ?? 0) + (deltas[i] ?? 0) / 1000);
+    });
+  }
+  console.log("    functions by their own time:");
+  for (const [where, ms] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25))
+    console.log(`      ${Math.round(ms).toString().padStart(6)} ms  ${where}`);
+}
+
 /** One load of the race screen in a new tab of `context`: ms to tiles painted, and the scripts it downloaded. */
-async function load(context, throttled, part) {
+async function load(context, throttled, part, traceFile) {
   const page = await context.newPage();
   const session = await context.newCDPSession(page);
   const { targetInfo } = await session.send("Target.getTargetInfo");
@@ -197,8 +249,12 @@ async function load(context, throttled, part) {
       bodyBytes: Number(res.headers()["content-length"] ?? 0) || (await res.body().catch(() => Buffer.alloc(0))).length,
     });
   });
+  const trace = traceFile && context.browser();
+  if (trace) await trace.startTracing(undefined, { categories: TRACE_CATEGORIES });
+  const startedAt = Date.now();
   await page.goto(`/admin/race/${part}`, { waitUntil: "commit" });
   const ms = await page.evaluate(() => window.__tilesAt);
+  if (trace) printMainThread(await trace.stopTracing(), Date.now() - startedAt, traceFile);
   await page.waitForLoadState("networkidle");
   if (process.env.RACE_LOAD_TIMELINE === "1") {
     // Where the time went: the document and every request, start → end (ms since the navigation started).
@@ -251,7 +307,7 @@ export async function run({ baseURL }) {
           return null;
         });
         await first.page.close();
-        const repeat = await load(context, throttled, part);
+        const repeat = await load(context, throttled, part, process.env.RACE_LOAD_TRACE);
         await repeat.page.close();
         const sum = (list, key) => list.reduce((s, x) => s + x[key], 0);
         rounds.push({

@@ -30,7 +30,7 @@ const distDir = path.resolve(process.argv[2] ?? path.join(root, "dist"));
 const clientDir = path.join(distDir, "client");
 const manifestPath = path.join(distDir, "vite-manifest.json");
 
-const ADMIN_SHELL = "src/web/features/admin/admin-shell.tsx";
+const ADMIN_SHELL = "src/web/app/admin-shell.tsx";
 const RACE_SCREEN = "src/web/features/race-day/race-page.tsx";
 /** Vite's own name for the HTML entry. */
 const ENTRY = "index.html";

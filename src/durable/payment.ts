@@ -6,7 +6,7 @@
  * attachment, and the payment's status and polling schedule live in this object's SQLite, so nothing depends on
  * memory surviving an eviction. While a page waits and the payment is still CREATED, the alarm asks Swish itself
  * (callbacks may never arrive), backing off from 2 s to 30 s, for at most 10 minutes. Settling is the Worker's
- * service, reached by one call (`ctx.exports.ObjectServices.settlePaymentPoll`, src/worker/object-services.ts) that
+ * service, reached by one call (`ctx.exports.ObjectServices.settlePaymentPoll`, src/worker/objects/object-services.ts) that
  * never calls this object back: the object answers its page from the call's result.
  *
  * Bounds (issue 43): one client (IP) holds at most PAYMENT_SOCKETS_PER_CLIENT of the payment's sockets (a Swedish

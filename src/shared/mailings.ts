@@ -48,3 +48,26 @@ export const RESUME_MSG = {
   noneWaiting: "Inga resultatmejl väntar för loppet.",
   badRace: "Okänt lopp.",
 } as const;
+
+/**
+ * A row of the mass e-mail's recipient lists (`GET /admin/api/previous-runners`, `…/get_current_runners_handler`),
+ * and the check the admin page makes of each before listing it.
+ */
+export interface Recipient {
+  name: string;
+  email: string;
+  race?: string;
+}
+
+export function isRecipient(x: unknown): x is Recipient {
+  if (typeof x !== "object" || x === null) return false;
+  const r = x as Record<string, unknown>;
+  return (
+    typeof r.name === "string" && typeof r.email === "string" && (r.race === undefined || typeof r.race === "string")
+  );
+}
+
+/** `GET /admin/api/previous-runners-count` and `…/get_current_runners_count_handler`. */
+export interface RecipientCount {
+  count: number;
+}

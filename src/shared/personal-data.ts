@@ -69,3 +69,13 @@ export type ErasureCounts = Omit<PersonalDataCounts, "refunds">;
 export interface ErasedCounts extends ErasureCounts {
   raceRunners: number;
 }
+
+/** `GET /admin/api/personal-data/box-office?q=`: the box-office runners a name or phone number finds. */
+export interface BoxOfficeRunnersAnswer {
+  runners: BoxOfficeRunner[];
+}
+
+/** `POST /admin/api/personal-data/erase`: what the erasure took away. */
+export interface ErasedAnswer {
+  erased: ErasedCounts;
+}

@@ -81,3 +81,29 @@ export function changesPriceClass(
   if ((companion.before === true) !== (companion.after === true)) return true;
   return isAdult(before, season) !== isAdult(after, season);
 }
+
+/** The family's registration as /get, /code, /update and the receipt page read it (spec §7). */
+export interface Registration {
+  email: string;
+  deltagare: Record<string, RegistrationRunner>;
+  /** The latest payment. */
+  payid: string | null;
+  /** Every payment of the registration, each with its campaign code and refunds. */
+  swishtory: Record<string, FamilyPayment>;
+  /** Optimistic-concurrency version: a save based on an older one is refused (409), never silently applied. */
+  version: number;
+  /** The list can no longer change (registration has closed); while open, paid runners can be edited too. */
+  locked: boolean;
+  registrationOpen: boolean;
+  /** The season (year) the registration is for. */
+  season: number;
+  previousRunners: RunnerFields[];
+  /** The server's counts and list price of the runners not paid yet (what a booking charges; the page recomputes). */
+  barn?: number;
+  vuxna?: number;
+  /** Adults running with a child (shared/companion.ts), priced apart at the season's companionPrice. */
+  medBarn?: number;
+  listPrice?: number;
+  /** The family's check-in code for the bib desk, once paid (the QR on this page and on the receipt). */
+  checkinCode?: string | null;
+}

@@ -10,7 +10,7 @@ import { App } from "./app/app";
 import { readPageData, seedPageData } from "./app/page-data";
 import { preloadScreens } from "./app/routes";
 import { createQueryClient } from "./app/query-client";
-import { reloadOnStaleChunks } from "./features/offline/chunk-reload";
+import { reloadOnStaleChunks } from "./lib/chunk-reload";
 import "./styles/theme.css";
 
 // A deploy while the page is open: a lazy screen whose chunk is gone reloads the page once onto the new code.
@@ -54,9 +54,9 @@ if (prerenderedFor !== undefined && prerenderedFor === location.pathname && root
     });
   const waited = new Promise((resolve) => setTimeout(resolve, FIRST_SCREEN_WAIT_MS));
   const screens = preloadScreens(location.pathname, queryClient);
-  // The race screen draws from the phone's own copies before any network answer (features/offline/race-copies.ts).
+  // The race screen draws from the phone's own copies before any network answer (features/race-day/race-copies.ts).
   const copies = location.pathname.startsWith("/admin/race/")
-    ? import("./features/offline/race-copies").then((m) => m.fromPhoneCopies(location.pathname, queryClient))
+    ? import("./features/race-day/race-copies").then((m) => m.fromPhoneCopies(location.pathname, queryClient))
     : undefined;
   void Promise.race([Promise.all([screens, copies]), waited]).then(render, render);
 }

@@ -13,7 +13,7 @@ export { PaymentDO } from "../durable/payment";
 export { RaceDO } from "../durable/race/race-do";
 export { RaceHubDO } from "../durable/race-hub";
 export { SpectatorsDO } from "../durable/spectators";
-export { ObjectServices } from "./object-services";
+export { ObjectServices } from "./objects/object-services";
 
 const app = createApp();
 

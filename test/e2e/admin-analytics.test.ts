@@ -4,11 +4,13 @@
  * alert, and that chart.js is downloaded on this page only (not on the registrations list, nor on public pages).
  */
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, expect, inject, test } from "vitest";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { formatSwedishDateTime } from "../../src/shared/stockholm";
+import { e2eBaseURL } from "./server-url";
 import { paymentRateLevel, type RegistrationAnalytics } from "../../src/shared/analytics";
 import { contextsStayOnSite, desktopContext, launchBrowser, phoneContext, signInAsDevAdmin } from "./browser";
 
-const baseURL = inject("baseURL");
+const baseURL = e2eBaseURL();
 const API = "/admin/api/registration-analytics";
 /** A message inside chart.js's code that survives minification: a script holding it is chart.js. */
 const CHART_JS_MARK = "Canvas is already in use";
@@ -224,8 +226,11 @@ test("errors: 'HTTP error! status: {code}' or the answer's error field, in an al
   await page.unroute(`**${API}`);
   const answer = page.waitForResponse((r) => new URL(r.url()).pathname === API);
   await refresh.click();
-  expect((await answer).status()).toBe(200);
-  await page.waitForTimeout(200);
+  const answered = await answer;
+  expect(answered.status()).toBe(200);
+  // The page has taken the answer in (it shows its moment), and shows no alert with it.
+  const { generatedAt } = (await answered.json()) as { generatedAt: number };
+  await page.getByText(`Uppdaterad ${formatSwedishDateTime(generatedAt)}.`, { exact: false }).waitFor();
   expect(await alert.count()).toBe(0);
 });
 

@@ -6,11 +6,12 @@
  */
 import { readFile } from "node:fs/promises";
 import type { APIRequestContext, Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, expect, inject, test } from "vitest";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { e2eBaseURL } from "./server-url";
 import { contextsStayOnSite, desktopContext, launchBrowser, phoneContext, signInAsDevAdmin } from "./browser";
 import { CLIENT, expectNoSeriousAxeViolations, expectNoSidewaysScroll } from "./public-pages";
 
-const baseURL = inject("baseURL");
+const baseURL = e2eBaseURL();
 const SCREENSHOTS = process.env.E2E_SCREENSHOTS;
 
 let browser: Browser;

@@ -9,13 +9,14 @@
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import type { Browser, Locator, Page } from "playwright-core";
-import { afterAll, beforeAll, expect, inject, test } from "vitest";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { e2eBaseURL } from "./server-url";
 import { raceId } from "../../src/shared/race-id";
 import type { RaceRecord } from "../../src/shared/race-protocol";
 import { contextsStayOnSite, launchBrowser, phoneContext, signInAsDevAdmin } from "./browser";
 import { CLIENT, expectNoSeriousAxeViolations, expectNoSidewaysScroll } from "./public-pages";
 
-const baseURL = inject("baseURL");
+const baseURL = e2eBaseURL();
 const PHONE = { width: 390, height: 844 };
 const CLUB = "Idrottsföreningen Långskogens Motionärer";
 

@@ -8,12 +8,13 @@
  * Families are registered and paid through the visitor API and the Swish simulator, each with a unique surname.
  */
 import type { APIRequestContext, Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, expect, inject, test } from "vitest";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { e2eBaseURL } from "./server-url";
 import { overviewTotals, type OverviewRegistration } from "../../src/shared/registrations-overview";
 import { contextsStayOnSite, desktopContext, launchBrowser, phoneContext, signInAsDevAdmin } from "./browser";
 import { CLIENT, expectNoSeriousAxeViolations, expectNoSidewaysScroll } from "./public-pages";
 
-const baseURL = inject("baseURL");
+const baseURL = e2eBaseURL();
 const SCREENSHOTS = process.env.E2E_SCREENSHOTS;
 
 let browser: Browser;

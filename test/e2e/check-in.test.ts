@@ -10,13 +10,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { decode } from "fast-png";
 import { chromium, type APIRequestContext, type Browser } from "playwright-core";
-import { afterAll, beforeAll, expect, inject, test } from "vitest";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { e2eBaseURL } from "./server-url";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../../scripts/lib/chromium.mjs";
 import { raceIdForSeason } from "../../src/shared/race-id";
 import { contextsStayOnSite, desktopContext, launchBrowser, phoneContext, signInAsDevAdmin } from "./browser";
 import { writeY4m } from "./fake-camera";
 
-const baseURL = inject("baseURL");
+const baseURL = e2eBaseURL();
 const CLIENT = { "x-loppet-client": "1" };
 const onSite = contextsStayOnSite();
 

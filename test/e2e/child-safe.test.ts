@@ -188,9 +188,10 @@ test("a child's time and placing are absent from the public pages and present on
   await expect
     .poll(
       async () => {
+        const answered = familyPage.waitForResponse((r) => new URL(r.url()).pathname === "/api/family/results");
         await familyPage.reload();
         await familyPage.locator(".runner-list").waitFor();
-        await familyPage.waitForTimeout(1_000);
+        await answered;
         return familyResults.count();
       },
       { timeout: 30_000, interval: 2_000 },

@@ -6,7 +6,8 @@
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { expect, inject, test } from "vitest";
+import { expect, test } from "vitest";
+import { e2eBaseURL } from "./server-url";
 import { DEMO_CAMPAIGNS } from "../../src/worker/dev/demo-campaigns";
 import { E2E_CAMPAIGN_CODES } from "./campaign-secret";
 
@@ -41,7 +42,7 @@ test("the built client holds no campaign code word, in any case", () => {
 test.skipIf(Boolean(process.env.E2E_BASE_URL))(
   "the server built alongside it has those words: the demo words and the secret's work at /validate-kampanj",
   async () => {
-    const baseURL = inject("baseURL");
+    const baseURL = e2eBaseURL();
     const validate = async (kampanj: string) => {
       const res = await fetch(`${baseURL}/validate-kampanj`, {
         method: "POST",

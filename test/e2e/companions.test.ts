@@ -9,11 +9,12 @@
  * child says what they can do, and a sibling is added and booked beside him.
  */
 import type { APIRequestContext, Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, expect, inject, onTestFailed, test } from "vitest";
+import { afterAll, afterEach, beforeAll, expect, onTestFailed, test } from "vitest";
+import { e2eBaseURL } from "./server-url";
 import { launchBrowser, phoneContext, signInAsDevAdmin } from "./browser";
 import { CLIENT } from "./public-pages";
 
-const baseURL = inject("baseURL");
+const baseURL = e2eBaseURL();
 const SCREENSHOTS = process.env.E2E_SCREENSHOTS;
 
 let browser: Browser;

@@ -7,12 +7,13 @@
  * code requested on this page only; axe-core and 320 px.
  */
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, expect, inject, test } from "vitest";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { e2eBaseURL } from "./server-url";
 import { SEASON } from "../../src/shared/season";
 import { contextsStayOnSite, desktopContext, launchBrowser, layoutShift, phoneContext } from "./browser";
 import { expectNoSeriousAxeViolations, expectNoSidewaysScroll, expectShareableHead } from "./public-pages";
 
-const baseURL = inject("baseURL");
+const baseURL = e2eBaseURL();
 const SCREENSHOTS = process.env.E2E_SCREENSHOTS;
 const LEGEND = ["Alla banor", "0.8K – 0,8 km", "1.6K – 1,6 km", "2.8K – 2,8 km", "5.6K – 5,6 km"];
 /** The colours of admin area §3: 0.8K blue, 1.6K yellow, 2.8K and 5.6K red (5.6K dashed to tell them apart). */

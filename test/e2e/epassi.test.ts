@@ -5,10 +5,11 @@
  * through the Swish simulator, and the organiser's list then shows the code used by that registration.
  */
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, expect, inject, test } from "vitest";
+import { afterAll, afterEach, beforeAll, expect, test } from "vitest";
+import { e2eBaseURL } from "./server-url";
 import { desktopContext, launchBrowser, phoneContext, signInAsDevAdmin } from "./browser";
 
-const baseURL = inject("baseURL");
+const baseURL = e2eBaseURL();
 
 let browser: Browser;
 let contexts: BrowserContext[] = [];

@@ -10,11 +10,12 @@
  * Uses the season's 0.8 race and resets it afterwards (the browser test files run one at a time).
  */
 import type { Browser, BrowserContext } from "playwright-core";
-import { afterAll, beforeAll, expect, inject, test } from "vitest";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { e2eBaseURL } from "./server-url";
 import { SEASON } from "../../src/shared/season";
 import { contextsStayOnSite, desktopContext, launchBrowser, phoneContext } from "./browser";
 
-const baseURL = inject("baseURL");
+const baseURL = e2eBaseURL();
 const SCREENSHOTS = process.env.E2E_SCREENSHOTS;
 const H = { "x-loppet-client": "1" };
 const PART = "race-250913-08";
@@ -85,9 +86,10 @@ test("the family's page shows their runner's time and placing at 390 px, the dip
   await expect
     .poll(
       async () => {
+        const answered = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/family/results");
         await page.reload();
         await page.locator(".runner-list").waitFor();
-        await page.waitForTimeout(1_000);
+        await answered;
         return (await results.count()) > 0 ? await results.textContent() : "";
       },
       { timeout: 30_000, interval: 2_000 },

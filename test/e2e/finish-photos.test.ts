@@ -11,7 +11,8 @@
  * The rules (bad input, resends, deletion, the cron) are tested on workerd (test/durable/race/finish-photos.test.ts).
  */
 import { chromium, type Browser, type Page } from "playwright-core";
-import { afterAll, beforeAll, expect, inject, test } from "vitest";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { e2eBaseURL } from "./server-url";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../../scripts/lib/chromium.mjs";
 import { photoUrl } from "../../src/shared/finish-photos";
 import type { RaceAuditEvent } from "../../src/shared/race-protocol";
@@ -20,7 +21,7 @@ import { FRAME_NUMBER_READER, numberedFrames, writeY4m } from "./fake-camera";
 import { startPhoneProxy, type PhoneProxy } from "./phone-proxy";
 import { adminPhone, createRace, openRace, serverToday } from "./race-day-support";
 
-const baseURL = inject("baseURL");
+const baseURL = e2eBaseURL();
 const onSite = contextsStayOnSite();
 /** 10 frames a second: a press is never nearer than 50 ms to two frames' midpoint by chance alone. */
 const FPS = 10;

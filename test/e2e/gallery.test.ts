@@ -7,13 +7,14 @@
  * with its text, nothing shifting, 320 px and axe-core on both pages.
  */
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, expect, inject, test } from "vitest";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { e2eBaseURL } from "./server-url";
 import { galleryPlan } from "../../scripts/seed/gallery-plan.mjs";
 import { SEASON } from "../../src/shared/season";
 import { contextsStayOnSite, desktopContext, launchBrowser, layoutShift, phoneContext } from "./browser";
 import { expectNoSeriousAxeViolations, expectNoSidewaysScroll, expectShareableHead } from "./public-pages";
 
-const baseURL = inject("baseURL");
+const baseURL = e2eBaseURL();
 const SCREENSHOTS = process.env.E2E_SCREENSHOTS;
 const YEARS = Array.from({ length: 11 }, (_, i) => 2024 - i);
 const PHOTOS_2019 = galleryPlan().find((p) => p.year === 2019)!.files.length;

@@ -5,10 +5,11 @@
  * page's 'Logga in' button. Opening the link alone signs no one in.
  */
 import type { Browser, BrowserContext } from "playwright-core";
-import { afterAll, beforeAll, expect, inject, test } from "vitest";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { e2eBaseURL } from "./server-url";
 import { launchBrowser, phoneContext } from "./browser";
 
-const baseURL = inject("baseURL");
+const baseURL = e2eBaseURL();
 const origin = new URL(baseURL).origin;
 const SCREENSHOTS = process.env.E2E_SCREENSHOTS;
 

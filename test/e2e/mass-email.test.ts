@@ -12,12 +12,13 @@
  * season's 1.6 race and resets it afterwards (the browser test files run one at a time).
  */
 import type { APIRequestContext, Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, expect, inject, test } from "vitest";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { e2eBaseURL } from "./server-url";
 import { raceIdForSeason } from "../../src/shared/race-id";
 import { SEASON } from "../../src/shared/season";
 import { contextsStayOnSite, desktopContext, launchBrowser, phoneContext, signInAsDevAdmin } from "./browser";
 
-const baseURL = inject("baseURL");
+const baseURL = e2eBaseURL();
 const HEADERS = { "x-loppet-client": "1" };
 const SCREENSHOTS = process.env.E2E_SCREENSHOTS;
 

@@ -8,14 +8,15 @@
  * race-day tests keep to 2099 and 2040–2097).
  */
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
-import { afterAll, beforeAll, expect, inject, test } from "vitest";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { e2eBaseURL } from "./server-url";
 import { raceId } from "../../src/shared/race-id";
 import type { RaceRecord } from "../../src/shared/race-protocol";
 import { serializeResults, type ResultRow } from "../../src/shared/results-file";
 import { contextsStayOnSite, desktopContext, launchBrowser, layoutShift, phoneContext } from "./browser";
 import { adminApi, CLIENT, expectNoSeriousAxeViolations, selectTab } from "./public-pages";
 
-const baseURL = inject("baseURL");
+const baseURL = e2eBaseURL();
 const SCREENSHOTS = process.env.E2E_SCREENSHOTS;
 const PHONE = { width: 390, height: 844 };
 

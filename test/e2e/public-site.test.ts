@@ -8,13 +8,14 @@
  * pages only. Each page's own behaviour is tested in its own file (start-lists, results, timing, courses, gallery).
  */
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { e2eBaseURL } from "./server-url";
 import { CHUNK_GROUPS } from "../../scripts/lib/chunk-groups.mjs";
 import { SEASON } from "../../src/shared/season";
 import { contextsStayOnSite, desktopContext, launchBrowser, NAVIGATION_HEADERS, phoneContext } from "./browser";
 import { expectNoSeriousAxeViolations, expectNoSidewaysScroll, expectShareableHead } from "./public-pages";
 
-const baseURL = inject("baseURL");
+const baseURL = e2eBaseURL();
 
 interface PublicPage {
   path: string;

@@ -20,13 +20,14 @@
  * the review list at 390 px.
  */
 import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, expect, inject, test } from "vitest";
+import { afterAll, afterEach, beforeAll, expect, test } from "vitest";
+import { e2eBaseURL } from "./server-url";
 import type { RaceAuditEvent, RaceRecord, RunnerRecord } from "../../src/shared/race-protocol";
 import { contextsStayOnSite, launchBrowser } from "./browser";
 import { startPhoneProxy, type PhoneProxy } from "./phone-proxy";
 import { addRunner, adminPhone, createRace, getRace, HEADERS, openRace, resultBibs, tile } from "./race-day-support";
 
-const baseURL = inject("baseURL");
+const baseURL = e2eBaseURL();
 const SCREENSHOTS = process.env.E2E_SCREENSHOTS;
 
 const browsers: Browser[] = [];

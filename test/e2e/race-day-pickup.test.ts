@@ -8,13 +8,14 @@
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, expect, inject, test } from "vitest";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { e2eBaseURL } from "./server-url";
 import type { RunnerRecord } from "../../src/shared/race-protocol";
 import { contextsStayOnSite, launchBrowser } from "./browser";
 import { expectNoSeriousAxeViolations, expectNoSidewaysScroll } from "./public-pages";
 import { addRunner, adminPhone, createRace, HEADERS, openRace, serverToday, tile } from "./race-day-support";
 
-const baseURL = inject("baseURL");
+const baseURL = e2eBaseURL();
 
 let browser: Browser;
 const onSite = contextsStayOnSite();

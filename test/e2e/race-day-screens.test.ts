@@ -6,11 +6,12 @@
  * E2E_SCREENSHOTS=<dir> saves a screenshot of each screen.
  */
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, expect, inject, test } from "vitest";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { e2eBaseURL } from "./server-url";
 import { contextsStayOnSite, launchBrowser } from "./browser";
 import { addRunner, adminPhone, createRace, getRace, openRace, resultBibs, tile } from "./race-day-support";
 
-const baseURL = inject("baseURL");
+const baseURL = e2eBaseURL();
 const SCREENSHOTS = process.env.E2E_SCREENSHOTS;
 
 let browser: Browser;

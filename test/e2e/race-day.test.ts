@@ -6,12 +6,13 @@
  * its own race on a random far-future day, so tests and reruns on one server never share a race.
  */
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, expect, inject, test } from "vitest";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { e2eBaseURL } from "./server-url";
 import { raceId } from "../../src/shared/race-id";
 import type { RaceRecord, RunnerRecord } from "../../src/shared/race-protocol";
 import { contextsStayOnSite, launchBrowser, phoneContext, signInAsDevAdmin } from "./browser";
 
-const baseURL = inject("baseURL");
+const baseURL = e2eBaseURL();
 
 let browser: Browser;
 const onSite = contextsStayOnSite();

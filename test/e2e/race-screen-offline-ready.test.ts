@@ -12,14 +12,15 @@
  *   not asserted here: on a CI machine the browser shares two cores with the workerd tests.
  */
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, expect, inject, test } from "vitest";
+import { afterAll, afterEach, beforeAll, expect, test } from "vitest";
+import { e2eBaseURL } from "./server-url";
 import type { RaceAuditEvent, RunnerRecord } from "../../src/shared/race-protocol";
 import { contextsStayOnSite, launchBrowser, phoneContext } from "./browser";
 import { startPhoneProxy, type PhoneProxy } from "./phone-proxy";
 import { addRunner, createRace, getRace, HEADERS, tile } from "./race-day-support";
 import { slowEveryTarget } from "./slow-phone";
 
-const baseURL = inject("baseURL");
+const baseURL = e2eBaseURL();
 const READY = "Klar att användas utan nät";
 
 let browser: Browser;

@@ -10,8 +10,10 @@
  * them. E2E_SCREENSHOTS=<dir> saves the screens.
  */
 import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, expect, inject, test } from "vitest";
+import { afterAll, afterEach, beforeAll, expect, test } from "vitest";
+import { e2eBaseURL } from "./server-url";
 import type { RaceAuditEvent, RaceRecord, RunnerRecord } from "../../src/shared/race-protocol";
+import { RACE_SNAPSHOT_CACHE } from "../../src/web/sw/names";
 import { contextsStayOnSite, launchBrowser } from "./browser";
 import { startPhoneProxy, type PhoneProxy } from "./phone-proxy";
 import {
@@ -25,7 +27,7 @@ import {
   serverToday,
 } from "./race-day-support";
 
-const baseURL = inject("baseURL");
+const baseURL = e2eBaseURL();
 const SCREENSHOTS = process.env.E2E_SCREENSHOTS;
 const NAMES = ["Alfa", "Bravo", "Charlie", "Delta", "Echo", "Foxtrot", "Golf", "Hotel", "India", "Juliett"];
 
@@ -160,8 +162,8 @@ test("reloaded without a connection, the slots keep their numbers and the next '
   for (let i = 0; i < 2; i++) await finish.click();
   await expect.poll(() => slotTexts(p.page)).toHaveLength(2);
   await p.page.getByText(/Ej skickade/).waitFor({ state: "detached", timeout: 15_000 });
-  // The screen saves what it shows at most every 2 s.
-  await p.page.waitForTimeout(2_500);
+  // The screen saves what it shows at most every 2 s: wait for the copy with both.
+  await expect.poll(() => savedSlots(p.page, race.part)).toBe(2);
 
   await p.proxy.cut();
   await p.page.reload();
@@ -196,7 +198,7 @@ test("bibs typed while cut off survive a reload, and once back each reaches the 
   const finish = p.page.getByRole("button", { name: /^Mål! \(\d+ tider\)$/ });
   for (let i = 0; i < 2; i++) await finish.click();
   await p.page.getByText(/Ej skickade/).waitFor({ state: "detached", timeout: 15_000 });
-  await p.page.waitForTimeout(2_500);
+  await expect.poll(() => savedSlots(p.page, race.part)).toBe(2);
 
   // Cut off: two more finishes, then the four bibs in finish order (2, 1, 4, 3), the last two after a reload.
   await p.proxy.cut();
@@ -248,3 +250,16 @@ test("bibs typed while cut off survive a reload, and once back each reaches the 
   expect(byBib.get(4)?.finished).toBe(queued[0]!.at);
   expect(byBib.get(3)?.finished).toBe(queued[1]!.at);
 });
+
+/** How many rapid-timing slots the phone's saved copy of the race holds (race-copies.ts: the screen saves it at most
+ * every 2 s), for a test that reloads and expects them. */
+function savedSlots(page: Page, raceId: string): Promise<number> {
+  return page.evaluate(
+    async ({ cacheName, key }) => {
+      const res = await caches.match(key, { cacheName });
+      const saved = (await res?.json()) as { rapid?: { slots?: unknown[] } } | undefined;
+      return saved?.rapid?.slots?.length ?? 0;
+    },
+    { cacheName: RACE_SNAPSHOT_CACHE, key: `/admin/api/races/get/${encodeURIComponent(raceId)}` },
+  );
+}

@@ -6,14 +6,15 @@
  * its list without any way to change it.
  */
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, expect, inject, test } from "vitest";
+import { afterAll, afterEach, beforeAll, expect, test } from "vitest";
+import { e2eBaseURL } from "./server-url";
 import { buildDemoData } from "../../scripts/seed/demo-data.mjs";
 import { DEV_NOW_HEADER } from "../../src/shared/clock";
 import { launchBrowser, phoneContext } from "./browser";
 
 const RACE_DAY_MORNING = "2025-09-13T08:30:00+02:00";
 
-const baseURL = inject("baseURL");
+const baseURL = e2eBaseURL();
 let browser: Browser;
 let contexts: BrowserContext[] = [];
 

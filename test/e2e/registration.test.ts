@@ -6,11 +6,12 @@
  * tabs that must not overwrite each other; the receipt page; the organisers' campaign-code screen.
  */
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, expect, inject, test } from "vitest";
+import { afterAll, afterEach, beforeAll, expect, test } from "vitest";
+import { e2eBaseURL } from "./server-url";
 import { buildDemoData } from "../../scripts/seed/demo-data.mjs";
 import { desktopContext, launchBrowser, phoneContext, signInAsDevAdmin } from "./browser";
 
-const baseURL = inject("baseURL");
+const baseURL = e2eBaseURL();
 const origin = new URL(baseURL).origin;
 const SCREENSHOTS = process.env.E2E_SCREENSHOTS;
 

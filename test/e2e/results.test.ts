@@ -7,7 +7,8 @@
  * Years this file imports into (1950–2012) are before the demo data (2014–2024).
  */
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
-import { afterAll, beforeAll, expect, inject, test } from "vitest";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { e2eBaseURL } from "./server-url";
 import { raceId } from "../../src/shared/race-id";
 import type { RaceRecord, RunnerRecord } from "../../src/shared/race-protocol";
 import { serializeResults, type ResultRow } from "../../src/shared/results-file";
@@ -30,7 +31,7 @@ import {
   recordLongTasks,
 } from "./public-pages";
 
-const baseURL = inject("baseURL");
+const baseURL = e2eBaseURL();
 const SCREENSHOTS = process.env.E2E_SCREENSHOTS;
 const COLUMNS = ["Placering", "Namn", "Resultat", "±", "Klass", "Startnummer", "Förening"];
 

@@ -6,12 +6,13 @@
  * E2E_SCREENSHOTS=<dir> saves the screens.
  */
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, expect, inject, test } from "vitest";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { e2eBaseURL } from "./server-url";
 import type { RaceRecord, RunnerRecord } from "../../src/shared/race-protocol";
 import { contextsStayOnSite, launchBrowser } from "./browser";
 import { addRunner, adminPhone, createRace, getRace, HEADERS, openRace, serverToday } from "./race-day-support";
 
-const baseURL = inject("baseURL");
+const baseURL = e2eBaseURL();
 const SCREENSHOTS = process.env.E2E_SCREENSHOTS;
 const onSite = contextsStayOnSite();
 let browser: Browser;

@@ -8,11 +8,12 @@
  */
 import { createHash } from "node:crypto";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { e2eBaseURL } from "./server-url";
 import { raceIdForSeason } from "../../src/shared/race-id";
 import { contextsStayOnSite, launchBrowser, NAVIGATION_HEADERS, phoneContext, signInAsDevAdmin } from "./browser";
 
-const baseURL = inject("baseURL");
+const baseURL = e2eBaseURL();
 
 const SECURITY_HEADERS = [
   "content-security-policy",

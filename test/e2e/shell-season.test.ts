@@ -11,7 +11,8 @@
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import type { Browser, BrowserContextOptions, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { e2eBaseURL } from "./server-url";
 import { DEV_NOW_HEADER } from "../../src/shared/clock";
 import {
   contextsStayOnSite,
@@ -50,7 +51,7 @@ declare global {
   }
 }
 
-const baseURL = inject("baseURL");
+const baseURL = e2eBaseURL();
 let browser: Browser;
 const onSite = contextsStayOnSite();
 

@@ -6,7 +6,8 @@
  * season's cut-offs on servers with other clocks: shell-season.test.ts.
  */
 import type { Browser, BrowserContextOptions, Page } from "playwright-core";
-import { afterAll, beforeAll, expect, inject, test } from "vitest";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { e2eBaseURL } from "./server-url";
 import { SEASON } from "../../src/shared/season";
 import {
   contextsStayOnSite,
@@ -17,7 +18,7 @@ import {
   signInAsDevAdmin,
 } from "./browser";
 
-const baseURL = inject("baseURL");
+const baseURL = e2eBaseURL();
 const TITLE = `${SEASON.siteName} ${SEASON.year}`;
 
 let browser: Browser;

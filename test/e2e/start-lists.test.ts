@@ -6,7 +6,8 @@
  * days in 2099 (the race-day tests use 2040–2098), each with a distance of its own.
  */
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
-import { afterAll, beforeAll, expect, inject, test } from "vitest";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { e2eBaseURL } from "./server-url";
 import { raceId } from "../../src/shared/race-id";
 import type { RaceRecord, RunnerRecord } from "../../src/shared/race-protocol";
 import { SEASON } from "../../src/shared/season";
@@ -20,7 +21,7 @@ import {
   selectTab,
 } from "./public-pages";
 
-const baseURL = inject("baseURL");
+const baseURL = e2eBaseURL();
 const TITLE = `Startlistor – ${SEASON.siteName}`;
 const SCREENSHOTS = process.env.E2E_SCREENSHOTS;
 
@@ -193,6 +194,9 @@ test("a running race's list shows results and DNS; without its live socket it as
   });
   const reads: number[] = [];
   page.on("request", (r) => r.url().endsWith(`/api/races/get/${race.part}`) && reads.push(Date.now()));
+  // The page's timers run on Playwright's clock (in step with the real one): "nothing more is asked" is checked by
+  // running the page's next seconds at once (`quietFor`), not by waiting them out.
+  await page.clock.install();
   await page.goto("/startlistor", { waitUntil: "networkidle" });
   const year = page.locator("section.year-section").filter({ has: page.getByRole("heading", { name: "2099" }) });
   await selectTab(raceTab(year, race.part));
@@ -230,7 +234,7 @@ test("a running race's list shows results and DNS; without its live socket it as
   await raceCall(admin, `end/${race.part}`);
   await year.getByText(/Loppet är avslutat – 2 i mål/).waitFor({ timeout: 12_000 });
   const count = reads.length;
-  await page.waitForTimeout(6_000);
+  await quietFor(page, 6_000);
   expect(reads.length).toBe(count);
 });
 
@@ -245,6 +249,7 @@ test("an open list of a running race follows it on the spectators' socket: a fin
   const reads: number[] = [];
   page.on("request", (r) => r.url().endsWith(`/api/races/get/${race.part}`) && reads.push(Date.now()));
   const socket = page.waitForEvent("websocket", (ws) => ws.url().includes(`/ws/spectate/${race.part}`));
+  await page.clock.install();
   await page.goto("/startlistor", { waitUntil: "networkidle" });
   const year = page.locator("section.year-section").filter({ has: page.getByRole("heading", { name: "2099" }) });
   await selectTab(raceTab(year, race.part));
@@ -264,7 +269,7 @@ test("an open list of a running race follows it on the spectators' socket: a fin
     .poll(async () => (await tableRows(page, year))[0], { timeout: Math.max(0, 2_000 - (Date.now() - tapped)) })
     .toEqual(["21", "Anna Åkesson", "", "", expect.stringMatching(/^\d\d:\d\d\.\d{3}$/)]);
   expect(Date.now() - tapped).toBeLessThan(2_000);
-  await page.waitForTimeout(6_000);
+  await quietFor(page, 6_000);
   expect(reads.length).toBe(readsBefore);
   expect(sent).toEqual([]);
 
@@ -274,7 +279,7 @@ test("an open list of a running race follows it on the spectators' socket: a fin
   await year.getByText(/Loppet är avslutat – 2 i mål/).waitFor({ timeout: 2_000 });
   await expect.poll(() => ws.isClosed()).toBe(true);
   const count = reads.length;
-  await page.waitForTimeout(6_000);
+  await quietFor(page, 6_000);
   expect(reads.length).toBe(count);
 });
 
@@ -333,3 +338,12 @@ test("a visitor never downloads admin or timing code", async () => {
   expect(scripts.some((s) => s.includes("start-lists-page"))).toBe(true);
   expect(scripts.filter((s) => ADMIN_OR_TIMING.test(s))).toEqual([]);
 });
+
+/**
+ * Runs the page's next `ms` of timers at once (its clock is installed), then makes one request of its own and waits
+ * for it: a read that a timer started has gone out by then.
+ */
+async function quietFor(page: Page, ms: number): Promise<void> {
+  await page.clock.runFor(ms);
+  await page.evaluate(() => fetch("/api/health").then((r) => r.status));
+}

@@ -1,15 +1,17 @@
 /**
  * /tidtagning in real Chromium on a phone (375 px) against `npm start`'s server: Start, a split, Stop, the time
  * standing still while stopped, a reload that keeps a running watch running, Nollställ, the +1 counter with its
- * own reset; all of it offline once the page has loaded, axe-core, 320 px and the network check.
+ * own reset; all of it offline once the page has loaded, axe-core, 320 px and the network check. The page runs on
+ * Playwright's clock, so the watch's seconds pass at once.
  */
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, expect, inject, test } from "vitest";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { e2eBaseURL } from "./server-url";
 import { parseResult } from "../../src/shared/time-format";
 import { contextsStayOnSite, launchBrowser, phoneContext } from "./browser";
 import { expectNoSeriousAxeViolations, expectNoSidewaysScroll } from "./public-pages";
 
-const baseURL = inject("baseURL");
+const baseURL = e2eBaseURL();
 const SCREENSHOTS = process.env.E2E_SCREENSHOTS;
 
 let browser: Browser;
@@ -26,6 +28,8 @@ afterAll(async () => {
 async function open(width = 375): Promise<Page> {
   const context = onSite(await phoneContext(browser, baseURL, { viewport: { width, height: 740 } }), baseURL);
   const page = await context.newPage();
+  // The page's clock is Playwright's: the watch's time passes by `clock.runFor`, at once, never by waiting.
+  await page.clock.install();
   await page.goto("/tidtagning");
   await page.getByRole("heading", { level: 1, name: "Tidtagning" }).waitFor();
   // The first HTML is pre-rendered with Start disabled; it comes alive once the page's script has run.
@@ -48,7 +52,7 @@ test("start, split, stop, standing still, reload, Nollställ and +1, offline onc
   await page.context().setOffline(true);
 
   await button(page, "Start").click();
-  await page.waitForTimeout(700);
+  await page.clock.runFor(700);
   const running = await shownMs(page);
   expect(running).toBeGreaterThanOrEqual(500);
 
@@ -57,12 +61,12 @@ test("start, split, stop, standing still, reload, Nollställ and +1, offline onc
   const splitMs = parseResult(await splits(page).first().locator(".stopwatch-split-at").textContent())!;
   expect(splitMs).toBeGreaterThanOrEqual(running);
 
-  await page.waitForTimeout(300);
+  await page.clock.runFor(300);
   await button(page, "Stop").click();
   await expect.poll(() => page.getByText(/^Stoppad på \d\d:\d\d\.\d{3}$/).count()).toBe(1);
   const stopped = await shownMs(page);
   expect(stopped).toBeGreaterThan(splitMs);
-  await page.waitForTimeout(600);
+  await page.clock.runFor(600);
   expect(await shownMs(page)).toBe(stopped);
   await expect.poll(() => button(page, "Mellantid").isDisabled()).toBe(true);
 
@@ -81,7 +85,7 @@ test("start, split, stop, standing still, reload, Nollställ and +1, offline onc
   await expect.poll(() => button(page, "Stop").count()).toBe(1);
   expect(await splits(page).count()).toBe(1);
   expect(await page.getByRole("status", { name: "Antal" }).textContent()).toBe("3");
-  await page.waitForTimeout(300);
+  await page.clock.runFor(300);
   expect(await shownMs(page)).toBeGreaterThan(stopped);
   await button(page, "Stop").click();
 
@@ -106,7 +110,7 @@ test("keyboard: Tab reaches Start with a visible focus ring, Enter starts and st
   expect(await start.evaluate((el) => getComputedStyle(el).outlineStyle)).not.toBe("none");
   await page.keyboard.press("Enter");
   await expect.poll(() => button(page, "Stop").count()).toBe(1);
-  await page.waitForTimeout(200);
+  await page.clock.runFor(200);
   await page.keyboard.press("Enter");
   await expect.poll(() => button(page, "Start").count()).toBe(1);
   expect(await shownMs(page)).toBeGreaterThan(0);

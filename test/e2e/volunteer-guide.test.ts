@@ -6,13 +6,14 @@
  * worker keeps it; behind test/e2e/proxy.ts, which cuts the connection for real).
  */
 import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, expect, inject, test } from "vitest";
+import { afterAll, afterEach, beforeAll, expect, test } from "vitest";
+import { e2eBaseURL } from "./server-url";
 import { GUIDE_SECTIONS, GUIDE_TITLE } from "../../src/web/features/admin/help/volunteer-guide";
 import { contextsStayOnSite, launchBrowser, phoneContext, signInAsDevAdmin } from "./browser";
 import { startProxy, type TestProxy } from "./proxy";
 import { expectNoSeriousAxeViolations, expectNoSidewaysScroll } from "./public-pages";
 
-const baseURL = inject("baseURL");
+const baseURL = e2eBaseURL();
 const SCREENSHOTS = process.env.E2E_SCREENSHOTS;
 const PICTURES = GUIDE_SECTIONS.flatMap((s) => s.images.map((img) => img.src));
 

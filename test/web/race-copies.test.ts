@@ -15,7 +15,7 @@ import {
   showRaceCopy,
   watchRaceCopies,
   type SavedRace,
-} from "../../src/web/features/offline/race-copies";
+} from "../../src/web/features/race-day/race-copies";
 import { readConfigCopy } from "../../src/web/sw/config-copy";
 import { FETCHED_AT_HEADER } from "../../src/web/sw/names";
 

@@ -9,7 +9,7 @@ import {
   upsertAnswerRunner,
   type LiveRace,
 } from "../../src/web/features/race-day/apply-race-events";
-import { parseServerFrame } from "../../src/web/features/race-day/race-frames";
+import { parseServerFrame } from "../../src/shared/race-frames";
 
 const PART = "race-310101-28";
 

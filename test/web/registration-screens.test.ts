@@ -8,8 +8,8 @@ import {
   FIRST_DELAY_MS,
   GIVE_UP_AFTER_MS,
   pollWaits,
-} from "../../src/web/features/receipt/poll-schedule";
-import { inSpecOrder } from "../../src/web/features/registration/format";
+} from "../../src/web/features/registration/poll-schedule";
+import { inSpecOrder } from "../../src/web/lib/format";
 
 describe("/kvitto's poll schedule", () => {
   it("first after 2 s, each wait ×1.5, the last check at three minutes", () => {

@@ -16,8 +16,8 @@ import {
   sourceDistances,
   startOrder,
   type ListedRace,
-  type ResultSet,
 } from "../../src/web/features/results/result-rows";
+import type { PublicResultSet as ResultSet } from "../../src/shared/page-render";
 
 const set = (year: number, distance: ResultSet["distance"]): ResultSet => ({
   year,

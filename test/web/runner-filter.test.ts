@@ -9,7 +9,7 @@ import {
   searchIndex,
   searchSummary,
   type SearchFields,
-} from "../../src/web/features/runner-search/runner-filter";
+} from "../../src/web/components/runner-search/runner-filter";
 
 interface Row extends SearchFields {
   key: string;

@@ -4,12 +4,7 @@
  * site answers waits longer each time, and a failure for lack of signal starts that over.
  */
 import { describe, expect, it } from "vitest";
-import {
-  installUntilActive,
-  MAX_PAUSE_MS,
-  RETRY_MS,
-  type InstallState,
-} from "../../src/web/features/offline/install-loop";
+import { installUntilActive, MAX_PAUSE_MS, RETRY_MS, type InstallState } from "../../src/web/lib/install-loop";
 
 /** A phone: each install attempt's outcome and each reachability answer in turn, and what the loop did. */
 function phone(installs: boolean[], answers: boolean[]) {

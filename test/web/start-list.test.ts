@@ -9,9 +9,9 @@ import {
   raceTabLabel,
   raceTabLabels,
   refreshInterval,
-  resultsStatusText,
   startListView,
 } from "../../src/web/features/start-lists/start-list";
+import { resultsStatusText } from "../../src/web/lib/results-status";
 
 function race(part: string, distance: number, state: RaceState = "", date = `20${part.slice(5, 7)}-09-13`): RaceRecord {
   return { type: "race", part, sort: "race", state, started: state ? 1 : null, date, distance, openForReg: false };

@@ -14,7 +14,7 @@ import { audit } from "../../src/worker/db/audit";
 import { database } from "../../src/worker/db/client";
 import type { AppEnv } from "../../src/worker/env";
 import { appContext } from "../../src/worker/middleware/context";
-import { sessionContext } from "../../src/worker/middleware/session";
+import { sessionContext } from "../../src/worker/session/session-middleware";
 import { SESSION_MAX_AGE_SECONDS, startSession } from "../../src/worker/session/sessions";
 import { fixedClock } from "../../src/shared/clock";
 import { call, CookieJar, DEV_ADMIN, get, loginAdmin, post, sessionJar, visitorJar, waitFor } from "./helpers";
@@ -195,7 +195,7 @@ describe("admin allowlist", () => {
     expect(res.status).toBe(200);
     const res2 = await post("/admin/api/dev-login", { email: "ANDRA@example.se" }, { env: overrides });
     expect(res2.status).toBe(200);
-    expect(await res2.json()).toEqual({ ok: true, email: "andra@example.se" });
+    expect(await res2.json()).toEqual({ ok: true, email: "andra@example.se", role: "organiser" });
   });
 
   it("ends admin rights at the next request once the address leaves the admins table", async () => {

@@ -8,7 +8,7 @@
  *   synchronous step, before any await, so every socket gets a race's changes in seq order; then the notice to the
  *   spectators' fan-out (public-feed.ts), the D1 mirror (d1.ts), the alarm for the results mail;
  * - the WebSocket upgrade and frames, and the alarm, which retries what a failed call left undone: distance moves,
- *   D1 mirrors, and the families' results mail (sent through the Worker: src/worker/object-services.ts).
+ *   D1 mirrors, and the families' results mail (sent through the Worker: src/worker/objects/object-services.ts).
  *
  * Sockets hibernate (`acceptWebSocket`): identity lives in the attachment, memory holds nothing but caches; a bad
  * frame gets `{type:'error'}` and the socket stays open. Only the admins' sockets are held here; spectators are the

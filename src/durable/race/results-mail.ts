@@ -3,7 +3,7 @@
  * official, every change the object commits (whoever made it: a race-day route, a timing phone's typed bib or slot,
  * the box office, the bib desk, a refund, an erasure, or the object's own alarm finishing a distance move) leaves a
  * mail owed (the room's change step, room.ts), and the object's alarm sends it through the Worker's results mails
- * (src/worker/registration/results-mails.ts, reached by one call: src/worker/object-services.ts):
+ * (src/worker/registration/results-mails.ts, reached by one call: src/worker/objects/object-services.ts):
  * - `mailOfficialResults`: each family with a runner in the race is mailed once per race (its claim in D1);
  * - `mailCorrectedResults`: a family told before whose own runner's time or status differs from its last mail
  *   gets one more mail saying what changed (a placing moved by another runner sends nothing);

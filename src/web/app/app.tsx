@@ -3,7 +3,7 @@
  * (main.tsx), StaticRouter in the build's pre-render (entry-prerender.tsx), so both render this same tree.
  */
 import { QueryClientProvider, type QueryClient } from "@tanstack/react-query";
-import { SeasonFlagsSync } from "../features/config/season-flags";
+import { SeasonFlagsSync } from "../lib/config/season-flags";
 import { AppRoutes } from "./routes";
 
 export function App({ queryClient }: { queryClient: QueryClient }) {

@@ -3,7 +3,7 @@ import { Outlet, useLocation } from "react-router";
 import { BibPickupBanner } from "../components/layout/bib-pickup-banner";
 import { SiteFooter } from "../components/layout/site-footer";
 import { TopBar } from "../components/layout/top-bar";
-import { PageLoading } from "./page-loading";
+import { PageLoading } from "../components/layout/page-loading";
 
 /** Every public page: top bar, the page, footer, and the (usually hidden) bib-pickup banner. */
 export function PublicLayout() {

@@ -7,20 +7,22 @@
 import type { QueryClient } from "@tanstack/react-query";
 import { lazy, Suspense } from "react";
 import { Navigate, Route, Routes } from "react-router";
-import { configQueryOptions } from "../features/config/get-config";
+import { configQueryOptions } from "../lib/config/get-config";
 import { LandingPage } from "../features/landing/landing-page";
 import { LogoutPage } from "../features/session/logout-page";
 import { TermsPage } from "../features/terms/terms-page";
 import { lazyScreen } from "./lazy-screen";
 import { NotFoundPage } from "./not-found-page";
-import { PageLoading } from "./page-loading";
+import { PageLoading } from "../components/layout/page-loading";
 import { PublicLayout } from "./public-layout";
 
-const AdminShell = lazyScreen(() => import("../features/admin/admin-shell"));
-const AdminLoginPage = lazy(() => import("../features/admin/admin-login-page"));
+const AdminShell = lazyScreen(() => import("./admin-shell"));
+const AdminLoginPage = lazy(() => import("../features/admin/login/admin-login-page"));
+const AdminStart = lazy(() => import("../features/admin/admin-start"));
+const AdminsPage = lazy(() => import("../features/admin/admins/admins-page"));
 const TimingPage = lazy(() => import("../features/timing/timing-page"));
 const RegistrationPage = lazy(() => import("../features/registration/registration-page"));
-const ReceiptPage = lazy(() => import("../features/receipt/receipt-page"));
+const ReceiptPage = lazy(() => import("../features/registration/receipt-page"));
 const CampaignsPage = lazy(() => import("../features/admin/campaigns/campaigns-page"));
 const EpassiPage = lazy(() => import("../features/admin/epassi/epassi-page"));
 const RegistrationsPage = lazy(() => import("../features/admin/registrations/registrations-page"));
@@ -92,7 +94,8 @@ export function AppRoutes() {
           </Suspense>
         }
       >
-        <Route path="admin" element={<Navigate to="/admin/list-by-race" replace />} />
+        {/* The spec's /admin → /admin/list-by-race is the organiser's; a volunteer lands on the race list. */}
+        <Route path="admin" element={<AdminStart />} />
         <Route path="admin/list-by-race" element={<RegistrationsPage />} />
         <Route path="admin/race" element={<RaceHubPage />} />
         <Route path="admin/race/:id" element={<RacePage />} />
@@ -109,6 +112,7 @@ export function AppRoutes() {
         <Route path="admin/kampanjkoder" element={<CampaignsPage />} />
         <Route path="admin/resultat" element={<ResultsImportPage />} />
         <Route path="admin/hjalp" element={<HelpPage />} />
+        <Route path="admin/behorigheter" element={<AdminsPage />} />
         {/* The older admin screen is replaced by this one: old bookmarks land on the registrations. */}
         <Route path="admin-old" element={<Navigate to="/admin/list-by-race" replace />} />
         <Route path="admin/*" element={<AdminNotFoundPage />} />

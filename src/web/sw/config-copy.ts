@@ -2,7 +2,7 @@
  * The admin worker's copy of GET /api/config as it is handed out (the worker keeps it in ADMIN_DATA_CACHE, stamped
  * with FETCHED_AT_HEADER: src/web/sw/worker/admin.ts). Read in two places: by the worker, for a page's request that
  * finds no network, and by the race screen's page itself, which draws from it before any network answer
- * (src/web/features/offline/race-copies.ts). Both hand the copy out with the server's clock moved on by the time
+ * (src/web/features/race-day/race-copies.ts). Both hand the copy out with the server's clock moved on by the time
  * that has passed since it was fetched, so a page that starts from it still stamps taps on the server's clock (the
  * offset the device measured then, applied to its clock now).
  */

@@ -1,6 +1,6 @@
 /**
  * The one e-mail sender (DESIGN.md §8), with the transport chosen by EMAIL_TRANSPORT:
- * - 'outbox': development; nothing leaves the machine, the mail lands in the development outbox (dev/outbox.ts,
+ * - 'outbox': development; nothing leaves the machine, the mail lands in the development outbox (adapters/outbox.ts,
  *   read it at /dev/outbox);
  * - 'cloudflare': Cloudflare Email Service through the `send_email` binding (transactional mail);
  * - 'resend': Resend's HTTP API (bulk mail), key in the EMAIL_API_KEY secret.
@@ -16,7 +16,7 @@
 import type { Clock } from "../../shared/clock";
 import type { Db } from "../db/client";
 import { logEmail, settleEmailLog } from "../db/email-log";
-import { deliverToOutbox } from "../dev/outbox";
+import { deliverToOutbox } from "./outbox";
 
 export interface Mail {
   to: string;

@@ -5,7 +5,7 @@
  *
  * The key set is fetched with `fetch` (jose caches it per resolver; resolvers live at module scope, one per
  * URL, for as long as the isolate lives). `fetchJwks` only swaps the transport: development passes one that
- * answers the Worker's own /dev/jwks.json in-process (dev/google-stand-in.ts), so local sign-in and the tests go
+ * answers the Worker's own /dev/jwks.json in-process (adapters/google-stand-in.ts), so local sign-in and the tests go
  * through exactly this code with keys of their own.
  */
 import { createRemoteJWKSet, customFetch, errors, jwtVerify, type FetchImplementation } from "jose";

@@ -12,7 +12,7 @@ export const adminAnalyticsRoutes = new Hono<AppEnv>();
 
 export const ANALYTICS_FAILED = "Statistiken kunde inte räknas fram just nu. Försök igen om en stund.";
 
-adminAnalyticsRoutes.get("/admin/api/registration-analytics", async (c) => {
+adminAnalyticsRoutes.get("/", async (c) => {
   try {
     const analytics = await registrationAnalytics(database(c.env.DB), c.var.clock.now());
     return c.json(analytics, 200, { "cache-control": "no-store" });

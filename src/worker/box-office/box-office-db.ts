@@ -2,9 +2,11 @@
  * Box-office runners as personal data (src/worker/personal-data/): they have no address, only a name and the
  * phone number typed at the box office, so they are found by phone (every runner with that number: a family that
  * signed up several at the table) or by name, and exported and erased like a family (db/erasure.ts boxOfficeScope).
- * The cron removes the numbers once their season is over (db/retention.ts).
+ * The cron removes the numbers once their season is over (db/retention.ts). Also the payments row of a sale paid on the
+ * spot, which the box office's sales and its companion sales both write (`paidRow`).
  */
 import { phoneDigits } from "../../shared/box-office";
+import type { Season } from "../../shared/season";
 import type { Db } from "../db/client";
 
 export interface BoxOfficeRunnerRow {
@@ -46,4 +48,29 @@ export async function boxOfficeRunnersByName(db: Db, query: string): Promise<Box
       return words.every((w) => name.includes(w));
     })
     .slice(0, 50);
+}
+
+/** The payments row of a box-office sale paid on the spot (cash, a campaign code, a free place): PAID at `now`. */
+export function paidRow(
+  payid: string,
+  season: Season,
+  amount: number,
+  counts: { barn: number; vuxna: number },
+  participantIds: string[],
+  now: number,
+) {
+  return {
+    id: payid,
+    registrationId: null,
+    season: season.year,
+    origin: "kassa",
+    amount,
+    currency: "SEK",
+    status: "PAID",
+    dateCreated: now,
+    datePaid: now,
+    settledAt: now,
+    ...counts,
+    participantIds: JSON.stringify(participantIds),
+  };
 }

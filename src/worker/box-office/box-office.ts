@@ -62,7 +62,8 @@ import { audit } from "../db/audit";
 import { builtinCampaigns, type BuiltinCampaigns } from "../campaigns/builtin-campaigns";
 import { claimCampaignUseStatement, ensureCampaignRow, findCampaign } from "../campaigns/campaigns-db";
 import { database, type Db } from "../db/client";
-import { findPayment, parseParticipantIds, type ParticipantRow, type PaymentRow } from "../payments/payments-db";
+import type { ParticipantRow } from "../db/participants-db";
+import { findPayment, parseParticipantIds, type PaymentRow } from "../payments/payments-db";
 import { ensureSeasonRaces, getRace, type RaceRow } from "../race-day/races-db";
 import { campaignCodes, participants, payments } from "../db/schema";
 import { ApiError } from "../lib/errors";
@@ -74,6 +75,7 @@ import {
   startSwishPayment,
 } from "../payments/payments";
 import { answered, raceStub } from "../race-day/race-runners";
+import { paidRow } from "./box-office-db";
 import { familyEmails } from "./companion-sale-db";
 
 /** Who is at the box office (the admin's e-mail), kept in the audit log. */
@@ -314,30 +316,6 @@ export async function settledAtOnce(
     now,
   );
   await afterPaid(env, started.payid, clock);
-}
-
-function paidRow(
-  payid: string,
-  season: Season,
-  amount: number,
-  counts: { barn: number; vuxna: number },
-  participantIds: string[],
-  now: number,
-) {
-  return {
-    id: payid,
-    registrationId: null,
-    season: season.year,
-    origin: "kassa",
-    amount,
-    currency: "SEK",
-    status: "PAID",
-    dateCreated: now,
-    datePaid: now,
-    settledAt: now,
-    ...counts,
-    participantIds: JSON.stringify(participantIds),
-  };
 }
 
 /**

@@ -65,6 +65,7 @@ import {
   settledAtOnce,
   type BoxOfficeActor,
 } from "./box-office";
+import { paidRow } from "./box-office-db";
 import { childRow, familyNames, saleGuard, saleRunner, unpaidSalePayment, type ChildRow } from "./companion-sale-db";
 
 /** The companion's runner id: made from the sale id, so the same sale can never write a second row. */
@@ -183,19 +184,7 @@ export async function startCompanionSale(
   });
   const paid = (payid: string, cash: boolean) =>
     db.insert(payments).values({
-      id: payid,
-      registrationId: null,
-      season: season.year,
-      origin: "kassa",
-      amount,
-      currency: "SEK",
-      status: "PAID",
-      dateCreated: now,
-      datePaid: now,
-      settledAt: now,
-      barn: 0,
-      vuxna: 0,
-      participantIds: JSON.stringify([id]),
+      ...paidRow(payid, season, amount, { barn: 0, vuxna: 0 }, [id], now),
       runnerPrices: JSON.stringify({ [id]: amount }),
       cash,
     });

@@ -25,7 +25,7 @@ const payidParam = z.object({ payid: z.string().max(100).refine(isPaymentId, BOX
 // spec's one runner, or a family (`runners`, one phone number, one payment).
 const quickRegBody = z.unknown();
 
-boxOfficeRoutes.post("/admin/api/quickreg", validate("json", quickRegBody), async (c) => {
+boxOfficeRoutes.post("/", validate("json", quickRegBody), async (c) => {
   const checked = checkQuickRegSale(c.req.valid("json"));
   if (!checked.ok) {
     const first = Object.values(checked.errors)[0] ?? QUICKREG_MSG.body;
@@ -54,7 +54,7 @@ boxOfficeRoutes.post("/admin/api/quickreg", validate("json", quickRegBody), asyn
 
 // A companion place for a parent whose child registered online (./companion-sale.ts): checked by
 // checkCompanionSale, which the page runs too.
-boxOfficeRoutes.post("/admin/api/quickreg/companion", validate("json", quickRegBody), async (c) => {
+boxOfficeRoutes.post("/companion", validate("json", quickRegBody), async (c) => {
   const checked = checkCompanionSale(c.req.valid("json"));
   if (!checked.ok) {
     const first = Object.values(checked.errors)[0] ?? QUICKREG_MSG.body;
@@ -73,10 +73,10 @@ boxOfficeRoutes.post("/admin/api/quickreg/companion", validate("json", quickRegB
   return c.json(started);
 });
 
-boxOfficeRoutes.get("/admin/api/quickreg/:payid", validate("param", payidParam), async (c) => {
+boxOfficeRoutes.get("/:payid", validate("param", payidParam), async (c) => {
   return c.json(await quickRegStatus(c.env, c.req.valid("param").payid));
 });
 
-boxOfficeRoutes.post("/admin/api/quickreg/:payid/cancel", validate("param", payidParam), async (c) => {
+boxOfficeRoutes.post("/:payid/cancel", validate("param", payidParam), async (c) => {
   return c.json(await cancelQuickReg(c.env, c.req.valid("param").payid));
 });

@@ -29,6 +29,7 @@ import { database } from "../db/client";
 import type { AppEnv } from "../env";
 import { ApiError, notFound } from "../lib/errors";
 import { validate } from "../middleware/validate";
+import type { CampaignsAnswer } from "../../shared/api-answers";
 
 export const campaignRoutes = new Hono<AppEnv>();
 
@@ -88,15 +89,18 @@ function adminEmail(c: Context<AppEnv>): string {
   return c.var.admin?.email ?? "okänd";
 }
 
-campaignRoutes.get("/admin/api/kampanjkoder", async (c) => {
+campaignRoutes.get("/", async (c) => {
   const db = database(c.env.DB);
   const builtins = builtinCampaigns(c.env);
   await ensureBuiltinCampaigns(db, c.var.clock.now(), builtins);
   // The organiser sees why the built-in codes are missing when the CAMPAIGN_CODES secret cannot be read.
-  return c.json({ kampanjkoder: (await listCampaigns(db, builtins)).map(view), configErrors: builtins.errors });
+  return c.json({
+    kampanjkoder: (await listCampaigns(db, builtins)).map(view),
+    configErrors: builtins.errors,
+  } satisfies CampaignsAnswer);
 });
 
-campaignRoutes.post("/admin/api/kampanjkoder", validate("json", newCampaignBody), async (c) => {
+campaignRoutes.post("/", validate("json", newCampaignBody), async (c) => {
   const body = c.req.valid("json");
   const db = database(c.env.DB);
   const now = c.var.clock.now();
@@ -128,7 +132,7 @@ for (const [action, disabled] of [
   ["disable", true],
   ["enable", false],
 ] as const) {
-  campaignRoutes.post(`/admin/api/kampanjkoder/:code/${action}`, validate("param", codeParam), async (c) => {
+  campaignRoutes.post(`/:code/${action}`, validate("param", codeParam), async (c) => {
     const code = normalizeCode(c.req.valid("param").code);
     const db = database(c.env.DB);
     const now = c.var.clock.now();

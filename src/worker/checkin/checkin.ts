@@ -44,7 +44,7 @@ import {
   searchParticipants,
   type ParticipantForDesk,
   type SearchRow,
-} from "./checkin-db";
+} from "../db/checkin-db";
 
 function deskRunner(p: ParticipantForDesk, live?: RunnerRecord): DeskRunner {
   const runner: DeskRunner = {

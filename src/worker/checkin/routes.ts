@@ -16,9 +16,10 @@ import { ApiError } from "../lib/errors";
 import { validate } from "../middleware/validate";
 import { bibAtDesk, familyByCode, familyByKind, pickUp, searchFamilies } from "./checkin";
 import { checkinQrPng, checkinQrSvg } from "./checkin-qr";
-import { participantRace } from "./checkin-db";
+import { participantRace } from "../db/checkin-db";
 
 export const checkinRoutes = new Hono<AppEnv>();
+export const checkinQrRoutes = new Hono<AppEnv>();
 
 const MSG = {
   runner: "Löparen finns inte i loppet.",
@@ -37,24 +38,20 @@ function author(c: { var: AppEnv["Variables"] }, deviceId: string | undefined): 
   return { actor: c.var.admin?.email ?? "okänd", device: deviceId };
 }
 
-checkinRoutes.get(
-  "/admin/api/checkin/code/:code",
-  validate("param", z.object({ code: z.string().max(40) })),
-  async (c) => {
-    const code = parseCheckinCode(c.req.valid("param").code);
-    if (!code) throw new ApiError(400, CHECKIN_MSG.badCode);
-    return c.json(await familyByCode(c.env, database(c.env.DB), code));
-  },
-);
+checkinRoutes.get("/code/:code", validate("param", z.object({ code: z.string().max(40) })), async (c) => {
+  const code = parseCheckinCode(c.req.valid("param").code);
+  if (!code) throw new ApiError(400, CHECKIN_MSG.badCode);
+  return c.json(await familyByCode(c.env, database(c.env.DB), code));
+});
 
 checkinRoutes.get(
-  "/admin/api/checkin/search",
+  "/search",
   validate("query", z.object({ q: z.string({ error: CHECKIN_MSG.query }).max(100, CHECKIN_MSG.query) })),
   async (c) => c.json(await searchFamilies(database(c.env.DB), c.req.valid("query").q)),
 );
 
 checkinRoutes.get(
-  "/admin/api/checkin/family/:kind/:id",
+  "/family/:kind/:id",
   validate("param", z.object({ kind: z.enum(["anmalan", "kassa"], { error: CHECKIN_MSG.noFamily }), id })),
   async (c) => {
     const { kind, id: familyId } = c.req.valid("param");
@@ -76,7 +73,7 @@ const pickupBody = z.object(
   { error: MSG.body },
 );
 
-checkinRoutes.post("/admin/api/checkin/pickup", validate("json", pickupBody), async (c) => {
+checkinRoutes.post("/pickup", validate("json", pickupBody), async (c) => {
   const body = c.req.valid("json");
   return c.json(await pickUp(c.env, database(c.env.DB), body, author(c, body.device)));
 });
@@ -91,7 +88,7 @@ const bibBody = z.object(
   { error: MSG.body },
 );
 
-checkinRoutes.post("/admin/api/checkin/bib", validate("json", bibBody), async (c) => {
+checkinRoutes.post("/bib", validate("json", bibBody), async (c) => {
   const body = c.req.valid("json");
   try {
     return c.json(await bibAtDesk(c.env, body.raceId, body.runnerId, body.bib, author(c, body.device)));
@@ -106,8 +103,8 @@ checkinRoutes.post("/admin/api/checkin/bib", validate("json", bibBody), async (c
 });
 
 // The QR drawn from the code alone (no lookup): the receipt e-mail's PNG, the family page's SVG.
-checkinRoutes.get(
-  "/api/checkin-qr/:file",
+checkinQrRoutes.get(
+  "/:file",
   validate(
     "param",
     z.object({

@@ -550,11 +550,20 @@ export const epassiInvitations = sqliteTable(
   (t) => [index("epassi_invitations_email").on(t.email)],
 );
 
-/** Admins beyond the ADMIN_EMAILS allowlist variable (lower-cased e-mail). */
-export const admins = sqliteTable("admins", {
-  email: text("email").primaryKey(),
-  addedAt: integer("added_at").notNull(),
-});
+/**
+ * Admins beyond the ADMIN_EMAILS allowlist variable (lower-cased e-mail), each with a role (issue 43):
+ * 'volunteer' (Funktionär: race day, the bib desk, the box office) or 'organiser' (Arrangör: everything). The
+ * addresses in ADMIN_EMAILS are organisers whatever a row here says (src/worker/session/admins-db.ts).
+ */
+export const admins = sqliteTable(
+  "admins",
+  {
+    email: text("email").primaryKey(),
+    addedAt: integer("added_at").notNull(),
+    role: text("role").notNull().default("organiser"),
+  },
+  (t) => [check("admins_role", sql`${t.role} IN ('volunteer', 'organiser')`)],
+);
 
 /** Who did what, when, from which device. */
 export const auditLog = sqliteTable(

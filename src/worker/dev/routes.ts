@@ -10,7 +10,7 @@
  *   of accounts.google.com (its button gets a token from /dev/google-token);
  * - GET /dev/outbox (HTML) and /dev/outbox.json: every mail the 'outbox' transport delivered, whole, newest first
  *   (`?to=` filters by recipient); GET and POST /dev/outbox/settings {refuse}: while `refuse` is true the outbox
- *   refuses every mail as a provider's error answer would (dev/outbox.ts), so mailings are left waiting;
+ *   refuses every mail as a provider's error answer would (adapters/outbox.ts), so mailings are left waiting;
  * - POST /dev/login-codes/:id/expire: lets a login code run out now (the 10-minute rule itself is tested with a
  *   shifted clock; this lets the browser tests show the expired-code message without waiting 10 minutes);
  * - POST /dev/races/:raceId/results-mail: the race's owed results mail goes out now, without waiting for the race
@@ -29,30 +29,31 @@ import type { AppEnv } from "../env";
 import { escapeHtml } from "../lib/html";
 import { validate } from "../middleware/validate";
 import { devOnly } from "./dev-only";
-import { devJwks, GSI_STAND_IN_SCRIPT, signDevGoogleToken } from "./google-stand-in";
-import { listOutbox, outboxRefuses, setOutboxRefuses, type OutboxMail } from "./outbox";
+import { devJwks, GSI_STAND_IN_SCRIPT, signDevGoogleToken } from "../adapters/google-stand-in";
+import { listOutbox, outboxRefuses, setOutboxRefuses, type OutboxMail } from "../adapters/outbox";
 
 export const devRoutes = new Hono<AppEnv>();
+export const devLoginRoutes = new Hono<AppEnv>();
 
 const devLoginBody = z.object({
   email: z.email({ error: "Ogiltig e-postadress" }).max(254, "Ogiltig e-postadress"),
 });
 
 // Outside /dev/*, so it carries its own guard.
-devRoutes.post("/admin/api/dev-login", devOnly, validate("json", devLoginBody), async (c) => {
+devLoginRoutes.post("/", devOnly, validate("json", devLoginBody), async (c) => {
   return signInAdmin(c, c.req.valid("json").email.trim().toLowerCase(), "dev-login");
 });
 
 const NO_STORE = { "cache-control": "no-store" };
 
-devRoutes.post("/dev/login-codes/:id/expire", validate("param", z.object({ id: z.string().max(100) })), async (c) => {
+devRoutes.post("/login-codes/:id/expire", validate("param", z.object({ id: z.string().max(100) })), async (c) => {
   const expired = await expireLoginCode(database(c.env.DB), c.req.valid("param").id, c.var.clock.now());
   if (!expired) throw notFound("Koden finns inte");
   return c.json({ ok: true });
 });
 
 devRoutes.post(
-  "/dev/races/:raceId/results-mail",
+  "/races/:raceId/results-mail",
   validate("param", z.object({ raceId: z.string().max(64) })),
   async (c) => {
     const part = c.req.valid("param").raceId;
@@ -63,7 +64,7 @@ devRoutes.post(
   },
 );
 
-devRoutes.get("/dev/jwks.json", async (c) => c.json(await devJwks(), 200, NO_STORE));
+devRoutes.get("/jwks.json", async (c) => c.json(await devJwks(), 200, NO_STORE));
 
 const googleTokenBody = z.object({
   email: z.email({ error: "Ogiltig e-postadress" }),
@@ -74,13 +75,13 @@ const googleTokenBody = z.object({
   name: z.string({ error: "name måste vara text" }).max(200).optional(),
 });
 
-devRoutes.post("/dev/google-token", validate("json", googleTokenBody), async (c) => {
+devRoutes.post("/google-token", validate("json", googleTokenBody), async (c) => {
   const body = c.req.valid("json");
   const credential = await signDevGoogleToken({ ...body, aud: body.aud ?? c.env.GOOGLE_CLIENT_ID }, c.var.clock.now());
   return c.json({ credential });
 });
 
-devRoutes.get("/dev/gsi/client", (c) =>
+devRoutes.get("/gsi/client", (c) =>
   c.body(GSI_STAND_IN_SCRIPT, 200, { "content-type": "text/javascript; charset=utf-8", ...NO_STORE }),
 );
 
@@ -105,22 +106,22 @@ function outboxJson(mail: OutboxMail) {
   };
 }
 
-devRoutes.get("/dev/outbox.json", validate("query", outboxQuery), async (c) => {
+devRoutes.get("/outbox.json", validate("query", outboxQuery), async (c) => {
   const mails = await listOutbox(c.env.DB, c.req.valid("query"));
   return c.json(mails.map(outboxJson), 200, NO_STORE);
 });
 
 const outboxSettings = z.object({ refuse: z.boolean({ error: "refuse ska vara true eller false" }) });
 
-devRoutes.get("/dev/outbox/settings", async (c) => c.json({ refuse: await outboxRefuses(c.env.DB) }, 200, NO_STORE));
+devRoutes.get("/outbox/settings", async (c) => c.json({ refuse: await outboxRefuses(c.env.DB) }, 200, NO_STORE));
 
-devRoutes.post("/dev/outbox/settings", validate("json", outboxSettings), async (c) => {
+devRoutes.post("/outbox/settings", validate("json", outboxSettings), async (c) => {
   const { refuse } = c.req.valid("json");
   await setOutboxRefuses(c.env.DB, refuse);
   return c.json({ refuse });
 });
 
-devRoutes.get("/dev/outbox", validate("query", outboxQuery), async (c) => {
+devRoutes.get("/outbox", validate("query", outboxQuery), async (c) => {
   const mails = await listOutbox(c.env.DB, c.req.valid("query"));
   return c.html(outboxPage(mails), 200, NO_STORE);
 });

@@ -17,6 +17,8 @@ import { isLoopbackHost, loopbackFetch } from "../lib/loopback";
 export const devSwishRoutes = new Hono<AppEnv>();
 
 const API = "/dev/swish/swish-cpcapi/api";
+/** The same path inside this sub-app, which app.ts mounts at /dev. */
+const API_ROUTE = API.slice("/dev".length);
 
 /** Like Swish: a request nobody starts paying within 3 minutes ends as ERROR TM01. */
 const PAYER_TIMEOUT_MS = 3 * 60 * 1000;
@@ -109,14 +111,14 @@ interface SimRefund extends SimObject {
 
 // ---- Swish API: payment requests -------------------------------------------------------------------------
 
-devSwishRoutes.use(`${API}/*`, async (c, next) => {
+devSwishRoutes.use(`${API_ROUTE}/*`, async (c, next) => {
   await ensureTables(c.env.DB);
   const { apiDelayMs } = await readSettings(c.env.DB);
   if (apiDelayMs > 0) await sleep(apiDelayMs);
   await next();
 });
 
-devSwishRoutes.put(`${API}/v2/paymentrequests/:id`, async (c) => {
+devSwishRoutes.put(`${API_ROUTE}/v2/paymentrequests/:id`, async (c) => {
   const db = c.env.DB;
   await ensureTables(db);
   const id = c.req.param("id");
@@ -161,14 +163,14 @@ devSwishRoutes.put(`${API}/v2/paymentrequests/:id`, async (c) => {
   return c.body(null, 201, headers);
 });
 
-devSwishRoutes.get(`${API}/v1/paymentrequests/:id`, async (c) => {
+devSwishRoutes.get(`${API_ROUTE}/v1/paymentrequests/:id`, async (c) => {
   await ensureTables(c.env.DB);
   const payment = await currentPayment(c, c.req.param("id"));
   if (!payment) return c.body(null, 404);
   return c.json(paymentObject(payment));
 });
 
-devSwishRoutes.patch(`${API}/v1/paymentrequests/:id`, async (c) => {
+devSwishRoutes.patch(`${API_ROUTE}/v1/paymentrequests/:id`, async (c) => {
   const db = c.env.DB;
   await ensureTables(db);
   if (!/^application\/json-patch\+json/i.test(c.req.header("content-type") ?? "")) return c.body(null, 415);
@@ -193,7 +195,7 @@ devSwishRoutes.patch(`${API}/v1/paymentrequests/:id`, async (c) => {
 
 // ---- Swish API: refunds -----------------------------------------------------------------------------------
 
-devSwishRoutes.put(`${API}/v2/refunds/:id`, async (c) => {
+devSwishRoutes.put(`${API_ROUTE}/v2/refunds/:id`, async (c) => {
   const db = c.env.DB;
   await ensureTables(db);
   const id = c.req.param("id");
@@ -259,7 +261,7 @@ devSwishRoutes.put(`${API}/v2/refunds/:id`, async (c) => {
   return c.body(null, 201, { Location: new URL(`${API}/v1/refunds/${id}`, c.req.url).toString() });
 });
 
-devSwishRoutes.get(`${API}/v1/refunds/:id`, async (c) => {
+devSwishRoutes.get(`${API_ROUTE}/v1/refunds/:id`, async (c) => {
   await ensureTables(c.env.DB);
   const refund = await findRefund(c.env.DB, c.req.param("id"));
   if (!refund) return c.body(null, 404);
@@ -276,7 +278,7 @@ const qrRequest = z.object({
   transparent: z.boolean().optional(),
 });
 
-devSwishRoutes.post("/dev/swish/qrg-swish/api/v1/commerce", async (c) => {
+devSwishRoutes.post("/swish/qrg-swish/api/v1/commerce", async (c) => {
   await ensureTables(c.env.DB);
   const parsed = qrRequest.safeParse(await readJson(c.req.raw));
   if (!parsed.success) return c.body(null, 400);
@@ -297,9 +299,9 @@ devSwishRoutes.post("/dev/swish/qrg-swish/api/v1/commerce", async (c) => {
 
 // ---- The payer's phone ------------------------------------------------------------------------------------
 
-devSwishRoutes.get("/dev/swish", (c) => c.redirect("/dev/swish/", 301));
+devSwishRoutes.get("/swish", (c) => c.redirect("/dev/swish/", 301));
 
-devSwishRoutes.get("/dev/swish/", async (c) => {
+devSwishRoutes.get("/swish/", async (c) => {
   await ensureTables(c.env.DB);
   const { results } = await c.env.DB.prepare(
     `SELECT * FROM dev_swish_payments ORDER BY date_created DESC LIMIT 30`,
@@ -323,7 +325,7 @@ devSwishRoutes.get("/dev/swish/", async (c) => {
   );
 });
 
-devSwishRoutes.get("/dev/swish/pay/:token", async (c) => {
+devSwishRoutes.get("/swish/pay/:token", async (c) => {
   await ensureTables(c.env.DB);
   const payment = await paymentByToken(c, c.req.param("token"));
   if (!payment) return c.html(page("Swish", `<h1>Okänd betalning</h1>`), 404);
@@ -357,7 +359,7 @@ const payRequest = z.object({
     .optional(),
 });
 
-devSwishRoutes.post("/dev/swish/pay/:token", async (c) => {
+devSwishRoutes.post("/swish/pay/:token", async (c) => {
   const db = c.env.DB;
   await ensureTables(db);
   const form = !isJson(c.req.header("content-type"));
@@ -438,12 +440,12 @@ const settingsRequest = z.object({
     .optional(),
 });
 
-devSwishRoutes.get("/dev/swish/settings", async (c) => {
+devSwishRoutes.get("/swish/settings", async (c) => {
   await ensureTables(c.env.DB);
   return c.json(await readSettings(c.env.DB));
 });
 
-devSwishRoutes.post("/dev/swish/settings", async (c) => {
+devSwishRoutes.post("/swish/settings", async (c) => {
   await ensureTables(c.env.DB);
   const parsed = settingsRequest.safeParse(await readJson(c.req.raw));
   if (!parsed.success) return c.json({ error: parsed.error.issues[0]?.message ?? "Ogiltiga inställningar" }, 400);

@@ -17,6 +17,7 @@ import type { AppEnv } from "../env";
 import { allInvitations, EPASSI_NOT_FOUND, resendInvitation, sendInvitation } from "./epassi";
 import { ApiError } from "../lib/errors";
 import { validate } from "../middleware/validate";
+import type { InvitationsAnswer, SentInvitation } from "../../shared/api-answers";
 
 export const epassiRoutes = new Hono<AppEnv>();
 
@@ -49,6 +50,8 @@ const invitationBody = z
 
 const idParam = z.object({ id: z.string().regex(/^[1-9]\d{0,11}$/, EPASSI_NOT_FOUND) });
 
+function iso(ms: number): string;
+function iso(ms: number | null): string | null;
 function iso(ms: number | null): string | null {
   return ms === null ? null : new Date(ms).toISOString();
 }
@@ -78,19 +81,19 @@ function siteUrl(c: Context<AppEnv>): string {
   return c.var.devMode ? new URL(c.req.url).origin : c.env.PUBLIC_ORIGIN;
 }
 
-epassiRoutes.get("/admin/api/invite/epassi", async (c) => {
+epassiRoutes.get("/", async (c) => {
   c.header("cache-control", "no-store");
-  return c.json({ invitations: (await allInvitations(c.env)).map(view) });
+  return c.json({ invitations: (await allInvitations(c.env)).map(view) } satisfies InvitationsAnswer);
 });
 
-epassiRoutes.post("/admin/api/invite/epassi", validate("json", invitationBody), async (c) => {
+epassiRoutes.post("/", validate("json", invitationBody), async (c) => {
   const { name, email } = c.req.valid("json");
   const invitation = await sendInvitation(c.env, c.var.clock, { name, email, admin: admin(c), siteUrl: siteUrl(c) });
-  return c.json({ message: EPASSI_MESSAGES.sent, invitation: view(invitation) }, 201);
+  return c.json({ message: EPASSI_MESSAGES.sent, invitation: view(invitation) } satisfies SentInvitation, 201);
 });
 
-epassiRoutes.post("/admin/api/invite/epassi/:id/resend", validate("param", idParam), async (c) => {
+epassiRoutes.post("/:id/resend", validate("param", idParam), async (c) => {
   const id = Number(c.req.valid("param").id);
   const invitation = await resendInvitation(c.env, c.var.clock, id, { admin: admin(c), siteUrl: siteUrl(c) });
-  return c.json({ message: EPASSI_MESSAGES.sent, invitation: view(invitation) });
+  return c.json({ message: EPASSI_MESSAGES.sent, invitation: view(invitation) } satisfies SentInvitation);
 });

@@ -114,7 +114,7 @@ function attachment(filename: string) {
   return { "content-disposition": `attachment; filename="${filename}"` };
 }
 
-adminExportRoutes.get("/admin/api/export2racesplitter", validate("query", raceSplitterQuery), async (c) => {
+adminExportRoutes.get("/export2racesplitter", validate("query", raceSplitterQuery), async (c) => {
   const asFile = c.req.valid("query").download === "1";
   const db = database(c.env.DB);
   const runners = await paidRunners(db, SEASON.year);
@@ -183,7 +183,7 @@ function registrationCells(season: number, r: RegistrationExportRow): CsvValue[]
   ];
 }
 
-adminExportRoutes.get("/admin/api/export/registrations.csv", validate("query", registrationsQuery), async (c) => {
+adminExportRoutes.get("/export/registrations.csv", validate("query", registrationsQuery), async (c) => {
   const season = c.req.valid("query").season ?? SEASON.year;
   const db = database(c.env.DB);
   const rows = await registrationExportRows(db, season);
@@ -205,7 +205,7 @@ adminExportRoutes.get("/admin/api/export/registrations.csv", validate("query", r
   return c.body(text, 200, { ...CSV_HEADERS, ...attachment(`anmalningar-${season}.csv`) });
 });
 
-adminExportRoutes.get("/admin/api/export/friidrott.csv", validate("query", federationQuery), async (c) => {
+adminExportRoutes.get("/export/friidrott.csv", validate("query", federationQuery), async (c) => {
   const part = c.req.valid("query").race;
   const snapshot = await answered(raceStub(c.env, part).snapshot());
   if (!snapshot) throw notFound("Loppet finns inte");

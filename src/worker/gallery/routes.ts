@@ -1,5 +1,6 @@
 /**
- * The gallery photos from the R2 bucket `GALLERY`: `GET /galleri-bilder/{year}/{name}-{width}.jpg`
+ * The gallery's photo lists from D1 (`GET /api/gallery`, `GET /img_{year}.txt`, below) and its photos from the R2
+ * bucket `GALLERY`: `GET /galleri-bilder/{year}/{name}-{width}.jpg`
  * (src/shared/gallery.ts has the key scheme and the widths; scripts/gallery-add.mjs writes them).
  *
  * - Only the stored widths (IMAGE_WIDTHS) are asked of the bucket; any other path is a 404 without a read.
@@ -10,8 +11,11 @@
  */
 import { Hono } from "hono";
 import { keyForRequest } from "../../shared/gallery";
+import { database } from "../db/client";
 import type { AppEnv } from "../env";
 import { notFound } from "../lib/errors";
+import { listGallerySummaries, listGalleryUrls } from "./gallery-db";
+import type { GalleryIndex } from "../../shared/api-answers";
 
 export const IMAGE_CACHE = "public, max-age=31536000, immutable";
 
@@ -19,8 +23,9 @@ export const IMAGE_CACHE = "public, max-age=31536000, immutable";
 const hasBody = (object: R2Object): object is R2ObjectBody => "body" in object;
 
 export const galleryImageRoutes = new Hono<AppEnv>();
+export const galleryRoutes = new Hono<AppEnv>();
 
-galleryImageRoutes.get("/galleri-bilder/:year/:file", async (c) => {
+galleryImageRoutes.get("/:year/:file", async (c) => {
   const key = keyForRequest(c.req.param("year"), c.req.param("file"));
   if (!key) throw notFound("Bilden finns inte");
   // R2 evaluates If-None-Match itself: a match returns the object's metadata without a body. HEAD reads only
@@ -41,4 +46,27 @@ galleryImageRoutes.get("/galleri-bilder/:year/:file", async (c) => {
     return new Response(null, { status: 304, headers });
   }
   return new Response(object.body, { headers });
+});
+
+// ---- The photo lists (D1) ------------------------------------------------------------------------------------
+
+/** Photo lists change a few times a year; a short cache keeps a fresh import visible within minutes. */
+const CACHE = "public, max-age=300";
+
+export const galleryFileRoutes = new Hono<AppEnv>();
+
+// Spec: "GET /img_{year}.txt — Newline-separated list of image URLs". The year sits inside the path segment.
+galleryFileRoutes.get("/:file{img_[0-9]{4}\\.txt}", async (c) => {
+  const year = Number(c.req.param("file").slice("img_".length, "img_".length + 4));
+  const urls = await listGalleryUrls(database(c.env.DB), year);
+  if (urls.length === 0) throw notFound("Det finns inget galleri för det året");
+  return c.body(urls.join("\n"), 200, { "content-type": "text/plain; charset=utf-8", "cache-control": CACHE });
+});
+
+/** Years with a gallery, newest first, and per year its photo count and first photo (the index's cards). */
+galleryRoutes.get("/", async (c) => {
+  const galleries = await listGallerySummaries(database(c.env.DB));
+  return c.json({ years: galleries.map((g) => g.year), galleries } satisfies GalleryIndex, 200, {
+    "cache-control": CACHE,
+  });
 });

@@ -7,11 +7,15 @@ import { SEASON } from "../../shared/season";
 import { database } from "../db/client";
 import { goodieBags } from "./goodiebags-db";
 import type { AppEnv } from "../env";
+import type { GoodieBags } from "../../shared/api-answers";
 
 export const goodieBagRoutes = new Hono<AppEnv>();
 
-goodieBagRoutes.get("/admin/api/goodiebags", async (c) => {
+goodieBagRoutes.get("/", async (c) => {
   c.header("cache-control", "no-store");
   // generatedAt: the server clock's moment (epoch ms), printed on the list.
-  return c.json({ ...(await goodieBags(database(c.env.DB), SEASON)), generatedAt: c.var.clock.now() });
+  return c.json({
+    ...(await goodieBags(database(c.env.DB), SEASON)),
+    generatedAt: c.var.clock.now(),
+  } satisfies GoodieBags);
 });

@@ -33,8 +33,11 @@ import type { AppEnv } from "../env";
 import { ApiError, notFound } from "../lib/errors";
 import { enqueueRecipients, resumeMailings, type MailMessage } from "./mailings";
 import { validate } from "../middleware/validate";
+import type { MailingProgress, MailingResumed, MailingStarted } from "../../shared/api-answers";
+import type { Recipient, RecipientCount } from "../../shared/mailings";
 
 export const massEmailRoutes = new Hono<AppEnv>();
+export const mailingRoutes = new Hono<AppEnv>();
 
 export const SUBJECT_MAX = 200;
 export const MESSAGE_MAX = 20_000;
@@ -113,44 +116,46 @@ async function send(c: Context<AppEnv>, audience: Audience, body: z.infer<typeof
     // The mailing and its recipients are stored: the progress shows it stalled, and resuming enqueues the rest.
     console.error("mailing enqueue failed", id, err);
   }
-  return c.json({ id, totalRecipients: list.length }, 202);
+  return c.json({ id, totalRecipients: list.length } satisfies MailingStarted, 202);
 }
 
-massEmailRoutes.get("/admin/api/previous-runners-count", async (c) =>
-  c.json({ count: (await recipients(c, "previous")).length }),
+massEmailRoutes.get("/previous-runners-count", async (c) =>
+  c.json({ count: (await recipients(c, "previous")).length } satisfies RecipientCount),
 );
 
-massEmailRoutes.get("/admin/api/previous-runners", async (c) =>
-  c.json((await recipients(c, "previous")).map(({ name, email }) => ({ name, email }))),
+massEmailRoutes.get("/previous-runners", async (c) =>
+  c.json((await recipients(c, "previous")).map(({ name, email }): Recipient => ({ name, email }))),
 );
 
-massEmailRoutes.post("/admin/api/send-email-previous-runners", validate("json", sendBody), (c) =>
+massEmailRoutes.post("/send-email-previous-runners", validate("json", sendBody), (c) =>
   send(c, "previous", c.req.valid("json")),
 );
 
-massEmailRoutes.get("/admin/api/get_current_runners_count_handler", async (c) =>
-  c.json({ count: (await recipients(c, "current")).length }),
+massEmailRoutes.get("/get_current_runners_count_handler", async (c) =>
+  c.json({ count: (await recipients(c, "current")).length } satisfies RecipientCount),
 );
 
-massEmailRoutes.get("/admin/api/get_current_runners_handler", async (c) =>
-  c.json((await recipients(c, "current")).map(({ name, email, race }) => ({ name, email, race: race ?? "" }))),
+massEmailRoutes.get("/get_current_runners_handler", async (c) =>
+  c.json(
+    (await recipients(c, "current")).map(({ name, email, race }): Recipient => ({ name, email, race: race ?? "" })),
+  ),
 );
 
-massEmailRoutes.post("/admin/api/send-email-current-runners", validate("json", sendBody), (c) =>
+massEmailRoutes.post("/send-email-current-runners", validate("json", sendBody), (c) =>
   send(c, "current", c.req.valid("json")),
 );
 
 // Before "/admin/api/mailings/:id": "waiting" is no id.
-massEmailRoutes.get("/admin/api/mailings/waiting", async (c) => c.json(await waitingMailings(database(c.env.DB))));
+mailingRoutes.get("/waiting", async (c) => c.json(await waitingMailings(database(c.env.DB))));
 
-massEmailRoutes.get("/admin/api/mailings/:id", validate("param", idParam), async (c) => {
+mailingRoutes.get("/:id", validate("param", idParam), async (c) => {
   const db = database(c.env.DB);
   const mailing = await findMailing(db, c.req.valid("param").id);
   if (!mailing) throw notFound(MSG.missing);
-  return c.json(await mailingProgress(db, mailing));
+  return c.json((await mailingProgress(db, mailing)) satisfies MailingProgress);
 });
 
-massEmailRoutes.post("/admin/api/mailings/:id/resume", validate("param", idParam), async (c) => {
+mailingRoutes.post("/:id/resume", validate("param", idParam), async (c) => {
   const db = database(c.env.DB);
   const mailing = await findMailing(db, c.req.valid("param").id);
   if (!mailing) throw notFound(MSG.missing);
@@ -167,10 +172,10 @@ massEmailRoutes.post("/admin/api/mailings/:id/resume", validate("param", idParam
     },
     now,
   );
-  return c.json({ ...result, progress: await mailingProgress(db, mailing) });
+  return c.json({ ...result, progress: await mailingProgress(db, mailing) } satisfies MailingResumed);
 });
 
-massEmailRoutes.post("/admin/api/mailings/results/:race/resume", validate("param", raceParam), async (c) => {
+mailingRoutes.post("/results/:race/resume", validate("param", raceParam), async (c) => {
   const db = database(c.env.DB);
   const { race } = c.req.valid("param");
   const ids = await waitingResultsMailings(db, race);

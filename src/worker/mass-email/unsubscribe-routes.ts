@@ -59,7 +59,7 @@ function invalid(c: Context<AppEnv>) {
   );
 }
 
-unsubscribeRoutes.get("/unsubscribe/:token", async (c) => {
+unsubscribeRoutes.get("/:token", async (c) => {
   const target = await verifyUnsubscribeToken(c.env.SESSION_SECRET, c.req.param("token"));
   if (!target) return invalid(c);
   const site = escapeHtml(SEASON.siteName);
@@ -80,7 +80,7 @@ unsubscribeRoutes.get("/unsubscribe/:token", async (c) => {
   );
 });
 
-unsubscribeRoutes.post("/unsubscribe/:token", async (c) => {
+unsubscribeRoutes.post("/:token", async (c) => {
   const target = await verifyUnsubscribeToken(c.env.SESSION_SECRET, c.req.param("token"));
   if (!target) return invalid(c);
   const db = database(c.env.DB);

@@ -34,7 +34,8 @@ import { database, type Db } from "../db/client";
 import { auditLog, participants } from "../db/schema";
 import { ApiError } from "../lib/errors";
 import { takeRunnerOutOfRaces } from "../race-day/race-runners";
-import { findPayment, parseParticipantIds, participantsByIds, paymentRecord, type PaymentRow } from "./payments-db";
+import { participantsByIds } from "../db/participants-db";
+import { findPayment, parseParticipantIds, paymentRecord, type PaymentRow } from "./payments-db";
 import { findRefundByKey, refundedOrPending, type RefundRow } from "./refunds-db";
 
 export const DEREGISTERED = "refund.deregistered";

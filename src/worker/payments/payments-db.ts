@@ -2,18 +2,17 @@
  * Payments in D1. A payment is written once as CREATED (before Swish hears of it) and settled at most once,
  * by a conditional write that only the first of the racing settlers (callback, socket poll, cron) wins.
  */
-import { and, asc, eq, gte, inArray, isNotNull, lte, ne, notLike, or, sql } from "drizzle-orm";
+import { and, asc, eq, gte, isNotNull, lte, ne, notLike, or, sql } from "drizzle-orm";
 import type { PaymentRecord, PaymentStatus, SettledStatus } from "../../shared/payment-protocol";
 import { isPaymentStatus } from "../../shared/payment-protocol";
 import { campaignUsable, claimCampaignUseStatement } from "../campaigns/campaigns-db";
 import type { Db } from "../db/client";
-import { findRegistrationById } from "../registration/registrations-db";
-import { auditLog, participants, payments, registrations } from "../db/schema";
+import { findRegistrationById } from "../db/registrations-db";
+import { auditLog, payments, registrations } from "../db/schema";
 import { scoped, type ErasureScope, type ErasureStatement } from "../db/erasure";
 
 export type PaymentRow = typeof payments.$inferSelect;
 export type NewPaymentRow = typeof payments.$inferInsert;
-export type ParticipantRow = typeof participants.$inferSelect;
 
 export async function insertPayment(db: Db, row: NewPaymentRow): Promise<void> {
   await db.insert(payments).values(row);
@@ -73,7 +72,7 @@ export async function insertOrderPayment(
   const code = row.kampanj ?? null;
   // The runners this order pays for: an open or paid order of theirs already holds the code's use (campaigns-db.ts).
   const holder = { registrationId: row.registrationId, runnerIds: parseParticipantIds(row.participantIds ?? "[]") };
-  // json('stale') raises "malformed JSON", which aborts the batch (see saveRunners in src/worker/registration/registrations-db.ts).
+  // json('stale') raises "malformed JSON", which aborts the batch (see saveRunners in src/worker/db/registrations-db.ts).
   const guard = db
     .select({
       ok: sql`json(CASE WHEN ${registrations.version} = ${expected.version}
@@ -224,24 +223,6 @@ export async function hasAuditStep(db: Db, action: string, subject: string): Pro
     .limit(1)
     .get();
   return row !== undefined;
-}
-
-/** The runners a payment covers, in the order they were given (unknown ids are skipped). */
-export async function participantsByIds(db: Db, ids: string[]): Promise<ParticipantRow[]> {
-  if (ids.length === 0) return [];
-  const rows: ParticipantRow[] = [];
-  // D1 binds at most 100 parameters per statement.
-  for (let i = 0; i < ids.length; i += 90) {
-    rows.push(
-      ...(await db
-        .select()
-        .from(participants)
-        .where(inArray(participants.id, ids.slice(i, i + 90)))
-        .all()),
-    );
-  }
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
 export function parseParticipantIds(json: string): string[] {

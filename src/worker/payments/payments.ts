@@ -7,7 +7,7 @@
  * page waits, and the cron sweep. Whoever wins the one conditional write does the after-payment work; the others
  * do nothing. The after-payment steps are recorded in the audit log, so the cron can finish one a crash cut off.
  */
-import { markCompanionsPickedUp } from "../checkin/checkin-db";
+import { markCompanionsPickedUp } from "../db/checkin-db";
 import { campaignPayid, payidForLog } from "../../shared/campaign";
 import { clockFromSettings, type Clock } from "../../shared/clock";
 import {
@@ -22,6 +22,7 @@ import { swishClientFor, SwishError, type SwishPayment } from "../adapters/swish
 import { randomHex, sha256Hex } from "../lib/crypto";
 import { audit, auditOnce } from "../db/audit";
 import { database, type Db } from "../db/client";
+import { participantsByIds } from "../db/participants-db";
 import {
   findPayment,
   hasAuditStep,
@@ -32,7 +33,6 @@ import {
   listOpenSwishPayments,
   listPaidNeedingFollowUp,
   parseParticipantIds,
-  participantsByIds,
   selectRegistrationPayment,
   settlePaymentRow,
   storePaymentToken,
@@ -42,9 +42,9 @@ import {
 } from "./payments-db";
 import { builtinCampaigns } from "../campaigns/builtin-campaigns";
 import { ensureCampaignRow } from "../campaigns/campaigns-db";
-import { findRegistrationById } from "../registration/registrations-db";
+import { findRegistrationById } from "../db/registrations-db";
 import { receiptEmail } from "./receipt-email";
-import { ensureCheckinCode } from "../checkin/checkin-db";
+import { ensureCheckinCode } from "../db/checkin-db";
 import { ApiError } from "../lib/errors";
 import { addParticipantsToRaces } from "../race-day/race-runners";
 
@@ -374,7 +374,7 @@ export interface SettleOptions {
   clock?: Clock;
   /**
    * 'caller': the settlement tells no payment object, because the caller is the payment's own object (its poll,
-   * src/worker/object-services.ts), which answers its waiting page from the result. Otherwise the winner of the
+   * src/worker/objects/object-services.ts), which answers its waiting page from the result. Otherwise the winner of the
    * settlement tells the payment object, which answers the page.
    */
   notify?: "payment-object" | "caller";

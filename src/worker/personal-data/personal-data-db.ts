@@ -35,7 +35,7 @@ import {
 import { epassiErasure } from "../epassi/epassi-db";
 import { mailingErasure } from "../mass-email/mailings-db";
 import { paymentErasure } from "../payments/payments-db";
-import { registrationErasure } from "../registration/registrations-db";
+import { registrationErasure } from "../db/registrations-db";
 import { resultsMailErasure } from "../registration/results-mails";
 import { sessionErasure } from "../session/sessions-db";
 

@@ -50,6 +50,7 @@ import type { AppEnv } from "../env";
 import { ApiError, conflict, notFound } from "../lib/errors";
 import { validate } from "../middleware/validate";
 import { eraseFromRaces, raceDayHistory, type StoredRunner } from "../race-day/race-runners";
+import type { BoxOfficeRunnersAnswer, ErasedAnswer } from "../../shared/personal-data";
 
 export const personalDataRoutes = new Hono<AppEnv>();
 
@@ -204,7 +205,7 @@ function summaryRunner(p: Record<string, unknown>) {
   return { firstname: p.firstname, lastname: p.lastname, age: p.age, distance: p.distance, race: p.race_id };
 }
 
-personalDataRoutes.get("/admin/api/personal-data", validate("query", personQuery), async (c) => {
+personalDataRoutes.get("/", validate("query", personQuery), async (c) => {
   const key = personKey(c.req.valid("query"));
   const { data } = await found(c, key);
   // Paid: the registration has a PAID payment (a family that added a runner after paying has two).
@@ -232,7 +233,7 @@ personalDataRoutes.get("/admin/api/personal-data", validate("query", personQuery
   });
 });
 
-personalDataRoutes.get("/admin/api/personal-data/box-office", validate("query", searchQuery), async (c) => {
+personalDataRoutes.get("/box-office", validate("query", searchQuery), async (c) => {
   const q = c.req.valid("query").q;
   const db = database(c.env.DB);
   const rows = phoneDigits(q) !== null ? await boxOfficeRunnersByPhone(db, q) : await boxOfficeRunnersByName(db, q);
@@ -248,10 +249,10 @@ personalDataRoutes.get("/admin/api/personal-data/box-office", validate("query", 
       phone: r.phone,
       race: r.race_id,
     })),
-  });
+  } satisfies BoxOfficeRunnersAnswer);
 });
 
-personalDataRoutes.get("/admin/api/personal-data/export", validate("query", personQuery), async (c) => {
+personalDataRoutes.get("/export", validate("query", personQuery), async (c) => {
   const key = personKey(c.req.valid("query"));
   const { data } = await found(c, key);
   const now = c.var.clock.now();
@@ -331,7 +332,7 @@ function confirmed(key: PersonKey, given: unknown): boolean {
   return confirm === key.runner;
 }
 
-personalDataRoutes.post("/admin/api/personal-data/erase", validate("json", eraseBody), async (c) => {
+personalDataRoutes.post("/erase", validate("json", eraseBody), async (c) => {
   const body = c.req.valid("json");
   const key = personKey(body);
   if (!confirmed(key, body.confirm)) {
@@ -370,5 +371,5 @@ personalDataRoutes.post("/admin/api/personal-data/erase", validate("json", erase
     console.error("personal data: second race pass failed", err);
   }
   const erased: ErasedCounts = { ...result.counts, raceRunners };
-  return c.json({ erased });
+  return c.json({ erased } satisfies ErasedAnswer);
 });

@@ -65,7 +65,7 @@ async function cappedBody(req: Request, max: number): Promise<Uint8Array> {
 }
 
 photoRoutes.put(
-  "/admin/api/races/photo/:raceId/:tapId/:frame",
+  "/photo/:raceId/:tapId/:frame",
   validate("param", photoParam),
   validate("query", deviceQuery),
   async (c) => {
@@ -87,7 +87,7 @@ photoRoutes.put(
   },
 );
 
-photoRoutes.get("/admin/api/races/photo/:raceId/:tapId/:frame", validate("param", photoParam), async (c) => {
+photoRoutes.get("/photo/:raceId/:tapId/:frame", validate("param", photoParam), async (c) => {
   const { raceId, tapId, frame } = c.req.valid("param");
   const object = await readPhoto(c.env, raceId, tapId, frame);
   if (!object) throw new ApiError(404, "Målfotot finns inte.");
@@ -97,7 +97,7 @@ photoRoutes.get("/admin/api/races/photo/:raceId/:tapId/:frame", validate("param"
 });
 
 photoRoutes.post(
-  "/admin/api/races/photos-delete/:raceId",
+  "/photos-delete/:raceId",
   validate("param", z.object({ raceId: z.string().max(64).refine(isRaceId, "Loppet finns inte.") })),
   validate("query", deviceQuery),
   validate("json", z.strictObject({}, { error: "Ogiltig förfrågan." })),

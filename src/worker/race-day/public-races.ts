@@ -20,6 +20,7 @@ import { isRaceId } from "../../shared/race-id";
 import type { PublicRaceView } from "../../shared/public-view";
 import type { Db } from "../db/client";
 import { getRace } from "./races-db";
+import { keptInIsolate } from "../lib/isolate-memory";
 
 export const PUBLIC_COPY_MS = 1_000;
 /** An isolate's read of the fan-out that has not answered in this long no longer holds the others back. */
@@ -47,8 +48,8 @@ interface Copy {
   readingSince: number | null;
 }
 
-const copies = new Map<string, Copy>();
-const knownRaces = new Set<string>();
+const copies = keptInIsolate(new Map<string, Copy>());
+const knownRaces = keptInIsolate(new Set<string>());
 
 /**
  * Whether `part` is a race of D1's index: a malformed id without any I/O, a race this isolate has seen from its

@@ -15,7 +15,7 @@ import { isRaceId, raceIdForSeason } from "../../shared/race-id";
 import { compareRunners, runnerSort, type RaceSnapshot, type RunnerRecord } from "../../shared/race-protocol";
 import type { Season } from "../../shared/season";
 import type { Db } from "../db/client";
-import { participantsByIds } from "../payments/payments-db";
+import { participantsByIds } from "../db/participants-db";
 import { ensureSeasonRaces, getRace, participantsInRace, raceRecordFromRow } from "./races-db";
 import { ApiError, badRequest, notFound } from "../lib/errors";
 import { deleteTapPhotos } from "./photo-objects";

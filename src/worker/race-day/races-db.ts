@@ -132,7 +132,7 @@ export async function createRace(
 
 /**
  * A runner id made outside a family's registration, reserved before anyone can see it (schema.ts `runnerIds`): a
- * family's save naming it is refused (registration/registrations-db.ts `runnerIdsOwnedElsewhere`).
+ * family's save naming it is refused (db/registrations-db.ts `runnerIdsOwnedElsewhere`).
  */
 export async function reserveRunnerId(db: Db, id: string, owner: string, now: number): Promise<void> {
   await db.insert(runnerIds).values({ id, owner, createdAt: now });

@@ -19,9 +19,11 @@ import { companionsOfRace } from "./companions-db";
 import { publicCompanionList, publicRaceList } from "../../shared/public-view";
 
 export const raceRoutes = new Hono<AppEnv>();
+export const publicRaceRoutes = new Hono<AppEnv>();
+export const spectateRoutes = new Hono<AppEnv>();
 
 /** The race list; a race's results status only as the public may see it (child-safe publishing, public-view.ts). */
-raceRoutes.get("/api/races", async (c) => c.json(publicRaceList(await listRaceRecords(database(c.env.DB)))));
+publicRaceRoutes.get("/", async (c) => c.json(publicRaceList(await listRaceRecords(database(c.env.DB)))));
 
 /** Malformed or unknown ids are answered 404 (the shared race-id rules, then the race index); this bounds input. */
 const partParam = z.object({ part: z.string().min(1).max(64) });
@@ -35,7 +37,7 @@ const NOT_FOUND = "Loppet finns inte";
  * crowd never reaches the race object. `If-None-Match` with the current ETag is a 304. An unknown race is a 404
  * from the race index, which the edge may keep a few seconds. The race object's own reads are the admins' (below).
  */
-raceRoutes.get("/api/races/get/:part", validate("param", partParam), async (c) => {
+publicRaceRoutes.get("/get/:part", validate("param", partParam), async (c) => {
   const part = c.req.valid("param").part;
   let answer;
   try {
@@ -64,7 +66,7 @@ raceRoutes.get("/api/races/get/:part", validate("param", partParam), async (c) =
  * barn' rows: names and clubs only (public-view.ts publicCompanionList), read from D1 on each request (they are in
  * no race object). The edge may keep the answer a few seconds.
  */
-raceRoutes.get("/api/races/companions/:part", validate("param", partParam), async (c) => {
+publicRaceRoutes.get("/companions/:part", validate("param", partParam), async (c) => {
   const part = c.req.valid("param").part;
   const companions = isRaceId(part) ? await companionsOfRace(database(c.env.DB), part) : null;
   if (!companions) return c.json({ error: NOT_FOUND }, 404, { "cache-control": "no-cache" });
@@ -81,7 +83,7 @@ raceRoutes.get("/api/races/companions/:part", validate("param", partParam), asyn
  * the public JSON. The race must be in the index (404 otherwise, before any Durable Object is asked); the
  * upgrade goes to the race's fan-out object with nothing of the visitor's (no cookie).
  */
-raceRoutes.get("/ws/spectate/:raceId", validate("param", raceIdParam), async (c) => {
+spectateRoutes.get("/:raceId", validate("param", raceIdParam), async (c) => {
   const req = c.req.raw;
   if (req.headers.get("upgrade")?.toLowerCase() !== "websocket") {
     return c.json({ error: "Förväntade en WebSocket-anslutning" }, 426);
@@ -109,14 +111,14 @@ raceRoutes.get("/ws/spectate/:raceId", validate("param", raceIdParam), async (c)
 });
 
 /** How many follow a race live and how often spectators reached the race object (the organisers' view, the bench). */
-raceRoutes.get("/admin/api/races/spectators/:raceId", validate("param", raceIdParam), async (c) => {
+raceRoutes.get("/spectators/:raceId", validate("param", raceIdParam), async (c) => {
   const part = c.req.valid("param").raceId;
   if (!(await isKnownRace(database(c.env.DB), part))) throw notFound(NOT_FOUND);
   return c.json(await c.env.SPECTATORS.getByName(part).stats());
 });
 
-raceRoutes.get("/admin/api/races", async (c) => c.json(await listRaceRecords(database(c.env.DB))));
+raceRoutes.get("/", async (c) => c.json(await listRaceRecords(database(c.env.DB))));
 
-raceRoutes.get("/admin/api/races/get/:raceId", validate("param", raceIdParam), async (c) =>
+raceRoutes.get("/get/:raceId", validate("param", raceIdParam), async (c) =>
   c.json(await raceSnapshot(c.env, database(c.env.DB), c.req.valid("param").raceId)),
 );

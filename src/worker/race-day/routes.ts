@@ -37,6 +37,7 @@ import { answered, changeRunnerDistance, raceStub, runOnRace } from "./race-runn
 import { deleteRacePhotos } from "./photo-objects";
 
 export const raceDayRoutes = new Hono<AppEnv>();
+export const raceSocketRoutes = new Hono<AppEnv>();
 
 // The families' results mails (issue 28, item 3: 'Officiella' and each correction after it) are sent by the race
 // object itself, whichever call changed it (src/durable/race/results-mail.ts), not by these routes.
@@ -104,44 +105,34 @@ function runnerId(sort: string): string {
   return id;
 }
 
-raceDayRoutes.get(
-  "/admin/api/races/start/:raceId",
-  validate("param", raceParam),
-  validate("query", tapQuery),
-  async (c) => {
-    const { raceId } = c.req.valid("param");
-    const { tap, at, err, device } = c.req.valid("query");
-    const result = await runOnRace(c.env, raceId, { type: "start", tap: { tapId: tap, at, err } }, author(c, device));
-    // 202: the start is on the review list ('Att granska'); a person decides.
-    if (result.outcome === "review") return c.json(result, 202);
-    return c.json({ started: result.race.started, race: result.race, outcome: result.outcome });
-  },
-);
+raceDayRoutes.get("/start/:raceId", validate("param", raceParam), validate("query", tapQuery), async (c) => {
+  const { raceId } = c.req.valid("param");
+  const { tap, at, err, device } = c.req.valid("query");
+  const result = await runOnRace(c.env, raceId, { type: "start", tap: { tapId: tap, at, err } }, author(c, device));
+  // 202: the start is on the review list ('Att granska'); a person decides.
+  if (result.outcome === "review") return c.json(result, 202);
+  return c.json({ started: result.race.started, race: result.race, outcome: result.outcome });
+});
+
+raceDayRoutes.get("/finish/:raceId/:sort", validate("param", runnerParam), validate("query", tapQuery), async (c) => {
+  const { raceId, sort } = c.req.valid("param");
+  const { tap, at, err, device, rerecord } = c.req.valid("query");
+  const result = await runOnRace(
+    c.env,
+    raceId,
+    {
+      type: "finish",
+      runnerId: runnerId(sort),
+      tap: { tapId: tap, at, err, rerecord: rerecord === "1" || rerecord === "true" },
+    },
+    author(c, device),
+  );
+  // 202: the tap is on the review list ('Att granska'): the phone drops it from its queue, a person decides.
+  return c.json(result, result.outcome === "review" ? 202 : 200);
+});
 
 raceDayRoutes.get(
-  "/admin/api/races/finish/:raceId/:sort",
-  validate("param", runnerParam),
-  validate("query", tapQuery),
-  async (c) => {
-    const { raceId, sort } = c.req.valid("param");
-    const { tap, at, err, device, rerecord } = c.req.valid("query");
-    const result = await runOnRace(
-      c.env,
-      raceId,
-      {
-        type: "finish",
-        runnerId: runnerId(sort),
-        tap: { tapId: tap, at, err, rerecord: rerecord === "1" || rerecord === "true" },
-      },
-      author(c, device),
-    );
-    // 202: the tap is on the review list ('Att granska'): the phone drops it from its queue, a person decides.
-    return c.json(result, result.outcome === "review" ? 202 : 200);
-  },
-);
-
-raceDayRoutes.get(
-  "/admin/api/races/restore/:raceId/:sort",
+  "/restore/:raceId/:sort",
   validate("param", runnerParam),
   validate("query", deviceQuery),
   async (c) => {
@@ -157,7 +148,7 @@ const bibParam = runnerParam.extend({
 });
 
 raceDayRoutes.get(
-  "/admin/api/races/register-bib/:raceId/:sort/:bib",
+  "/register-bib/:raceId/:sort/:bib",
   validate("param", bibParam),
   validate("query", deviceQuery),
   async (c) => {
@@ -170,7 +161,7 @@ raceDayRoutes.get(
 );
 
 raceDayRoutes.get(
-  "/admin/api/races/dns/:raceId/:sort/:mark",
+  "/dns/:raceId/:sort/:mark",
   validate("param", runnerParam.extend({ mark: z.enum(["on", "off"], { error: "Ange on eller off." }) })),
   validate("query", deviceQuery),
   async (c) => {
@@ -191,7 +182,7 @@ raceDayRoutes.get(
  * confirmed action (the word DNS, as a reset's APRAKET); each mark is undone per runner with the DNS call above.
  */
 raceDayRoutes.get(
-  "/admin/api/races/dns-not-picked-up/:raceId",
+  "/dns-not-picked-up/:raceId",
   validate("param", raceParam),
   validate(
     "query",
@@ -207,19 +198,14 @@ raceDayRoutes.get(
   },
 );
 
-raceDayRoutes.get(
-  "/admin/api/races/end/:raceId",
-  validate("param", raceParam),
-  validate("query", deviceQuery),
-  async (c) => {
-    const by = author(c, c.req.valid("query").device);
-    const race = await runOnRace(c.env, c.req.valid("param").raceId, { type: "end" }, by);
-    return c.json({ race });
-  },
-);
+raceDayRoutes.get("/end/:raceId", validate("param", raceParam), validate("query", deviceQuery), async (c) => {
+  const by = author(c, c.req.valid("query").device);
+  const race = await runOnRace(c.env, c.req.valid("param").raceId, { type: "end" }, by);
+  return c.json({ race });
+});
 
 raceDayRoutes.get(
-  "/admin/api/races/reset/:raceId",
+  "/reset/:raceId",
   validate("param", raceParam),
   // Spec: a reset is confirmed by typing the word; the server checks it too, so no call resets by accident.
   validate(
@@ -265,12 +251,12 @@ const reviewParam = raceParam.extend({
   itemId: z.string().refine(isReviewId, "Det finns inget sådant att granska."),
 });
 
-raceDayRoutes.get("/admin/api/races/review/:raceId", validate("param", raceParam), async (c) =>
+raceDayRoutes.get("/review/:raceId", validate("param", raceParam), async (c) =>
   c.json(await answered(raceStub(c.env, c.req.valid("param").raceId).reviews())),
 );
 
 raceDayRoutes.post(
-  "/admin/api/races/review/:raceId/:itemId/apply",
+  "/review/:raceId/:itemId/apply",
   validate("param", reviewParam),
   validate("query", deviceQuery),
   validate("json", confirmBody),
@@ -283,7 +269,7 @@ raceDayRoutes.post(
 );
 
 raceDayRoutes.post(
-  "/admin/api/races/review/:raceId/:itemId/discard",
+  "/review/:raceId/:itemId/discard",
   validate("param", reviewParam),
   validate("query", deviceQuery),
   validate("json", confirmBody),
@@ -305,7 +291,7 @@ raceDayRoutes.post(
 
 /** 'Mål!': a finish moment without a runner. The same query as a finish tap (the tap id is required). */
 raceDayRoutes.post(
-  "/admin/api/races/rapid/:raceId",
+  "/rapid/:raceId",
   validate("param", raceParam),
   validate(
     "query",
@@ -345,7 +331,7 @@ const entryParam = raceParam.extend({ entryId: z.string().refine(isTapId, MSG.en
 const slotParam = raceParam.extend({ tapId: z.string().refine(isTapId, MSG.slot) });
 
 raceDayRoutes.post(
-  "/admin/api/races/bibs/:raceId",
+  "/bibs/:raceId",
   validate("param", raceParam),
   validate("query", deviceQuery),
   validate(
@@ -371,7 +357,7 @@ raceDayRoutes.post(
 );
 
 raceDayRoutes.post(
-  "/admin/api/races/bibs/:raceId/:entryId/change",
+  "/bibs/:raceId/:entryId/change",
   validate("param", entryParam),
   validate("query", deviceQuery),
   validate("json", z.object({ bib: typedBib, confirm: retimeConfirm.optional() }, { error: MSG.typedBib })),
@@ -385,7 +371,7 @@ raceDayRoutes.post(
 
 for (const action of ["remove", "restore"] as const) {
   raceDayRoutes.post(
-    `/admin/api/races/bibs/:raceId/:entryId/${action}`,
+    `/bibs/:raceId/:entryId/${action}`,
     validate("param", entryParam),
     validate("query", deviceQuery),
     validate("json", confirmBody),
@@ -399,13 +385,13 @@ for (const action of ["remove", "restore"] as const) {
 }
 
 /** Rapid timing as the race sees it now: the merged, numbered slots and who each one is. */
-raceDayRoutes.get("/admin/api/races/slots/:raceId", validate("param", raceParam), async (c) =>
+raceDayRoutes.get("/slots/:raceId", validate("param", raceParam), async (c) =>
   c.json(await answered(raceStub(c.env, c.req.valid("param").raceId).rapidTiming())),
 );
 
 /** The slot holding tap `tapId` is this runner: by bib (typed) or by the runner's sort (a tile tapped). */
 raceDayRoutes.post(
-  "/admin/api/races/slots/:raceId/:tapId/assign",
+  "/slots/:raceId/:tapId/assign",
   validate("param", slotParam),
   validate("query", deviceQuery),
   validate(
@@ -437,7 +423,7 @@ raceDayRoutes.post(
 
 for (const action of ["unassign", "discard", "restore"] as const) {
   raceDayRoutes.post(
-    `/admin/api/races/slots/:raceId/:tapId/${action}`,
+    `/slots/:raceId/:tapId/${action}`,
     validate("param", slotParam),
     validate("query", deviceQuery),
     validate("json", confirmBody),
@@ -453,7 +439,7 @@ for (const action of ["unassign", "discard", "restore"] as const) {
 
 /** The device whose time a finish two phones timed takes (null: the earliest tap's). */
 raceDayRoutes.post(
-  "/admin/api/races/main-timer/:raceId",
+  "/main-timer/:raceId",
   validate("param", raceParam),
   validate("query", deviceQuery),
   validate(
@@ -474,7 +460,7 @@ raceDayRoutes.post(
  * families their runners' results from its alarm (src/durable/race/results-mail.ts; once per family and race).
  */
 raceDayRoutes.post(
-  "/admin/api/races/official/:raceId",
+  "/official/:raceId",
   validate("param", raceParam),
   validate("query", deviceQuery),
   validate(
@@ -493,7 +479,7 @@ raceDayRoutes.post(
 
 /** A re-recorded runner's previous time, back from the audit trail in one action. */
 raceDayRoutes.post(
-  "/admin/api/races/restore-time/:raceId/:seq",
+  "/restore-time/:raceId/:seq",
   validate(
     "param",
     raceParam.extend({
@@ -517,7 +503,7 @@ raceDayRoutes.post(
 );
 
 raceDayRoutes.get(
-  "/admin/api/races/change-distance/:targetRaceId/:raceId/:sort",
+  "/change-distance/:targetRaceId/:raceId/:sort",
   validate("param", runnerParam.extend({ targetRaceId: z.string().max(64).refine(isRaceId, MSG.race) })),
   validate("query", deviceQuery),
   async (c) => {
@@ -534,7 +520,7 @@ raceDayRoutes.get(
 );
 
 raceDayRoutes.get(
-  "/admin/api/races/audit/:raceId",
+  "/audit/:raceId",
   validate("param", raceParam),
   validate(
     "query",
@@ -577,7 +563,7 @@ const createRaceBody = z.object(
 );
 
 raceDayRoutes.post(
-  "/admin/api/races/create-race/:raceId",
+  "/create-race/:raceId",
   validate("param", z.object({ raceId: z.string().max(64) })),
   validate("json", createRaceBody),
   async (c) => {
@@ -631,36 +617,31 @@ const addRunnerBody = z.object(
   { error: "Ogiltig deltagare." },
 );
 
-raceDayRoutes.post(
-  "/admin/api/races/add-runner/:raceId",
-  validate("param", raceParam),
-  validate("json", addRunnerBody),
-  async (c) => {
-    const body = c.req.valid("json");
-    const part = c.req.valid("param").raceId;
-    const id = crypto.randomUUID();
-    // Reserved before the race (and so anyone reading its public records) has it: no family can save this id.
-    await reserveRunnerId(database(c.env.DB), id, `race:${part}`, c.var.clock.now());
-    const runner = {
-      id,
-      owner: "race" as const,
-      firstname: body.firstname,
-      lastname: body.lastname,
-      age: body.age,
-      company: body.company ?? "",
-      group: body.group ?? "Ingen",
-      bib: body.bib ?? null,
-    };
-    // Added on the race screen: after the start, checked in as they are added (AddRunnerOptions.onSite).
-    const added = await runOnRace(
-      c.env,
-      part,
-      { type: "add-runner", runner, options: { onSite: true } },
-      author(c, undefined),
-    );
-    return c.json(added.runner);
-  },
-);
+raceDayRoutes.post("/add-runner/:raceId", validate("param", raceParam), validate("json", addRunnerBody), async (c) => {
+  const body = c.req.valid("json");
+  const part = c.req.valid("param").raceId;
+  const id = crypto.randomUUID();
+  // Reserved before the race (and so anyone reading its public records) has it: no family can save this id.
+  await reserveRunnerId(database(c.env.DB), id, `race:${part}`, c.var.clock.now());
+  const runner = {
+    id,
+    owner: "race" as const,
+    firstname: body.firstname,
+    lastname: body.lastname,
+    age: body.age,
+    company: body.company ?? "",
+    group: body.group ?? "Ingen",
+    bib: body.bib ?? null,
+  };
+  // Added on the race screen: after the start, checked in as they are added (AddRunnerOptions.onSite).
+  const added = await runOnRace(
+    c.env,
+    part,
+    { type: "add-runner", runner, options: { onSite: true } },
+    author(c, undefined),
+  );
+  return c.json(added.runner);
+});
 
 const updateRunnerBody = z.object(
   {
@@ -675,7 +656,7 @@ const updateRunnerBody = z.object(
 );
 
 raceDayRoutes.post(
-  "/admin/api/races/update-runner/:raceId/:sort",
+  "/update-runner/:raceId/:sort",
   validate("param", runnerParam),
   validate("json", updateRunnerBody),
   async (c) => {
@@ -706,7 +687,7 @@ function socketRefusal(
   return null;
 }
 
-raceDayRoutes.get("/ws/race/:raceId", async (c) => {
+raceSocketRoutes.get("/race/:raceId", async (c) => {
   const refused = socketRefusal(c.req.raw, c.env, c.var.admin);
   if (refused) return c.json({ error: refused.error }, refused.status);
   const part = c.req.param("raceId");
@@ -715,7 +696,7 @@ raceDayRoutes.get("/ws/race/:raceId", async (c) => {
   return c.env.RACE.getByName(part).fetch(socketRequest(c.req.raw, c.var.admin!));
 });
 
-raceDayRoutes.get("/ws/races", async (c) => {
+raceSocketRoutes.get("/races", async (c) => {
   const refused = socketRefusal(c.req.raw, c.env, c.var.admin);
   if (refused) return c.json({ error: refused.error }, refused.status);
   return c.env.RACE_HUB.getByName(RACE_HUB_NAME).fetch(socketRequest(c.req.raw, c.var.admin!));

@@ -20,13 +20,14 @@ import type { RaceSnapshot } from "../../shared/race-protocol";
 import { SEASON } from "../../shared/season";
 import type { Db } from "../db/client";
 import { raceSnapshot } from "../race-day/race-runners";
-import type { StoredRunner } from "./registrations-db";
+import type { StoredRunner } from "../db/registrations-db";
+import { keptInIsolate } from "../lib/isolate-memory";
 
 export const RACE_COPY_MS = 5_000;
 /** A season has four races; this bounds what an isolate keeps of races made by hand. */
 const MAX_COPIES = 50;
 
-const copies = new Map<string, { at: number; snapshot: RaceSnapshot }>();
+const copies = keptInIsolate(new Map<string, { at: number; snapshot: RaceSnapshot }>());
 
 /** The race as its object has it now, or this isolate's copy when it is younger than RACE_COPY_MS. */
 export async function recentRace(env: Env, db: Db, part: string, now: number): Promise<RaceSnapshot> {

@@ -17,9 +17,10 @@ import { validate } from "../middleware/validate";
 import { raceSnapshot } from "../race-day/race-runners";
 import { DIPLOMA_HEADERS, DIPLOMA_TEXT, diplomaDocument, type Diploma } from "./diplomas";
 import { familyResults } from "./family-results";
-import { findRegistration, registrationRunners } from "./registrations-db";
+import { findRegistration, registrationRunners } from "../db/registrations-db";
 
 export const familyRoutes = new Hono<AppEnv>();
+export const diplomaRoutes = new Hono<AppEnv>();
 
 function visitorEmail(c: Context<AppEnv>): string {
   const session = c.var.session;
@@ -35,7 +36,7 @@ async function familyRunners(c: Context<AppEnv>) {
   return { db, runners };
 }
 
-familyRoutes.get("/api/family/results", async (c) => {
+familyRoutes.get("/results", async (c) => {
   const { db, runners } = await familyRunners(c);
   c.header("cache-control", "no-store");
   return c.json(await familyResults(c.env, db, runners, c.var.clock.now()));
@@ -43,7 +44,7 @@ familyRoutes.get("/api/family/results", async (c) => {
 
 const diplomaQuery = z.object({ runner: z.string().min(1).max(64).optional() });
 
-familyRoutes.get("/api/family/diplomas", validate("query", diplomaQuery), async (c) => {
+familyRoutes.get("/diplomas", validate("query", diplomaQuery), async (c) => {
   const { runner: only } = c.req.valid("query");
   const { db, runners } = await familyRunners(c);
   const wanted = only === undefined ? runners : runners.filter((r) => r.id === only);
@@ -71,7 +72,7 @@ familyRoutes.get("/api/family/diplomas", validate("query", diplomaQuery), async 
 
 const raceParam = z.object({ race: z.string().min(1).max(64) });
 
-familyRoutes.get("/admin/api/diplomas/:race", validate("param", raceParam), async (c) => {
+diplomaRoutes.get("/:race", validate("param", raceParam), async (c) => {
   const [race, ...runners] = await raceSnapshot(c.env, database(c.env.DB), c.req.valid("param").race);
   const diplomas = runners
     .filter((r) => r.time !== undefined)

@@ -13,13 +13,14 @@ import {
   type FamilyPayment,
   type FamilyRefund,
   type RegistrationRunner,
+  type Registration,
 } from "../../shared/registration-view";
 import { asc, eq, inArray } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { campaignCodes, payments, refunds } from "../db/schema";
 import { parseParticipantIds, paymentRecord, type PaymentRow } from "../payments/payments-db";
-import { ensureCheckinCode } from "../checkin/checkin-db";
-import { previousRunners, registrationRunners, type RegistrationRow, type StoredRunner } from "./registrations-db";
+import { ensureCheckinCode } from "../db/checkin-db";
+import { previousRunners, registrationRunners, type RegistrationRow, type StoredRunner } from "../db/registrations-db";
 
 function iso(ms: number | null): string | null {
   return ms === null ? null : new Date(ms).toISOString();
@@ -91,7 +92,12 @@ function derivedPrices(payment: PaymentWithRule, runners: readonly StoredRunner[
   return sum === payment.amount ? prices : null;
 }
 
-export async function registrationView(db: Db, email: string, registration: RegistrationRow | null, now: number) {
+export async function registrationView(
+  db: Db,
+  email: string,
+  registration: RegistrationRow | null,
+  now: number,
+): Promise<Registration> {
   const open = isRegistrationOpen(now);
   const stored = registration ? await registrationRunners(db, registration.id) : [];
   const { rows, refundsByPayment } = registration

@@ -30,10 +30,9 @@
 import { Hono, type Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { z } from "zod";
-import { countAges, type AgeCounts } from "../../shared/age";
+import type { AgeCounts } from "../../shared/age";
 import { normalizeCode } from "../../shared/campaign";
-import { listTotal, orderPrices } from "../../shared/pricing";
-import { companionKm, strandedCompanions } from "../../shared/companion";
+import { listTotal } from "../../shared/pricing";
 import { checkRunnerMap, MAX_RUNNERS, RUNNER_MESSAGES } from "../../shared/registration-schema";
 import { SEASON } from "../../shared/season";
 import { isRegistrationOpen } from "../../shared/season-rules";
@@ -52,7 +51,8 @@ import {
   useLoginCode,
   useLoginLink,
 } from "../session/login-codes-db";
-import { ensureRegistration, findRegistration, registrationRunners, unselectPayment } from "./registrations-db";
+import { ensureRegistration, findRegistration, registrationRunners, unselectPayment } from "../db/registrations-db";
+import { BOOKING_MSG, isUnpaid, priceOrder } from "./booking";
 import { registrationView } from "./registration-view";
 import {
   applyRunnerMap,
@@ -66,22 +66,16 @@ import type { AppEnv } from "../env";
 import { ApiError, badRequest, conflict, forbidden, tooMany, unauthorized } from "../lib/errors";
 import { allowed, clientKey, visitorLimits } from "../middleware/rate-limit";
 import { validate } from "../middleware/validate";
-import {
-  ALREADY_PAID,
-  CAMPAIGN_INVALID,
-  recordFreePayment,
-  startSwishPayment,
-  withdrawOpenPayments,
-} from "../payments/payments";
+import { ALREADY_PAID, recordFreePayment, startSwishPayment, withdrawOpenPayments } from "../payments/payments";
 import { startSession } from "../session/sessions";
+import type { Booking, CampaignResult, CodeRequest } from "../../shared/api-answers";
 
 export const registrationRoutes = new Hono<AppEnv>();
 
 const MSG = {
+  ...BOOKING_MSG,
   invalidEmail: "Ogiltig e-postadress",
   notLoggedIn: "Inte inloggad",
-  closed: "Anmälan är stängd",
-  allPaid: "Alla löpare i anmälan är redan betalda.",
   conflict: "Anmälan har ändrats i ett annat fönster. Listan har uppdaterats – gör din ändring igen.",
   runnerIdTaken:
     "Löparen hör till någon annan och kan inte sparas i din anmälan. Ladda om sidan och lägg till löparen igen.",
@@ -99,18 +93,10 @@ const MSG = {
   linkUsed: "Inloggningslänken har redan använts. Begär en ny kod om du behöver logga in igen.",
   tooManyMailed: (minutes: number) =>
     `Vi har redan skickat flera koder till den här e-postadressen. Använd koden i det senaste mejlet eller begär en ny om ${minutesText(minutes)}.`,
-  tooManyCampaign: "För många försök med kampanjkoder. Vänta en minut och försök igen.",
   mailFailed: "Kunde inte skicka mejlet med koden. Försök igen om en stund.",
-  noRunners: "Lägg till minst en deltagare innan du går till betalning.",
-  campaignInvalid: CAMPAIGN_INVALID,
-  campaignUsedUp:
-    "Kampanjkoden hann användas av någon annan efter att din betalning misslyckades och gäller inte längre. Ta bort den eller skriv en annan.",
   count: "Ange ett antal mellan 0 och " + MAX_RUNNERS,
   badCampaign: "Ogiltig kampanjkod",
   version: "Ogiltig version",
-  strandedUnpaid: (r: { firstname: string; lastname: string; distance: string }) =>
-    `${r.firstname} ${r.lastname} springer med barn, men inget barn i anmälan springer ${companionKm(r.distance)} längre. ` +
-    `Ta bort ${r.firstname}, eller flytta ${r.firstname} till samma distans som ett barn, innan ni betalar.`,
 } as const;
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -225,7 +211,7 @@ registrationRoutes.post("/email", validate("json", emailBody), async (c) => {
   // Locked by wrong tries: no code to type, the page says to use the link just mailed.
   if (created.status === "link-only") throw tooMany(MSG.lockedOutLinkMailed(minutesUntil(created.retryAt, now)));
   // DESIGN.md §2: the code travels by e-mail alone, except in development where the page pre-fills it.
-  return c.json({ id, code: c.var.devMode ? code : "" });
+  return c.json({ id, code: c.var.devMode ? code : "" } satisfies CodeRequest);
 });
 
 registrationRoutes.post("/code", validate("json", codeBody), async (c) => {
@@ -410,7 +396,7 @@ registrationRoutes.post("/validate-kampanj", validate("json", campaignBody), asy
   const code = normalizeCode(body.kampanj);
   const counts: AgeCounts = { barn: body.barn, vuxna: body.vuxna, medBarn: body.medBarn ?? 0 };
   const now = c.var.clock.now();
-  if (code === "") return c.json({ valid: false, price: listTotal(counts, now) });
+  if (code === "") return c.json({ valid: false, price: listTotal(counts, now) } satisfies CampaignResult);
   // Every looked-up code counts, valid or not: limiting only the misses would still answer a guess.
   if (!(await campaignLookupAllowed(c))) throw tooMany(MSG.tooManyCampaign);
   const db = database(c.env.DB);
@@ -426,31 +412,13 @@ registrationRoutes.post("/validate-kampanj", validate("json", campaignBody), asy
   });
   // Only a family that booked with the code (its payment then failed) learns that the code exists but is used up.
   if (usedUp && registration && (await registrationTriedCampaign(db, registration.id, code))) {
-    return c.json({ valid, price, usedUp: true });
+    return c.json({ valid, price, usedUp: true } satisfies CampaignResult);
   }
-  return c.json({ valid, price });
+  return c.json({ valid, price } satisfies CampaignResult);
 });
-
-/** A runner an order of the family still has to pay for. */
-function isUnpaid(r: { paidBy: string | null; deregisteredAt: number | null }): boolean {
-  return r.paidBy === null && r.deregisteredAt === null;
-}
 
 function unpaidRunners(runners: { id: string; paidBy: string | null; deregisteredAt: number | null }[]): string[] {
   return runners.filter(isUnpaid).map((r) => r.id);
-}
-
-/** Spec: "{errors} with a barn entry and possibly a vuxna entry" when the sent counts are not the stored ones. */
-function countErrors(sent: AgeCounts, stored: AgeCounts): Record<string, string> | null {
-  if (sent.barn === stored.barn && sent.vuxna === stored.vuxna) return null;
-  const errors: Record<string, string> = {
-    barn:
-      sent.barn === stored.barn
-        ? "Antalet deltagare stämmer inte med anmälan. Ladda om sidan och försök igen."
-        : `Antalet barn stämmer inte (${stored.barn} anmälda)`,
-  };
-  if (sent.vuxna !== stored.vuxna) errors.vuxna = `Antalet vuxna stämmer inte (${stored.vuxna} anmälda)`;
-  return errors;
 }
 
 function paymentMessage(counts: AgeCounts): string {
@@ -461,61 +429,23 @@ function paymentMessage(counts: AgeCounts): string {
 }
 
 registrationRoutes.post("/book-v2", requireVisitor, visitorLimits("book"), validate("json", bookBody), async (c) => {
-  const email = visitorEmail(c);
-  const body = c.req.valid("json");
   const clock = c.var.clock;
-  const now = clock.now();
-  if (!isRegistrationOpen(now)) throw forbidden(MSG.closed);
-
   const db = database(c.env.DB);
-  const registration = await findRegistration(db, SEASON.year, email);
-  const stored = registration ? await registrationRunners(db, registration.id) : [];
-  if (!registration || stored.length === 0) throw badRequest(MSG.noRunners);
-  // The order is for the runners not paid yet: the whole family the first time, a late sibling after that.
-  const runners = stored.filter(isUnpaid);
-  if (runners.length === 0) throw conflict(MSG.allPaid);
-  // An unpaid companion a refund left without a child (shared/companion.ts) cannot be paid for: nobody to run with.
-  const family = stored.map((r) => ({ ...r, deregistered: r.deregisteredAt }));
-  const stranded = strandedCompanions(family).filter(isUnpaid);
-  if (stranded.length > 0) {
-    const errors = Object.fromEntries(stranded.map((r) => [`${r.id}.companion`, MSG.strandedUnpaid(r)]));
-    throw new ApiError(400, MSG.strandedUnpaid(stranded[0]!), errors);
-  }
-
-  const counts = countAges(runners);
-  const mismatch = countErrors({ barn: body.barn, vuxna: body.vuxna }, counts);
-  if (mismatch) throw new ApiError(400, body.barn !== counts.barn ? mismatch.barn! : mismatch.vuxna!, mismatch);
-
-  const code = normalizeCode(body.kampanj);
-  if (code !== "" && !(await campaignLookupAllowed(c))) {
-    throw tooMany(MSG.tooManyCampaign);
-  }
-  const evaluation =
-    code === ""
-      ? null
-      : await evaluateCampaign(db, code, counts, now, {
-          builtins: builtinCampaigns(c.env),
-          holder: { registrationId: registration.id, runnerIds: runners.map((r) => r.id) },
-        });
-  // Issue 3, bad input: a code that does not apply is refused rather than silently charged at the list price.
-  if (evaluation && !evaluation.valid) {
-    const usedUp = evaluation.usedUp && (await registrationTriedCampaign(db, registration.id, code));
-    const message = usedUp ? MSG.campaignUsedUp : MSG.campaignInvalid;
-    throw new ApiError(400, message, { kampanj: message });
-  }
-  const campaign = evaluation?.campaign ?? null;
-  const price = campaign ? evaluation!.price : listTotal(counts, now);
-  const participantIds = runners.map((r) => r.id);
-  const runnerPrices = orderPrices(runners, campaign?.rule ?? null, now);
+  // Which runners, at what price, with which campaign code: the registration's booking service (booking.ts).
+  const { registration, counts, campaign, price, participantIds, runnerPrices, free } = await priceOrder(db, {
+    email: visitorEmail(c),
+    request: c.req.valid("json"),
+    now: clock.now(),
+    builtins: builtinCampaigns(c.env),
+    campaignLookupAllowed: () => campaignLookupAllowed(c),
+  });
 
   // What the runners and the price were read at: the order is only written if neither a runner save nor another
   // booking (free or Swish) got in between, and the campaign code's use is claimed in the same transaction
   // (payments.ts writeOrder), so a code used up, disabled or expired at this moment changes nothing here.
   const expected = { payid: registration.payid, version: registration.version };
   try {
-    // A free order: a campaign code's, or one of adults running with a child alone at a companionPrice of 0 kr
-    // (Swish takes no 0 kr payment; shared/companion.ts).
-    if (price === 0 && (campaign || counts.medBarn === runners.length)) {
+    if (free) {
       const payid = await recordFreePayment(c.env, clock, {
         registrationId: registration.id,
         season: SEASON.year,
@@ -526,7 +456,7 @@ registrationRoutes.post("/book-v2", requireVisitor, visitorLimits("book"), valid
         runnerPrices,
         expected,
       });
-      return c.json({ token: "kampanj", payref: payid, amount: 0 });
+      return c.json({ token: "kampanj", payref: payid, amount: 0 } satisfies Booking);
     }
     // Withdraws the family's payment still waiting in the Swish app first (it would let them pay twice).
     const { payid, token } = await startSwishPayment(c.env, clock, {
@@ -543,7 +473,7 @@ registrationRoutes.post("/book-v2", requireVisitor, visitorLimits("book"), valid
       requestOrigin: new URL(c.req.url).origin,
       expected,
     });
-    return c.json({ token, payref: payid, amount: price });
+    return c.json({ token, payref: payid, amount: price } satisfies Booking);
   } catch (err) {
     // The payment waiting in Swish turned out to be paid (it has settled now): when it covered every runner left,
     // there is nothing more to book.

@@ -42,7 +42,8 @@ import { companionSaveErrors, type SaveCandidate } from "../../shared/companion"
 import type { Db } from "../db/client";
 import { ApiError, badRequest, conflict } from "../lib/errors";
 import { withdrawOpenPayments } from "../payments/payments";
-import { listOpenSwishPayments, participantsByIds } from "../payments/payments-db";
+import { participantsByIds } from "../db/participants-db";
+import { listOpenSwishPayments } from "../payments/payments-db";
 import { changeRunnerInRace, syncRunnerFromD1 } from "../race-day/race-runners";
 import {
   moveCompanionsWithChild,
@@ -51,7 +52,7 @@ import {
   type RegistrationRow,
   type SaveResult,
   type StoredRunner,
-} from "./registrations-db";
+} from "../db/registrations-db";
 
 /** Who the race objects' audit trail names for a change made by the family. */
 const FAMILY = { actor: "anmälan" };

@@ -19,6 +19,7 @@ import { countResults, replaceCourseRecords, replaceResults } from "./results-db
 import type { AppEnv } from "../env";
 import { ApiError } from "../lib/errors";
 import { validate } from "../middleware/validate";
+import type { ImportAnswer } from "../../shared/api-answers";
 
 export const resultsImportRoutes = new Hono<AppEnv>();
 
@@ -68,7 +69,7 @@ function refuse(errors: readonly { line: number; message: string }[]): ApiError 
   );
 }
 
-resultsImportRoutes.post("/admin/api/results/import", validate("json", importBody), async (c) => {
+resultsImportRoutes.post("/import", validate("json", importBody), async (c) => {
   const body = c.req.valid("json");
   const db = database(c.env.DB);
   const now = c.var.clock.now();
@@ -78,10 +79,10 @@ resultsImportRoutes.post("/admin/api/results/import", validate("json", importBod
     const { rows, errors } = parseRecords(body.text);
     if (errors.length > 0) throw refuse(errors);
     if (rows.length === 0) throw new ApiError(422, MSG.empty);
-    if (body.dryRun) return c.json({ kind: body.kind, rows: rows.length, stored: false });
+    if (body.dryRun) return c.json({ kind: body.kind, rows: rows.length, stored: false } satisfies ImportAnswer);
     const replaced = await replaceCourseRecords(db, rows);
     await audit(db, { actor, action: "results.import-records", detail: { rows: rows.length, replaced } }, now);
-    return c.json({ kind: body.kind, rows: rows.length, replaced, stored: true });
+    return c.json({ kind: body.kind, rows: rows.length, replaced, stored: true } satisfies ImportAnswer);
   }
 
   // A results year is a season that has been run: from the first ever up to this year (a typo like 2205 is refused).
@@ -93,12 +94,20 @@ resultsImportRoutes.post("/admin/api/results/import", validate("json", importBod
   if (errors.length > 0) throw refuse(errors);
   if (rows.length === 0) throw new ApiError(422, MSG.empty);
   const replaced = await countResults(db, year, distance);
-  if (body.dryRun) return c.json({ kind: body.kind, year, distance, rows: rows.length, replaced, stored: false });
+  if (body.dryRun)
+    return c.json({
+      kind: body.kind,
+      year,
+      distance,
+      rows: rows.length,
+      replaced,
+      stored: false,
+    } satisfies ImportAnswer);
   await replaceResults(db, year, distance, rows);
   await audit(
     db,
     { actor, action: "results.import", subject: `${year}/${distance}`, detail: { rows: rows.length, replaced } },
     now,
   );
-  return c.json({ kind: body.kind, year, distance, rows: rows.length, replaced, stored: true });
+  return c.json({ kind: body.kind, year, distance, rows: rows.length, replaced, stored: true } satisfies ImportAnswer);
 });

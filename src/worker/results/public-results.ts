@@ -3,6 +3,7 @@
  * course records, which years and distances have a results file, and one file as its text and as the rows a
  * browser reads from that text (the same rows either way: they are read back from the text with the shared rules).
  */
+import type { PublicCourseRecord, PublicResultSet } from "../../shared/page-render";
 import { publishingRules } from "../../shared/child-safe";
 import type { DistanceKm } from "../../shared/distances";
 import {
@@ -18,7 +19,7 @@ import type { Db } from "../db/client";
 import { listCourseRecords, listResults, listResultSets } from "./results-db";
 
 /** `GET /api/records`: [{distance, name, time (mm:ss.fff), timeMs, year}]. */
-export async function publicCourseRecords(db: Db) {
+export async function publicCourseRecords(db: Db): Promise<PublicCourseRecord[]> {
   // Child-safe publishing (the season's setting): a withheld result never holds a record.
   const records = await listCourseRecords(db, publishingRules(SEASON));
   return records.map((r) => ({
@@ -31,7 +32,7 @@ export async function publicCourseRecords(db: Db) {
 }
 
 /** `GET /api/results`: [{year, distance, runners, file}], newest year first. */
-export async function publicResultSets(db: Db) {
+export async function publicResultSets(db: Db): Promise<PublicResultSet[]> {
   const sets = await listResultSets(db);
   return sets.map((s) => ({ ...s, file: resultsFileName(s.year, s.distance) }));
 }

@@ -1,6 +1,6 @@
 /**
- * Public data that is not the app's (DESIGN.md §10): result files, course records and gallery photo lists,
- * all read from D1 where the organiser imports them.
+ * Public data that is not the app's (DESIGN.md §10): result files and course records, read from D1 where the
+ * organiser imports them (the gallery's photo lists: src/worker/gallery/routes.ts).
  */
 import { Hono } from "hono";
 import { z } from "zod";
@@ -10,7 +10,6 @@ import { parseResultsFileName, publishedResults } from "../../shared/results-fil
 import { SEASON } from "../../shared/season";
 import { formatResult } from "../../shared/time-format";
 import { database } from "../db/client";
-import { listGallerySummaries, listGalleryUrls } from "../gallery/gallery-db";
 import { listResults } from "./results-db";
 import { publicCourseRecords, publicResultSets, publicResultsText } from "./public-results";
 import type { AppEnv } from "../env";
@@ -28,10 +27,12 @@ const resultsParams = z.object({
   distance: z.enum(DISTANCES as [DistanceKm, ...DistanceKm[]], { message: "Välj en distans" }),
 });
 
-export const dataRoutes = new Hono<AppEnv>();
+export const resultsRoutes = new Hono<AppEnv>();
+export const resultFileRoutes = new Hono<AppEnv>();
+export const recordsRoutes = new Hono<AppEnv>();
 
 // Spec: "GET /resultat/{csvfile} — Semicolon-separated text".
-dataRoutes.get("/resultat/:csvfile", validate("param", z.object({ csvfile: z.string().max(64) })), async (c) => {
+resultFileRoutes.get("/:csvfile", validate("param", z.object({ csvfile: z.string().max(64) })), async (c) => {
   // An unknown or malformed name is a missing file (404), decided by the shared results-file rules.
   const file = parseResultsFileName(c.req.valid("param").csvfile);
   if (!file) throw notFound("Resultatfilen finns inte");
@@ -44,32 +45,18 @@ dataRoutes.get("/resultat/:csvfile", validate("param", z.object({ csvfile: z.str
   });
 });
 
-// Spec: "GET /img_{year}.txt — Newline-separated list of image URLs". The year sits inside the path segment.
-dataRoutes.get("/:file{img_[0-9]{4}\\.txt}", async (c) => {
-  const year = Number(c.req.param("file").slice("img_".length, "img_".length + 4));
-  const urls = await listGalleryUrls(database(c.env.DB), year);
-  if (urls.length === 0) throw notFound("Det finns inget galleri för det året");
-  return c.body(urls.join("\n"), 200, { "content-type": "text/plain; charset=utf-8", "cache-control": CACHE });
-});
-
-/** Years with a gallery, newest first, and per year its photo count and first photo (the index's cards). */
-dataRoutes.get("/api/gallery", async (c) => {
-  const galleries = await listGallerySummaries(database(c.env.DB));
-  return c.json({ years: galleries.map((g) => g.year), galleries }, 200, { "cache-control": CACHE });
-});
-
 /** Course records: [{distance, name, time (mm:ss.fff), year}] plus timeMs for sorting and maths. */
-dataRoutes.get("/api/records", async (c) =>
+recordsRoutes.get("/", async (c) =>
   c.json(await publicCourseRecords(database(c.env.DB)), 200, { "cache-control": CACHE }),
 );
 
 /** Which years and distances have results: [{year, distance, runners, file}], newest year first. */
-dataRoutes.get("/api/results", async (c) =>
+resultsRoutes.get("/", async (c) =>
   c.json(await publicResultSets(database(c.env.DB)), 200, { "cache-control": CACHE }),
 );
 
 /** One year's results on one distance as JSON rows (the results page's table), with time as mm:ss.fff. */
-dataRoutes.get("/api/results/:year/:distance", validate("param", resultsParams), async (c) => {
+resultsRoutes.get("/:year/:distance", validate("param", resultsParams), async (c) => {
   const { year, distance } = c.req.valid("param");
   const rows = await listResults(database(c.env.DB), year, distance);
   if (rows.length === 0) throw notFound("Det finns inga resultat för det året och den distansen");

@@ -8,7 +8,7 @@
  * RETENTION_MS.refusedSignIns, db/retention.ts).
  */
 import type { Context } from "hono";
-import { isAdminEmail } from "./admins-db";
+import { adminRole } from "./admins-db";
 import { audit } from "../db/audit";
 import { database } from "../db/client";
 import type { AppEnv } from "../env";
@@ -53,8 +53,9 @@ async function auditFirstUse(
 }
 
 /**
- * Signs in `email` as admin if the allowlist has it (401 'Ej admin!' otherwise). With `token` (a Google token's
- * fingerprint) a token already used is refused (401) before anything is written or a session started.
+ * Signs in `email` as admin if the allowlist has it (401 'Ej admin!' otherwise), answering with its role. With
+ * `token` (a Google token's fingerprint) a token already used is refused (401) before anything is written or a session
+ * started.
  */
 export async function signInAdmin(
   c: Context<AppEnv>,
@@ -64,7 +65,8 @@ export async function signInAdmin(
 ) {
   const db = database(c.env.DB);
   const now = c.var.clock.now();
-  const admin = await isAdminEmail(db, email, c.env.ADMIN_EMAILS);
+  const role = await adminRole(db, email, c.env.ADMIN_EMAILS);
+  const admin = role !== null;
   const action = admin ? "admin.sign-in" : "admin.sign-in-refused";
   if (token !== null) {
     const first = await auditFirstUse(
@@ -77,7 +79,8 @@ export async function signInAdmin(
   } else {
     await audit(db, { actor: email, device: adminDevice(c), action, detail: { method } }, now);
   }
-  if (!admin) throw unauthorized(NOT_ADMIN);
+  if (!role) throw unauthorized(NOT_ADMIN);
   const session = await startSession(c, "admin", email);
-  return c.json({ ok: true, email: session.email });
+  c.set("admin", { ...session, role });
+  return c.json({ ok: true, email: session.email, role });
 }

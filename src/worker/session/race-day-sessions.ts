@@ -14,7 +14,10 @@
  *   a session revoked by signing in again elsewhere, or an address removed from the allowlist: this isolate accepts
  *   race-day calls with that session for at most SESSION_RECHECK_MS more, then reads D1 again and refuses it. The
  *   logged-out browser itself no longer holds the cookie; the window matters only for a copied cookie.
- * - Every other admin call (registrations, payments, exports, admins, …) reads D1 on every request, as before.
+ * - Every other admin call (registrations, payments, exports, admins, …) reads D1 on every request, as before, and
+ *   so do the race-day calls only an organiser may make (resetting a race, 'Officiella': src/worker/middleware/route-roles.ts),
+ *   so a role taken away on the admins screen counts for them at the next call. The remembered session carries the
+ *   role it had; the calls that may use it are open to both roles.
  *
  * The cache holds settled values only (never a pending promise or an I/O object: workerd forbids sharing those
  * between requests). Two taps arriving together with a cold entry both read D1; the later write wins, and both
@@ -23,6 +26,7 @@
  */
 import { SESSION_RECHECK_MS } from "../../shared/object-calls";
 import type { SessionInfo } from "../env";
+import { keptInIsolate } from "../lib/isolate-memory";
 
 /** The paths whose admin session may come from this cache: the race object's calls. */
 export const RACE_DAY_PATH = /^\/admin\/api\/races\//;
@@ -34,7 +38,7 @@ interface Verified {
   verifiedAt: number;
 }
 
-const verified = new Map<string, Verified>();
+const verified = keptInIsolate(new Map<string, Verified>());
 
 /** The session verified in D1 by this isolate within SESSION_RECHECK_MS of `now`, still unexpired; else null. */
 export function recentlyVerified(sessionId: string, now: number): SessionInfo | null {

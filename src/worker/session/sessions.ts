@@ -21,6 +21,7 @@ import { database, type Db } from "../db/client";
 import { findLiveSession, insertSession, revokeSession, type SessionKind } from "./sessions-db";
 import { isLoopbackHost } from "../lib/loopback";
 import { forgetRaceDaySession } from "./race-day-sessions";
+import { keptInIsolate } from "../lib/isolate-memory";
 
 export type { SessionKind };
 
@@ -116,7 +117,7 @@ export async function createSession(
  * MAX_VERIFIED_TOKENS per secret, the oldest out first. Whether the session is still live is D1's question, asked as
  * before (`liveSession`; race-day-sessions.ts for race-day calls).
  */
-const verifiedTokens = new Map<string, Map<string, { id: string; email: string; expiresAt: number }>>();
+const verifiedTokens = keptInIsolate(new Map<string, Map<string, { id: string; email: string; expiresAt: number }>>());
 const MAX_VERIFIED_TOKENS = 256;
 
 /** The session id (D1 key) a token names, if its signature, kind and expiry hold; D1 is not asked. */

@@ -15,6 +15,7 @@ import {
   showRegistrationButton,
 } from "../../shared/season-rules";
 import type { AppEnv } from "../env";
+import type { Config } from "../../shared/api-answers";
 
 export const configRoutes = new Hono<AppEnv>();
 
@@ -26,7 +27,7 @@ export function wsUrlFor(requestUrl: string): string {
   return `${url.protocol === "https:" ? "wss:" : "ws:"}//${url.host}/ws`;
 }
 
-configRoutes.get("/api/config", (c) => {
+configRoutes.get("/", (c) => {
   const now = c.var.clock.now();
   const season = SEASON;
   return c.json(
@@ -35,6 +36,8 @@ configRoutes.get("/api/config", (c) => {
       isLoggedIn: c.var.session !== null,
       email: c.var.session?.email ?? null,
       adminEmail: c.var.admin?.email ?? null,
+      // The admin's role (issue 43): the SPA's menu and pages follow it; the Worker checks it on every call.
+      adminRole: c.var.admin?.role ?? null,
       wsUrl: wsUrlFor(c.req.url),
       serverTime: now,
       devMode: c.var.devMode,
@@ -63,7 +66,7 @@ configRoutes.get("/api/config", (c) => {
         contactEmail: season.contactEmail,
         siteName: season.siteName,
       },
-    },
+    } satisfies Config,
     200,
     NO_STORE,
   );

@@ -15,6 +15,7 @@ import type { Db } from "../db/client";
 import { publicRaceAnswer } from "../race-day/public-races";
 import { listRaceRecords } from "../race-day/races-db";
 import { publicCourseRecords, publicResultSets, publicResultsRows } from "../results/public-results";
+import { keptInIsolate } from "../lib/isolate-memory";
 
 export const RENDERED_COPY_MS = 5_000;
 
@@ -27,7 +28,7 @@ export interface DataPage {
   digest: string;
 }
 
-const rendered = new Map<DataPagePath, { page: DataPage; at: number }>();
+const rendered = keptInIsolate(new Map<DataPagePath, { page: DataPage; at: number }>());
 
 export async function dataPage(env: Env, db: Db, path: DataPagePath, now: number): Promise<DataPage> {
   const copy = rendered.get(path);

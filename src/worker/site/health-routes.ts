@@ -7,4 +7,4 @@ import type { AppEnv } from "../env";
 
 export const healthRoutes = new Hono<AppEnv>();
 
-healthRoutes.get("/api/health", (c) => c.text("ok"));
+healthRoutes.get("/", (c) => c.text("ok"));

@@ -8,7 +8,7 @@
  * The time-dependent parts (registration button until the cut-off, bib-pickup banner in its window) are set
  * here from the server clock as attributes on <html>, outside React's root: the first paint is already right,
  * and hydration sees exactly the HTML it rendered at build time. The SPA keeps the attributes current from
- * /api/config (src/web/features/config/season-flags.tsx).
+ * /api/config (src/web/lib/config/season-flags.tsx).
  *
  * The data pages, /startlistor and /resultat, get their data too: #root rendered on the Worker with it, and the
  * data itself right after #root for the browser's first render (data-pages.ts). Should that fail, the page built

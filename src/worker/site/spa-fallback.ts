@@ -4,7 +4,7 @@
  *
  * - a missing /assets/… file is a plain 404 that nothing keeps (`no-store`). A phone running the code of an
  *   earlier deploy that asks for one of its lazy chunks must learn that it is gone (and reload onto the new code:
- *   src/web/features/offline/chunk-reload.ts), never get the app's HTML for a script, kept for a year;
+ *   src/web/lib/chunk-reload.ts), never get the app's HTML for a script, kept for a year;
  * - an unknown address of the API and the other server paths (those `run_worker_first` sends here) keeps its
  *   JSON 404;
  * - any other GET is a deep link into the SPA (/anmalan/2, /admin/race/{id}): the empty shell, 200. Admin

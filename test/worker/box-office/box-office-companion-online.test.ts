@@ -16,7 +16,7 @@ import { companionRunnerId } from "../../../src/worker/box-office/companion-sale
 import { saleGuard } from "../../../src/worker/box-office/companion-sale-db";
 import { database } from "../../../src/worker/db/client";
 import { participants } from "../../../src/worker/db/schema";
-import { saveRunners } from "../../../src/worker/registration/registrations-db";
+import { saveRunners } from "../../../src/worker/db/registrations-db";
 import { get, loginAdmin, post, storedState, waitFor, type CookieJar } from "../helpers";
 import { at, getRegistration, login, OPEN_AT, runner, update } from "../registration-helpers";
 import { payOnPhone, setCallbacks } from "../swish-helpers";

@@ -75,7 +75,7 @@ const AFFORDANCES: { name: string; path: string; init?: RequestInit; works: (res
     path: "/admin/api/dev-login",
     init: json({ email: DEV_ADMIN }),
     works: async (res) => {
-      expect(await res.json()).toEqual({ ok: true, email: DEV_ADMIN });
+      expect(await res.json()).toEqual({ ok: true, email: DEV_ADMIN, role: "organiser" });
       expect(res.headers.getSetCookie()[0]).toMatch(/^__Host-admin=/);
     },
   },

@@ -9,7 +9,7 @@ import { createExecutionContext, createMessageBatch, getQueueResult } from "clou
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import { RESUME_MSG, type WaitingMailings } from "../../../src/shared/mailings";
-import { OUTBOX_REFUSES } from "../../../src/worker/dev/outbox";
+import { OUTBOX_REFUSES } from "../../../src/worker/adapters/outbox";
 import { database } from "../../../src/worker/db/client";
 import worker from "../../../src/worker/index";
 import type { MailMessage } from "../../../src/worker/mass-email/mailings";

@@ -16,6 +16,8 @@ useRaceYear(2073);
 const READ_ONLY_GETS = new Set([
   "/",
   "/:file{img_[0-9]{4}\\.txt}",
+  // The admins screen's list (its changes are POSTs).
+  "/admin/api/admins",
   "/admin/api/diplomas/:race",
   "/admin/api/export/friidrott.csv",
   "/admin/api/export/registrations.csv",

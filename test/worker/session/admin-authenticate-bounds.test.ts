@@ -37,7 +37,7 @@ describe("POST /admin/api/authenticate, bounded", () => {
     const token = await devToken({ email });
     const first = await authenticate(token);
     expect(first.res.status).toBe(200);
-    expect(first.body).toEqual({ ok: true, email });
+    expect(first.body).toEqual({ ok: true, email, role: "organiser" });
     const replay = await authenticate(token);
     expect(replay.res.status).toBe(401);
     expect(replay.body).toEqual({ error: TOKEN_USED });

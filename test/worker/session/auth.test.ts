@@ -66,7 +66,7 @@ describe("POST /admin/api/authenticate", () => {
   it("signs in an allowlisted, verified Google account and sets only the admin cookie", async () => {
     const { res, body, jar } = await authenticate(await devToken({ email: DEV_ADMIN }));
     expect(res.status).toBe(200);
-    expect(body).toEqual({ ok: true, email: DEV_ADMIN });
+    expect(body).toEqual({ ok: true, email: DEV_ADMIN, role: "organiser" });
     const cookies = res.headers.getSetCookie();
     expect(cookies).toHaveLength(1);
     expect(cookies[0]).toMatch(/^__Host-admin=[^;]+; Max-Age=43200; Path=\/; HttpOnly; Secure; SameSite=Lax$/);
@@ -87,7 +87,7 @@ describe("POST /admin/api/authenticate", () => {
       await devToken({ email: "ARRANGOR@Example.se", iss: "accounts.google.com" }),
     );
     expect(res.status).toBe(200);
-    expect(body).toEqual({ ok: true, email: DEV_ADMIN });
+    expect(body).toEqual({ ok: true, email: DEV_ADMIN, role: "organiser" });
   });
 
   it("accepts an admin from the admins table", async () => {
@@ -166,7 +166,7 @@ describe("POST /admin/api/dev-login", () => {
     const jar = new CookieJar();
     const res = await post("/admin/api/dev-login", { email: DEV_ADMIN }, { jar });
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ ok: true, email: DEV_ADMIN });
+    expect(await res.json()).toEqual({ ok: true, email: DEV_ADMIN, role: "organiser" });
     expect(jar.get("__Host-admin")).toBeTruthy();
     expect(jar.get("__Host-session")).toBeUndefined();
     expect((await get("/admin/api/me", { jar })).status).toBe(200);

@@ -1,5 +1,5 @@
 import { NavLink } from "react-router";
-import { useConfig } from "../../features/config/get-config";
+import { useConfig } from "../../lib/config/get-config";
 import { NAV_ITEMS } from "../../lib/site";
 
 /**

@@ -48,6 +48,7 @@ export function CourseMap({ courses, selected }: { courses: Courses; selected: s
     try {
       view.current?.show(selected);
     } catch {
+      // eslint-disable-next-line react-hooks/set-state-in-effect -- Leaflet is an external system: a map that failed to draw shows the fallback.
       setState("failed");
     }
   }, [state, selected]);

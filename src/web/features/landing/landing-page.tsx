@@ -10,7 +10,7 @@ import { onSiteRegistrationText } from "../../../shared/season-rules";
 import { ButtonLink } from "../../components/ui/button";
 import { SITE_NAME } from "../../lib/site";
 import { useDocumentTitle } from "../../lib/use-document-title";
-import { clockTime, dayAfter, dayAndMonth, kmText, kr, longDate, metresText } from "./season-text";
+import { clockTime, dayAfter, dayAndMonth, kmText, kr, longDate, metresText } from "../../lib/season-text";
 
 const DISTANCE_BLURB: Record<DistanceKm, string> = {
   "0.8": "Kort och snabbt – perfekt för de yngsta löparna.",

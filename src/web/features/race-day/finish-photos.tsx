@@ -20,6 +20,7 @@ import { FinishCamera, type CameraState } from "./finish-camera";
 import { dropRacePhotos, onPhotoQueue, queuedPhotos, queuePhoto, sendPhotos } from "./photo-queue";
 import type { RaceQueue } from "./tap-queue-provider";
 import { knownItems } from "./tap-queue";
+import { useAdminRole } from "../../lib/config/get-config";
 
 const SWITCH_KEY = "race-day:malfoto:";
 const SEND_EVERY_MS = 5_000;
@@ -49,7 +50,7 @@ export interface FinishPhotos {
   setEnabled: (on: boolean) => void;
   /** After the tap is queued: keep the frames nearest `pressedAt` (performance clock) for tap `tap`. */
   keep: (tap: string, pressedAt: number) => void;
-  videoRef: (video: HTMLVideoElement | null) => void;
+  attachVideo: (video: HTMLVideoElement | null) => void;
 }
 
 /** The camera, the switch and the sending of this race's photos (module comment). */
@@ -59,10 +60,14 @@ export function useFinishPhotos(raceId: string, queue: RaceQueue, onError: (mess
   const [video, setVideo] = useState<HTMLVideoElement | null>(null);
   const [waiting, setWaiting] = useState(0);
   const camera = useRef<FinishCamera | null>(null);
+  // The newest queue and error callback, for the sending loop and the camera's callback (kept after each render).
   const taps = useRef(queue.queue);
-  taps.current = queue.queue;
   const report = useRef(onError);
-  report.current = onError;
+  useEffect(() => {
+    taps.current = queue.queue;
+    report.current = onError;
+  });
+  const onResult = queue.onResult;
 
   useEffect(() => {
     if (!video || !enabled) return;
@@ -111,7 +116,7 @@ export function useFinishPhotos(raceId: string, queue: RaceQueue, onError: (mess
       count();
       send();
     });
-    const stopResults = queue.onResult(() => send());
+    const stopResults = onResult(() => send());
     window.addEventListener("online", send);
     const timer = setInterval(send, SEND_EVERY_MS);
     send();
@@ -121,7 +126,7 @@ export function useFinishPhotos(raceId: string, queue: RaceQueue, onError: (mess
       window.removeEventListener("online", send);
       clearInterval(timer);
     };
-  }, [raceId, queue.onResult]);
+  }, [raceId, onResult]);
 
   const setEnabled = useCallback(
     (on: boolean) => {
@@ -131,7 +136,7 @@ export function useFinishPhotos(raceId: string, queue: RaceQueue, onError: (mess
     [raceId],
   );
   const keep = useCallback((tap: string, pressedAt: number) => camera.current?.keep(tap, pressedAt), []);
-  return { enabled, state, waiting, setEnabled, keep, videoRef: setVideo };
+  return { enabled, state, waiting, setEnabled, keep, attachVideo: setVideo };
 }
 
 const STATE_TEXT: Record<CameraState["kind"], string> = {
@@ -196,8 +201,10 @@ export function CameraSwitch({
   hasPhotos: boolean;
   onInfo: (message: string) => void;
 }) {
+  // 'Radera målfoton' is an organiser's (the Worker refuses a volunteer: middleware/route-roles.ts).
+  const organiser = useAdminRole() === "organiser";
   if (!SEASON.finishPhotos) return null;
-  const { enabled, state, waiting } = photos;
+  const { enabled, state, waiting, attachVideo } = photos;
   return (
     <section className="finish-camera" aria-label="Målfoto">
       <label className="finish-camera-switch">
@@ -207,10 +214,10 @@ export function CameraSwitch({
         {enabled && (state.kind === "unavailable" ? state.reason : STATE_TEXT[state.kind])}
         {waiting > 0 && ` Ej skickade målfoton: ${waiting}`}
       </p>
-      {(hasPhotos || waiting > 0) && <DeletePhotos raceId={raceId} onDone={onInfo} />}
+      {organiser && (hasPhotos || waiting > 0) && <DeletePhotos raceId={raceId} onDone={onInfo} />}
       {enabled && (
         <video
-          ref={photos.videoRef}
+          ref={attachVideo}
           className="finish-camera-preview"
           data-testid="finish-camera"
           muted

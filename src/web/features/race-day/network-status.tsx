@@ -15,6 +15,7 @@ export function useOnline(): boolean {
     const off = () => setOnline(false);
     window.addEventListener("online", on);
     window.addEventListener("offline", off);
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- the browser may have gone on- or offline between the render and the listeners: read it once they listen.
     setOnline(navigator.onLine);
     return () => {
       window.removeEventListener("online", on);

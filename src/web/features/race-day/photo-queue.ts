@@ -16,7 +16,7 @@
  */
 import { photoUrl } from "../../../shared/finish-photos";
 import { ApiError, apiResponse } from "../../lib/api";
-import { deviceId } from "./device-id";
+import { deviceId } from "../../lib/device-id";
 
 const DB_NAME = "loppet-malfoto";
 const STORE = "frames";

@@ -2,6 +2,7 @@
  * The race's controls by state (admin spec, "Race screen"): not started → 'Starta' with the finished count;
  * started and nobody left running → 'Avsluta lopp'; otherwise the state, the clock and 'Återställ lopp'.
  * 'Starta' goes into the tap queue like a finish, so it counts at once, offline too, with the press's moment.
+ * 'Återställ lopp' is an organiser's (issue 43): a volunteer's screen leaves it out.
  */
 import { useEffect, useState, type FormEvent } from "react";
 import { CLOCK_TICK_MS, RESET_WORD } from "../../../shared/race-protocol";
@@ -9,6 +10,7 @@ import { formatClock } from "../../../shared/time-format";
 import { Button } from "../../components/ui/button";
 import { Dialog, DialogContent } from "../../components/ui/dialog";
 import { Field } from "../../components/ui/field";
+import { useAdminRole } from "../../lib/config/get-config";
 import { STATE_LABEL, type RaceView } from "./race-view";
 
 export interface RaceControlsProps {
@@ -26,6 +28,7 @@ export interface RaceControlsProps {
 
 export function RaceControls({ race, finished, canEnd, serverNow, busy, onStart, onEnd, onReset }: RaceControlsProps) {
   const [resetOpen, setResetOpen] = useState(false);
+  const mayReset = useAdminRole() === "organiser";
 
   if (race.state === "") {
     return (
@@ -49,7 +52,7 @@ export function RaceControls({ race, finished, canEnd, serverNow, busy, onStart,
           Avsluta lopp
         </Button>
       ) : (
-        <Button onClick={() => setResetOpen(true)}>Återställ lopp</Button>
+        mayReset && <Button onClick={() => setResetOpen(true)}>Återställ lopp</Button>
       )}
       <ResetDialog
         open={resetOpen}

@@ -6,7 +6,7 @@ import { stockholmDate } from "../../../shared/stockholm";
 import { ButtonLink } from "../../components/ui/button";
 import { LoadState } from "../../components/ui/load-state";
 import { useDocumentTitle } from "../../lib/use-document-title";
-import { useServerClock } from "../config/server-clock";
+import { useServerClock } from "../../lib/config/server-clock";
 import { useRaces } from "./api/get-races";
 import { NetworkStatus } from "./network-status";
 import { formatMeters, hubRaces } from "./race-hub";

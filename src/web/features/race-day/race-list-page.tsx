@@ -2,7 +2,7 @@
  * /admin/edit-races: every race (admin spec, "Race list"), the newest race day first (this season's races lead),
  * each leading to its runners, and 'Lägg till lopp'. An ended race offers its results as the federation export
  * (GET /admin/api/export/friidrott.csv); a started or ended race its finishers' diplomas, one A4 page each, to print
- * (GET /admin/api/diplomas/{race}). On a phone each race is two lines (race-day.css, `.stack-table`): the race and
+ * (GET /admin/api/diplomas/{race}); the export is an organiser's (issue 43), the diplomas a volunteer's too. On a phone each race is two lines (race-day.css, `.stack-table`): the race and
  * its status, then its date, distance, start, export and diplomas, so nothing scrolls sideways.
  */
 import { useState } from "react";
@@ -12,6 +12,7 @@ import { Button } from "../../components/ui/button";
 import { LoadState } from "../../components/ui/load-state";
 import { Dialog, DialogContent } from "../../components/ui/dialog";
 import { useDocumentTitle } from "../../lib/use-document-title";
+import { useAdminRole } from "../../lib/config/get-config";
 import { useRaces } from "./api/get-races";
 import { CreateRaceForm } from "./create-race-form";
 import { formatMeters, raceListOrder } from "./race-hub";
@@ -22,6 +23,7 @@ export default function RaceListPage() {
   useDocumentTitle("Hantera tävlingar");
   const races = useRaces();
   const [adding, setAdding] = useState(false);
+  const exports = useAdminRole() === "organiser";
 
   return (
     <section className="page race-day race-list">
@@ -75,12 +77,12 @@ export default function RaceListPage() {
                     {STATE_LABEL[r.state]}
                   </td>
                   <td className="nowrap stack-detail" role="cell">
-                    {r.state === "ended" && (
+                    {exports && r.state === "ended" && (
                       <a href={`/admin/api/export/friidrott.csv?race=${encodeURIComponent(r.part)}`} download>
                         Friidrottsexport
                       </a>
                     )}
-                    {r.state === "ended" && " · "}
+                    {exports && r.state === "ended" && " · "}
                     {r.state !== "" && (
                       <a href={`/admin/api/diplomas/${encodeURIComponent(r.part)}`} target="_blank" rel="noopener">
                         Diplom

@@ -5,7 +5,7 @@
  * rapid-panel.tsx), the results and the log. Presses never wait for the network: 'Starta', each finish and each
  * 'Mål!' are shown at once and sent by the tap queue (tap-queue-provider.tsx), which keeps them on the phone until
  * the server has them. Under the status line, one line says whether the phone is ready to work offline ('Klar att
- * användas utan nät') or that the race on screen is the phone's copy (features/offline/). A lazy chunk.
+ * användas utan nät') or that the race on screen is the phone's copy (features/race-day/offline-race.tsx). A lazy chunk.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Link, useParams } from "react-router";
@@ -13,8 +13,8 @@ import type { ReviewRecord, RunnerRecord } from "../../../shared/race-protocol";
 import { Button } from "../../components/ui/button";
 import { LoadState } from "../../components/ui/load-state";
 import { useDocumentTitle } from "../../lib/use-document-title";
-import { OfflineNotice, useOfflineRace } from "../offline/offline-race";
-import { OfflineLine } from "../offline/offline-ready";
+import { OfflineNotice, useOfflineRace } from "./offline-race";
+import { OfflineLine } from "./offline-ready";
 import { useAudit } from "./api/get-audit";
 import { useEndRace } from "./api/end-race";
 import { useRace } from "./api/get-race";
@@ -24,7 +24,7 @@ import { useResetRace } from "./api/reset-race";
 import { useRestoreRunner } from "./api/restore-runner";
 import { AuditLog } from "./audit-log";
 import { BibDialog } from "./bib-dialog";
-import { deviceId } from "./device-id";
+import { deviceId } from "../../lib/device-id";
 import { NetworkStatus, useOnline } from "./network-status";
 import { messageOf, RaceAlerts, useMessages } from "./race-alerts";
 import { RaceControls } from "./race-controls";
@@ -69,7 +69,8 @@ function RaceScreen({ raceId }: { raceId: string }) {
   useDocumentTitle(raceId);
   const socket = useRaceSocket(raceId);
   const race = useRace(raceId, { live: true });
-  const reviews = useReviews(raceId).data ?? [];
+  const reviewData = useReviews(raceId).data;
+  const reviews = useMemo(() => reviewData ?? [], [reviewData]);
   const online = useOnline();
   const offline = useOfflineRace(raceId, race, socket.status === "socket ansluten");
   const { messages, report, clear } = useMessages();
@@ -115,6 +116,7 @@ function RaceScreen({ raceId }: { raceId: string }) {
   useEffect(() => {
     if (missingDevices && !auditFetching) void refetchAudit();
     // Once per new set of devices the log has not numbered yet (not again when a fetch ends).
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- on purpose: not again when a fetch ends (above).
   }, [missingDevices]);
 
   const snapshot = race.data;

@@ -3,11 +3,13 @@
  * that makes them official. With items left under 'Att granska' it asks first and sends the confirmation; the
  * server refuses an open list without it, a race not ended, and a second 'Officiella' (a Swedish 409 shown here).
  * Two admins pressing at once: the race object takes the first; the second is told the results are already official.
+ * The button is an organiser's (issue 43): a volunteer sees the status only.
  */
 import { useState } from "react";
 import { RESULTS_STATUS_TEXT, type RaceRecord } from "../../../shared/race-protocol";
 import { Button } from "../../components/ui/button";
 import { Dialog, DialogContent } from "../../components/ui/dialog";
+import { useAdminRole } from "../../lib/config/get-config";
 import { useMarkOfficial } from "./api/rapid-timing";
 import { messageOf } from "./race-alerts";
 
@@ -24,8 +26,9 @@ export function ResultsStatus({
 }) {
   const mark = useMarkOfficial(raceId);
   const [confirming, setConfirming] = useState(false);
+  const organiser = useAdminRole() === "organiser";
   if (!race.results) return null;
-  const canMark = race.state === "ended" && race.results === "preliminary";
+  const canMark = organiser && race.state === "ended" && race.results === "preliminary";
   const send = (confirm: boolean) =>
     mark.mutate(confirm, {
       onSuccess: () => setConfirming(false),

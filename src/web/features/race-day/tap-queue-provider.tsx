@@ -137,6 +137,7 @@ function useUnsentByRace(): [string, number][] {
   useEffect(() => store.subscribe(() => setVersion((v) => v + 1)), [store]);
   const [counts, setCounts] = useState<[string, number][]>([]);
   useEffect(() => {
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- the queue store is an external system (storage, other tabs): its counts are read when it reports a change.
     setCounts(
       store
         .raceIds()

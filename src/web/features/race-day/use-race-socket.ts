@@ -17,14 +17,14 @@ import {
   type RaceClientFrame,
   type RaceEvent,
 } from "../../../shared/race-protocol";
-import { useConfig } from "../config/get-config";
+import { useConfig } from "../../lib/config/get-config";
 import { applyHubEvents, applyRaceEvents, type HelloInfo } from "./apply-race-events";
 import { raceQueryOptions } from "./api/get-race";
 import { racesQueryOptions } from "./api/get-races";
 import { reviewsQueryOptions } from "./api/get-reviews";
 import { rapidQueryOptions } from "./api/rapid-timing";
 import { noteLiveSeq } from "./race-cache";
-import { parseServerFrame } from "./race-frames";
+import { parseServerFrame } from "../../../shared/race-frames";
 
 export type SocketStatus = "ansluter..." | "socket ansluten" | "socket stängd" | "utloggad: logga in igen";
 

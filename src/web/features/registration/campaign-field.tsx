@@ -1,6 +1,6 @@
 /** The campaign code input: upper-cased as typed (spec §5) and re-validated whenever it changes (spec §4). */
 import type { CampaignResult } from "./api/validate-kampanj";
-import { formatKr } from "./format";
+import { formatKr } from "../../lib/format";
 
 export function CampaignField({
   value,

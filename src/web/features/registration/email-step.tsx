@@ -4,7 +4,7 @@ import { useLocation, useNavigate } from "react-router";
 import { Button } from "../../components/ui/button";
 import { Field } from "../../components/ui/field";
 import { ApiError } from "../../lib/api";
-import { useConfig } from "../config/get-config";
+import { useConfig } from "../../lib/config/get-config";
 import { useRequestCode } from "./api/request-code";
 import { onSiteRegistrationText } from "../../../shared/season-rules";
 import { ErrorAlert, messagesOf } from "./error-alert";

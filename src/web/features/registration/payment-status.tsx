@@ -13,7 +13,7 @@ import { failureText } from "../../../shared/swish-errors";
 import { Button } from "../../components/ui/button";
 import type { Registration } from "./api/types";
 import { useCancelPayment } from "./api/cancel-payment";
-import { formatKr, formatMoment } from "./format";
+import { formatKr, formatMoment } from "../../lib/format";
 
 /** 'SOMMAR' for a campaign order: the code on the row, or the payid's label of a 0 kr order. */
 function campaignCodeOf(p: FamilyPayment): string | null {

@@ -7,11 +7,11 @@ import { useQueryClient } from "@tanstack/react-query";
 import { Link } from "react-router";
 import { swishAppLink } from "../../../shared/payment-protocol";
 import { buttonClass } from "../../components/ui/button";
-import { useConfig } from "../config/get-config";
+import { useConfig } from "../../lib/config/get-config";
 import { registrationQueryOptions } from "./api/get-registration";
 import { campaignQueryKeyRoot } from "./api/validate-kampanj";
-import { formatKr } from "./format";
-import { usePaymentWait } from "./use-payment-wait";
+import { formatKr } from "../../lib/format";
+import { usePaymentWait } from "../../lib/use-payment-wait";
 
 /** What step 3 hands over in the history entry after booking. */
 export interface PaymentStepState {

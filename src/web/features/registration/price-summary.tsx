@@ -5,7 +5,7 @@
  */
 import type { AgeCounts } from "../../../shared/age";
 import type { PriceTier } from "../../../shared/season";
-import { formatKr } from "./format";
+import { formatKr } from "../../lib/format";
 
 export function PriceSummary({
   counts,

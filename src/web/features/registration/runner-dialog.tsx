@@ -15,9 +15,9 @@ import { SEASON, type DistanceKm } from "../../../shared/season";
 import { Button } from "../../components/ui/button";
 import { Dialog, DialogContent } from "../../components/ui/dialog";
 import { Field } from "../../components/ui/field";
-import type { ConfigDistance } from "../config/get-config";
-import { useServerClock } from "../config/server-clock";
-import { inSpecOrder } from "./format";
+import type { ConfigDistance } from "../../lib/config/get-config";
+import { useServerClock } from "../../lib/config/server-clock";
+import { inSpecOrder } from "../../lib/format";
 import { MoveAlong, type Follower } from "./move-along";
 
 export interface RunnerDraft {

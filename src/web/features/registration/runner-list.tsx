@@ -8,7 +8,7 @@ import { distanceLabel } from "../../../shared/distances";
 import { runnerState } from "../../../shared/registration-view";
 import type { PriceTier } from "../../../shared/season";
 import type { Runner } from "./api/types";
-import { formatAge, formatKr } from "./format";
+import { formatAge, formatKr } from "../../lib/format";
 
 function runnerPriceOf(r: Runner, tier: PriceTier, adultAge: number, companionPrice: number): number {
   if (r.companion === true) return companionPrice;

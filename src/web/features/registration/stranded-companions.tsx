@@ -9,7 +9,7 @@ import { childDistances, companionKm, strandedCompanions } from "../../../shared
 import { runnerState } from "../../../shared/registration-view";
 import { SEASON } from "../../../shared/season";
 import type { Runner } from "./api/types";
-import { formatKr } from "./format";
+import { formatKr } from "../../lib/format";
 
 function whereChildrenRun(runners: readonly Runner[], adultAge: number): string {
   const distances = [...childDistances(runners, { ...SEASON, adultAge })].sort((a, b) => Number(a) - Number(b));

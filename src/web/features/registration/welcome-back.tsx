@@ -2,7 +2,7 @@
 import { distanceLabel } from "../../../shared/distances";
 import type { RunnerFields } from "../../../shared/registration-schema";
 import { Button } from "../../components/ui/button";
-import { formatAge } from "./format";
+import { formatAge } from "../../lib/format";
 
 export function WelcomeBack({
   runners,

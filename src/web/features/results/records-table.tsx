@@ -6,7 +6,7 @@
 import { useDeferredValue } from "react";
 import { DISTANCES } from "../../../shared/distances";
 import { LoadState } from "../../components/ui/load-state";
-import { kmText } from "../landing/season-text";
+import { kmText } from "../../lib/season-text";
 import { useRecords } from "./api/get-records";
 
 export function RecordsTable() {

@@ -9,18 +9,12 @@ import { DISTANCES, distanceFromMeters, type DistanceKm } from "../../../shared/
 import { partYear } from "../../../shared/race-id";
 import type { PublicRaceSnapshot, RaceRecord } from "../../../shared/race-protocol";
 import { WITHHELD_TEXT } from "../../../shared/child-safe";
+import type { PublicResultSet } from "../../../shared/page-render";
 import type { PublishedRow } from "../../../shared/results-file";
 import type { Season } from "../../../shared/season";
 import { formatDiff, formatResult } from "../../../shared/time-format";
 
 /** `GET /api/results`: which years and distances have an imported results file. */
-export interface ResultSet {
-  year: number;
-  distance: DistanceKm;
-  runners: number;
-  /** The file's name under /resultat/ (resultat-2023-56.csv). */
-  file: string;
-}
 
 /** Where one distance's results come from. */
 export type ResultSource = { kind: "file"; file: string } | { kind: "race"; part: string };
@@ -56,7 +50,7 @@ export function openingDistance(withResults: readonly DistanceKm[], order: reado
 }
 
 /** One year's imported files per distance. */
-export function fileSources(sets: readonly ResultSet[], year: number): SeasonResults["sources"] {
+export function fileSources(sets: readonly PublicResultSet[], year: number): SeasonResults["sources"] {
   const sources: SeasonResults["sources"] = {};
   for (const s of sets) if (s.year === year) sources[s.distance] = { kind: "file", file: s.file };
   return sources;
@@ -101,7 +95,7 @@ export function racesToCount(races: readonly ListedRace[], year: number): string
  * season's race when that race has results (live on race day, from its first finisher).
  */
 export function seasonSources(
-  sets: readonly ResultSet[],
+  sets: readonly PublicResultSet[],
   races: readonly ListedRace[],
   year: number,
   finishers: FinisherCounts = new Map(),
@@ -121,7 +115,7 @@ export function seasonSources(
  * results. Null when there are no results at all.
  */
 export function latestSeason(
-  sets: readonly ResultSet[],
+  sets: readonly PublicResultSet[],
   races: readonly ListedRace[],
   seasonYear: number,
   finishers: FinisherCounts = new Map(),
@@ -145,7 +139,7 @@ export function sourceDistances(sources: SeasonResults["sources"]): DistanceKm[]
  * `seasonYear` when the current season has results from its races (`seasonHasResults`).
  */
 export function otherYears(
-  sets: readonly ResultSet[],
+  sets: readonly PublicResultSet[],
   shown: number | null,
   current: { seasonYear: number; seasonHasResults: boolean } | null = null,
 ): number[] {

@@ -12,7 +12,7 @@ import { DISTANCES } from "../../../shared/distances";
 import { SEASON } from "../../../shared/season";
 import { LoadState } from "../../components/ui/load-state";
 import { useDocumentTitle } from "../../lib/use-document-title";
-import { RunnerSearch, RunnerSearchField } from "../runner-search/runner-search";
+import { RunnerSearch, RunnerSearchField } from "../../components/runner-search/runner-search";
 import { DistanceResults } from "./distance-results";
 import { RecordsTable } from "./records-table";
 import { latestSeason, openingDistance, otherYears, sourceDistances, startOrder } from "./result-rows";

@@ -9,7 +9,7 @@ import { Link, useParams } from "react-router";
 import { SEASON } from "../../../shared/season";
 import { LoadState } from "../../components/ui/load-state";
 import { useDocumentTitle } from "../../lib/use-document-title";
-import { RunnerSearch, RunnerSearchField } from "../runner-search/runner-search";
+import { RunnerSearch, RunnerSearchField } from "../../components/runner-search/runner-search";
 import { DistanceResults } from "./distance-results";
 import { openingDistance, otherYears, seasonSources, sourceDistances, startOrder } from "./result-rows";
 import { useSeasonResults } from "./use-season-results";

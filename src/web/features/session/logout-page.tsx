@@ -1,7 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { useNavigate } from "react-router";
-import { configQueryOptions } from "../config/get-config";
+import { configQueryOptions } from "../../lib/config/get-config";
 import { useDocumentTitle } from "../../lib/use-document-title";
 import { logout } from "./logout";
 

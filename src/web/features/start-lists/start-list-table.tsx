@@ -6,18 +6,11 @@
 import { useDeferredValue, useMemo } from "react";
 import { DataGrid, type GridColumn } from "../../components/ui/data-grid";
 import { LoadState } from "../../components/ui/load-state";
-import { useRunnerFilter } from "../runner-search/runner-search";
+import { useRunnerFilter } from "../../components/runner-search/runner-search";
 import { usePublicRace } from "./api/get-public-race";
 import { usePublicCompanions } from "./api/get-public-companions";
-import {
-  clockText,
-  companionRows,
-  companionsText,
-  raceTabLabel,
-  resultsStatusText,
-  startListView,
-  type StartListRow,
-} from "./start-list";
+import { clockText, companionRows, companionsText, raceTabLabel, startListView, type StartListRow } from "./start-list";
+import { resultsStatusText } from "../../lib/results-status";
 
 export function StartList({ part }: { part: string }) {
   const query = usePublicRace(part);

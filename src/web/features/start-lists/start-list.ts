@@ -176,23 +176,6 @@ export function startListView(snapshot: PublicRaceSnapshot): StartListView {
   return { race, withResults, rows };
 }
 
-/**
- * What the race's results are (issue 26): 'Preliminära' from the first finish until an admin marks them
- * 'Officiella'; a result changed after that is marked corrected on its row. Null before any finish.
- */
-export function resultsStatusText(race: Pick<RaceRecord, "results">): string | null {
-  switch (race.results) {
-    case "preliminary":
-      return "Resultaten är preliminära.";
-    case "official":
-      return "Resultaten är officiella.";
-    case "corrected":
-      return "Resultaten är officiella, med rättelser (markerade korrigerad).";
-    default:
-      return null;
-  }
-}
-
 /** How often an open start list asks again: every 5 s while its race runs, every 30 s on race day before it. */
 export const LIVE_REFRESH_MS = 5_000;
 export const RACE_DAY_REFRESH_MS = 30_000;

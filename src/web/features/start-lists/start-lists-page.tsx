@@ -10,7 +10,7 @@ import { useDeferredValue, useState } from "react";
 import { LoadState } from "../../components/ui/load-state";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "../../components/ui/tabs";
 import { useDocumentTitle } from "../../lib/use-document-title";
-import { RunnerSearch, RunnerSearchField } from "../runner-search/runner-search";
+import { RunnerSearch, RunnerSearchField } from "../../components/runner-search/runner-search";
 import { usePublicRaces } from "./api/get-public-races";
 import { groupRacesByYear, raceTabLabels, type RaceYear } from "./start-list";
 import { StartList } from "./start-list-table";

@@ -3,7 +3,7 @@ import { PHOTO_RETENTION_DAYS } from "../../../shared/finish-photos";
 import { SEASON } from "../../../shared/season";
 import { SITE_NAME } from "../../lib/site";
 import { useDocumentTitle } from "../../lib/use-document-title";
-import { clockTime, dayAndMonth, kr, longDate } from "../landing/season-text";
+import { clockTime, dayAndMonth, kr, longDate } from "../../lib/season-text";
 
 export function TermsPage() {
   useDocumentTitle("Allmänna villkor");

@@ -77,7 +77,7 @@ function TimeDisplay({ state }: { state: StopwatchState }) {
 export default function TimingPage() {
   useDocumentTitle("Tidtagning");
   useEffect(() => {
-    void import("../offline/register-service-worker").then((m) => m.registerServiceWorker("timing"));
+    void import("../../lib/register-service-worker").then((m) => m.registerServiceWorker("timing"));
   }, []);
   // The page is pre-rendered with the watch at zero, and hydration must see that same first state; the saved watch
   // is read right after (before the browser paints when the page was not pre-rendered).
@@ -86,6 +86,7 @@ export default function TimingPage() {
   const [state, setState] = useState<StopwatchState>(INITIAL);
   const [ready, setReady] = useState(false);
   useLayoutEffect(() => {
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- the pre-rendered HTML has no stored stopwatch: it is read from the phone after hydration, before paint.
     setState(load());
     setReady(true);
   }, []);

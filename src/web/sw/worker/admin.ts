@@ -12,9 +12,9 @@
  * The race screen (/admin/race/{id}) is an instant page (common.ts): its start page comes from the precache at once,
  * with the race's GET named in it as the Worker names it (src/worker/site/spa-fallback.ts), so a phone that has
  * opened it before draws it again within a second, from the copies on the phone, before any network answer
- * (`fromPhoneCopies`, src/web/features/offline/race-copies.ts). The race itself (GET /admin/api/races/get/{id}) is not handled here:
+ * (`fromPhoneCopies`, src/web/features/race-day/race-copies.ts). The race itself (GET /admin/api/races/get/{id}) is not handled here:
  * the race screen keeps the last state it showed, as its socket kept it, and says when it shows that
- * (src/web/features/offline/offline-race.tsx).
+ * (src/web/features/race-day/offline-race.tsx).
  *
  * Signed out: when the network's config says this browser is no longer an admin, both copies and the race
  * screen's saved races are deleted (they hold runners' names); signing out in this browser deletes them too

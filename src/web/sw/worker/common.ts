@@ -12,7 +12,7 @@
  *   network every time, go first in Workbox's turn, so their round trips overlap that.
  * - Take over at once (skipWaiting, clientsClaim) and drop the previous build's files. A page still running the
  *   old code keeps what it has already loaded; should it ask for an old lazy chunk that is gone, the network answers
- *   404 and the page reloads once onto the new code (src/web/features/offline/chunk-reload.ts). Nothing here ever
+ *   404 and the page reloads once onto the new code (src/web/lib/chunk-reload.ts). Nothing here ever
  *   touches the pages' storage, so a reload keeps the queued taps.
  * - Pages: the network first (with navigation preload, so the worker's start-up does not delay the request), so a
  *   phone with signal always gets the newest deploy; without an answer within NETWORK_TIMEOUT_SECONDS, or none at

@@ -61,6 +61,7 @@ export default function BoxOfficePage() {
       group: r.group === "Dam" || r.group === "Herr" ? r.group : "",
       bib: r.bib ? String(r.bib) : "",
     }));
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- the form is refilled once per family the desk opens (its unpaid runners arrive from the server).
     setDraft({ ...EMPTY_DRAFT, ...runners[0]!, extra: runners.slice(1) });
     setMode("runners");
     setRound((n) => n + 1);

@@ -11,7 +11,7 @@ import { useEffect, useState } from "react";
 import { formatCheckinCode, parseCheckinCode, type DeskRunner } from "../../../../shared/checkin";
 import { SEASON } from "../../../../shared/season";
 import { Button } from "../../../components/ui/button";
-import { useConfig } from "../../config/get-config";
+import { useConfig } from "../../../lib/config/get-config";
 import { familyByCode, useFamily } from "../check-in/api/get-family";
 import { useSearchFamilies } from "../check-in/api/search-families";
 

@@ -17,8 +17,8 @@ import {
 import { SEASON } from "../../../../shared/season";
 import { Button } from "../../../components/ui/button";
 import { ApiError } from "../../../lib/api";
-import { useConfig } from "../../config/get-config";
-import { formatKr } from "../../registration/format";
+import { useConfig } from "../../../lib/config/get-config";
+import { formatKr } from "../../../lib/format";
 import { useStartCompanionSale } from "./api/start-companion-sale";
 import { ChildFinder, type ChosenChild } from "./child-finder";
 import { DigitsField, METHODS, RadioGroup, TextField } from "./form-fields";

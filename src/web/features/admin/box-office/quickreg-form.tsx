@@ -10,8 +10,8 @@ import { SEASON } from "../../../../shared/season";
 import { Button } from "../../../components/ui/button";
 import { Field } from "../../../components/ui/field";
 import { ApiError } from "../../../lib/api";
-import { useConfig } from "../../config/get-config";
-import { formatKr } from "../../registration/format";
+import { useConfig } from "../../../lib/config/get-config";
+import { formatKr } from "../../../lib/format";
 import {
   BOX_OFFICE_DISTANCES,
   BOX_OFFICE_GROUPS,

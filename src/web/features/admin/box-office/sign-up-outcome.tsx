@@ -8,7 +8,7 @@ import { useMutation } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
 import { Link } from "react-router";
 import { Button } from "../../../components/ui/button";
-import { formatKr } from "../../registration/format";
+import { formatKr } from "../../../lib/format";
 import type { QuickRegStarted, QuickRegStatus } from "../../../../shared/box-office";
 import { useQuickReg } from "./api/get-quickreg";
 

@@ -7,9 +7,9 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
 import { Button, buttonClass } from "../../../components/ui/button";
-import { useConfig } from "../../config/get-config";
-import { formatKr } from "../../registration/format";
-import { usePaymentWait } from "../../registration/use-payment-wait";
+import { useConfig } from "../../../lib/config/get-config";
+import { formatKr } from "../../../lib/format";
+import { usePaymentWait } from "../../../lib/use-payment-wait";
 import { useCancelQuickReg } from "./api/cancel-quickreg";
 import { quickRegQueryOptions, useQuickReg } from "./api/get-quickreg";
 import type { QuickRegStarted } from "../../../../shared/box-office";

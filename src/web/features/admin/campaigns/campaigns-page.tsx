@@ -5,7 +5,7 @@
 import { stockholmDate } from "../../../../shared/stockholm";
 import { Button } from "../../../components/ui/button";
 import { useDocumentTitle } from "../../../lib/use-document-title";
-import { useServerClock } from "../../config/server-clock";
+import { useServerClock } from "../../../lib/config/server-clock";
 import { useCampaigns, type Campaign } from "./api/get-campaigns";
 import { useSetCampaignEnabled } from "./api/set-campaign-enabled";
 import { campaignStatus, RULE_WORDS, usesText } from "./campaign-words";

@@ -81,6 +81,7 @@ export function QrScanner({ onCode, onOther }: QrScannerProps) {
     let stream: MediaStream | null = null;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const last = { text: "", at: 0 };
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- the camera is an external system: "starting" is shown from the moment it is asked for.
     setStarting(true);
     void (async () => {
       try {

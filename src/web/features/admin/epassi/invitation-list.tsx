@@ -26,7 +26,7 @@ function whoUsed(use: NonNullable<Invitation["use"]>): string {
   return use.registrationEmail ?? (use.origin === "kassa" ? "Biljettkassan" : use.payid);
 }
 
-function useText(i: Invitation): string {
+function usedText(i: Invitation): string {
   switch (i.state) {
     case "used":
       return `Ja, av ${whoUsed(i.use!)} ${when(i.use!.at)}`;
@@ -90,7 +90,7 @@ export function InvitationList() {
                 </div>
                 <div>
                   <dt>Använd</dt>
-                  <dd>{useText(i)}</dd>
+                  <dd>{usedText(i)}</dd>
                 </div>
                 {i.sentAt === null && i.sendError && (
                   <div>

@@ -134,8 +134,8 @@ export const GUIDE_SECTIONS: readonly GuideSection[] = [
     steps: [
       "Har någon aldrig hämtat sin nummerlapp: efter starten markerar 'Markera ej hämtade som DNS' dem som ej startade (skriv DNS).",
       "När ingen springer längre (alla i mål eller 'ej start') visas 'Avsluta lopp': tryck en gång.",
-      "När 'Att granska' är tomt trycker tävlingsledaren 'Markera som officiella'; resultaten blir 'Officiella'.",
-      "'Återställ lopp' raderar starten och alla tider: bara på tävlingsledarens ord.",
+      "När 'Att granska' är tomt trycker tävlingsledaren (en arrangör) 'Markera som officiella'; resultaten blir 'Officiella'.",
+      "'Återställ lopp' raderar starten och alla tider: bara arrangörer ser knappen, och bara på tävlingsledarens ord.",
     ],
     images: [image("avsluta", "Alla i mål: knappen Avsluta lopp och Resultat: Preliminära.", 380)],
   },

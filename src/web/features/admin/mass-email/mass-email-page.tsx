@@ -181,11 +181,12 @@ function MailingStatus({ id, onDone, onNew }: MailingStatusProps) {
   const resume = useResumeMailing();
   const data = mailing.data;
   const handled = data ? data.sentCount + data.failedCount + data.skippedCount : 0;
-  const [lastMove, setLastMove] = useState({ handled: -1, at: Date.now() });
-  const [now, setNow] = useState(Date.now());
+  const [lastMove, setLastMove] = useState(() => ({ handled: -1, at: Date.now() }));
+  const [now, setNow] = useState(() => Date.now());
   const reported = useRef(false);
 
   useEffect(() => {
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- when progress last moved is the moment this screen saw it move (the stall warning counts from it).
     if (data && handled !== lastMove.handled) setLastMove({ handled, at: Date.now() });
   }, [data, handled, lastMove.handled]);
   useEffect(() => {

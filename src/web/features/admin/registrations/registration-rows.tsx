@@ -97,12 +97,12 @@ export function GroupedList({
 }) {
   const total = groups.reduce((n, g) => n + g.rows.length, 0);
   const shown = useProgressiveCount(total, resetKey);
-  let offset = 0;
+  // Each group's first row's place among all rows: the rows shown so far fill the groups in order.
+  const offsets = groups.map((_, i) => groups.slice(0, i).reduce((n, g) => n + g.rows.length, 0));
   return (
     <div className="reg-groups">
-      {groups.map((g) => {
-        const visible = g.rows.slice(0, Math.max(0, shown - offset));
-        offset += g.rows.length;
+      {groups.map((g, i) => {
+        const visible = g.rows.slice(0, Math.max(0, shown - offsets[i]!));
         const headingId = `reg-group-${g.key}`;
         return (
           <section key={g.key} className={`reg-group reg-group-${g.key === "nok" ? "nok" : "paid"}`}>

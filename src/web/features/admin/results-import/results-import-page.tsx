@@ -14,8 +14,8 @@ import { Field } from "../../../components/ui/field";
 import { LoadState } from "../../../components/ui/load-state";
 import { ApiError } from "../../../lib/api";
 import { useDocumentTitle } from "../../../lib/use-document-title";
-import { useServerClock } from "../../config/server-clock";
-import { kmText } from "../../landing/season-text";
+import { useServerClock } from "../../../lib/config/server-clock";
+import { kmText } from "../../../lib/season-text";
 import { useStoredRecords, useStoredResults } from "./api/get-stored-results";
 import { useImportResults, type ImportAnswer } from "./api/import-results";
 import {

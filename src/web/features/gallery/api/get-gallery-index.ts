@@ -1,18 +1,8 @@
 /** GET /api/gallery: the years that have photos, newest first, each with its photo count and first photo. */
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { api } from "../../../lib/api";
-
-export interface GallerySummary {
-  year: number;
-  count: number;
-  /** The first photo's URL (a line of /img_{year}.txt). */
-  cover: string;
-}
-
-export interface GalleryIndex {
-  years: number[];
-  galleries: GallerySummary[];
-}
+import type { GallerySummary, GalleryIndex } from "../../../../shared/api-answers";
+export type { GallerySummary, GalleryIndex };
 
 /** A new year's photos are added once a year; the Worker lets browsers keep the answer 5 minutes too. */
 export const GALLERY_STALE_MS = 5 * 60_000;

@@ -1,5 +1,5 @@
 /** The path of a race-day call: encoded segments, then the query with a device id on every write. */
-import { deviceId } from "../device-id";
+import { deviceId } from "../../../lib/device-id";
 
 /** `device`: the device that made the press (a queued item keeps its own); this device's by default. */
 export function raceDayUrl(

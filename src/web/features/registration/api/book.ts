@@ -4,19 +4,8 @@
  */
 import { useMutation } from "@tanstack/react-query";
 import { api } from "../../../lib/api";
-
-export interface BookingRequest {
-  barn: number;
-  vuxna: number;
-  kampanj: string;
-}
-
-export interface Booking {
-  token: string;
-  payref: string;
-  /** Whole kronor the payment asks for (shown beside the QR code). */
-  amount?: number;
-}
+import type { BookingRequest, Booking } from "../../../../shared/api-answers";
+export type { BookingRequest, Booking };
 
 /** Spec: "If the booking token equals 'kampanj' … the page reloads at once." */
 export const CAMPAIGN_TOKEN = "kampanj";

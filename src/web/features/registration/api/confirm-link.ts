@@ -5,7 +5,7 @@
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { api } from "../../../lib/api";
-import { configQueryOptions } from "../../config/get-config";
+import { configQueryOptions } from "../../../lib/config/get-config";
 import { registrationQueryOptions } from "./get-registration";
 import type { Registration } from "./types";
 

@@ -9,7 +9,7 @@ import { queryOptions, useQuery } from "@tanstack/react-query";
 import type { FamilyRace, FamilyResults } from "../../../../shared/family-results";
 import { stockholmDate } from "../../../../shared/stockholm";
 import { api } from "../../../lib/api";
-import { useServerClock } from "../../config/server-clock";
+import { useServerClock } from "../../../lib/config/server-clock";
 
 export const FAMILY_RESULTS_REFRESH_MS = 15_000;
 export const FAMILY_RACE_DAY_REFRESH_MS = 30_000;

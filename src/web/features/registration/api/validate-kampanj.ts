@@ -5,21 +5,8 @@
  */
 import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
 import { api } from "../../../lib/api";
-
-export interface CampaignCheck {
-  kampanj: string;
-  barn: number;
-  vuxna: number;
-  /** Adults running with a child (shared/companion.ts): priced apart, whatever the code. */
-  medBarn?: number;
-}
-
-export interface CampaignResult {
-  valid: boolean;
-  price: number;
-  /** The family's own failed payment carried this code, and its last use has gone to another family since. */
-  usedUp?: boolean;
-}
+import type { CampaignCheck, CampaignResult } from "../../../../shared/api-answers";
+export type { CampaignCheck, CampaignResult };
 
 export const campaignQueryKeyRoot = ["validate-kampanj"] as const;
 

@@ -1,20 +1,11 @@
 /** GET /api/records: the course record per distance (spec: distance, name, year, time). */
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import type { DistanceKm } from "../../../../shared/distances";
+import type { PublicCourseRecord } from "../../../../shared/page-render";
 import { api } from "../../../lib/api";
 import { RESULTS_STALE_MS } from "./get-result-sets";
 
-export interface CourseRecord {
-  distance: DistanceKm;
-  name: string;
-  /** mm:ss.fff */
-  time: string;
-  timeMs: number;
-  year: number;
-}
-
-export function getRecords(): Promise<CourseRecord[]> {
-  return api<CourseRecord[]>("/api/records");
+export function getRecords(): Promise<PublicCourseRecord[]> {
+  return api<PublicCourseRecord[]>("/api/records");
 }
 
 export const recordsQueryOptions = () =>

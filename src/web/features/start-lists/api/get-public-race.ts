@@ -9,7 +9,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { stockholmDate } from "../../../../shared/stockholm";
-import { useServerClock } from "../../config/server-clock";
+import { useServerClock } from "../../../lib/config/server-clock";
 import { refreshInterval } from "../start-list";
 import { publicRaceQueryOptions } from "./public-race-query";
 import { useSpectatorSocket } from "./spectate-race";

@@ -17,7 +17,7 @@ import { useEffect, useRef } from "react";
 import type { PublicRaceView } from "../../../../shared/public-view";
 import { RECONNECT_DELAY_MS } from "../../../../shared/race-protocol";
 import { applyUpdate, parseSpectatorFrame, spectateSocketPath } from "../../../../shared/spectator-protocol";
-import { useConfig } from "../../config/get-config";
+import { useConfig } from "../../../lib/config/get-config";
 import { publicRaceQueryOptions } from "./public-race-query";
 
 export function useSpectatorSocket(part: string, enabled: boolean, onOpenChange: (open: boolean) => void): void {

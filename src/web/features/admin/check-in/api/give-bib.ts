@@ -2,7 +2,7 @@
 import { useMutation } from "@tanstack/react-query";
 import type { DeskRunner } from "../../../../../shared/checkin";
 import { api } from "../../../../lib/api";
-import { deviceId } from "../../../race-day/device-id";
+import { deviceId } from "../../../../lib/device-id";
 
 export interface GiveBib {
   raceId: string;

@@ -5,12 +5,9 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { EpassiInvitationInput } from "../../../../../shared/campaign";
 import { api } from "../../../../lib/api";
-import { invitationsQueryOptions, type Invitation } from "./get-invitations";
-
-export interface SentInvitation {
-  message: string;
-  invitation: Invitation;
-}
+import { invitationsQueryOptions } from "./get-invitations";
+import type { SentInvitation } from "../../../../../shared/api-answers";
+export type { SentInvitation };
 
 export function sendInvitation(body: EpassiInvitationInput): Promise<SentInvitation> {
   return api<SentInvitation>("/admin/api/invite/epassi", { method: "POST", json: body });

@@ -4,18 +4,8 @@
  */
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { api } from "../../../../lib/api";
-
-export interface MailingProgress {
-  id: number;
-  subject: string;
-  totalRecipients: number;
-  sentCount: number;
-  failedCount: number;
-  skippedCount: number;
-  pending: number;
-  done: boolean;
-  errors: { email: string; error: string }[];
-}
+import type { MailingProgress } from "../../../../../shared/api-answers";
+export type { MailingProgress };
 
 export const POLL_MS = 1000;
 

@@ -5,20 +5,9 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { api } from "../../../../lib/api";
 import { AUDIENCES, type Audience } from "../audiences";
+import { isRecipient, type Recipient } from "../../../../../shared/mailings";
 
-export interface Recipient {
-  name: string;
-  email: string;
-  race?: string;
-}
-
-function isRecipient(x: unknown): x is Recipient {
-  if (typeof x !== "object" || x === null) return false;
-  const r = x as Record<string, unknown>;
-  return (
-    typeof r.name === "string" && typeof r.email === "string" && (r.race === undefined || typeof r.race === "string")
-  );
-}
+export type { Recipient };
 
 export async function getRecipients(audience: Audience): Promise<Recipient[] | null> {
   const body = await api<unknown>(AUDIENCES[audience].listPath);

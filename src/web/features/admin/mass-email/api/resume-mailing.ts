@@ -3,14 +3,11 @@
  * refused again (nobody gets a second copy). 409 while another resume of the same mailing runs.
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { MailingsResumed } from "../../../../../shared/mailings";
 import { api } from "../../../../lib/api";
-import { mailingQueryOptions, type MailingProgress } from "./get-mailing";
+import { mailingQueryOptions } from "./get-mailing";
 import { waitingMailingsQueryOptions } from "./get-waiting-mailings";
-
-export interface MailingResumed extends MailingsResumed {
-  progress: MailingProgress;
-}
+import type { MailingResumed } from "../../../../../shared/api-answers";
+export type { MailingResumed };
 
 export function resumeMailing(id: number): Promise<MailingResumed> {
   return api<MailingResumed>(`/admin/api/mailings/${id}/resume`, { method: "POST" });

@@ -5,11 +5,8 @@
 import { useMutation } from "@tanstack/react-query";
 import { api } from "../../../../lib/api";
 import { AUDIENCES, type Audience } from "../audiences";
-
-export interface MailingStarted {
-  id: number;
-  totalRecipients: number;
-}
+import type { MailingStarted } from "../../../../../shared/api-answers";
+export type { MailingStarted };
 
 export function sendMailing(audience: Audience, body: { subject: string; message: string }): Promise<MailingStarted> {
   return api<MailingStarted>(AUDIENCES[audience].sendPath, { method: "POST", json: body });

@@ -3,11 +3,11 @@
  * again).
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { ErasedCounts, PersonalDataKey } from "../../../../../shared/personal-data";
+import type { ErasedAnswer, PersonalDataKey } from "../../../../../shared/personal-data";
 import { api } from "../../../../lib/api";
 
-export function erasePersonalData(body: PersonalDataKey & { confirm: string }): Promise<{ erased: ErasedCounts }> {
-  return api<{ erased: ErasedCounts }>("/admin/api/personal-data/erase", { method: "POST", json: body });
+export function erasePersonalData(body: PersonalDataKey & { confirm: string }): Promise<ErasedAnswer> {
+  return api<ErasedAnswer>("/admin/api/personal-data/erase", { method: "POST", json: body });
 }
 
 export function useErasePersonalData() {

@@ -5,7 +5,7 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import {
   personalDataQuery,
-  type BoxOfficeRunner,
+  type BoxOfficeRunnersAnswer,
   type PersonalDataKey,
   type PersonalDataSummary,
 } from "../../../../../shared/personal-data";
@@ -27,8 +27,7 @@ export function usePersonalData(key: PersonalDataKey | null) {
 export function useBoxOfficeSearch(q: string) {
   return useQuery({
     queryKey: ["admin", "personal-data", "box-office", q],
-    queryFn: () =>
-      api<{ runners: BoxOfficeRunner[] }>(`/admin/api/personal-data/box-office?q=${encodeURIComponent(q)}`),
+    queryFn: () => api<BoxOfficeRunnersAnswer>(`/admin/api/personal-data/box-office?q=${encodeURIComponent(q)}`),
     enabled: q !== "",
     retry: false,
     staleTime: 0,

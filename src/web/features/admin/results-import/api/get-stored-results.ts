@@ -4,19 +4,18 @@
  */
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { api } from "../../../../lib/api";
-import type { CourseRecord } from "../../../results/api/get-records";
-import type { ResultSet } from "../../../results/result-rows";
+import type { PublicCourseRecord, PublicResultSet } from "../../../../../shared/page-render";
 
 export const storedResultsQueryOptions = () =>
   queryOptions({
     queryKey: ["admin", "stored-results"],
-    queryFn: () => api<ResultSet[]>("/api/results", { cache: "no-cache" }),
+    queryFn: () => api<PublicResultSet[]>("/api/results", { cache: "no-cache" }),
   });
 
 export const storedRecordsQueryOptions = () =>
   queryOptions({
     queryKey: ["admin", "stored-records"],
-    queryFn: () => api<CourseRecord[]>("/api/records", { cache: "no-cache" }),
+    queryFn: () => api<PublicCourseRecord[]>("/api/records", { cache: "no-cache" }),
   });
 
 export function useStoredResults() {

@@ -3,22 +3,10 @@
  * `{error, errors}` names every bad line (keyed by its number) and nothing is stored; 200 says what was stored.
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { DistanceKm } from "../../../../../shared/distances";
 import { api } from "../../../../lib/api";
 import { storedRecordsQueryOptions, storedResultsQueryOptions } from "./get-stored-results";
-
-export type ImportRequest =
-  | { kind: "results"; year: number; distance: DistanceKm; text: string; dryRun?: boolean }
-  | { kind: "records"; text: string; dryRun?: boolean };
-
-export interface ImportAnswer {
-  kind: "results" | "records";
-  year?: number;
-  distance?: DistanceKm;
-  rows: number;
-  replaced?: number;
-  stored: boolean;
-}
+import type { ImportRequest, ImportAnswer } from "../../../../../shared/api-answers";
+export type { ImportRequest, ImportAnswer };
 
 export function importResults(body: ImportRequest): Promise<ImportAnswer> {
   return api<ImportAnswer>("/admin/api/results/import", { method: "POST", json: body });

@@ -1,0 +1,147 @@
+/**
+ * The admin area's frame: 'Admin Panel', tabs, and a side drawer with every admin screen. A lazy chunk (with
+ * Radix Dialog and Tabs), so visitors never download it. Signed-out visitors and non-admins go to /admin/login. The
+ * tabs and the drawer list only the screens the admin's role may use (admin-screens.ts); another screen opened by its
+ * address shows 'Det här får bara arrangörer göra.' in its place, and none of its calls are made.
+ * It holds the race-day tap queues, so presses not yet sent go out from whichever admin screen is open.
+ */
+import { Suspense, useEffect, useRef, useState } from "react";
+import { Link, Navigate, NavLink, Outlet, useLocation, useNavigate } from "react-router";
+import { PageLoading } from "../components/layout/page-loading";
+import { Button } from "../components/ui/button";
+import { Dialog, DialogContent } from "../components/ui/dialog";
+import { MenuIcon } from "../components/ui/icons";
+import { Tabs, TabsContent, TabsList, TabsTrigger } from "../components/ui/tabs";
+import { useConfig } from "../lib/config/get-config";
+import { TapQueueProvider, UnsentTapsNote } from "../features/race-day/tap-queue-provider";
+import { mayAct, ORGANISERS_ONLY } from "../../shared/admin-roles";
+import { adminStartPath, screenForPath, screensFor } from "../features/admin/admin-screens";
+
+export default function AdminShell() {
+  const config = useConfig();
+  const { pathname } = useLocation();
+  const navigate = useNavigate();
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const tabList = useRef<HTMLDivElement>(null);
+  const isAdmin = config.data?.isAdmin === true;
+  // A server from before the roles sends none; its admins could do everything.
+  const role = config.data?.adminRole ?? "organiser";
+  const screens = screensFor(role);
+  const tabs = screens.filter((s) => s.tab);
+  const screen = screenForPath(pathname);
+  const activePath = tabs.find((t) => t.path === screenForPath(pathname)?.path)?.path;
+  // On a phone the tabs scroll sideways (ui/tabs.tsx): the open screen's tab is brought into the strip's view,
+  // also when the screen was opened from the drawer or a link. Only the strip scrolls, never the page.
+  useEffect(() => {
+    const list = tabList.current;
+    const tab = list?.querySelector<HTMLElement>('[data-state="active"]');
+    if (!list || !tab) return;
+    const left = tab.offsetLeft - list.offsetLeft;
+    if (left < list.scrollLeft || left + tab.offsetWidth > list.scrollLeft + list.clientWidth) {
+      list.scrollLeft = Math.max(0, left - (list.clientWidth - tab.offsetWidth) / 2);
+    }
+  }, [activePath, isAdmin]);
+  // The admin area's service worker, so the race screens open with no connection (README, "Offline").
+  useEffect(() => {
+    if (isAdmin) void import("../lib/register-service-worker").then((m) => m.registerServiceWorker("admin"));
+  }, [isAdmin]);
+
+  if (!config.data) {
+    if (config.isError) {
+      return (
+        <div className="page">
+          <p className="alert alert-error" role="alert">
+            {config.error.message}
+          </p>
+          <Button onClick={() => void config.refetch()}>Försök igen</Button>
+        </div>
+      );
+    }
+    return <PageLoading />;
+  }
+  if (!config.data.isAdmin) return <Navigate to="/admin/login" replace />;
+
+  const activeTab = tabs.find((t) => t.path === activePath);
+  const outlet =
+    screen && !mayAct(role, screen.role) ? (
+      <section className="page">
+        <h2>{screen.label}</h2>
+        <p className="alert alert-error" role="alert">
+          {ORGANISERS_ONLY}
+        </p>
+        <Link to={adminStartPath(role)}>Till startsidan</Link>
+      </section>
+    ) : (
+      <Suspense fallback={<PageLoading />}>
+        <Outlet />
+      </Suspense>
+    );
+
+  return (
+    <TapQueueProvider>
+      <div className="admin">
+        <header className="admin-bar">
+          <button
+            type="button"
+            className="menu-button admin-menu-button"
+            aria-label="Alla adminsidor"
+            aria-haspopup="dialog"
+            aria-expanded={drawerOpen}
+            onClick={() => setDrawerOpen(true)}
+          >
+            <MenuIcon />
+          </button>
+          <h1 className="admin-title">Admin Panel</h1>
+          <nav className="admin-bar-links" aria-label="Konto">
+            <Link to="/">Till sajten</Link>
+            <Link to="/logout">Logga ut</Link>
+          </nav>
+        </header>
+        <UnsentTapsNote />
+
+        <Tabs value={activeTab?.path ?? ""} onValueChange={(path) => navigate(path)} activationMode="manual">
+          <TabsList ref={tabList} aria-label="Adminsidor" className="admin-tabs">
+            {tabs.map((t) => (
+              <TabsTrigger key={t.path} value={t.path}>
+                {t.label}
+              </TabsTrigger>
+            ))}
+          </TabsList>
+          {activeTab ? (
+            <TabsContent value={activeTab.path} className="admin-main">
+              {outlet}
+            </TabsContent>
+          ) : (
+            <div className="admin-main">{outlet}</div>
+          )}
+        </Tabs>
+
+        <Dialog open={drawerOpen} onOpenChange={setDrawerOpen}>
+          <DialogContent title="Admin Panel" side="left" closeLabel="Stäng menyn" className="nav-drawer">
+            <nav aria-label="Alla adminsidor">
+              <ul className="nav-links">
+                {screens.map((s) => (
+                  <li key={s.path}>
+                    <NavLink to={s.path} className="nav-link" onClick={() => setDrawerOpen(false)}>
+                      {s.label}
+                    </NavLink>
+                  </li>
+                ))}
+                <li className="nav-links-separator">
+                  <NavLink to="/" end className="nav-link" onClick={() => setDrawerOpen(false)}>
+                    Till sajten
+                  </NavLink>
+                </li>
+                <li>
+                  <NavLink to="/logout" className="nav-link" onClick={() => setDrawerOpen(false)}>
+                    Logga ut
+                  </NavLink>
+                </li>
+              </ul>
+            </nav>
+          </DialogContent>
+        </Dialog>
+      </div>
+    </TapQueueProvider>
+  );
+}
