@@ -29,6 +29,7 @@ const BENCHMARKS = {
   "runner-search": () => import("./runner-search.mjs"),
   "box-office": () => import("./box-office.mjs"),
   checkin: () => import("./checkin.mjs"),
+  "finish-photos": () => import("./finish-photos.mjs"),
   "swish-callback": () => import("./swish-callback.mjs"),
 };
 

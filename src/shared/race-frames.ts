@@ -7,6 +7,7 @@ import {
   isRaceState,
   REVIEW_KINDS,
   type BibEntryRecord,
+  type PhotoRecord,
   type RaceControlFrame,
   type RaceEvent,
   type RaceRecord,
@@ -179,6 +180,23 @@ export function toBibEntryRecord(x: unknown): BibEntryRecord | null {
   return entry;
 }
 
+/** Målfoto: a tap's photo record, or null when it is not one. */
+export function toPhotoRecord(x: unknown): PhotoRecord | null {
+  if (!isObj(x) || !hasPrefix(x.sort, "photo-") || typeof x.part !== "string" || !isString(x.id)) return null;
+  if (!Array.isArray(x.frames) || !isTime(x.at)) return null;
+  const photo: PhotoRecord = {
+    type: "photo",
+    part: x.part,
+    sort: x.sort as PhotoRecord["sort"],
+    id: x.id,
+    frames: x.frames.filter((f): f is number => Number.isInteger(f) && (f as number) >= 0 && (f as number) < 3),
+    at: x.at,
+    device: isString(x.device) ? x.device : null,
+  };
+  if (x.removed === true) photo.removed = true;
+  return photo;
+}
+
 /** One event of an array frame, or null when it is not one. */
 export function toRaceEvent(x: unknown): RaceEvent | null {
   if (!isObj(x) || !isSeq(x.seq)) return null;
@@ -191,9 +209,11 @@ export function toRaceEvent(x: unknown): RaceEvent | null {
           ? toSlotRecord(x)
           : hasPrefix(x.sort, "bib-")
             ? toBibEntryRecord(x)
-            : x.removed === true
-              ? toRemovedRunner(x)
-              : toRunnerRecord(x);
+            : hasPrefix(x.sort, "photo-")
+              ? toPhotoRecord(x)
+              : x.removed === true
+                ? toRemovedRunner(x)
+                : toRunnerRecord(x);
   return record ? { ...record, seq: x.seq } : null;
 }
 

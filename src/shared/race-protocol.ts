@@ -463,6 +463,34 @@ export interface BibEntryRecord {
   removed?: true;
 }
 
+/**
+ * Målfoto (issue 44, src/shared/finish-photos.ts): the race has photos of this tap ('Mål!' or a finish tile), frames
+ * 0 before, 1 nearest, 2 after the press. Admin sockets only: never in a public view.
+ */
+export interface PhotoRecord {
+  type: "photo";
+  part: string;
+  /** 'photo-<tap id>'. */
+  sort: `photo-${string}`;
+  /** The tap id. */
+  id: string;
+  /** The frames the race has, ascending. */
+  frames: number[];
+  /** The tap's moment (server clock), epoch ms. */
+  at: number;
+  device: string | null;
+  /** Deleted ('Radera målfoton', the 30-day cron, a reset, an erasure). */
+  removed?: true;
+}
+
+export function photoSort(tapId: string): `photo-${string}` {
+  return `photo-${tapId}`;
+}
+
+export function isPhotoEvent(e: RaceEvent): e is PhotoRecord & { seq: number } {
+  return e.sort.startsWith("photo-");
+}
+
 export function slotSort(tapId: string): `slot-${string}` {
   return `slot-${tapId}`;
 }
@@ -480,7 +508,7 @@ export const START_SAME_WINDOW_MS = 2_000;
 
 /** One event on a socket: a record as it is now, and the sequence number of its last change. */
 export type RaceEvent = (
-  RaceRecord | RunnerRecord | RemovedRunnerRecord | ReviewRecord | SlotRecord | BibEntryRecord
+  RaceRecord | RunnerRecord | RemovedRunnerRecord | ReviewRecord | SlotRecord | BibEntryRecord | PhotoRecord
 ) & { seq: number };
 
 /** Server → client data frame: the records that changed, in `seq` order. */

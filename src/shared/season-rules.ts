@@ -150,6 +150,9 @@ export function validateSeason(season: Season): string[] {
   if (typeof season.childSafePublishing !== "boolean") {
     errors.push(`childSafePublishing måste vara true eller false (är ${String(season.childSafePublishing)})`);
   }
+  if (typeof season.finishPhotos !== "boolean") {
+    errors.push(`finishPhotos måste vara true eller false (är ${String(season.finishPhotos)})`);
+  }
   if (season.races.length === 0) errors.push("Säsongen har inga lopp");
   errors.push(...raceErrors(season));
   if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(season.contactEmail)) {

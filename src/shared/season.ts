@@ -11,6 +11,7 @@
  *   "Parents may run with their children without competing"), counted as neither child nor adult.
  * - childSafePublishing: off, so a new season publishes every time as the spec does (issue 28; the README's
  *   season guide explains the federation's rule and recommends turning it on for a club that follows it).
+ * - finishPhotos: on; the site's terms say finish photos are taken for timing and kept 30 days (issue 44).
  *
  * This is the part of the season config the browser may import. The built-in campaign codes are the other part,
  * Worker-only (src/worker/campaigns/builtin-campaigns.ts: the CAMPAIGN_CODES secret in production), because their
@@ -68,6 +69,12 @@ export interface Season {
    * not ranked. The family still sees their own child's time, and the diploma has it.
    */
   childSafePublishing: boolean;
+  /**
+   * Målfoto (shared/finish-photos.ts): the timing phones may keep a photo of each finish for the organisers (admins
+   * only, deleted 30 days after race day). False: the race screen has no camera switch and the Worker refuses
+   * uploads.
+   */
+  finishPhotos: boolean;
   races: SeasonRace[];
   contactEmail: string;
   siteName: string;
@@ -85,6 +92,7 @@ export const SEASON: Season = {
   adultAge: 16,
   companionPrice: 0,
   childSafePublishing: false,
+  finishPhotos: true,
   races: [
     { distance: "0.8", startTime: "11:00", bibRange: [1, 199], openForReg: true },
     { distance: "1.6", startTime: "11:15", bibRange: [200, 399], openForReg: true },

@@ -42,6 +42,7 @@ import { mailingRoutes, massEmailRoutes } from "./mass-email/routes";
 import { unsubscribeRoutes } from "./mass-email/unsubscribe-routes";
 import { boxOfficeRoutes } from "./box-office/routes";
 import { checkinQrRoutes, checkinRoutes } from "./checkin/routes";
+import { PHOTO_UPLOAD_PATH, photoRoutes } from "./race-day/photo-routes";
 // Development only (DESIGN.md): every path these serve answers 404 unless DEV_MODE is "true".
 import { devOnly } from "./dev/dev-only";
 import { devLoginRoutes, devRoutes } from "./dev/routes";
@@ -60,14 +61,14 @@ export function createApp() {
   app.use(appContext);
   app.use(sameOrigin);
   app.use(requireJsonBody);
-  app.use(
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: () => {
-        throw new ApiError(413, "För stor förfrågan.");
-      },
-    }),
-  );
+  const jsonLimit = bodyLimit({
+    maxSize: MAX_BODY_BYTES,
+    onError: () => {
+      throw new ApiError(413, "För stor förfrågan.");
+    },
+  });
+  // Målfoto's upload is a JPEG, not JSON, with its own limit (race-day/photo-routes.ts reads it capped).
+  app.use((c, next) => (PHOTO_UPLOAD_PATH.test(c.req.path) ? next() : jsonLimit(c, next)));
   app.use(sessionContext);
   // Guards before any route, so a path is protected whether or not its route exists yet.
   app.use("/dev/*", devOnly);
@@ -97,6 +98,7 @@ export function createApp() {
   app.route("/ws/spectate", spectateRoutes);
   app.route("/admin/api/races", raceRoutes);
   app.route("/admin/api/races", raceDayRoutes);
+  app.route("/admin/api/races", photoRoutes);
   app.route("/ws", raceSocketRoutes);
   app.route("/api/health", healthRoutes);
   app.route("/admin/api/kampanjkoder", campaignRoutes);

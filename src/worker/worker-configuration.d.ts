@@ -3,6 +3,7 @@
 // Runtime types generated with workerd@1.20261023.1 2026-10-15 nodejs_compat
 interface __BaseEnv_Env {
 	GALLERY: R2Bucket;
+	FINISH_PHOTOS: R2Bucket;
 	DB: D1Database;
 	EMAIL: SendEmail;
 	SWISH_CERT?: Fetcher;
@@ -37,6 +38,7 @@ declare namespace Cloudflare {
 	}
 	interface ProductionEnv {
 		GALLERY: R2Bucket;
+		FINISH_PHOTOS: R2Bucket;
 		DB: D1Database;
 		EMAIL: SendEmail;
 		SWISH_CERT: Fetcher;
@@ -66,6 +68,7 @@ declare namespace Cloudflare {
 	}
 	interface StagingEnv {
 		GALLERY: R2Bucket;
+		FINISH_PHOTOS: R2Bucket;
 		DB: D1Database;
 		EMAIL: SendEmail;
 		SWISH_CERT: Fetcher;

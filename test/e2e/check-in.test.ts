@@ -1,12 +1,11 @@
 /**
  * The bib desk (/admin/incheckning) in real Chromium against `npm start`'s server, with a fake camera: the test
- * writes a .y4m video (a one-line header, then per frame a FRAME line and the raw YUV 4:2:0 planes) of the QR the
+ * writes a .y4m video (fake-camera.ts) of the QR the
  * family's receipt e-mail carries, and Chromium plays it as the phone's camera. Chromium on Linux has no
  * BarcodeDetector, so this reads the QR with the page's own decoder (jsQR, its lazy chunk from the site's assets).
  * The desk checks the family in; an undo and a check-in made offline wait in the queue and are sent once when the
  * network is back; a second scan says 'Redan hämtat'.
  */
-import { writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { decode } from "fast-png";
@@ -16,6 +15,7 @@ import { e2eBaseURL } from "./server-url";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../../scripts/lib/chromium.mjs";
 import { raceIdForSeason } from "../../src/shared/race-id";
 import { contextsStayOnSite, desktopContext, launchBrowser, phoneContext, signInAsDevAdmin } from "./browser";
+import { writeY4m } from "./fake-camera";
 
 const baseURL = e2eBaseURL();
 const CLIENT = { "x-loppet-client": "1" };
@@ -73,7 +73,7 @@ async function receiptQr(request: APIRequestContext, email: string): Promise<{ p
   return { png, code };
 }
 
-/** A .y4m video (YUV 4:2:0) of the QR on a white page, as a phone camera held over the e-mail would see it. */
+/** A .y4m video of the QR on a white page, as a phone camera held over the e-mail would see it. */
 function y4mOf(png: Buffer): string {
   const image = decode(new Uint8Array(png));
   const width = 640;
@@ -87,14 +87,7 @@ function y4mOf(png: Buffer): string {
       y[(top + row) * width + left + col] = v < 128 ? 16 : 235;
     }
   }
-  const chroma = new Uint8Array((width / 2) * (height / 2)).fill(128);
-  const frame = Buffer.concat([Buffer.from("FRAME\n"), y, chroma, chroma]);
-  const file = join(tmpdir(), `checkin-${Date.now().toString(36)}.y4m`);
-  writeFileSync(
-    file,
-    Buffer.concat([Buffer.from(`YUV4MPEG2 W${width} H${height} F10:1 Ip A1:1 C420jpeg\n`), ...Array(10).fill(frame)]),
-  );
-  return file;
+  return writeY4m("checkin", width, height, 10, Array<Uint8Array>(10).fill(y));
 }
 
 async function auditOf(request: APIRequestContext, part: string) {

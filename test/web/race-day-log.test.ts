@@ -260,3 +260,19 @@ describe("names from the log", () => {
     ]);
   });
 });
+
+describe("Målfoto in the log", () => {
+  it("a decision made with the photo open says so; photos saved and deleted are sentences", () => {
+    expect(say("slot-discarded", { taps: ["t1"], slot: "t1", number: 3, at: T(10, 58, 9), fromPhoto: true })).toMatch(
+      / \(avgjort med målfoto\), telefon 3$/,
+    );
+    expect(say("slot-discarded", { taps: ["t1"], slot: "t1", number: 3, at: T(10, 58, 9) })).not.toMatch(/målfoto/);
+    expect(say("photo", { tapId: "t1", frame: 1, bytes: 1000 })).toBe("Målfoto 2 av 3 sparat, telefon 3");
+    expect(say("photos-deleted", { reason: "organiser", frames: 9, taps: 3 }, null)).toBe(
+      "Målfotona raderade (9 bilder)",
+    );
+    expect(say("photos-deleted", { reason: "retention", frames: 9, taps: 3 }, null)).toBe(
+      "Målfotona raderade 30 dagar efter loppet",
+    );
+  });
+});

@@ -14,6 +14,7 @@ import type { NotPickedUpResult, PickupAction, PickupResult } from "./rules/chec
 import type { FinishTap } from "./rules/finish";
 import type { RapidTapResult } from "./rules/rapid";
 import type { OfficialResult } from "./rules/results";
+import type { PhotoDeletion, PhotoResult } from "./rules/photos";
 import type { AssignTarget, SlotResult } from "./rules/slots";
 import type {
   AddRunnerOptions,
@@ -92,6 +93,12 @@ interface CommandTable {
   "set-main-timer": { command: { device: string | null }; answer: RaceRecord };
   /** 'Officiella': once, on an ended race; `confirm` past open review items. */
   "mark-official": { command: { confirm: boolean }; answer: OfficialResult };
+
+  // ——— Målfoto (rules/photos.ts) ———
+  /** Frame `frame` of tap `tapId`'s photo, `bytes` long, is in R2; `limit`: the race's bound (RACE_PHOTO_BYTES). */
+  "record-photo": { command: { tapId: string; frame: number; bytes: number; limit?: number }; answer: PhotoResult };
+  /** 'Radera målfoton' (organiser) or the 30-day cron (retention): every photo of the race. */
+  "delete-photos": { command: { reason: PhotoDeletion }; answer: { deleted: number; taps: string[] } };
 }
 
 export type RaceCommandType = keyof CommandTable;

@@ -127,6 +127,11 @@ export class RaceDO extends DurableObject<Env> {
     return this.read(() => this.room.rapidTiming());
   }
 
+  /** Målfoto: whether the race keeps this frame of a tap's photo now (src/worker/race-day/finish-photos.ts). */
+  async hasPhoto(tapId: string, frame: number): Promise<RaceAnswer<boolean>> {
+    return this.read(() => this.room.hasPhoto(tapId, frame));
+  }
+
   /** The audit trail, oldest first (for the race-day screens and for tests). */
   async events(sinceSeq = 0): Promise<RaceAnswer<RaceAuditEvent[]>> {
     return this.read(() => this.room.events(sinceSeq));
@@ -161,7 +166,7 @@ export class RaceDO extends DurableObject<Env> {
     id: string,
     replacement: Replacement,
     by: ChangeAuthor = {},
-  ): Promise<RaceAnswer<{ runner: RunnerRecord | null } | null>> {
+  ): Promise<RaceAnswer<{ runner: RunnerRecord | null; photos?: string[] } | null>> {
     return answer(async () => {
       const applied = this.room.anonymise(id, replacement, by);
       return applied ? this.carry(applied) : null;

@@ -4,12 +4,14 @@
 import {
   bibEntrySort,
   isRaceState,
+  photoSort,
   REVIEW_KINDS,
   reviewSort,
   runnerSort,
   runnerTime,
   slotSort,
   type BibEntryRecord,
+  type PhotoRecord,
   type RaceEvent,
   type RaceRecord,
   type RaceState,
@@ -22,7 +24,7 @@ import {
   type RunnerRecord,
   type SlotRecord,
 } from "../../shared/race-protocol";
-import type { BibEntryRow, MetaRow, RaceStore, RapidTapRow, ReviewRow, RunnerRow } from "./storage";
+import type { BibEntryRow, MetaRow, PhotoRow, RaceStore, RapidTapRow, ReviewRow, RunnerRow } from "./storage";
 
 const RESULTS_STATUSES: readonly string[] = ["preliminary", "official", "corrected"] satisfies ResultsStatus[];
 const REVIEW_STATUSES: readonly string[] = ["open", "applied", "discarded", "resolved"] satisfies ReviewStatus[];
@@ -207,4 +209,31 @@ export function runnerEvents(store: RaceStore, ids: readonly string[]): RaceEven
     events.push({ ...removed, seq });
   }
   return events.sort((a, b) => a.seq - b.seq);
+}
+
+/** A tap's photo record from its frame rows (removed when none is kept); null for no rows. */
+export function photoRecord(rows: readonly PhotoRow[], meta: MetaRow): (PhotoRecord & { seq: number }) | null {
+  const first = rows[0];
+  if (!first) return null;
+  const live = rows.filter((r) => !r.removed);
+  const record: PhotoRecord & { seq: number } = {
+    type: "photo",
+    part: meta.part,
+    sort: photoSort(first.tap_id),
+    id: first.tap_id,
+    frames: live.map((r) => r.frame),
+    at: first.tap_at,
+    device: first.device,
+    seq: Math.max(...rows.map((r) => r.seq)),
+  };
+  if (live.length === 0) record.removed = true;
+  return record;
+}
+
+/** The events for these taps' photos as they are now. */
+export function photoEvents(store: RaceStore, tapIds: readonly string[]): RaceEvent[] {
+  const meta = store.requireMeta();
+  return [...new Set(tapIds)]
+    .map((id) => photoRecord(store.sql<PhotoRow>("SELECT * FROM photos WHERE tap_id = ? ORDER BY frame", id), meta))
+    .filter((record): record is PhotoRecord & { seq: number } => record !== null);
 }

@@ -40,6 +40,7 @@ import { publicUpdate } from "./public-feed";
 import {
   bibEntryEvents,
   bibEntryRecord,
+  photoEvents,
   raceEvent,
   raceRecord,
   reviewEvents,
@@ -69,6 +70,7 @@ import { end } from "./rules/end";
 import { anonymiseRunner, runnerHistory, type Replacement, type RunnerHistory } from "./rules/erase";
 import { finish, restore, restoreTime } from "./rules/finish";
 import { beginMove, cancelMove, checkMove, endMove } from "./rules/move";
+import { deletePhotos, hasPhoto, liveTapsWithPhotos, photosChangedSince, recordPhoto } from "./rules/photos";
 import { rapidTap } from "./rules/rapid";
 import { rapidView, reconcile } from "./rules/reconcile";
 import { keepResultsStatus, markOfficial } from "./rules/results";
@@ -202,6 +204,18 @@ function decide(context: RuleContext, command: RaceCommand): Decision<unknown> {
       return setMainTimer(context, command.device) satisfies Decided<"set-main-timer">;
     case "mark-official":
       return markOfficial(context, command.confirm === true) satisfies Decided<"mark-official">;
+    case "record-photo":
+      return recordPhoto(context, {
+        tapId: command.tapId,
+        frame: command.frame,
+        bytes: command.bytes,
+        ...(command.limit === undefined ? {} : { limit: command.limit }),
+      }) satisfies Decided<"record-photo">;
+    case "delete-photos":
+      return deletePhotos(
+        context,
+        command.reason === "retention" ? "retention" : "organiser",
+      ) satisfies Decided<"delete-photos">;
     default: {
       const unknown: never = command;
       // Only a caller outside the type system gets here (RPC carries plain objects).
@@ -336,7 +350,7 @@ export class RaceRoom {
     runnerId: string,
     replacement: Replacement,
     by: ChangeAuthor = {},
-  ): Applied<{ runner: RunnerRecord | null } | null> | null {
+  ): Applied<{ runner: RunnerRecord | null; photos?: string[] } | null> | null {
     if (!this.exists()) return null;
     return this.settle(by, (context) => anonymiseRunner(context, runnerId, replacement));
   }
@@ -405,6 +419,12 @@ export class RaceRoom {
     };
   }
 
+  /** Målfoto: whether the race keeps frame `frame` of tap `tapId` now (rules/photos.ts). */
+  hasPhoto(tapId: string, frame: number): boolean {
+    this.store.requireMeta();
+    return hasPhoto(this.store, tapId, frame);
+  }
+
   /** The public records changed after `since` (all of them for 0): the spectators' fan-out's read. */
   publicSince(since: number): PublicUpdate {
     return publicUpdate(this.store, Number.isSafeInteger(since) ? since : 0);
@@ -446,6 +466,7 @@ export class RaceRoom {
           ...store.openReviews().map((row) => reviewRecord(row, meta)),
           ...store.rapidTaps().map((row) => slotRecord(row, meta)),
           ...store.liveBibEntries().map((row) => bibEntryRecord(row, meta)),
+          ...photoEvents(store, liveTapsWithPhotos(store)),
         ],
       };
     }
@@ -455,6 +476,7 @@ export class RaceRoom {
     events.push(...reviewEvents(store, store.reviewsChangedSince(since)));
     events.push(...slotEvents(store, store.rapidTapsChangedSince(since)));
     events.push(...bibEntryEvents(store, store.bibEntriesChangedSince(since)));
+    events.push(...photoEvents(store, photosChangedSince(store, since)));
     events.sort((a, b) => a.seq - b.seq);
     return { hello: { type: "hello", part: meta.part, seq: latest, snapshot: false }, events };
   }
@@ -586,6 +608,7 @@ export class RaceRoom {
       ...(effects.reviews?.length ? reviewEvents(store, effects.reviews) : []),
       ...(effects.slots?.length ? slotEvents(store, effects.slots) : []),
       ...(effects.entries?.length ? bibEntryEvents(store, effects.entries) : []),
+      ...(effects.photos?.length ? photoEvents(store, effects.photos) : []),
     ];
     return events.sort((a, b) => a.seq - b.seq);
   }

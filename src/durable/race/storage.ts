@@ -32,6 +32,8 @@ export type MetaRow = {
   /** '' (no finish yet), 'preliminary', 'official', 'corrected'. */
   results: string;
   official_at: number | null;
+  /** Målfoto: when the race's photos were last deleted (rules/photos.ts); null: never. */
+  photos_cleared_at: number | null;
 };
 
 export type RunnerRow = {
@@ -127,6 +129,19 @@ export type OfficialResultRow = {
   finished: number | null;
   dns: number;
   time: number | null;
+};
+
+/** Målfoto: one frame of a tap's photo (rules/photos.ts). */
+export type PhotoRow = {
+  tap_id: string;
+  frame: number;
+  bytes: number;
+  tap_at: number;
+  device: string | null;
+  actor: string;
+  received: number;
+  removed: number;
+  seq: number;
 };
 
 export type TapRow = {
@@ -273,6 +288,22 @@ const SCHEMA_MIGRATIONS: readonly string[] = [
   // Whose runner it is (d1.ts mirrors only into the participants row of that owner): 'registration:<id>', 'box-office'
   // or 'race' (added on the race screen: no participants row). Null for a runner added before this was kept.
   `ALTER TABLE runners ADD COLUMN owner TEXT;`,
+  // Målfoto (rules/photos.ts): the frames of each tap the race has a photo of (the JPEGs are in R2), and the moment
+  // the organiser (or the cron, or a reset) last deleted them: a photo of a tap made before it is refused.
+  `CREATE TABLE photos (
+     tap_id TEXT NOT NULL,
+     frame INTEGER NOT NULL,
+     bytes INTEGER NOT NULL,
+     tap_at INTEGER NOT NULL,
+     device TEXT,
+     actor TEXT NOT NULL,
+     received INTEGER NOT NULL,
+     removed INTEGER NOT NULL DEFAULT 0,
+     seq INTEGER NOT NULL,
+     PRIMARY KEY (tap_id, frame)
+   );
+   CREATE INDEX photos_seq ON photos (seq);
+   ALTER TABLE meta ADD COLUMN photos_cleared_at INTEGER;`,
 ];
 
 /**
@@ -381,7 +412,10 @@ export class RaceStore {
     const seq = this.sql<{ seq: number }>(
       "INSERT INTO events (type, payload, actor, device, at) VALUES (?, ?, ?, ?, ?) RETURNING seq",
       type,
-      JSON.stringify(payload),
+      // Målfoto: a decision the organiser made looking at a finish photo says so in its audit row (the log shows it).
+      JSON.stringify(
+        by.fromPhoto === true && payload && typeof payload === "object" ? { ...payload, fromPhoto: true } : payload,
+      ),
       actorOf(by),
       deviceOf(by),
       this.clock.now(),

@@ -8,6 +8,8 @@ import type { RaceErrorStatus, RaceRecord, Retime, ReviewRecord, RunnerRecord } 
 export interface ChangeAuthor {
   actor?: string;
   device?: string;
+  /** Målfoto: the organiser decided with the finish photo open; the change's audit row carries `fromPhoto`. */
+  fromPhoto?: boolean;
 }
 
 export interface RaceInit {

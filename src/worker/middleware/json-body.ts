@@ -8,7 +8,12 @@ const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
  * Bodies that are not ours to shape: the RFC 8058 one-click unsubscribe POST is a form, the Swish callbacks
  * (payments and refunds) are Swish's, and the development Swish phone page may post a plain form.
  */
-const EXEMPT = [/^\/swish\/callback(\/refund)?$/, /^\/unsubscribe\//, /^\/dev\/swish\//];
+const EXEMPT = [
+  /^\/swish\/callback(\/refund)?$/,
+  /^\/unsubscribe\//,
+  /^\/dev\/swish\//,
+  /^\/admin\/api\/races\/photo\//,
+];
 
 /**
  * Every request body the API reads is JSON. Refusing other content types (415) also shuts out the "simple"

@@ -70,6 +70,11 @@ export const ROUTE_ROLES: Readonly<Record<string, AdminRole>> = {
   "POST /admin/api/races/restore-time/:raceId/:seq": V,
   "GET /admin/api/races/change-distance/:targetRaceId/:raceId/:sort": V,
   "GET /admin/api/races/audit/:raceId": V,
+  // Målfoto (race-day/photo-routes.ts): the timing phones send and show the photos; deleting them all is an
+  // organiser's ('Radera målfoton').
+  "PUT /admin/api/races/photo/:raceId/:tapId/:frame": V,
+  "GET /admin/api/races/photo/:raceId/:tapId/:frame": V,
+  "POST /admin/api/races/photos-delete/:raceId": O,
   // The race list and the runner list (start lists): races and runners added and edited on race morning.
   "POST /admin/api/races/create-race/:raceId": V,
   "POST /admin/api/races/add-runner/:raceId": V,

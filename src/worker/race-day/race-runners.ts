@@ -18,6 +18,7 @@ import type { Db } from "../db/client";
 import { participantsByIds } from "../db/participants-db";
 import { ensureSeasonRaces, getRace, participantsInRace, raceRecordFromRow } from "./races-db";
 import { ApiError, badRequest, notFound } from "../lib/errors";
+import { deleteTapPhotos } from "./photo-objects";
 
 /**
  * The race object's methods as the Worker calls them, with the class's own types: RPC's stub types add promise
@@ -338,7 +339,11 @@ export async function eraseFromRaces(
   for (const runner of runners) {
     for (const part of races.get(runner.id) ?? []) {
       if (!isRaceId(part)) continue;
-      if ((await answered(raceStub(env, part).anonymiseRunner(runner.id, replacement, by))) !== null) touched++;
+      const erased = await answered(raceStub(env, part).anonymiseRunner(runner.id, replacement, by));
+      if (erased === null) continue;
+      touched++;
+      // Målfoto: the photos of the runner's taps are its personal data; the race removed them, their objects go.
+      if (erased.photos?.length) await deleteTapPhotos(env, part, erased.photos);
     }
   }
   return touched;

@@ -34,6 +34,7 @@ import { badRequest, conflict, notFound } from "../lib/errors";
 import { isSiteOrigin } from "../middleware/same-origin";
 import { validate } from "../middleware/validate";
 import { answered, changeRunnerDistance, raceStub, runOnRace } from "./race-runners";
+import { deleteRacePhotos } from "./photo-objects";
 
 export const raceDayRoutes = new Hono<AppEnv>();
 export const raceSocketRoutes = new Hono<AppEnv>();
@@ -91,6 +92,11 @@ const tapQuery = deviceQuery.extend({
 
 function author(c: { var: AppEnv["Variables"] }, device: string | undefined): ChangeAuthor {
   return { actor: c.var.admin?.email ?? "okänd", device };
+}
+
+/** The author, and whether the organiser decided with the finish photo open (Målfoto: `photo: true`). */
+function decidedBy(c: { var: AppEnv["Variables"] }, device: string | undefined, photo: true | undefined): ChangeAuthor {
+  return photo ? { ...author(c, device), fromPhoto: true } : author(c, device);
 }
 
 function runnerId(sort: string): string {
@@ -210,7 +216,11 @@ raceDayRoutes.get(
   ),
   async (c) => {
     const by = author(c, c.req.valid("query").device);
-    const race = await runOnRace(c.env, c.req.valid("param").raceId, { type: "reset" }, by);
+    const raceId = c.req.valid("param").raceId;
+    const race = await runOnRace(c.env, raceId, { type: "reset" }, by);
+    // Målfoto: the race has removed its photos' records; their objects go now. One that fails to go is never shown
+    // (finish-photos.ts reads only what the race keeps) and the cron deletes it after race day's 30 days.
+    await deleteRacePhotos(c.env, raceId).catch((err: unknown) => console.error("finish photos not deleted", err));
     return c.json({ race });
   },
 );
@@ -231,7 +241,11 @@ const retimeConfirm = z
     { error: "Ogiltig bekräftelse av nya tider." },
   )
   .max(MAX_RETIMES, "Ogiltig bekräftelse av nya tider.");
-const confirmBody = z.object({ confirm: retimeConfirm.optional() }, { error: "Ogiltig förfrågan." });
+/** `photo: true`: the organiser decided with the item's or slot's finish photo open (Målfoto; the log says so). */
+const confirmBody = z.object(
+  { confirm: retimeConfirm.optional(), photo: z.literal(true).optional() },
+  { error: "Ogiltig förfrågan." },
+);
 
 const reviewParam = raceParam.extend({
   itemId: z.string().refine(isReviewId, "Det finns inget sådant att granska."),
@@ -248,8 +262,8 @@ raceDayRoutes.post(
   validate("json", confirmBody),
   async (c) => {
     const { raceId, itemId } = c.req.valid("param");
-    const by = author(c, c.req.valid("query").device);
-    const { confirm } = c.req.valid("json");
+    const { confirm, photo } = c.req.valid("json");
+    const by = decidedBy(c, c.req.valid("query").device, photo);
     return c.json(await runOnRace(c.env, raceId, { type: "apply-review", reviewId: itemId, confirm }, by));
   },
 );
@@ -261,7 +275,7 @@ raceDayRoutes.post(
   validate("json", confirmBody),
   async (c) => {
     const { raceId, itemId } = c.req.valid("param");
-    const by = author(c, c.req.valid("query").device);
+    const by = decidedBy(c, c.req.valid("query").device, c.req.valid("json").photo);
     return c.json(
       await runOnRace(
         c.env,
@@ -384,13 +398,14 @@ raceDayRoutes.post(
     "json",
     z.union(
       [
-        z.object({ bib: typedBib, confirm: retimeConfirm.optional() }),
+        z.object({ bib: typedBib, confirm: retimeConfirm.optional(), photo: z.literal(true).optional() }),
         z.object({
           sort: z
             .string()
             .max(120)
             .refine((s) => runnerIdFromSort(s) !== null, MSG.runner),
           confirm: retimeConfirm.optional(),
+          photo: z.literal(true).optional(),
         }),
       ],
       { error: "Ange startnummer eller löpare." },
@@ -400,7 +415,7 @@ raceDayRoutes.post(
     const { raceId, tapId } = c.req.valid("param");
     const body = c.req.valid("json");
     const target = "bib" in body ? { bib: body.bib } : { runnerId: runnerId(body.sort) };
-    const by = author(c, c.req.valid("query").device);
+    const by = decidedBy(c, c.req.valid("query").device, body.photo);
     const command = { type: "assign-slot", tapId, target, confirm: body.confirm } as const;
     return c.json(await runOnRace(c.env, raceId, command, by));
   },
@@ -414,7 +429,7 @@ for (const action of ["unassign", "discard", "restore"] as const) {
     validate("json", confirmBody),
     async (c) => {
       const { raceId, tapId } = c.req.valid("param");
-      const by = author(c, c.req.valid("query").device);
+      const by = decidedBy(c, c.req.valid("query").device, c.req.valid("json").photo);
       return c.json(
         await runOnRace(c.env, raceId, { type: `${action}-slot`, tapId, confirm: c.req.valid("json").confirm }, by),
       );

@@ -42,6 +42,8 @@ const READ_ONLY_GETS = new Set([
   "/admin/api/races/review/:raceId",
   "/admin/api/races/spectators/:raceId",
   "/admin/api/races/slots/:raceId",
+  // Målfoto: one stored JPEG, read only (src/worker/race-day/photo-routes.ts).
+  "/admin/api/races/photo/:raceId/:tapId/:frame",
   "/admin/api/registration-analytics",
   "/admin/api/box-office-sales",
   // The bib desk's reads: a family by its check-in code, by search or by id (the pick-up and the bib are POSTs).

@@ -18,6 +18,8 @@ export interface Effects {
   slots?: readonly string[];
   /** These typed bibs (by entry id) changed: broadcast them. */
   entries?: readonly string[];
+  /** These taps' photos (by tap id) changed: broadcast them (rules/photos.ts). */
+  photos?: readonly string[];
   /**
    * Rapid timing is already reconciled with this change (rules/reconcile.ts); otherwise the room reconciles it
    * before broadcasting.
@@ -53,7 +55,7 @@ export function mergeEffects(a: Effects, b: Effects): Effects {
   if (a.race || b.race) merged.race = true;
   if (a.mirrorRace || b.mirrorRace) merged.mirrorRace = true;
   if (a.reconciled || b.reconciled) merged.reconciled = true;
-  for (const key of ["runners", "reviews", "slots", "entries", "mirror"] as const) {
+  for (const key of ["runners", "reviews", "slots", "entries", "photos", "mirror"] as const) {
     const list = both(a[key], b[key]);
     if (list) merged[key] = list;
   }

@@ -12,7 +12,8 @@
  * (club emptied), every event about the runner (its payload's `id` is the runner's) has every name and club value
  * it carries replaced, whatever the value was at the time, and each review item of the runner is renamed (rapid
  * timing's items also in their sentence, and where they suggest the runner for a mistyped bib). The
- * erasure is logged by id only. Times, bib, age and group stay: the race's results still need them and they name
+ * erasure is logged by id only. The photos of the taps paired with the runner (Målfoto, rules/photos.ts) are removed
+ * and their tap ids answered, so the Worker deletes their R2 objects. Times, bib, age and group stay: the race's results still need them and they name
  * nobody. A race with nothing about the runner, or where it is anonymous already, writes nothing (so an erasure
  * asks every race of the season, twice, and a repeated one changes nothing). An ended race is treated like any
  * other. The rule reads and writes in one synchronous step: a tap or an edit lands before or after it, never
@@ -21,13 +22,15 @@
 import {
   DERIVED_REVIEW_KINDS,
   type RaceAuditEvent,
+  type PhotoRecord,
   type ReviewRecord,
   type RunnerRecord,
 } from "../../../shared/race-protocol";
-import { reviewRecord, runnerRecord } from "../records";
+import { photoEvents, reviewRecord, runnerRecord } from "../records";
 import type { RaceStore, ReviewRow, RunnerRow } from "../storage";
 import { checkId, checkName } from "./checks";
 import { decided, type Decision, type RuleContext } from "./decision";
+import { removeRunnerPhotos, runnerPhotoTaps } from "./photos";
 
 /** Payload keys that hold a person's name or club (an edit's `changes` hold [old, new] under the same keys). */
 const NAME_KEYS = ["firstname", "lastname", "company", "name"] as const;
@@ -50,6 +53,11 @@ export interface RunnerHistory {
    * mistyped bib.
    */
   reviews: ReviewRecord[];
+  /**
+   * Målfoto (rules/photos.ts): the photos of the taps paired with the runner (a finish tile tap, a review item of its
+   * tap, the 'Mål!' taps of its slot), each tap's frames as the race keeps them (the images: their admin addresses).
+   */
+  photos: PhotoRecord[];
 }
 
 function eventsAbout(store: RaceStore, id: string): RaceAuditEvent[] {
@@ -100,11 +108,13 @@ export function runnerHistory(store: RaceStore, id: string): RunnerHistory | nul
   const events = eventsAbout(store, runnerId);
   const reviews = [...reviewsAbout(store, runnerId), ...reviewsSuggesting(store, runnerId)];
   if (!row && events.length === 0 && reviews.length === 0) return null;
+  const photos = photoEvents(store, runnerPhotoTaps(store, runnerId)).map(({ seq: _seq, ...p }) => p as PhotoRecord);
   return {
     part: meta.part,
     runner: row && row.moving_to === null ? runnerRecord(row, meta) : null,
     events,
     reviews: reviews.map((r) => reviewRecord(r, meta)),
+    photos,
   };
 }
 
@@ -192,7 +202,7 @@ export function anonymiseRunner(
   { store, now, by }: RuleContext,
   id: string,
   replacement: Replacement,
-): Decision<{ runner: RunnerRecord | null } | null> {
+): Decision<{ runner: RunnerRecord | null; photos?: string[] } | null> {
   const meta = store.requireMeta();
   const runnerId = checkId(id);
   const names: Replacement = { firstname: checkName(replacement.firstname), lastname: checkName(replacement.lastname) };
@@ -217,11 +227,20 @@ export function anonymiseRunner(
   const renameRow =
     row !== null && (row.firstname !== names.firstname || row.lastname !== names.lastname || row.company !== "");
   const live = (r: typeof row) => r !== null && r.moving_to === null;
+  // Målfoto: the photos of the runner's taps are its personal data; removed here, their R2 objects by the Worker.
+  const photos = runnerPhotoTaps(store, runnerId);
   // Already anonymous here (a repeated erasure, the route's second pass): nothing is written.
-  if (rewritten.length === 0 && renamedReviews.length === 0 && rapidItems.length === 0 && !renameRow) {
+  if (
+    rewritten.length === 0 &&
+    renamedReviews.length === 0 &&
+    rapidItems.length === 0 &&
+    !renameRow &&
+    photos.length === 0
+  ) {
     return decided({ runner: live(row) ? runnerRecord(row!, meta) : null });
   }
-  store.write("runner-anonymised", { id: runnerId }, by, (seq) => {
+  store.write("runner-anonymised", { id: runnerId, ...(photos.length ? { photos: photos.length } : {}) }, by, (seq) => {
+    removeRunnerPhotos(store, photos, seq);
     for (const event of rewritten) store.sql("UPDATE events SET payload = ? WHERE seq = ?", event.after, event.seq);
     for (const item of renamedReviews)
       store.sql("UPDATE review SET name = ?, seq = ? WHERE id = ?", fullName, seq, item.id);
@@ -241,8 +260,9 @@ export function anonymiseRunner(
   });
   const after = store.runnerRow(runnerId);
   return decided(
-    { runner: live(after) ? runnerRecord(after!, meta) : null },
+    { runner: live(after) ? runnerRecord(after!, meta) : null, ...(photos.length ? { photos } : {}) },
     {
+      photos,
       runners: after ? [runnerId] : [],
       reviews: [...new Set([...renamedReviews.map((r) => r.id), ...rapidItems.map((r) => r.id)])],
       mirror: live(after) ? [runnerId] : [],

@@ -10,9 +10,11 @@
  */
 import {
   isBibEntryEvent,
+  isPhotoEvent,
   isReviewEvent,
   isSlotEvent,
   type BibEntryRecord,
+  type PhotoRecord,
   type RaceEvent,
   type RaceRecord,
   type RaceSnapshot,
@@ -28,6 +30,8 @@ import {
 export interface RapidRecords {
   slots: readonly WithSeq<SlotRecord>[];
   bibs: readonly WithSeq<BibEntryRecord>[];
+  /** Målfoto: which taps have finish photos (a copy saved before photos existed has none). */
+  photos?: readonly WithSeq<PhotoRecord>[];
 }
 
 export const EMPTY_RAPID: RapidRecords = { slots: [], bibs: [] };
@@ -103,6 +107,7 @@ function upsertBySort<T extends { sort: string }>(list: readonly T[], record: T)
 export function applyRapid(rapid: RapidRecords, event: RaceEvent): RapidRecords {
   if (isSlotEvent(event)) return { ...rapid, slots: upsertBySort(rapid.slots, event) };
   if (isBibEntryEvent(event)) return { ...rapid, bibs: upsertBySort(rapid.bibs, event) };
+  if (isPhotoEvent(event)) return { ...rapid, photos: upsertBySort(rapid.photos ?? [], event) };
   return rapid;
 }
 
@@ -166,7 +171,7 @@ export function applyRaceEvents(
       snapshot = snapshot ? replaceRace(snapshot, race) : [race];
     } else if (isReviewEvent(event)) {
       reviews = applyReview(reviews ?? [], event);
-    } else if (isSlotEvent(event) || isBibEntryEvent(event)) {
+    } else if (isSlotEvent(event) || isBibEntryEvent(event) || isPhotoEvent(event)) {
       rapid = applyRapid(rapid ?? EMPTY_RAPID, event);
     } else if (!isRunnerSort(event.sort)) {
       // A record of a kind newer code sends: not a runner.

@@ -6,6 +6,7 @@
  * …), the same numbers on every phone; this device reads 'den här telefonen'.
  */
 import type { RaceAuditEvent, ReviewRecord } from "../../../shared/race-protocol";
+import { PHOTO_RETENTION_DAYS } from "../../../shared/finish-photos";
 import { stockholmClockTime } from "./race-view";
 
 export interface NamedRunner {
@@ -101,7 +102,9 @@ export function describeEvent(event: RaceAuditEvent, ctx: LogContext): { text: s
   const p = parsePayload(event.payload);
   const what = sentence(event.type, p, ctx);
   const device = deviceLabel(event.device, ctx);
-  const text = device ? `${what.text}, ${device}` : what.text;
+  // Målfoto: decided with the finish photo open.
+  const decided = p.fromPhoto === true ? `${what.text} (avgjort med målfoto)` : what.text;
+  const text = device ? `${decided}, ${device}` : decided;
   return what.restore && Number.isSafeInteger(event.seq) ? { text, restoreSeq: event.seq } : { text };
 }
 
@@ -172,6 +175,15 @@ function sentence(type: string, p: Payload, ctx: LogContext): { text: string; re
       return { text: `Granskning använd: ${reviewText(p, ctx)}` };
     case "review-discarded":
       return { text: `Granskning kastad: ${reviewText(p, ctx)}` };
+    case "photo":
+      return { text: `Målfoto ${(num(p.frame) ?? 0) + 1} av 3 sparat` };
+    case "photos-deleted":
+      return {
+        text:
+          p.reason === "retention"
+            ? `Målfotona raderade ${PHOTO_RETENTION_DAYS} dagar efter loppet`
+            : `Målfotona raderade (${num(p.frames) ?? 0} bilder)`,
+      };
     default:
       return { text: `${type}${Object.keys(p).length > 0 ? ` ${payloadSummary(p)}` : ""}` };
   }

@@ -53,6 +53,7 @@ import { ReviewList } from "./review-list";
 import { RunnerMenu } from "./runner-menu";
 import { RunnerTiles } from "./runner-tiles";
 import { useRaceQueue } from "./tap-queue-provider";
+import { CameraSwitch, photosOf, useFinishPhotos } from "./finish-photos";
 import { bibEntryAt, foreignCount, knownItems, makeTapId } from "./tap-queue";
 import { addUndo, cancelUndo, nextDue, splitDue, undoingSorts, type PendingUndo } from "./undo-bar";
 import { useRaceSocket } from "./use-race-socket";
@@ -74,6 +75,7 @@ function RaceScreen({ raceId }: { raceId: string }) {
   const offline = useOfflineRace(raceId, race, socket.status === "socket ansluten");
   const { messages, report, clear } = useMessages();
   const queue = useRaceQueue(raceId);
+  const photos = useFinishPhotos(raceId, queue, report);
   const { onOpen } = socket;
   const { flush, onResult } = queue;
   useEffect(() => onOpen(() => flush()), [onOpen, flush]);
@@ -263,10 +265,14 @@ function RaceScreen({ raceId }: { raceId: string }) {
       case "bib":
         setBibSort(runner.sort);
         return;
-      case "finish":
-        queue.add({ kind: "finish", ...press(), sort: runner.sort, rerecord: false });
+      case "finish": {
+        const pressedAt = performance.now();
+        const made = press();
+        queue.add({ kind: "finish", ...made, sort: runner.sort, rerecord: false });
+        photos.keep(made.tap, pressedAt);
         navigator.vibrate?.(20);
         return;
+      }
       case "confirm-rerecord":
         setRerecord({ runner: shown, previous: shown.finished!, ...press() });
         navigator.vibrate?.(20);
@@ -276,8 +282,11 @@ function RaceScreen({ raceId }: { raceId: string }) {
     }
   }
 
-  function rapidPress() {
-    queue.add({ kind: "rapid", ...press() });
+  function rapidPress(pressedAt: number) {
+    const made = press();
+    // The tap first: its moment and its place in the queue never wait for the camera.
+    queue.add({ kind: "rapid", ...made });
+    photos.keep(made.tap, pressedAt);
     navigator.vibrate?.(20);
   }
 
@@ -311,8 +320,15 @@ function RaceScreen({ raceId }: { raceId: string }) {
         runnerLabel={labelOfReview}
         deviceLabel={(device) => deviceLabel(device, { devices, thisDevice })}
         onError={(message) => report(message)}
+        photosOf={(review) => photosOf(rapid, [review.id, ...(slotByKey(review.slot ?? null)?.taps ?? [])])}
       />
       <ModeSwitch mode={mode} onChange={chooseMode} />
+      <CameraSwitch
+        raceId={raceId}
+        photos={photos}
+        hasPhotos={(rapid.photos ?? []).some((p) => !p.removed)}
+        onInfo={(text) => report(text, "info")}
+      />
       {mode === "tiles" && <RunnerTiles runners={tileOrder(view)} onTap={tap} onMenu={(r) => setMenuSort(r.sort)} />}
       {mode === "bibs" && (
         <BibKeypad
@@ -355,6 +371,7 @@ function RaceScreen({ raceId }: { raceId: string }) {
         runners={view}
         onClose={() => setSlotKey(null)}
         onError={(message) => report(message)}
+        photos={photosOf(rapid, slotByKey(slotKey)?.taps ?? [])}
       />
       <ResultsTable rows={rows} onUndo={raceView.state === "started" ? undo : undefined} />
       <AuditLog

@@ -92,7 +92,7 @@ export function SlotList({ rows, started, deviceLabel, showDevices, onSlot }: Sl
 }
 
 /** The big 'Mål!' button, fixed at the bottom of the screen. */
-export function FinishButton({ count, onPress }: { count: number; onPress: () => void }) {
+export function FinishButton({ count, onPress }: { count: number; onPress: (pressedAt: number) => void }) {
   return (
     <div className="rapid-bar">
       <button
@@ -102,11 +102,12 @@ export function FinishButton({ count, onPress }: { count: number; onPress: () =>
         onPointerDown={(e) => {
           if (e.button !== 0) return;
           e.preventDefault();
-          onPress();
+          // The event's own moment (performance clock): Målfoto keeps the frame nearest it.
+          onPress(e.timeStamp);
         }}
         // A click without a pointer press before it (the keyboard, a screen reader's activation) is a press too.
         onClick={(e) => {
-          if (e.detail === 0) onPress();
+          if (e.detail === 0) onPress(e.timeStamp);
         }}
         aria-label={`Mål! (${count} tider)`}
       >

@@ -19,6 +19,8 @@ export interface SlotRow {
   at: number;
   /** The devices whose taps make this slot, the one whose time it takes first. */
   devices: string[];
+  /** The ids of the taps that make this slot (Målfoto: each may have a photo). */
+  taps: string[];
   /** Only one of several timing phones has it. */
   single: boolean;
   /** A tap of this phone the server does not have yet. */
@@ -64,6 +66,7 @@ export function slotRows(
     number: slot.number,
     at: slot.at,
     devices: [...new Set(slot.taps.map((t) => t.device))],
+    taps: slot.taps.map((t) => t.id),
     single: slot.single,
     pending: slot.taps.some((t) => !sent.has(t.id)),
     runner: bySlot.get(slot.key) ?? null,

@@ -10,7 +10,7 @@
  * socket.
  */
 import { useState } from "react";
-import type { ReviewRecord } from "../../../shared/race-protocol";
+import type { PhotoRecord, ReviewRecord } from "../../../shared/race-protocol";
 import { Button } from "../../components/ui/button";
 import { Dialog, DialogContent } from "../../components/ui/dialog";
 import type { RetimeConfirm } from "../../../shared/race-protocol";
@@ -19,6 +19,7 @@ import { useChangeBib } from "./api/rapid-timing";
 import { messageOf } from "./race-alerts";
 import { stockholmClockTime } from "./race-view";
 import { RetimeDialog, useRetimeConfirmation } from "./retime-dialog";
+import { PhotoStrip } from "./finish-photos";
 
 export interface ReviewListProps {
   raceId: string;
@@ -27,6 +28,8 @@ export interface ReviewListProps {
   runnerLabel: (review: ReviewRecord) => string;
   deviceLabel: (device: string | null) => string;
   onError: (message: string) => void;
+  /** Målfoto: the photos of the item's taps (its own tap, or its slot's). */
+  photosOf?: (review: ReviewRecord) => readonly PhotoRecord[];
 }
 
 /** What the item is, in a few words: 'Måltid 10:58:09 för Ella Berg (200)', 'Start 10:00:00', 'Nr 21 okänt'. */
@@ -83,7 +86,7 @@ export function reviewActions(review: ReviewRecord): { apply: string | null; dis
   }
 }
 
-export function ReviewList({ raceId, reviews, runnerLabel, deviceLabel, onError }: ReviewListProps) {
+export function ReviewList({ raceId, reviews, runnerLabel, deviceLabel, onError, photosOf }: ReviewListProps) {
   const decide = useDecideReview();
   const retime = useRetimeConfirmation();
   // Rapid timing: a typed bib corrected to a suggested runner's bib (the one-tap resolution of a typo).
@@ -99,24 +102,28 @@ export function ReviewList({ raceId, reviews, runnerLabel, deviceLabel, onError 
       },
     );
   const [discarding, setDiscarding] = useState<ReviewRecord | null>(null);
+  /** Målfoto: the items whose photo the organiser enlarged (a decision then says it was made from the photo). */
+  const [viewed, setViewed] = useState<ReadonlySet<string>>(new Set());
   if (reviews.length === 0 && !retime.pending) return null;
 
   const busy = (id: string, action: "apply" | "discard") =>
     decide.isPending && decide.variables?.itemId === id && decide.variables.action === action;
-  const run = (review: ReviewRecord, action: "apply" | "discard", done?: () => void) =>
+  const run = (review: ReviewRecord, action: "apply" | "discard", done?: () => void) => {
+    const photo = viewed.has(review.id);
     decide.mutate(
-      { raceId, itemId: review.id, action },
+      { raceId, itemId: review.id, action, photo },
       {
         onSuccess: () => done?.(),
         onError: (err) => {
           const again = (confirm: RetimeConfirm[]) =>
-            decide.mutateAsync({ raceId, itemId: review.id, action, confirm });
+            decide.mutateAsync({ raceId, itemId: review.id, action, confirm, photo });
           // Refused for a confirmation: the list replaces the discard question.
           if (retime.ask(err, again)) done?.();
           else onError(messageOf(err));
         },
       },
     );
+  };
 
   return (
     <section className="race-review" aria-labelledby="race-review-title">
@@ -133,6 +140,13 @@ export function ReviewList({ raceId, reviews, runnerLabel, deviceLabel, onError 
               <p className="review-meta">
                 {[review.actor, device, `kom in ${stockholmClockTime(review.createdAt)}`].filter(Boolean).join(", ")}
               </p>
+              {photosOf && (
+                <PhotoStrip
+                  raceId={raceId}
+                  photos={photosOf(review)}
+                  onViewed={() => setViewed((set) => new Set(set).add(review.id))}
+                />
+              )}
               {review.entry && (review.suggestions ?? []).length > 0 && (
                 <div className="review-suggestions">
                   {review.suggestions!.map((sug) => (

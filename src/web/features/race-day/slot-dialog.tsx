@@ -11,7 +11,7 @@
  * organiser's yes (retime-dialog.tsx).
  */
 import { useState, type FormEvent } from "react";
-import type { RetimeConfirm } from "../../../shared/race-protocol";
+import type { PhotoRecord, RetimeConfirm } from "../../../shared/race-protocol";
 import { Button } from "../../components/ui/button";
 import { Dialog, DialogContent } from "../../components/ui/dialog";
 import { Field } from "../../components/ui/field";
@@ -20,6 +20,7 @@ import { messageOf } from "./race-alerts";
 import { bibText, fullName, isWaiting, type RunnerView } from "./race-view";
 import { slotText, type SlotRow } from "./rapid-view";
 import { RetimeDialog, useRetimeConfirmation } from "./retime-dialog";
+import { PhotoStrip } from "./finish-photos";
 
 /** Who the organiser chose for the slot: a bib typed, or a runner's tile (with the runner's bib, if any). */
 type Choice = { bib: string; label: string } | { sort: string; bib: number | null; label: string };
@@ -31,6 +32,7 @@ export function SlotDialog({
   runners,
   onClose,
   onError,
+  photos = [],
 }: {
   raceId: string;
   row: SlotRow | null;
@@ -38,6 +40,8 @@ export function SlotDialog({
   runners: readonly RunnerView[];
   onClose: () => void;
   onError: (message: string) => void;
+  /** Målfoto: the photos of the slot's taps. */
+  photos?: readonly PhotoRecord[];
 }) {
   const action = useSlotAction(raceId);
   const change = useChangeBib(raceId);
@@ -46,16 +50,20 @@ export function SlotDialog({
   const [error, setError] = useState<string | null>(null);
   /** A choice waiting for 'correct the typed bib' or 'give the time anyway'. */
   const [choice, setChoice] = useState<Choice | null>(null);
+  /** Målfoto: the organiser enlarged a photo of the slot (the decision then says it was made from the photo). */
+  const [viewed, setViewed] = useState(false);
   const waiting = runners.filter(isWaiting);
   const close = () => {
     setBib("");
     setError(null);
     setChoice(null);
+    setViewed(false);
     onClose();
   };
 
   /** The slot action; refused for a confirmation, the dialog gives way to the list of who else changes. */
-  function send(slotAction: SlotAction, inline: boolean) {
+  function send(chosen: SlotAction, inline: boolean) {
+    const slotAction = viewed ? { ...chosen, photo: true } : chosen;
     action.mutate(slotAction, {
       onSuccess: close,
       onError: (err) => {
@@ -138,6 +146,7 @@ export function SlotDialog({
             title={slotText(row, started)}
             description="Vem var det? Skriv startnumret eller tryck på löparen."
           >
+            <PhotoStrip raceId={raceId} photos={photos} onViewed={() => setViewed(true)} />
             <form className="race-form" onSubmit={submit} noValidate>
               <Field label="Startnummer" error={error}>
                 {(control) => (

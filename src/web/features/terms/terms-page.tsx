@@ -1,4 +1,5 @@
 /** /allmanna-villkor: the general terms, static and pre-rendered. Dates and prices come from the season. */
+import { PHOTO_RETENTION_DAYS } from "../../../shared/finish-photos";
 import { SEASON } from "../../../shared/season";
 import { SITE_NAME } from "../../lib/site";
 import { useDocumentTitle } from "../../lib/use-document-title";
@@ -69,6 +70,14 @@ export function TermsPage() {
         Vi fotograferar under loppet och bilderna kan publiceras i galleriet. Vill du att en bild tas bort, mejla{" "}
         {mailto}.
       </p>
+      {SEASON.finishPhotos && (
+        <p>
+          Målfoto: tidtagarnas telefoner fotograferar målgången vid varje måltid, för att avgöra vilken tid som hör till
+          vilket startnummer. Målfotona publiceras aldrig och visas bara för arrangörerna. De raderas senast{" "}
+          {PHOTO_RETENTION_DAYS} dagar efter loppet. Målfoton av dig eller ditt barn ingår när du begär ut eller tar
+          bort era uppgifter.
+        </p>
+      )}
 
       <h2>Kontakt</h2>
       <p>Frågor om villkoren eller din anmälan besvaras på {mailto}.</p>

@@ -18,6 +18,8 @@ export interface ReviewDecision {
   action: "apply" | "discard";
   /** The organiser's yes to the runners the decision re-times (retime.ts). */
   confirm?: RetimeConfirm[];
+  /** Målfoto: decided with the item's finish photo open (the log says so). */
+  photo?: boolean;
 }
 
 export interface DecisionAnswer {
@@ -26,10 +28,10 @@ export interface DecisionAnswer {
   race?: WithSeq<RaceRecord>;
 }
 
-export function decideReview({ raceId, itemId, action, confirm }: ReviewDecision): Promise<DecisionAnswer> {
+export function decideReview({ raceId, itemId, action, confirm, photo }: ReviewDecision): Promise<DecisionAnswer> {
   return api<DecisionAnswer>(raceDayUrl(["review", raceId, itemId, action]), {
     method: "POST",
-    json: confirm ? { confirm } : {},
+    json: { ...(confirm ? { confirm } : {}), ...(photo ? { photo: true } : {}) },
   });
 }
 

@@ -114,7 +114,7 @@ export function useChangeBib(raceId: string) {
   });
 }
 
-export type SlotAction = { tap: string; confirm?: RetimeConfirm[] } & (
+export type SlotAction = { tap: string; confirm?: RetimeConfirm[]; photo?: boolean } & (
   { bib: string } | { sort: string } | { discard: true }
 );
 
@@ -122,7 +122,11 @@ export type SlotAction = { tap: string; confirm?: RetimeConfirm[] } & (
 export function useSlotAction(raceId: string) {
   return useMutation({
     mutationFn: (action: SlotAction) => {
-      const confirm = action.confirm ? { confirm: action.confirm } : {};
+      // Målfoto: decided with the slot's finish photo open (the log says so).
+      const confirm = {
+        ...(action.confirm ? { confirm: action.confirm } : {}),
+        ...(action.photo ? { photo: true } : {}),
+      };
       return "discard" in action
         ? api<unknown>(raceDayUrl(["slots", raceId, action.tap, "discard"]), { method: "POST", json: confirm })
         : api<unknown>(raceDayUrl(["slots", raceId, action.tap, "assign"]), {

@@ -1,0 +1,286 @@
+/**
+ * Målfoto on the race screen (issue 44): the switch (remembered per race on this phone; absent when the season has
+ * no Målfoto), the camera's small preview, the photos waiting on the phone, and the photos shown where a time is
+ * decided (the slot dialog, 'Att granska'): a strip of each tap's nearest frame, tapped to enlarge all three (two
+ * fingers zoom). The camera is finish-camera.ts, the queue photo-queue.ts; the race says which taps have photos
+ * (`photo-{tap}` records on the socket), so every phone shows another phone's photos.
+ */
+import { useCallback, useEffect, useRef, useState } from "react";
+import { photoUrl } from "../../../shared/finish-photos";
+import type { PhotoRecord } from "../../../shared/race-protocol";
+import { SEASON } from "../../../shared/season";
+import { useMutation } from "@tanstack/react-query";
+import { Button } from "../../components/ui/button";
+import { Dialog, DialogContent } from "../../components/ui/dialog";
+import { api } from "../../lib/api";
+import { raceDayUrl } from "./api/race-day-url";
+import { messageOf } from "./race-alerts";
+import type { RapidRecords } from "./apply-race-events";
+import { FinishCamera, type CameraState } from "./finish-camera";
+import { dropRacePhotos, onPhotoQueue, queuedPhotos, queuePhoto, sendPhotos } from "./photo-queue";
+import type { RaceQueue } from "./tap-queue-provider";
+import { knownItems } from "./tap-queue";
+import { useAdminRole } from "../../lib/config/get-config";
+
+const SWITCH_KEY = "race-day:malfoto:";
+const SEND_EVERY_MS = 5_000;
+
+function storedSwitch(raceId: string): boolean {
+  try {
+    return window.localStorage.getItem(SWITCH_KEY + raceId) === "1";
+  } catch {
+    return false;
+  }
+}
+
+function storeSwitch(raceId: string, on: boolean): void {
+  try {
+    if (on) window.localStorage.setItem(SWITCH_KEY + raceId, "1");
+    else window.localStorage.removeItem(SWITCH_KEY + raceId);
+  } catch {
+    // No storage: the switch lasts as long as the page.
+  }
+}
+
+export interface FinishPhotos {
+  enabled: boolean;
+  state: CameraState;
+  /** Frames waiting on this phone. */
+  waiting: number;
+  setEnabled: (on: boolean) => void;
+  /** After the tap is queued: keep the frames nearest `pressedAt` (performance clock) for tap `tap`. */
+  keep: (tap: string, pressedAt: number) => void;
+  attachVideo: (video: HTMLVideoElement | null) => void;
+}
+
+/** The camera, the switch and the sending of this race's photos (module comment). */
+export function useFinishPhotos(raceId: string, queue: RaceQueue, onError: (message: string) => void): FinishPhotos {
+  const [enabled, setEnabledState] = useState(() => SEASON.finishPhotos && storedSwitch(raceId));
+  const [state, setState] = useState<CameraState>({ kind: "off" });
+  const [video, setVideo] = useState<HTMLVideoElement | null>(null);
+  const [waiting, setWaiting] = useState(0);
+  const camera = useRef<FinishCamera | null>(null);
+  // The newest queue and error callback, for the sending loop and the camera's callback (kept after each render).
+  const taps = useRef(queue.queue);
+  const report = useRef(onError);
+  useEffect(() => {
+    taps.current = queue.queue;
+    report.current = onError;
+  });
+  const onResult = queue.onResult;
+
+  useEffect(() => {
+    if (!video || !enabled) return;
+    const cam = new FinishCamera(video, ({ tap, frames }) => {
+      queuePhoto(raceId, tap, Date.now(), frames).catch(() =>
+        report.current("Målfotot kunde inte sparas i telefonen (minnet är fullt). Tiden är sparad."),
+      );
+    });
+    camera.current = cam;
+    const stop = cam.subscribe(setState);
+    void cam.start();
+    return () => {
+      stop();
+      cam.stop();
+      camera.current = null;
+      setState({ kind: "off" });
+    };
+  }, [video, enabled, raceId]);
+
+  // Sending: every few seconds, when the network comes back and whenever a tap of this race reached the server.
+  useEffect(() => {
+    if (!SEASON.finishPhotos) return;
+    let running = false;
+    const send = () => {
+      if (running) return;
+      running = true;
+      const unsent = () => knownItems(taps.current);
+      sendPhotos(raceId, {
+        tapQueued: (tap) => unsent().some((i) => i.tap === tap),
+        // A refused tap waits for a person, not for the network: it holds no photo back.
+        tapsWaiting: () => unsent().some((i) => !i.refused),
+        onRefused: (message) => report.current(`Målfoto: ${message}`),
+      })
+        .catch(() => 0)
+        .finally(() => {
+          running = false;
+        });
+    };
+    const count = () =>
+      void queuedPhotos(raceId).then(
+        (frames) => setWaiting(frames.length),
+        () => setWaiting(0),
+      );
+    count();
+    const stopCount = onPhotoQueue(() => {
+      count();
+      send();
+    });
+    const stopResults = onResult(() => send());
+    window.addEventListener("online", send);
+    const timer = setInterval(send, SEND_EVERY_MS);
+    send();
+    return () => {
+      stopCount();
+      stopResults();
+      window.removeEventListener("online", send);
+      clearInterval(timer);
+    };
+  }, [raceId, onResult]);
+
+  const setEnabled = useCallback(
+    (on: boolean) => {
+      storeSwitch(raceId, on);
+      setEnabledState(on);
+    },
+    [raceId],
+  );
+  const keep = useCallback((tap: string, pressedAt: number) => camera.current?.keep(tap, pressedAt), []);
+  return { enabled, state, waiting, setEnabled, keep, attachVideo: setVideo };
+}
+
+const STATE_TEXT: Record<CameraState["kind"], string> = {
+  off: "Av",
+  starting: "Startar kameran …",
+  on: "Kameran är på: varje måltid får ett foto.",
+  unavailable: "",
+};
+
+/** 'Radera målfoton': every photo of the race, on the server and waiting on this phone, after a confirmation. */
+function DeletePhotos({ raceId, onDone }: { raceId: string; onDone: (message: string) => void }) {
+  const [open, setOpen] = useState(false);
+  const remove = useMutation({
+    mutationFn: async () => {
+      await dropRacePhotos(raceId);
+      return api<{ deleted: number }>(raceDayUrl(["photos-delete", raceId]), { method: "POST", json: {} });
+    },
+    onSuccess: () => {
+      setOpen(false);
+      onDone("Målfotona är raderade.");
+    },
+  });
+  return (
+    <>
+      <Button size="small" variant="text" onClick={() => setOpen(true)}>
+        Radera målfoton
+      </Button>
+      <Dialog open={open} onOpenChange={setOpen}>
+        <DialogContent
+          title="Radera målfoton"
+          description="Alla målfoton i loppet raderas, på alla telefoner. Det går inte att ångra."
+        >
+          {remove.error && (
+            <p className="alert alert-error" role="alert">
+              {messageOf(remove.error)}
+            </p>
+          )}
+          <div className="race-form-actions">
+            <Button variant="primary" loading={remove.isPending} onClick={() => remove.mutate()}>
+              Radera målfoton
+            </Button>
+            <Button variant="text" onClick={() => setOpen(false)}>
+              Avbryt
+            </Button>
+          </div>
+        </DialogContent>
+      </Dialog>
+    </>
+  );
+}
+
+/** The switch, the preview and what waits on the phone; nothing when the season has no Målfoto. */
+export function CameraSwitch({
+  raceId,
+  photos,
+  hasPhotos,
+  onInfo,
+}: {
+  raceId: string;
+  photos: FinishPhotos;
+  /** The race has photos (on the server or on this phone): 'Radera målfoton' is offered. */
+  hasPhotos: boolean;
+  onInfo: (message: string) => void;
+}) {
+  // 'Radera målfoton' is an organiser's (the Worker refuses a volunteer: middleware/route-roles.ts).
+  const organiser = useAdminRole() === "organiser";
+  if (!SEASON.finishPhotos) return null;
+  const { enabled, state, waiting, attachVideo } = photos;
+  return (
+    <section className="finish-camera" aria-label="Målfoto">
+      <label className="finish-camera-switch">
+        <input type="checkbox" checked={enabled} onChange={(e) => photos.setEnabled(e.target.checked)} /> Målfoto
+      </label>
+      <p className="finish-camera-state" role="status">
+        {enabled && (state.kind === "unavailable" ? state.reason : STATE_TEXT[state.kind])}
+        {waiting > 0 && ` Ej skickade målfoton: ${waiting}`}
+      </p>
+      {organiser && (hasPhotos || waiting > 0) && <DeletePhotos raceId={raceId} onDone={onInfo} />}
+      {enabled && (
+        <video
+          ref={attachVideo}
+          className="finish-camera-preview"
+          data-testid="finish-camera"
+          muted
+          playsInline
+          aria-label="Kamerans bild"
+        />
+      )}
+    </section>
+  );
+}
+
+/** The photo records of these taps that still have frames. */
+export function photosOf(rapid: RapidRecords, taps: readonly string[]): PhotoRecord[] {
+  const wanted = new Set(taps);
+  return (rapid.photos ?? []).filter((p) => wanted.has(p.id) && !p.removed && p.frames.length > 0);
+}
+
+/** Each tap's nearest frame as a thumbnail; a tap enlarges its frames (zoom with two fingers). */
+export function PhotoStrip({
+  raceId,
+  photos,
+  onViewed,
+}: {
+  raceId: string;
+  photos: readonly PhotoRecord[];
+  /** A photo was enlarged: the decision that follows is made from it. */
+  onViewed?: () => void;
+}) {
+  // By tap id: the record shown is the latest (a frame that arrives while it is open shows too).
+  const [openId, setOpen] = useState<string | null>(null);
+  const open = photos.find((p) => p.id === openId) ?? null;
+  if (photos.length === 0) return null;
+  const middle = (p: PhotoRecord) => (p.frames.includes(1) ? 1 : p.frames[0]!);
+  return (
+    <>
+      <div className="photo-strip" aria-label="Målfoton">
+        {photos.map((p) => (
+          <button
+            key={p.id}
+            type="button"
+            className="photo-thumb"
+            onClick={() => {
+              setOpen(p.id);
+              onViewed?.();
+            }}
+          >
+            <img src={photoUrl(raceId, p.id, middle(p))} alt="Målfoto" />
+          </button>
+        ))}
+      </div>
+      <Dialog open={open !== null} onOpenChange={(o) => !o && setOpen(null)}>
+        <DialogContent title="Målfoto">
+          <div className="photo-large">
+            {open?.frames.map((frame) => (
+              <img
+                key={frame}
+                src={photoUrl(raceId, open.id, frame)}
+                alt={["Bilden före", "Bilden närmast trycket", "Bilden efter"][frame] ?? "Målfoto"}
+              />
+            ))}
+          </div>
+        </DialogContent>
+      </Dialog>
+    </>
+  );
+}

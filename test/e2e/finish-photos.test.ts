@@ -1,0 +1,187 @@
+/**
+ * Målfoto (issue 44) in Chromium with a fake camera (fake-camera.ts): the timing phone plays a .y4m whose frames
+ * carry their number (seven-segment digits and a row of bit squares), behind its own proxy (phone-proxy.ts: cut off
+ * for real). What only a browser shows:
+ * - a 'Mål!' before the start goes to 'Att granska', and a second phone shows its photo there;
+ * - 10 'Mål!' presses each keep the frame nearest the press (and the one before and after): the test watches the
+ *   same video element frame by frame (its own requestVideoFrameCallback reads each frame's number) and notes each
+ *   press's event time, then reads the number back from the photo the server stores;
+ * - presses cut off from the server: the taps, then the photos, reach the server once the phone is back, in order,
+ *   each frame once.
+ * The rules (bad input, resends, deletion, the cron) are tested on workerd (test/durable/race/finish-photos.test.ts).
+ */
+import { chromium, type Browser, type Page } from "playwright-core";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { e2eBaseURL } from "./server-url";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../../scripts/lib/chromium.mjs";
+import { photoUrl } from "../../src/shared/finish-photos";
+import type { RaceAuditEvent } from "../../src/shared/race-protocol";
+import { contextsStayOnSite, launchBrowser } from "./browser";
+import { FRAME_NUMBER_READER, numberedFrames, writeY4m } from "./fake-camera";
+import { startPhoneProxy, type PhoneProxy } from "./phone-proxy";
+import { adminPhone, createRace, openRace, serverToday } from "./race-day-support";
+
+const baseURL = e2eBaseURL();
+const onSite = contextsStayOnSite();
+/** 10 frames a second: a press is never nearer than 50 ms to two frames' midpoint by chance alone. */
+const FPS = 10;
+
+let camera: Browser;
+let plain: Browser;
+let proxy: PhoneProxy;
+
+beforeAll(async () => {
+  const video = writeY4m("malfoto", 384, 216, FPS, numberedFrames(600));
+  camera = await chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: [
+      ...CHROMIUM_ARGS,
+      "--use-fake-ui-for-media-stream",
+      "--use-fake-device-for-media-stream",
+      `--use-file-for-fake-video-capture=${video}`,
+    ],
+  });
+  plain = await launchBrowser();
+  proxy = await startPhoneProxy(baseURL);
+});
+
+afterAll(async () => {
+  await proxy?.close();
+  await camera?.close();
+  await plain?.close();
+});
+
+/** The race's audit trail, oldest first (the call answers the newest first). */
+async function audit(page: Page, part: string): Promise<RaceAuditEvent[]> {
+  const events = (await (
+    await page.request.get(`/admin/api/races/audit/${part}?limit=5000`)
+  ).json()) as RaceAuditEvent[];
+  return events.sort((a, b) => a.seq - b.seq);
+}
+
+const payload = (e: RaceAuditEvent) => JSON.parse(e.payload) as { tapId: string; frame?: number; at?: number };
+
+/** The number a stored frame shows, read in the page. */
+function storedNumber(page: Page, part: string, tap: string, frame: number): Promise<number> {
+  return page.evaluate(
+    async (src) => {
+      const img = new Image();
+      img.src = src;
+      await img.decode();
+      return (window as unknown as { readFrameNumber: (s: CanvasImageSource) => number }).readFrameNumber(img);
+    },
+    photoUrl(part, tap, frame),
+  );
+}
+
+test("each 'Mål!' keeps the frame nearest its press; a second phone sees the photo in 'Att granska'; offline photos follow their taps once", async () => {
+  const phone = await adminPhone(camera, proxy.baseURL, onSite);
+  await phone.context().grantPermissions(["camera"], { origin: proxy.baseURL });
+  const other = await adminPhone(plain, baseURL, onSite);
+  const race = await createRace(phone, await serverToday(phone));
+  const part = race.part;
+  await openRace(phone, part);
+  await phone.getByRole("button", { name: "Mål!", exact: true }).click();
+  await phone.getByRole("checkbox", { name: "Målfoto" }).check();
+  await phone.getByText("Kameran är på: varje måltid får ett foto.").waitFor({ timeout: 20_000 });
+
+  // Watch the camera's video as the app does, and note each press's event time.
+  await phone.evaluate(FRAME_NUMBER_READER);
+  await phone.evaluate(() => {
+    const w = window as unknown as {
+      seen: { at: number; n: number }[];
+      presses: number[];
+      readFrameNumber: (s: CanvasImageSource) => number;
+    };
+    w.seen = [];
+    w.presses = [];
+    const video = document.querySelector<HTMLVideoElement>("[data-testid=finish-camera]")!;
+    const watch = () =>
+      video.requestVideoFrameCallback((now, meta) => {
+        w.seen.push({ at: meta.presentationTime ?? now, n: w.readFrameNumber(video) });
+        watch();
+      });
+    watch();
+    window.addEventListener("pointerdown", (e) => w.presses.push(e.timeStamp), { capture: true });
+  });
+  await expect
+    .poll(() => phone.evaluate(() => (window as unknown as { seen: unknown[] }).seen.length))
+    .toBeGreaterThan(5);
+
+  // Before the start: the tap goes to 'Att granska', with its photo on the other phone.
+  const finish = phone.getByRole("button", { name: /^Mål! \(\d+ tider\)$/ });
+  await finish.click();
+  await openRace(other, part);
+  const item = other.locator(".race-review .review-item").first();
+  await item.waitFor({ timeout: 15_000 });
+  const thumb = item.locator(".photo-thumb img");
+  await thumb.waitFor({ timeout: 20_000 });
+  await expect
+    .poll(() => thumb.evaluate((img: HTMLImageElement) => img.naturalWidth), { timeout: 15_000 })
+    .toBeGreaterThan(0);
+  await thumb.click();
+  await expect.poll(() => other.locator(".photo-large img").count()).toBe(3);
+  await other.keyboard.press("Escape");
+
+  // Ten presses, a quarter second apart.
+  await phone.getByRole("button", { name: "Starta (0 i mål)" }).click();
+  await phone.getByRole("timer").waitFor({ timeout: 15_000 });
+  await phone.evaluate(() => ((window as unknown as { presses: number[] }).presses.length = 0));
+  for (let i = 0; i < 10; i += 1) {
+    await finish.click();
+    await phone.waitForTimeout(250);
+  }
+  const rapidTaps = async () =>
+    (await audit(phone, part)).filter((e) => e.type === "rapid-tap").map((e) => payload(e).tapId);
+  const photoEvents = async () => (await audit(phone, part)).filter((e) => e.type === "photo").map(payload);
+  await expect.poll(async () => (await rapidTaps()).length, { timeout: 20_000 }).toBe(10);
+  const taps = await rapidTaps();
+  await expect.poll(async () => (await photoEvents()).length, { timeout: 30_000 }).toBe(33);
+
+  const { seen, presses } = await phone.evaluate(() => {
+    const w = window as unknown as { seen: { at: number; n: number }[]; presses: number[] };
+    return { seen: w.seen, presses: w.presses };
+  });
+  expect(presses).toHaveLength(10);
+  for (const [i, tap] of taps.entries()) {
+    const pressedAt = presses[i]!;
+    const nearest = seen.reduce((a, b) => (Math.abs(b.at - pressedAt) < Math.abs(a.at - pressedAt) ? b : a));
+    const index = seen.indexOf(nearest);
+    expect(await storedNumber(phone, part, tap, 1), `press ${i + 1}`).toBe(nearest.n);
+    expect(await storedNumber(phone, part, tap, 0)).toBe(seen[index - 1]!.n);
+    expect(await storedNumber(phone, part, tap, 2)).toBe(seen[index + 1]!.n);
+  }
+
+  // Cut off: three presses wait on the phone, taps in the tap queue and photos in IndexedDB.
+  await proxy.cut();
+  await phone.getByText("socket stängd").waitFor();
+  for (let i = 0; i < 3; i += 1) {
+    await finish.click();
+    await phone.waitForTimeout(250);
+  }
+  await phone.getByText("Ej skickade måltider: 3").waitFor();
+  await phone.getByText(/Ej skickade målfoton: 9/).waitFor({ timeout: 15_000 });
+  await proxy.restore();
+  await phone.evaluate(() => window.dispatchEvent(new Event("online")));
+  await phone.getByText(/Ej skickade målfoton/).waitFor({ state: "detached", timeout: 30_000 });
+
+  const events = await audit(phone, part);
+  const offline = events
+    .filter((e) => e.type === "rapid-tap")
+    .slice(10)
+    .map((e) => payload(e).tapId);
+  expect(offline).toHaveLength(3);
+  const photoRows = events.filter((e) => e.type === "photo");
+  const seqOfTap = new Map(events.filter((e) => e.type === "rapid-tap").map((e) => [payload(e).tapId, e.seq]));
+  // Every photo after its own tap, the three taps before any of their photos, each frame once.
+  // (The one before the start is a review item's tap, not a 'Mål!' slot.)
+  const slotPhotos = photoRows.filter((e) => seqOfTap.has(payload(e).tapId));
+  expect(slotPhotos).toHaveLength(39);
+  for (const e of slotPhotos) expect(e.seq).toBeGreaterThan(seqOfTap.get(payload(e).tapId)!);
+  const firstOfflinePhoto = Math.min(...photoRows.filter((e) => offline.includes(payload(e).tapId)).map((e) => e.seq));
+  for (const tap of offline) expect(seqOfTap.get(tap)!).toBeLessThan(firstOfflinePhoto);
+  const frames = photoRows.map((e) => `${payload(e).tapId}/${payload(e).frame}`);
+  expect(new Set(frames).size).toBe(frames.length);
+  expect(frames.filter((f) => offline.some((t) => f.startsWith(t)))).toHaveLength(9);
+}, 180_000);
