@@ -82,9 +82,10 @@ export default defineConfig({
         manifest: true,
         rollupOptions: {
           output: {
-            // The race-day feature's own code in one chunk (the race screen's start page names 26 files, not 33): each file the phone asks for costs its
-            // main thread a request through the service worker and a module to link (about a seventh of the main thread's
-            // time opening it again on a slow phone: bench/race-screen-load.mjs, RACE_LOAD_TRACE). Each screen's module
+            // The race-day feature's own code in one chunk (the race screen's start page names 26 files, not 33):
+            // each file the phone asks for costs its main thread a request through the service worker and a module to
+            // link (about a seventh of the main thread's time opening it again on a slow phone:
+            // bench/race-screen-load.mjs, RACE_LOAD_TRACE). Each screen's module
             // (*-page.tsx, a route of its own) keeps a chunk of its own: Vite's manifest still names the race screen
             // (scripts/service-workers.mjs), and a screen not yet opened is still fetched when opened (a deploy
             // in between reloads the page onto the new code: test/e2e/offline-deploy.test.ts).
