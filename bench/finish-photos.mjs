@@ -15,7 +15,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { chromium } from "playwright-core";
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../scripts/lib/chromium.mjs";
+import { CHROMIUM_ARGS, CHROMIUM_PATH, fakeCameraArgs } from "../scripts/lib/chromium.mjs";
 
 const ROUNDS = Number(process.env.MALFOTO_ROUNDS ?? 6);
 const PRESSES = 20;
@@ -106,12 +106,7 @@ export async function run({ baseURL }) {
   const camera = await chromium.launch({
     executablePath: CHROMIUM_PATH,
     headless: true,
-    args: [
-      ...CHROMIUM_ARGS,
-      "--use-fake-ui-for-media-stream",
-      "--use-fake-device-for-media-stream",
-      `--use-file-for-fake-video-capture=${video}`,
-    ],
+    args: fakeCameraArgs(video),
   });
   const plain = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
   const loads = [loadavg()[0]];

@@ -13,3 +13,15 @@ export const CHROMIUM_ARGS = [
   "--disable-sync",
   "--no-first-run",
 ];
+
+/**
+ * Chromium's flags for a camera that plays `video` (a .y4m file) and is allowed without asking: the bib desk's QR
+ * test, Målfoto's test and its benchmark.
+ * @param {string} video
+ */
+export const fakeCameraArgs = (video) => [
+  ...CHROMIUM_ARGS,
+  "--use-fake-ui-for-media-stream",
+  "--use-fake-device-for-media-stream",
+  `--use-file-for-fake-video-capture=${video}`,
+];

@@ -12,7 +12,7 @@ import { decode } from "fast-png";
 import { chromium, type APIRequestContext, type Browser } from "playwright-core";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { e2eBaseURL } from "./server-url";
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../../scripts/lib/chromium.mjs";
+import { CHROMIUM_PATH, fakeCameraArgs } from "../../scripts/lib/chromium.mjs";
 import { raceIdForSeason } from "../../src/shared/race-id";
 import { contextsStayOnSite, desktopContext, launchBrowser, phoneContext, signInAsDevAdmin } from "./browser";
 import { writeY4m } from "./fake-camera";
@@ -113,12 +113,7 @@ test("the desk reads the receipt's QR with the camera and checks the family in; 
   const camera = await chromium.launch({
     executablePath: CHROMIUM_PATH,
     headless: true,
-    args: [
-      ...CHROMIUM_ARGS,
-      "--use-fake-ui-for-media-stream",
-      "--use-fake-device-for-media-stream",
-      `--use-file-for-fake-video-capture=${y4mOf(png)}`,
-    ],
+    args: fakeCameraArgs(y4mOf(png)),
   });
   // A timing phone on the 1.6 km race: Ture's tile says he has not picked up his bib, until the desk checks him in.
   const timing = await onSite(await phoneContext(plain, baseURL), baseURL).newPage();

@@ -13,7 +13,7 @@
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { e2eBaseURL } from "./server-url";
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../../scripts/lib/chromium.mjs";
+import { CHROMIUM_PATH, fakeCameraArgs } from "../../scripts/lib/chromium.mjs";
 import { photoUrl } from "../../src/shared/finish-photos";
 import type { RaceAuditEvent } from "../../src/shared/race-protocol";
 import { contextsStayOnSite, launchBrowser } from "./browser";
@@ -35,12 +35,7 @@ beforeAll(async () => {
   camera = await chromium.launch({
     executablePath: CHROMIUM_PATH,
     headless: true,
-    args: [
-      ...CHROMIUM_ARGS,
-      "--use-fake-ui-for-media-stream",
-      "--use-fake-device-for-media-stream",
-      `--use-file-for-fake-video-capture=${video}`,
-    ],
+    args: fakeCameraArgs(video),
   });
   plain = await launchBrowser();
   proxy = await startPhoneProxy(baseURL);
