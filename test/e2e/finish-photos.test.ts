@@ -144,8 +144,15 @@ test("each 'Mål!' keeps the frame nearest its press; a second phone sees the ph
     const nearest = seen.reduce((a, b) => (Math.abs(b.at - pressedAt) < Math.abs(a.at - pressedAt) ? b : a));
     const index = seen.indexOf(nearest);
     expect(await storedNumber(phone, part, tap, 1), `press ${i + 1}`).toBe(nearest.n);
-    expect(await storedNumber(phone, part, tap, 0)).toBe(seen[index - 1]!.n);
-    expect(await storedNumber(phone, part, tap, 2)).toBe(seen[index + 1]!.n);
+    // The frames before and after are the camera buffer's neighbours of the nearest one. A busy machine can make the
+    // buffer miss a frame the page saw (a CI run kept 24 where the page saw 25 before it), so: earlier (later) than
+    // the nearest, and no further than two of the page's frames away.
+    const before = await storedNumber(phone, part, tap, 0);
+    const after = await storedNumber(phone, part, tap, 2);
+    expect(before).toBeLessThan(nearest.n);
+    expect(before).toBeGreaterThanOrEqual(seen[Math.max(0, index - 2)]!.n);
+    expect(after).toBeGreaterThan(nearest.n);
+    expect(after).toBeLessThanOrEqual(seen[Math.min(seen.length - 1, index + 2)]!.n);
   }
 
   // Cut off: three presses wait on the phone, taps in the tap queue and photos in IndexedDB.
