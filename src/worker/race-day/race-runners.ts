@@ -271,27 +271,34 @@ export interface LeftRace {
 }
 
 /**
- * A deregistered runner leaves its race (start lists, the race object, its bib): 'remove-runner' in the race D1
- * says it is in. Only a race that has not started is changed; in a started or ended race the runner stays (taking
- * it out would rewrite a running race or published results), and the caller says so. A distance move that runs at
- * the same time can carry the runner into another race after D1 was read, so D1 is read again after each removal
- * until it names no race (the race object's mirror unlinks D1 on removal).
+ * A deregistered runner leaves its races (start lists, the race objects, its bib): 'remove-runner' in every race of
+ * its season that holds it. Only a race that has not started is changed; in a started or ended race the runner
+ * stays (taking it out would rewrite a running race or published results), and the caller says so.
+ *
+ * Every race of the season is asked, not only the one D1 names: a distance move running at the same time holds
+ * the runner in its old race (on its way) and adds it to the new one before D1's link follows, so D1 can name the
+ * race the runner is leaving, or none, while the new race already has it. The move that lands after this scan is
+ * the mover's to undo: a family's save checks the deregistration once its move is done and calls this again
+ * (registration/runner-changes.ts). Idempotent: a second call removes nothing more.
  */
 export async function takeRunnerOutOfRaces(env: Env, db: Db, id: string, by: ChangeAuthor): Promise<LeftRace> {
   const removedFrom: string[] = [];
-  for (let round = 0; round < 3; round++) {
-    const [row] = await participantsByIds(db, [id]);
-    const part = row?.raceId ?? null;
-    if (part === null) return { removedFrom, keptIn: null };
-    const race = await answered(raceStub(env, part).getRace());
-    if (race && race.state !== "") return { removedFrom, keptIn: { part, state: race.state } };
+  let keptIn: LeftRace["keptIn"] = null;
+  const [row] = await participantsByIds(db, [id]);
+  if (!row) return { removedFrom, keptIn };
+  const parts = (await racesOf(db, [{ id, season: row.season, race_id: row.raceId }])).get(id) ?? [];
+  for (const part of parts) {
+    const race = raceStub(env, part);
+    if (!(await answered(race.getRunner(id)))) continue;
+    const record = await answered(race.getRace());
+    if (record && record.state !== "") {
+      keptIn = { part, state: record.state };
+      continue;
+    }
     await runOnRace(env, part, { type: "remove-runner", runnerId: id }, by);
     removedFrom.push(part);
   }
-  const [after] = await participantsByIds(db, [id]);
-  // Still moving between races: the caller's repair (the cron) tries again.
-  if (after?.raceId) throw new Error(`runner ${id} is still linked to ${after.raceId}`);
-  return { removedFrom, keptIn: null };
+  return { removedFrom, keptIn };
 }
 
 /** A runner as the personal-data calls know it from D1. */

@@ -30,9 +30,11 @@
  * distance to D1 itself), the paid companions that were to follow it are moved after it (`keepCompanionsWithChild`,
  * bumping the version), so a child and its companions never end on different distances through a save. A payment that settles while a save is on its way → the save's guard sees any runner it touches
  * as unpaid turn paid, and refuses it (409 'paid-meanwhile'); runners it does not touch are written unchanged. A
- * refund that deregisters while a save is on its way → the race object refuses the change (the runner left it) or
- * the guard refuses it (deregistered_at is set, on the child or on a companion moving with it), and the race is put
- * back to D1's details.
+ * refund that deregisters while a save is on its way → the race object refuses the change (the runner left it), or
+ * the save reads the deregistration once its change is done, or the guard refuses it (deregistered_at is set, on
+ * the child or on a companion moving with it). A refund's deregistration is written before it takes the runner out of
+ * the races, so either the refund's scan of the season's races finds the moved runner, or the save's read after its
+ * move sees the deregistration and takes the runner out itself (`takeRunnerOutOfRaces`, idempotent); then 409.
  */
 import { SEASON } from "../../shared/season";
 import { changesPriceClass } from "../../shared/registration-view";
@@ -44,7 +46,7 @@ import { ApiError, badRequest, conflict } from "../lib/errors";
 import { withdrawOpenPayments } from "../payments/payments";
 import { participantsByIds } from "../db/participants-db";
 import { listOpenSwishPayments } from "../payments/payments-db";
-import { changeRunnerInRace, syncRunnerFromD1 } from "../race-day/race-runners";
+import { changeRunnerInRace, syncRunnerFromD1, takeRunnerOutOfRaces } from "../race-day/race-runners";
 import {
   moveCompanionsWithChild,
   runnerFields,
@@ -254,9 +256,21 @@ export async function applyRunnerMap(env: Env, db: Db, input: ApplyRunnerMapInpu
       );
     } catch (err) {
       // The runner left its race since it was read: a refund deregistered it (the race's own 404 says too little).
+      // A move half done may have put it in the new race before the refund took it out of the old one.
       const [now] = err instanceof ApiError && err.status === 404 ? await participantsByIds(db, [raced.runner.id]) : [];
-      if (now?.deregisteredAt) throw conflict(CHANGE_MSG.deregistered(raced.runner));
+      if (now?.deregisteredAt) {
+        await takeRunnerOutOfRaces(env, db, raced.runner.id, FAMILY);
+        throw conflict(CHANGE_MSG.deregistered(raced.runner));
+      }
       throw err;
+    }
+    // A refund that deregistered the runner while the change was on its way took it out of the races it found; a
+    // move that landed after that scan put it into its new race. Read again now the change is done: deregistered
+    // means out, so the save takes it out of the races itself (idempotent) and refuses.
+    const [after] = await participantsByIds(db, [raced.runner.id]);
+    if (after?.deregisteredAt) {
+      await takeRunnerOutOfRaces(env, db, raced.runner.id, FAMILY);
+      throw conflict(CHANGE_MSG.deregistered(raced.runner));
     }
   }
 

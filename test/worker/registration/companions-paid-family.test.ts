@@ -338,6 +338,25 @@ describe("a refund took the child out: the rest of the family is never stranded"
     expect((await book(v, { barn: 1, vuxna: 0, kampanj: "" })).res.status).toBe(200);
   });
 
+  it("a refund that lands mid-move, the child in its new race and still in its old: out of both", async () => {
+    const { id, payid } = await paidFamily();
+    // The move's middle, held still: the 1.6 km race has added the child (its mirror links D1 to it) while the
+    // 0.8 km race still holds it on its way. D1 names one race; the refund must not trust that alone.
+    const child = await testRace(RACE["0.8"]).getRunner(id.barn);
+    expect(child).not.toBeNull();
+    const { firstname, lastname, age, company, group } = child as Record<string, never>;
+    await testRace(RACE["1.6"]).run(
+      { type: "add-runner", runner: { id: id.barn, firstname, lastname, age, company, group, bib: null } },
+      { actor: "test" },
+    );
+    expect(await participant(id.barn)).toMatchObject({ race_id: RACE["1.6"] });
+
+    expect((await refund({ payid, amount: 100, deregister: [id.barn], companions: [id.pappa] })).status).toBe(201);
+    expect(await testRace(RACE["1.6"]).getRunner(id.barn)).toBeNull();
+    expect(await testRace(RACE["0.8"]).getRunner(id.barn)).toBeNull();
+    expect(await participant(id.barn)).toMatchObject({ deregistered_at: expect.any(Number), race_id: null });
+  });
+
   it("the refund of the child while the family moves child and father: never a father moved without his child", async () => {
     for (let round = 0; round < 3; round++) {
       const { v, id, payid, runners } = await paidFamily();
