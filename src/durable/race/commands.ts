@@ -9,24 +9,23 @@
  * erasure (`anonymiseRunner`: every race a person may have been in, without making one).
  */
 import type { RaceRecord, RetimeConfirm, RunnerRecord } from "../../shared/race-protocol";
-import type { BibEntryResult } from "./rules/bib-entries";
-import type { NotPickedUpResult, PickupAction, PickupResult } from "./rules/checkin";
-import type { FinishTap } from "./rules/finish";
-import type { RapidTapResult } from "./rules/rapid";
-import type { OfficialResult } from "./rules/results";
-import type { PhotoDeletion, PhotoResult } from "./rules/photos";
-import type { AssignTarget, SlotResult } from "./rules/slots";
 import type {
-  AddRunnerOptions,
-  AddRunnerResult,
-  FinishResult,
-  ReviewDecision,
-  RunnerInput,
-  RunnerPatch,
   SentToReview,
+  FinishResult,
   StartResult,
-  TapInput,
-} from "./types";
+  ReviewDecision,
+  RapidTapResult,
+  BibEntryResult,
+  SlotResult,
+  OfficialResult,
+  NotPickedUpResult,
+  PhotoResult,
+} from "../../shared/race-answers";
+import type { PickupAction, PickupResult } from "./rules/checkin";
+import type { FinishTap } from "./rules/finish";
+import type { PhotoDeletion } from "./rules/photos";
+import type { AssignTarget } from "./rules/slots";
+import type { AddRunnerOptions, AddRunnerResult, RunnerInput, RunnerPatch, TapInput } from "./types";
 
 /** A start or 'Mål!' tap: its id and moment, and the device's clock-sync error (ms). */
 export type TimedTap = TapInput & { err?: number };
