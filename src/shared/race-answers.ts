@@ -1,6 +1,9 @@
 /**
- * What the race object's commands and reads answer (src/durable/race/commands.ts, race-do.ts): the race object's
- * rules build them and the Worker's race-day routes pass them on. The records inside are race-protocol.ts's.
+ * What the race object's commands and reads answer (src/durable/race/commands.ts, race-do.ts), and the race-day
+ * calls' answers made of them, declared once: the race object's rules build them, the Worker's race-day routes
+ * (src/worker/race-day/routes.ts, photo-routes.ts) answer them with `satisfies`, the SPA's race-day calls
+ * (src/web/features/race-day/api/) read them. A change on one side the other does not follow fails to compile.
+ * The records inside are race-protocol.ts's; a tap's, a typed bib's and a runner's carry their seq (WithSeq).
  */
 import type {
   BibEntryRecord,
@@ -10,6 +13,7 @@ import type {
   ReviewRecord,
   RunnerRecord,
   SlotRecord,
+  WithSeq,
 } from "./race-protocol";
 
 // ——— taps: the start, a finish, 'Mål!' (rules/start.ts, finish.ts, rapid.ts) ———
@@ -38,7 +42,7 @@ export interface FinishResult {
 
 export interface RapidTapResult {
   outcome: "recorded" | "replayed";
-  slot: SlotRecord;
+  slot: WithSeq<SlotRecord>;
   /** The merged slot's number ('#12') and key, as the race is now (null: the tap is discarded). */
   number: number | null;
   key: string | null;
@@ -51,8 +55,10 @@ export interface NotPickedUpResult {
   marked: RunnerRecord[];
 }
 
+/** 'Byt distans' (GET change-distance/…): the runner as the target race has them. */
 export interface MoveResult {
   runner: RunnerRecord;
+  /** The bib the runner had, when the target race already uses it (the runner then arrives without one). */
   droppedBib?: number;
 }
 
@@ -69,7 +75,7 @@ export interface ReviewDecision {
 
 export interface BibEntryResult {
   outcome: "recorded" | "replayed" | "changed" | "removed" | "restored" | "unchanged";
-  entry: BibEntryRecord;
+  entry: WithSeq<BibEntryRecord>;
   /** The slot the bib reaches, as the race is now: its key and number (null: none). */
   slot: string | null;
   number: number | null;
@@ -82,7 +88,7 @@ export interface BibEntryResult {
 export interface SlotResult {
   outcome: "assigned" | "unassigned" | "discarded" | "restored" | "kept" | "unchanged";
   /** The tap the call named, as it is now. */
-  slot: SlotRecord;
+  slot: WithSeq<SlotRecord>;
   /** Its merged slot's key and number now (null: discarded). */
   key: string | null;
   number: number | null;
@@ -120,4 +126,34 @@ export interface RapidTiming {
 export interface PhotoResult {
   outcome: "recorded" | "replayed";
   photo: PhotoRecord & { seq: number };
+}
+
+// ——— the race-day calls' answers (/admin/api/races/…: src/worker/race-day/routes.ts, photo-routes.ts) ———
+
+/** GET start/{race}: the start's moment beside the race record; 202 with the item when it went to 'Att granska'. */
+export type StartAnswer = (StartResult & { started: number | null }) | SentToReview;
+
+/** GET finish/{race}/{sort}: 202 with the item when it went to 'Att granska'. */
+export type FinishAnswer = FinishResult | SentToReview;
+
+/** POST rapid/{race} ('Mål!'): 202 with the item when it went to 'Att granska'. */
+export type RapidAnswer = RapidTapResult | SentToReview;
+
+/** POST bibs/{race} (a bib typed in finish order): 202 with the item when it was typed before the race's start. */
+export type BibAnswer = BibEntryResult | SentToReview;
+
+/** GET restore/…, register-bib/…, dns/…; POST restore-time/…: the runner as the change left them. */
+export interface RunnerAnswer {
+  runner: RunnerRecord;
+}
+
+/** GET end/{race}, reset/{race}; POST main-timer/{race}: the race record as the change left it. */
+export interface RaceRecordAnswer {
+  race: RaceRecord;
+}
+
+/** POST photos-delete/{race} ('Radera målfoton'): the photos the race dropped, and the R2 objects deleted. */
+export interface PhotosDeleted {
+  deleted: number;
+  objects: number;
 }
