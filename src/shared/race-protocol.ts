@@ -511,6 +511,12 @@ export type RaceEvent = (
   RaceRecord | RunnerRecord | RemovedRunnerRecord | ReviewRecord | SlotRecord | BibEntryRecord | PhotoRecord
 ) & { seq: number };
 
+/**
+ * A record as a call's answer (or a phone's cache) holds it: with the seq of its last change when the race said (an
+ * event always has one), so a phone never lets an older answer overwrite a newer record it already has.
+ */
+export type WithSeq<T> = T & { seq?: number };
+
 /** Server → client data frame: the records that changed, in `seq` order. */
 export type RaceEventsFrame = RaceEvent[];
 

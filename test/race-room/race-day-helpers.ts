@@ -4,9 +4,10 @@
  */
 import { expect } from "vitest";
 import type { FinishTap } from "../../src/durable/race/rules/finish";
-import type { ChangeAuthor, RunnerInput, SentToReview } from "../../src/durable/race/types";
+import type { ChangeAuthor, RunnerInput } from "../../src/durable/race/types";
 import type { ReviewRecord } from "../../src/shared/race-protocol";
 import { newRoom, runner, tapId, type TestRoom } from "./room-helpers";
+import type { SentToReview } from "../../src/shared/race-answers";
 
 export const TEN_MINUTES = 600_000;
 

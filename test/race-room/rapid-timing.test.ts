@@ -11,8 +11,6 @@
 import { describe, expect, it } from "vitest";
 import type { AnswerOf, RaceCommand } from "../../src/durable/race/commands";
 import { RaceRoom } from "../../src/durable/race/room";
-import type { BibEntryResult } from "../../src/durable/race/rules/bib-entries";
-import type { RapidTapResult } from "../../src/durable/race/rules/rapid";
 import type { ChangeAuthor } from "../../src/durable/race/types";
 import { MAX_TAP_AGE_MS, type RaceEvent, type ReviewRecord, type RunnerRecord } from "../../src/shared/race-protocol";
 import {
@@ -27,6 +25,7 @@ import {
   tapId,
   type TestRoom,
 } from "./room-helpers";
+import type { RapidTapResult, BibEntryResult } from "../../src/shared/race-answers";
 
 const SECOND = 1_000;
 const MINUTE = 60_000;

@@ -4,10 +4,10 @@
  * (src/durable/race/rules/retime.ts); and the defects that moved other runners' times silently.
  */
 import { describe, expect, it } from "vitest";
-import type { BibEntryResult } from "../../src/durable/race/rules/bib-entries";
-import type { ChangeAuthor, SentToReview } from "../../src/durable/race/types";
+import type { ChangeAuthor } from "../../src/durable/race/types";
 import type { ReviewRecord } from "../../src/shared/race-protocol";
 import { confirmationOf, confirmed, newRoom, refusal, retimesOf, runner, tapId, type TestRoom } from "./room-helpers";
+import type { SentToReview, BibEntryResult } from "../../src/shared/race-answers";
 
 const SECOND = 1_000;
 const MINUTE = 60_000;

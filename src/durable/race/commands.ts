@@ -9,24 +9,24 @@
  * erasure (`anonymiseRunner`: every race a person may have been in, without making one).
  */
 import type { RaceRecord, RetimeConfirm, RunnerRecord } from "../../shared/race-protocol";
-import type { BibEntryResult } from "./rules/bib-entries";
-import type { NotPickedUpResult, PickupAction, PickupResult } from "./rules/checkin";
-import type { FinishTap } from "./rules/finish";
-import type { RapidTapResult } from "./rules/rapid";
-import type { OfficialResult } from "./rules/results";
-import type { PhotoDeletion, PhotoResult } from "./rules/photos";
-import type { AssignTarget, SlotResult } from "./rules/slots";
 import type {
-  AddRunnerOptions,
-  AddRunnerResult,
-  FinishResult,
+  BibAnswer,
+  BibEntryResult,
+  FinishAnswer,
+  NotPickedUpResult,
+  OfficialResult,
+  PhotoResult,
+  RapidAnswer,
   ReviewDecision,
-  RunnerInput,
-  RunnerPatch,
   SentToReview,
+  SlotResult,
   StartResult,
-  TapInput,
-} from "./types";
+} from "../../shared/race-answers";
+import type { PickupAction, PickupResult } from "./rules/checkin";
+import type { FinishTap } from "./rules/finish";
+import type { PhotoDeletion } from "./rules/photos";
+import type { AssignTarget } from "./rules/slots";
+import type { AddRunnerOptions, AddRunnerResult, RunnerInput, RunnerPatch, TapInput } from "./types";
 
 /** A start or 'Mål!' tap: its id and moment, and the device's clock-sync error (ms). */
 export type TimedTap = TapInput & { err?: number };
@@ -59,7 +59,7 @@ interface CommandTable {
   /** 'Starta': the start, the same start from another phone, or a start for the review list. */
   start: { command: { tap: TimedTap }; answer: StartResult | SentToReview };
   /** A finish tile tapped, or (a tap the race cannot take as it is) an item for the review list. */
-  finish: { command: { runnerId: string; tap: FinishTap }; answer: FinishResult | SentToReview };
+  finish: { command: { runnerId: string; tap: FinishTap }; answer: FinishAnswer };
   /** A finish undone: the runner waits again. */
   "undo-finish": { command: { runnerId: string }; answer: RunnerRecord };
   /** The time finish event `seq` replaced, back on its runner. */
@@ -74,12 +74,12 @@ interface CommandTable {
 
   // ——— rapid timing and official results (rules/rapid.ts, bib-entries.ts, slots.ts, results.ts) ———
   /** 'Mål!': a slot, or (a tap the race cannot take as it is) an item for the review list. */
-  "rapid-tap": { command: { tap: TimedTap }; answer: RapidTapResult | SentToReview };
+  "rapid-tap": { command: { tap: TimedTap }; answer: RapidAnswer };
   /**
    * A bib typed in finish order; `at`: when it was typed (server clock): one typed before the race's current start
    * goes to the review list (typed before a reset and sent after it). Without `at` it counts as typed now.
    */
-  "enter-bib": { command: { entryId: string; bib: number; at?: number }; answer: BibEntryResult | SentToReview };
+  "enter-bib": { command: { entryId: string; bib: number; at?: number }; answer: BibAnswer };
   "change-bib-entry": { command: { entryId: string; bib: number } & Confirmable; answer: BibEntryResult };
   "remove-bib-entry": { command: { entryId: string } & Confirmable; answer: BibEntryResult };
   "restore-bib-entry": { command: { entryId: string } & Confirmable; answer: BibEntryResult };

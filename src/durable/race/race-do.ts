@@ -28,6 +28,7 @@ import {
   type ReviewRecord,
   type RunnerRecord,
 } from "../../shared/race-protocol";
+import type { MoveResult, RapidTiming } from "../../shared/race-answers";
 import type { PublicUpdate } from "../../shared/spectator-protocol";
 import { SessionRecheck, socketSessionFrom } from "../socket-sessions";
 import type { AnswerOf, RaceCommand } from "./commands";
@@ -38,7 +39,7 @@ import { RaceRoom, type Applied } from "./room";
 import { isPermanentRefusal } from "./rules/move";
 import type { Replacement, RunnerHistory } from "./rules/erase";
 import { acceptRaceSocket, broadcast, closeSessions, raceSessionSockets, subscribe } from "./sockets";
-import type { ChangeAuthor, MoveResult, RaceAnswer, RaceInit, RapidTiming } from "./types";
+import type { ChangeAuthor, RaceAnswer, RaceInit } from "./types";
 
 export class RaceDO extends DurableObject<Env> {
   private readonly clock: Clock;

@@ -33,6 +33,7 @@ import {
   type ReviewRecord,
   type RunnerRecord,
 } from "../../shared/race-protocol";
+import type { MoveResult, RapidTiming } from "../../shared/race-answers";
 import type { PublicUpdate } from "../../shared/spectator-protocol";
 import type { AnswerOf, RaceCommand } from "./commands";
 import type { KvPort, SqlPort } from "./ports";
@@ -81,16 +82,7 @@ import { assignSlot, discardSlot, restoreSlot, setMainTimer, unassignSlot } from
 import { checkRetimes, finishes, isGuarded, namedBy } from "./rules/retime";
 import { start } from "./rules/start";
 import { RaceStore, type RunnerRow } from "./storage";
-import type {
-  AddRunnerResult,
-  ChangeAuthor,
-  KnownParticipant,
-  MoveResult,
-  RaceInit,
-  RapidTiming,
-  RunnerInput,
-  RunnerOwner,
-} from "./types";
+import type { AddRunnerResult, ChangeAuthor, KnownParticipant, RaceInit, RunnerInput, RunnerOwner } from "./types";
 
 /** What a change owes beyond the room; the race object carries it out (race-do.ts `carry`). */
 export interface Owed {

@@ -15,8 +15,9 @@
  */
 import type { Clock } from "../../shared/clock";
 import { RaceError, type RaceAuditEvent } from "../../shared/race-protocol";
+import type { FinishOutcome, StartOutcome } from "../../shared/race-answers";
 import type { SqlPort, SqlValue } from "./ports";
-import type { ChangeAuthor, FinishOutcome, StartOutcome } from "./types";
+import type { ChangeAuthor } from "./types";
 
 export type MetaRow = {
   part: string;

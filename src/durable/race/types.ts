@@ -2,7 +2,7 @@
  * What the race object's calls take and answer (the Worker reaches them through `env.RACE.getByName(part)`; the
  * changes themselves are commands.ts).
  */
-import type { RaceErrorStatus, RaceRecord, Retime, ReviewRecord, RunnerRecord } from "../../shared/race-protocol";
+import type { RaceErrorStatus, Retime, RunnerRecord } from "../../shared/race-protocol";
 
 /** Who made a change (the admin's e-mail, 'betalning', 'kassa' …) and from which device; kept in the audit trail. */
 export interface ChangeAuthor {
@@ -88,64 +88,12 @@ export interface TapInput {
   at?: number;
 }
 
-/** 'applied': an admin applied a tap from the review list. */
-export type FinishOutcome = "recorded" | "same-finish" | "rerecorded" | "conflict" | "replayed" | "applied";
-
-export interface FinishResult {
-  finished: number;
-  runner: RunnerRecord;
-  outcome: FinishOutcome;
-}
-
-/** The answer of a tap that went to the review list ('Att granska') instead of being taken as it was. */
-export interface SentToReview {
-  outcome: "review";
-  review: ReviewRecord;
-}
-
-export type StartOutcome = "started" | "same-start" | "replayed";
-
-export interface StartResult {
-  race: RaceRecord;
-  outcome: StartOutcome;
-}
-
-/** An admin applied or discarded an item: the item, and the runner or race the apply changed. */
-export interface ReviewDecision {
-  review: ReviewRecord;
-  runner?: RunnerRecord;
-  race?: RaceRecord;
-}
-
-export interface MoveResult {
-  runner: RunnerRecord;
-  droppedBib?: number;
-}
-
 /**
  * What every RPC method of the race object answers: its value, or the race's refusal (a 4xx with a Swedish
  * message; `final`: a distance move that no retry can complete). Real errors are thrown.
  */
 export type RaceAnswer<T> =
   { ok: true; value: T } | { ok: false; status: RaceErrorStatus; error: string; final?: true; retimes?: Retime[] };
-
-/** Rapid timing as the race object sees it now: the merged, numbered slots and who each one is. */
-export interface RapidTiming {
-  /** The device whose time a paired finish takes (null: no taps). */
-  reference: string | null;
-  /** Each device's shift from the reference's timeline, ms. */
-  offsets: Record<string, number>;
-  slots: {
-    key: string;
-    number: number;
-    at: number;
-    taps: { id: string; device: string; at: number }[];
-    single: boolean;
-    /** The runner it is, and the claim that made it so (a typed bib's entry id, or 'pin-<tap id>'). */
-    runnerId: string | null;
-    claim: string | null;
-  }[];
-}
 
 /** A runner D1 already places in a race, read when the race's object is made (d1.ts) and joining it then. */
 export type KnownParticipant = {

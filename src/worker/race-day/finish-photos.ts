@@ -18,11 +18,11 @@
  */
 import { photoKey, photosExpired } from "../../shared/finish-photos";
 import { isRaceId } from "../../shared/race-id";
-import type { PhotoResult } from "../../durable/race/rules/photos";
 import type { ChangeAuthor } from "../../durable/race/types";
 import { ApiError } from "../lib/errors";
 import { deleteRacePhotos } from "./photo-objects";
 import { answered, raceStub, runOnRace } from "./race-runners";
+import type { PhotoResult } from "../../shared/race-answers";
 
 export async function storePhoto(
   env: Env,

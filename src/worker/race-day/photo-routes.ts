@@ -11,6 +11,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { isPhotoFrame, MAX_PHOTO_BYTES, photoProblem } from "../../shared/finish-photos";
 import { isRaceId } from "../../shared/race-id";
+import type { PhotoResult, PhotosDeleted } from "../../shared/race-answers";
 import { isDeviceId, isTapId } from "../../shared/race-protocol";
 import { SEASON } from "../../shared/season";
 import type { AppEnv } from "../env";
@@ -83,7 +84,7 @@ photoRoutes.put(
       { tapId, frame, bytes },
       { actor: c.var.admin?.email ?? "okänd", ...(device ? { device } : {}) },
     );
-    return c.json(result, result.outcome === "recorded" ? 201 : 200);
+    return c.json(result satisfies PhotoResult, result.outcome === "recorded" ? 201 : 200);
   },
 );
 
@@ -111,6 +112,6 @@ photoRoutes.post(
       { actor: c.var.admin?.email ?? "okänd", ...(device ? { device } : {}) },
     );
     const objects = await deleteRacePhotos(c.env, raceId);
-    return c.json({ deleted: result.deleted, objects });
+    return c.json({ deleted: result.deleted, objects } satisfies PhotosDeleted);
   },
 );

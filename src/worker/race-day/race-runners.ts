@@ -13,6 +13,7 @@ import type { RunnerHistory } from "../../durable/race/rules/erase";
 import { toDistance } from "../../shared/distances";
 import { isRaceId, raceIdForSeason } from "../../shared/race-id";
 import { compareRunners, runnerSort, type RaceSnapshot, type RunnerRecord } from "../../shared/race-protocol";
+import type { MoveResult } from "../../shared/race-answers";
 import type { Season } from "../../shared/season";
 import type { Db } from "../db/client";
 import { participantsByIds } from "../db/participants-db";
@@ -130,12 +131,6 @@ export async function addParticipantsToRaces(
   return results;
 }
 
-export interface DistanceChange {
-  runner: RunnerRecord;
-  /** The bib the runner had, when the target race already uses it (the runner then arrives without one). */
-  droppedBib?: number;
-}
-
 /**
  * Admin "Byt distans": the runner leaves one race and joins another with that race's distance, keeping the bib
  * when it is free there. The source race's object runs the move (marked, added there, removed here, its alarm
@@ -148,7 +143,7 @@ export async function changeRunnerDistance(
   toPart: string,
   id: string,
   by: ChangeAuthor = { actor: "system" },
-): Promise<DistanceChange> {
+): Promise<MoveResult> {
   if (fromPart === toPart) throw badRequest("Löparen är redan anmäld till det loppet.");
   const from = raceStub(env, fromPart);
   const to = raceStub(env, toPart);

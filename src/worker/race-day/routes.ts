@@ -17,6 +17,21 @@ import {
 import { MAX_AGE } from "../../shared/age";
 import { toGroup } from "../../shared/distances";
 import { isRaceId, raceId } from "../../shared/race-id";
+import type {
+  BibAnswer,
+  BibEntryResult,
+  FinishAnswer,
+  MoveResult,
+  NotPickedUpResult,
+  OfficialResult,
+  RaceRecordAnswer,
+  RapidAnswer,
+  RapidTiming,
+  ReviewDecision,
+  RunnerAnswer,
+  SlotResult,
+  StartAnswer,
+} from "../../shared/race-answers";
 import {
   DNS_NOT_PICKED_UP_WORD,
   MAX_RETIMES,
@@ -25,6 +40,10 @@ import {
   isTapId,
   RESET_WORD,
   runnerIdFromSort,
+  type RaceAuditEvent,
+  type RaceRecord,
+  type ReviewRecord,
+  type RunnerRecord,
 } from "../../shared/race-protocol";
 import { isIsoDate } from "../../shared/stockholm";
 import { database } from "../db/client";
@@ -110,8 +129,8 @@ raceDayRoutes.get("/start/:raceId", validate("param", raceParam), validate("quer
   const { tap, at, err, device } = c.req.valid("query");
   const result = await runOnRace(c.env, raceId, { type: "start", tap: { tapId: tap, at, err } }, author(c, device));
   // 202: the start is on the review list ('Att granska'); a person decides.
-  if (result.outcome === "review") return c.json(result, 202);
-  return c.json({ started: result.race.started, race: result.race, outcome: result.outcome });
+  if (result.outcome === "review") return c.json(result satisfies StartAnswer, 202);
+  return c.json({ started: result.race.started, race: result.race, outcome: result.outcome } satisfies StartAnswer);
 });
 
 raceDayRoutes.get("/finish/:raceId/:sort", validate("param", runnerParam), validate("query", tapQuery), async (c) => {
@@ -128,7 +147,7 @@ raceDayRoutes.get("/finish/:raceId/:sort", validate("param", runnerParam), valid
     author(c, device),
   );
   // 202: the tap is on the review list ('Att granska'): the phone drops it from its queue, a person decides.
-  return c.json(result, result.outcome === "review" ? 202 : 200);
+  return c.json(result satisfies FinishAnswer, result.outcome === "review" ? 202 : 200);
 });
 
 raceDayRoutes.get(
@@ -139,7 +158,7 @@ raceDayRoutes.get(
     const { raceId, sort } = c.req.valid("param");
     const by = author(c, c.req.valid("query").device);
     const runner = await runOnRace(c.env, raceId, { type: "undo-finish", runnerId: runnerId(sort) }, by);
-    return c.json({ runner });
+    return c.json({ runner } satisfies RunnerAnswer);
   },
 );
 
@@ -156,7 +175,7 @@ raceDayRoutes.get(
     const number = bib === "next" ? "next" : Number(bib);
     const by = author(c, c.req.valid("query").device);
     const runner = await runOnRace(c.env, raceId, { type: "register-bib", runnerId: runnerId(sort), bib: number }, by);
-    return c.json({ runner });
+    return c.json({ runner } satisfies RunnerAnswer);
   },
 );
 
@@ -173,7 +192,7 @@ raceDayRoutes.get(
       { type: "set-dns", runnerId: runnerId(sort), dns: mark === "on" },
       by,
     );
-    return c.json({ runner });
+    return c.json({ runner } satisfies RunnerAnswer);
   },
 );
 
@@ -194,14 +213,15 @@ raceDayRoutes.get(
   ),
   async (c) => {
     const by = author(c, c.req.valid("query").device);
-    return c.json(await runOnRace(c.env, c.req.valid("param").raceId, { type: "dns-not-picked-up" }, by));
+    const marked = await runOnRace(c.env, c.req.valid("param").raceId, { type: "dns-not-picked-up" }, by);
+    return c.json(marked satisfies NotPickedUpResult);
   },
 );
 
 raceDayRoutes.get("/end/:raceId", validate("param", raceParam), validate("query", deviceQuery), async (c) => {
   const by = author(c, c.req.valid("query").device);
   const race = await runOnRace(c.env, c.req.valid("param").raceId, { type: "end" }, by);
-  return c.json({ race });
+  return c.json({ race } satisfies RaceRecordAnswer);
 });
 
 raceDayRoutes.get(
@@ -221,7 +241,7 @@ raceDayRoutes.get(
     // Målfoto: the race has removed its photos' records; their objects go now. One that fails to go is never shown
     // (finish-photos.ts reads only what the race keeps) and the cron deletes it after race day's 30 days.
     await deleteRacePhotos(c.env, raceId).catch((err: unknown) => console.error("finish photos not deleted", err));
-    return c.json({ race });
+    return c.json({ race } satisfies RaceRecordAnswer);
   },
 );
 
@@ -252,7 +272,7 @@ const reviewParam = raceParam.extend({
 });
 
 raceDayRoutes.get("/review/:raceId", validate("param", raceParam), async (c) =>
-  c.json(await answered(raceStub(c.env, c.req.valid("param").raceId).reviews())),
+  c.json((await answered(raceStub(c.env, c.req.valid("param").raceId).reviews())) satisfies ReviewRecord[]),
 );
 
 raceDayRoutes.post(
@@ -264,7 +284,8 @@ raceDayRoutes.post(
     const { raceId, itemId } = c.req.valid("param");
     const { confirm, photo } = c.req.valid("json");
     const by = decidedBy(c, c.req.valid("query").device, photo);
-    return c.json(await runOnRace(c.env, raceId, { type: "apply-review", reviewId: itemId, confirm }, by));
+    const decision = await runOnRace(c.env, raceId, { type: "apply-review", reviewId: itemId, confirm }, by);
+    return c.json(decision satisfies ReviewDecision);
   },
 );
 
@@ -276,14 +297,8 @@ raceDayRoutes.post(
   async (c) => {
     const { raceId, itemId } = c.req.valid("param");
     const by = decidedBy(c, c.req.valid("query").device, c.req.valid("json").photo);
-    return c.json(
-      await runOnRace(
-        c.env,
-        raceId,
-        { type: "discard-review", reviewId: itemId, confirm: c.req.valid("json").confirm },
-        by,
-      ),
-    );
+    const command = { type: "discard-review", reviewId: itemId, confirm: c.req.valid("json").confirm } as const;
+    return c.json((await runOnRace(c.env, raceId, command, by)) satisfies ReviewDecision);
   },
 );
 
@@ -306,7 +321,7 @@ raceDayRoutes.post(
       author(c, device),
     );
     // 202: on the review list ('Att granska'): the phone drops it from its queue, a person decides.
-    return c.json(result, result.outcome === "review" ? 202 : 200);
+    return c.json(result satisfies RapidAnswer, result.outcome === "review" ? 202 : 200);
   },
 );
 
@@ -352,7 +367,7 @@ raceDayRoutes.post(
     const command = { type: "enter-bib", entryId: entry, bib, at } as const;
     const result = await runOnRace(c.env, c.req.valid("param").raceId, command, by);
     // 202: on the review list ('Att granska'): the phone drops it from its queue, a person decides.
-    return c.json(result, result.outcome === "review" ? 202 : 200);
+    return c.json(result satisfies BibAnswer, result.outcome === "review" ? 202 : 200);
   },
 );
 
@@ -365,7 +380,8 @@ raceDayRoutes.post(
     const { raceId, entryId } = c.req.valid("param");
     const by = author(c, c.req.valid("query").device);
     const { bib, confirm } = c.req.valid("json");
-    return c.json(await runOnRace(c.env, raceId, { type: "change-bib-entry", entryId, bib, confirm }, by));
+    const result = await runOnRace(c.env, raceId, { type: "change-bib-entry", entryId, bib, confirm }, by);
+    return c.json(result satisfies BibEntryResult);
   },
 );
 
@@ -379,14 +395,15 @@ for (const action of ["remove", "restore"] as const) {
       const { raceId, entryId } = c.req.valid("param");
       const by = author(c, c.req.valid("query").device);
       const { confirm } = c.req.valid("json");
-      return c.json(await runOnRace(c.env, raceId, { type: `${action}-bib-entry`, entryId, confirm }, by));
+      const result = await runOnRace(c.env, raceId, { type: `${action}-bib-entry`, entryId, confirm }, by);
+      return c.json(result satisfies BibEntryResult);
     },
   );
 }
 
 /** Rapid timing as the race sees it now: the merged, numbered slots and who each one is. */
 raceDayRoutes.get("/slots/:raceId", validate("param", raceParam), async (c) =>
-  c.json(await answered(raceStub(c.env, c.req.valid("param").raceId).rapidTiming())),
+  c.json((await answered(raceStub(c.env, c.req.valid("param").raceId).rapidTiming())) satisfies RapidTiming),
 );
 
 /** The slot holding tap `tapId` is this runner: by bib (typed) or by the runner's sort (a tile tapped). */
@@ -417,7 +434,7 @@ raceDayRoutes.post(
     const target = "bib" in body ? { bib: body.bib } : { runnerId: runnerId(body.sort) };
     const by = decidedBy(c, c.req.valid("query").device, body.photo);
     const command = { type: "assign-slot", tapId, target, confirm: body.confirm } as const;
-    return c.json(await runOnRace(c.env, raceId, command, by));
+    return c.json((await runOnRace(c.env, raceId, command, by)) satisfies SlotResult);
   },
 );
 
@@ -430,9 +447,8 @@ for (const action of ["unassign", "discard", "restore"] as const) {
     async (c) => {
       const { raceId, tapId } = c.req.valid("param");
       const by = decidedBy(c, c.req.valid("query").device, c.req.valid("json").photo);
-      return c.json(
-        await runOnRace(c.env, raceId, { type: `${action}-slot`, tapId, confirm: c.req.valid("json").confirm }, by),
-      );
+      const command = { type: `${action}-slot`, tapId, confirm: c.req.valid("json").confirm } as const;
+      return c.json((await runOnRace(c.env, raceId, command, by)) satisfies SlotResult);
     },
   );
 }
@@ -450,7 +466,7 @@ raceDayRoutes.post(
     const by = author(c, c.req.valid("query").device);
     const device = c.req.valid("json").mainTimer;
     const race = await runOnRace(c.env, c.req.valid("param").raceId, { type: "set-main-timer", device }, by);
-    return c.json({ race });
+    return c.json({ race } satisfies RaceRecordAnswer);
   },
 );
 
@@ -473,7 +489,8 @@ raceDayRoutes.post(
   async (c) => {
     const by = author(c, c.req.valid("query").device);
     const confirm = c.req.valid("json").confirm === true;
-    return c.json(await runOnRace(c.env, c.req.valid("param").raceId, { type: "mark-official", confirm }, by));
+    const official = await runOnRace(c.env, c.req.valid("param").raceId, { type: "mark-official", confirm }, by);
+    return c.json(official satisfies OfficialResult);
   },
 );
 
@@ -498,7 +515,7 @@ raceDayRoutes.post(
       { type: "restore-time", seq },
       author(c, c.req.valid("query").device),
     );
-    return c.json({ runner });
+    return c.json({ runner } satisfies RunnerAnswer);
   },
 );
 
@@ -515,7 +532,7 @@ raceDayRoutes.get(
       runnerId(sort),
       author(c, c.req.valid("query").device),
     );
-    return c.json(moved);
+    return c.json(moved satisfies MoveResult);
   },
 );
 
@@ -534,7 +551,7 @@ raceDayRoutes.get(
   ),
   async (c) => {
     const stub = raceStub(c.env, c.req.valid("param").raceId);
-    return c.json(await answered(stub.recentEvents(c.req.valid("query").limit ?? 500)));
+    return c.json((await answered(stub.recentEvents(c.req.valid("query").limit ?? 500))) satisfies RaceAuditEvent[]);
   },
 );
 
@@ -583,7 +600,7 @@ raceDayRoutes.post(
     await c.env.RACE_HUB.getByName(RACE_HUB_NAME)
       .raceChanged(race)
       .catch((err: unknown) => console.warn("race hub notification failed", err));
-    return c.json(race);
+    return c.json(race satisfies RaceRecord);
   },
 );
 
@@ -640,7 +657,7 @@ raceDayRoutes.post("/add-runner/:raceId", validate("param", raceParam), validate
     { type: "add-runner", runner, options: { onSite: true } },
     author(c, undefined),
   );
-  return c.json(added.runner);
+  return c.json(added.runner satisfies RunnerRecord);
 });
 
 const updateRunnerBody = z.object(
@@ -664,7 +681,7 @@ raceDayRoutes.post(
     const body = c.req.valid("json");
     const patch = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
     const command = { type: "update-runner", runnerId: runnerId(sort), patch } as const;
-    return c.json(await runOnRace(c.env, raceId, command, author(c, undefined)));
+    return c.json((await runOnRace(c.env, raceId, command, author(c, undefined))) satisfies RunnerRecord);
   },
 );
 

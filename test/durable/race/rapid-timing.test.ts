@@ -10,7 +10,6 @@ import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { RaceDO } from "../../../src/durable/race/race-do";
-import type { RapidTiming } from "../../../src/durable/race/types";
 import type { RaceRecord, ReviewRecord, RunnerRecord } from "../../../src/shared/race-protocol";
 import { get, loginAdmin, post, waitFor, type CookieJar } from "../../worker/helpers";
 import {
@@ -26,6 +25,7 @@ import {
   tapId,
   useRaceYear,
 } from "./race-helpers";
+import type { RapidTiming } from "../../../src/shared/race-answers";
 
 useRaceYear(2076);
 

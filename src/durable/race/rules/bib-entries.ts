@@ -15,32 +15,15 @@
  * restoring a typed bib re-pair the bibs after it: the room refuses that until the organiser confirms who gets which
  * time (rules/retime.ts).
  */
-import {
-  isTapId,
-  RaceError,
-  type BibEntryRecord,
-  type ReviewKind,
-  type RunnerRecord,
-} from "../../../shared/race-protocol";
+import { isTapId, RaceError } from "../../../shared/race-protocol";
+import type { SentToReview, BibEntryResult } from "../../../shared/race-answers";
 import { bibEntryRecord, reviewRecord, runnerRecord } from "../records";
 import type { BibEntryRow, RaceStore } from "../storage";
-import type { ChangeAuthor, SentToReview } from "../types";
+import type { ChangeAuthor } from "../types";
 import { MAX_BIB } from "./checks";
 import { decided, mergeEffects, type Decision, type Effects, type RuleContext } from "./decision";
 import { sendToReview } from "./review-list";
 import { rapidView, reconcile, type RapidView } from "./reconcile";
-
-export interface BibEntryResult {
-  outcome: "recorded" | "replayed" | "changed" | "removed" | "restored" | "unchanged";
-  entry: BibEntryRecord;
-  /** The slot the bib reaches, as the race is now: its key and number (null: none). */
-  slot: string | null;
-  number: number | null;
-  /** The runner paired by it. */
-  runner?: RunnerRecord;
-  /** Why it pairs nobody: its review item's kind. */
-  problem?: ReviewKind;
-}
 
 export function checkEntryId(id: unknown): string {
   if (!isTapId(id)) throw new RaceError(400, "Ogiltigt id för startnumret.");

@@ -20,6 +20,7 @@
  * to the new race (move.ts and the shell's completeMove).
  */
 import { MAX_CLOCK_ERROR_MS, RaceError, type RunnerRecord } from "../../../shared/race-protocol";
+import type { NotPickedUpResult } from "../../../shared/race-answers";
 import { runnerRecord } from "../records";
 import type { RunnerRow } from "../storage";
 import { checkId, checkTapId, MAX_BIB, tapMoment } from "./checks";
@@ -150,11 +151,6 @@ export function bibAtPickup(context: RuleContext, id: string, bib: number | "nex
     throw new RaceError(400, `Startnummer måste vara ett heltal från 1 till ${MAX_BIB}.`);
   }
   return registerBib(context, id, bib);
-}
-
-export interface NotPickedUpResult {
-  /** The runners this call marked DNS. */
-  marked: RunnerRecord[];
 }
 
 /**

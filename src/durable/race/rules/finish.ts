@@ -19,9 +19,10 @@
  * review list).
  */
 import { RaceError, SAME_FINISH_WINDOW_MS, type RunnerRecord } from "../../../shared/race-protocol";
+import type { SentToReview, FinishOutcome, FinishResult } from "../../../shared/race-answers";
 import { reviewRecord, runnerRecord } from "../records";
 import type { MetaRow, RaceStore, RunnerRow } from "../storage";
-import type { ChangeAuthor, FinishOutcome, FinishResult, SentToReview, TapInput } from "../types";
+import type { ChangeAuthor, TapInput } from "../types";
 import { checkId, checkTapId, tapMoment } from "./checks";
 import { decided, type Decision, type RuleContext } from "./decision";
 import { sendToReview } from "./review-list";

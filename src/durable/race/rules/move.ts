@@ -9,8 +9,9 @@
  */
 import { isRaceId } from "../../../shared/race-id";
 import { RaceError } from "../../../shared/race-protocol";
+import type { MoveResult } from "../../../shared/race-answers";
 import type { RunnerRow } from "../storage";
-import type { AddRunnerResult, MoveResult } from "../types";
+import type { AddRunnerResult } from "../types";
 import { checkId } from "./checks";
 import { decided, type Decision, type RuleContext } from "./decision";
 

@@ -26,17 +26,13 @@
  * `hasPhoto` after the put (it removes its object when the answer is no).
  */
 import { FULL_MESSAGE, isPhotoFrame, MAX_PHOTO_BYTES, RACE_PHOTO_BYTES } from "../../../shared/finish-photos";
-import { RaceError, type PhotoRecord } from "../../../shared/race-protocol";
+import { RaceError } from "../../../shared/race-protocol";
+import type { PhotoResult } from "../../../shared/race-answers";
 import { photoRecord } from "../records";
 import type { PhotoRow, RaceStore } from "../storage";
 import { checkTapId } from "./checks";
 import { decided, type Decision, type RuleContext } from "./decision";
 import { rapidView } from "./reconcile";
-
-export interface PhotoResult {
-  outcome: "recorded" | "replayed";
-  photo: PhotoRecord & { seq: number };
-}
 
 /** Why photos were deleted, in the audit trail. */
 export type PhotoDeletion = "organiser" | "retention";

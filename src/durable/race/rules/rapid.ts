@@ -10,22 +10,15 @@
  * The slots every device recorded are merged and numbered by rules/reconcile.ts, which also matches them with the
  * bibs typed in finish order (bib-entries.ts).
  */
-import { RaceError, type SlotRecord } from "../../../shared/race-protocol";
+import { RaceError } from "../../../shared/race-protocol";
+import type { SentToReview, RapidTapResult } from "../../../shared/race-answers";
 import { reviewRecord, slotRecord } from "../records";
 import type { RaceStore } from "../storage";
-import type { ChangeAuthor, SentToReview, TapInput } from "../types";
+import type { ChangeAuthor, TapInput } from "../types";
 import { checkTapId, tapMoment } from "./checks";
 import { decided, mergeEffects, type Decision, type RuleContext } from "./decision";
 import { rapidView, reconcile, slotOfTap, type RapidView } from "./reconcile";
 import { sendToReview } from "./review-list";
-
-export interface RapidTapResult {
-  outcome: "recorded" | "replayed";
-  slot: SlotRecord;
-  /** The merged slot's number ('#12') and key, as the race is now (null: the tap is discarded). */
-  number: number | null;
-  key: string | null;
-}
 
 /** The device a tap without a device id is counted under (its taps form one stream). */
 export const UNKNOWN_DEVICE = "okänd";

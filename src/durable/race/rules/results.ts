@@ -18,18 +18,12 @@
  * both steps, and the families' mail compares with what each family was last told (results-mail.ts). A reset
  * clears all of it (reset.ts).
  */
-import { RaceError, type RaceRecord } from "../../../shared/race-protocol";
+import { RaceError } from "../../../shared/race-protocol";
+import type { OfficialResult } from "../../../shared/race-answers";
 import { resultMs } from "../../../shared/time-format";
 import { raceRecord } from "../records";
 import type { OfficialResultRow, RaceStore, RunnerRow } from "../storage";
 import { decided, type Decision, type Effects, type RuleContext } from "./decision";
-
-export interface OfficialResult {
-  race: RaceRecord;
-  outcome: "official";
-  /** Open review items the admin confirmed past. */
-  openReviews: number;
-}
 
 export function markOfficial({ store, now, by }: RuleContext, confirm: boolean): Decision<OfficialResult> {
   const meta = store.requireMeta();

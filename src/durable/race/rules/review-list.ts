@@ -5,9 +5,9 @@
  * item again.
  */
 import { RaceError, type ReviewKind } from "../../../shared/race-protocol";
+import type { SentToReview } from "../../../shared/race-answers";
 import { reviewRecord } from "../records";
 import type { ReviewRow, RunnerRow } from "../storage";
-import type { SentToReview } from "../types";
 import { decided, type Decision, type RuleContext } from "./decision";
 
 export interface ReviewInput {

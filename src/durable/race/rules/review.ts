@@ -10,9 +10,9 @@
  */
 import { pinClaimId } from "../../../shared/bib-matching";
 import { DERIVED_REVIEW_KINDS, RaceError } from "../../../shared/race-protocol";
+import type { ReviewDecision } from "../../../shared/race-answers";
 import { reviewRecord, runnerRecord } from "../records";
 import type { ReviewRow } from "../storage";
-import type { ReviewDecision } from "../types";
 import { changeBibEntry, insertEntry, removeBibEntry } from "./bib-entries";
 import { decided, mergeEffects, type Decision, type Effects, type RuleContext } from "./decision";
 import { recordFinish } from "./finish";

@@ -13,26 +13,16 @@
  * Each is one audited change; the pairings it moves are audited by reconcile.ts. A slot that does not exist is a
  * 404, nothing changed.
  */
-import { isDeviceId, RaceError, type RunnerRecord, type SlotRecord } from "../../../shared/race-protocol";
+import { isDeviceId, RaceError, type RunnerRecord } from "../../../shared/race-protocol";
 import { formatResult } from "../../../shared/time-format";
 import { raceRecord, runnerRecord, slotRecord } from "../records";
 import type { RaceStore, RapidTapRow, RunnerRow } from "../storage";
 import type { RaceRecord } from "../../../shared/race-protocol";
+import type { SlotResult } from "../../../shared/race-answers";
 import { checkTypedBib } from "./bib-entries";
 import { decided, mergeEffects, type Decision, type RuleContext } from "./decision";
 import { rapidView, reconcile, slotOfTap, type RapidView } from "./reconcile";
 import { liveRunner } from "./runners";
-
-export interface SlotResult {
-  outcome: "assigned" | "unassigned" | "discarded" | "restored" | "kept" | "unchanged";
-  /** The tap the call named, as it is now. */
-  slot: SlotRecord;
-  /** Its merged slot's key and number now (null: discarded). */
-  key: string | null;
-  number: number | null;
-  /** The runner the slot is now, if any. */
-  runner?: RunnerRecord;
-}
 
 export interface AssignTarget {
   bib?: number;

@@ -15,8 +15,9 @@
  */
 import { formatStockholmClock } from "../../../shared/stockholm";
 import { FAR_START_MS, RaceError, START_SAME_WINDOW_MS, type RaceRecord } from "../../../shared/race-protocol";
+import type { SentToReview, StartResult } from "../../../shared/race-answers";
 import { raceRecord } from "../records";
-import type { SentToReview, StartResult, TapInput } from "../types";
+import type { TapInput } from "../types";
 import { checkTapId, tapMoment } from "./checks";
 import { decided, type Decision, type RuleContext } from "./decision";
 import { sendToReview } from "./review-list";

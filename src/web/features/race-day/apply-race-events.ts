@@ -21,6 +21,7 @@ import {
   type ReviewRecord,
   type RunnerRecord,
   type SlotRecord,
+  type WithSeq,
 } from "../../../shared/race-protocol";
 
 /**
@@ -45,9 +46,6 @@ export interface LiveRace {
   /** Rapid timing's taps and typed bibs (undefined: not known yet). */
   rapid?: RapidRecords | undefined;
 }
-
-/** A record as the cache keeps it: with the seq of its last change when the server said. */
-export type WithSeq<T> = T & { seq?: number };
 
 export const seqOf = (record: object | undefined): number | undefined => {
   const seq = (record as { seq?: unknown } | undefined)?.seq;

@@ -7,6 +7,7 @@
  */
 import { useCallback, useEffect, useRef, useState } from "react";
 import { photoUrl } from "../../../shared/finish-photos";
+import type { PhotosDeleted } from "../../../shared/race-answers";
 import type { PhotoRecord } from "../../../shared/race-protocol";
 import { SEASON } from "../../../shared/season";
 import { useMutation } from "@tanstack/react-query";
@@ -152,7 +153,7 @@ function DeletePhotos({ raceId, onDone }: { raceId: string; onDone: (message: st
   const remove = useMutation({
     mutationFn: async () => {
       await dropRacePhotos(raceId);
-      return api<{ deleted: number }>(raceDayUrl(["photos-delete", raceId]), { method: "POST", json: {} });
+      return api<PhotosDeleted>(raceDayUrl(["photos-delete", raceId]), { method: "POST", json: {} });
     },
     onSuccess: () => {
       setOpen(false);

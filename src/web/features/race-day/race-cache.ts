@@ -4,8 +4,8 @@
  * between): the records carry the race's sequence number, and an older answer is not written (apply-race-events).
  */
 import type { QueryClient } from "@tanstack/react-query";
-import type { RaceRecord, ReviewRecord, RunnerRecord } from "../../../shared/race-protocol";
-import { applyReview, removeRunner, replaceAnswerRace, upsertAnswerRunner, type WithSeq } from "./apply-race-events";
+import type { RaceRecord, ReviewRecord, RunnerRecord, WithSeq } from "../../../shared/race-protocol";
+import { applyReview, removeRunner, replaceAnswerRace, upsertAnswerRunner } from "./apply-race-events";
 import { raceQueryOptions } from "./api/get-race";
 import { racesQueryOptions } from "./api/get-races";
 import { reviewsQueryOptions } from "./api/get-reviews";

@@ -1,12 +1,12 @@
 /** One queued press to its call, and the answer to what the queue does with it (tap-queue.ts, `SendResult`). */
-import type { ReviewRecord } from "../../../shared/race-protocol";
-import { finishRunner, type FinishAnswer } from "./api/finish-runner";
-import { enterBib, rapidTap, type BibAnswer, type RapidAnswer } from "./api/rapid-timing";
-import { startRace, type StartAnswer } from "./api/start-race";
+import type { BibAnswer, FinishAnswer, RapidAnswer, SentToReview, StartAnswer } from "../../../shared/race-answers";
+import { finishRunner } from "./api/finish-runner";
+import { enterBib, rapidTap } from "./api/rapid-timing";
+import { startRace } from "./api/start-race";
 import { stockholmClockTime } from "./race-view";
 import { resultOfError, reviewMessage, type KnownItem, type SendResult } from "./tap-queue";
 
-const isReview = (x: unknown): x is { outcome: "review"; review: ReviewRecord } => {
+const isReview = (x: unknown): x is SentToReview => {
   if (typeof x !== "object" || x === null) return false;
   const a = x as { outcome?: unknown; review?: { reason?: unknown } };
   return a.outcome === "review" && typeof a.review?.reason === "string";
@@ -35,7 +35,7 @@ export function rapidResult(answer: RapidAnswer): SendResult {
  * The race keeps every typed bib in its place (a bib it cannot pair goes on the review list beside it); one typed
  * before the race's start is a review answer, which takes it out of the queue like any press.
  */
-export function bibEntryResult(answer: BibAnswer | { outcome: "review"; review: ReviewRecord }): SendResult {
+export function bibEntryResult(answer: BibAnswer): SendResult {
   if (isReview(answer)) return { kind: "review", review: answer.review, message: reviewMessage(answer.review) };
   const result: SendResult = { kind: "sent", outcome: answer.outcome, entry: answer.entry };
   if (answer.runner) result.runner = answer.runner;

@@ -1,6 +1,6 @@
 /** GET /admin/api/races/change-distance/{targetRaceId}/{part}/{sort}: moves a runner to another race of the day. */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { RunnerRecord } from "../../../../shared/race-protocol";
+import type { MoveResult } from "../../../../shared/race-answers";
 import { api } from "../../../lib/api";
 import { uncacheRunner } from "../race-cache";
 import { raceQueryOptions } from "./get-race";
@@ -12,8 +12,8 @@ export interface ChangeDistance {
   sort: string;
 }
 
-export function changeDistance({ target, raceId, sort }: ChangeDistance) {
-  return api<{ runner: RunnerRecord; droppedBib?: number }>(raceDayUrl(["change-distance", target, raceId, sort]));
+export function changeDistance({ target, raceId, sort }: ChangeDistance): Promise<MoveResult> {
+  return api<MoveResult>(raceDayUrl(["change-distance", target, raceId, sort]));
 }
 
 export function useChangeDistance() {

@@ -5,14 +5,15 @@
  * POST …/discard {confirm?}: 'Kasta'. Both are audited; every phone hears the item leave the list over its socket.
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { RaceRecord, RetimeConfirm, ReviewRecord, RunnerRecord } from "../../../../shared/race-protocol";
+import type { ReviewDecision } from "../../../../shared/race-answers";
+import type { RetimeConfirm } from "../../../../shared/race-protocol";
 import { api } from "../../../lib/api";
-import type { WithSeq } from "../apply-race-events";
 import { cacheRace, cacheRunner, uncacheDecidedReview } from "../race-cache";
 import { auditQueryOptions } from "./get-audit";
 import { raceDayUrl } from "./race-day-url";
 
-export interface ReviewDecision {
+/** The call's arguments: the item, apply or discard, and what goes in the body. */
+export interface DecideReview {
   raceId: string;
   itemId: string;
   action: "apply" | "discard";
@@ -22,14 +23,8 @@ export interface ReviewDecision {
   photo?: boolean;
 }
 
-export interface DecisionAnswer {
-  review: ReviewRecord;
-  runner?: WithSeq<RunnerRecord>;
-  race?: WithSeq<RaceRecord>;
-}
-
-export function decideReview({ raceId, itemId, action, confirm, photo }: ReviewDecision): Promise<DecisionAnswer> {
-  return api<DecisionAnswer>(raceDayUrl(["review", raceId, itemId, action]), {
+export function decideReview({ raceId, itemId, action, confirm, photo }: DecideReview): Promise<ReviewDecision> {
+  return api<ReviewDecision>(raceDayUrl(["review", raceId, itemId, action]), {
     method: "POST",
     json: { ...(confirm ? { confirm } : {}), ...(photo ? { photo: true } : {}) },
   });

@@ -3,9 +3,8 @@
  * never picked up the bib at the desk is marked DNS in one audited action. The server refuses it without the word.
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { RunnerRecord } from "../../../../shared/race-protocol";
+import type { NotPickedUpResult } from "../../../../shared/race-answers";
 import { api } from "../../../lib/api";
-import type { WithSeq } from "../apply-race-events";
 import { cacheRunner } from "../race-cache";
 import { raceDayUrl } from "./race-day-url";
 
@@ -15,8 +14,8 @@ export function markNotPickedUpDns({
 }: {
   raceId: string;
   confirm: string;
-}): Promise<{ marked: WithSeq<RunnerRecord>[] }> {
-  return api(raceDayUrl(["dns-not-picked-up", raceId], { confirm }));
+}): Promise<NotPickedUpResult> {
+  return api<NotPickedUpResult>(raceDayUrl(["dns-not-picked-up", raceId], { confirm }));
 }
 
 export function useMarkNotPickedUpDns(raceId: string) {

@@ -1,12 +1,12 @@
 /** GET /admin/api/races/end/{raceId}: 409 unless the race is started and nobody is still running. */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { RaceRecord } from "../../../../shared/race-protocol";
+import type { RaceRecordAnswer } from "../../../../shared/race-answers";
 import { api } from "../../../lib/api";
 import { cacheRace } from "../race-cache";
 import { raceDayUrl } from "./race-day-url";
 
-export function endRace(raceId: string): Promise<{ race: RaceRecord }> {
-  return api<{ race: RaceRecord }>(raceDayUrl(["end", raceId]));
+export function endRace(raceId: string): Promise<RaceRecordAnswer> {
+  return api<RaceRecordAnswer>(raceDayUrl(["end", raceId]));
 }
 
 export function useEndRace() {

@@ -3,19 +3,10 @@
  * queue, never awaited by a click. A replayed tap id answers its first answer again ('replayed'). 202 with
  * `{outcome: 'review'}`: the race could not take the tap as it was; it is in the race's review list.
  */
-import type { ReviewRecord, RunnerRecord } from "../../../../shared/race-protocol";
+import type { FinishAnswer } from "../../../../shared/race-answers";
 import { api } from "../../../lib/api";
-import type { WithSeq } from "../apply-race-events";
 import type { FinishItem } from "../tap-queue";
 import { raceDayUrl, SEND_TIMEOUT_MS } from "./race-day-url";
-
-export type FinishAnswer =
-  | {
-      finished: number;
-      runner: WithSeq<RunnerRecord>;
-      outcome: "recorded" | "same-finish" | "conflict" | "rerecorded" | "replayed";
-    }
-  | { outcome: "review"; review: ReviewRecord };
 
 export function finishRunner(
   raceId: string,

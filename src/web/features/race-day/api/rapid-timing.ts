@@ -10,17 +10,16 @@
  */
 import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import type {
-  BibEntryRecord,
-  RaceRecord,
-  RaceEvent,
-  RetimeConfirm,
-  ReviewKind,
-  ReviewRecord,
-  RunnerRecord,
-  SlotRecord,
-} from "../../../../shared/race-protocol";
+  BibAnswer,
+  BibEntryResult,
+  OfficialResult,
+  RaceRecordAnswer,
+  RapidAnswer,
+  SlotResult,
+} from "../../../../shared/race-answers";
+import type { BibEntryRecord, RaceEvent, RetimeConfirm, SlotRecord, WithSeq } from "../../../../shared/race-protocol";
 import { api } from "../../../lib/api";
-import { applyRapid, EMPTY_RAPID, isStaleAnswer, seqOf, type RapidRecords, type WithSeq } from "../apply-race-events";
+import { applyRapid, EMPTY_RAPID, isStaleAnswer, seqOf, type RapidRecords } from "../apply-race-events";
 import { cacheRace, cacheRunner, liveSeq } from "../race-cache";
 import type { BibEntryItem, RapidItem } from "../tap-queue";
 import { raceDayUrl, SEND_TIMEOUT_MS } from "./race-day-url";
@@ -57,10 +56,6 @@ export function cacheRapidRecord(
   });
 }
 
-export type RapidAnswer =
-  | { outcome: "recorded" | "replayed"; slot: WithSeq<SlotRecord>; number: number | null; key: string | null }
-  | { outcome: "review"; review: ReviewRecord };
-
 export function rapidTap(raceId: string, { tap, at, device, err }: RapidItem): Promise<RapidAnswer> {
   return api<RapidAnswer>(raceDayUrl(["rapid", raceId], { tap, at, err, device }), {
     method: "POST",
@@ -68,16 +63,7 @@ export function rapidTap(raceId: string, { tap, at, device, err }: RapidItem): P
   });
 }
 
-export interface BibAnswer {
-  outcome: string;
-  entry: WithSeq<BibEntryRecord>;
-  slot: string | null;
-  number: number | null;
-  runner?: WithSeq<RunnerRecord>;
-  problem?: ReviewKind;
-}
-
-function settleBib(queryClient: QueryClient, raceId: string, answer: BibAnswer): void {
+function settleBib(queryClient: QueryClient, raceId: string, answer: BibEntryResult): void {
   cacheRapidRecord(queryClient, raceId, answer.entry);
   if (answer.runner) cacheRunner(queryClient, raceId, answer.runner);
 }
@@ -87,10 +73,7 @@ function settleBib(queryClient: QueryClient, raceId: string, answer: BibAnswer):
  * phone made for it, the device that typed it and when it was typed (a bib typed before the race's start goes to
  * the review list: 202 with the item, which the queue drops like a tap's).
  */
-export function enterBib(
-  raceId: string,
-  { tap, bib, device, at }: BibEntryItem,
-): Promise<BibAnswer | { outcome: "review"; review: ReviewRecord }> {
+export function enterBib(raceId: string, { tap, bib, device, at }: BibEntryItem): Promise<BibAnswer> {
   return api<BibAnswer>(raceDayUrl(["bibs", raceId], { device }), {
     method: "POST",
     json: { entry: tap, bib: String(bib), at: Math.round(at) },
@@ -106,7 +89,7 @@ export function useChangeBib(raceId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ entry, bib, confirm }: { entry: string; bib: number | null; confirm?: RetimeConfirm[] }) =>
-      api<BibAnswer>(raceDayUrl(["bibs", raceId, entry, bib === null ? "remove" : "change"]), {
+      api<BibEntryResult>(raceDayUrl(["bibs", raceId, entry, bib === null ? "remove" : "change"]), {
         method: "POST",
         json: { ...(bib === null ? {} : { bib }), ...(confirm ? { confirm } : {}) },
       }),
@@ -128,8 +111,8 @@ export function useSlotAction(raceId: string) {
         ...(action.photo ? { photo: true } : {}),
       };
       return "discard" in action
-        ? api<unknown>(raceDayUrl(["slots", raceId, action.tap, "discard"]), { method: "POST", json: confirm })
-        : api<unknown>(raceDayUrl(["slots", raceId, action.tap, "assign"]), {
+        ? api<SlotResult>(raceDayUrl(["slots", raceId, action.tap, "discard"]), { method: "POST", json: confirm })
+        : api<SlotResult>(raceDayUrl(["slots", raceId, action.tap, "assign"]), {
             method: "POST",
             json: "bib" in action ? { bib: action.bib, ...confirm } : { sort: action.sort, ...confirm },
           });
@@ -141,15 +124,9 @@ export function useMainTimer(raceId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (mainTimer: string | null) =>
-      api<{ race: WithSeq<RaceRecord> }>(raceDayUrl(["main-timer", raceId]), { method: "POST", json: { mainTimer } }),
+      api<RaceRecordAnswer>(raceDayUrl(["main-timer", raceId]), { method: "POST", json: { mainTimer } }),
     onSuccess: ({ race }) => cacheRace(queryClient, race),
   });
-}
-
-export interface OfficialAnswer {
-  outcome: "official";
-  race: WithSeq<RaceRecord>;
-  openReviews: number;
 }
 
 /** 'Officiella': once, on an ended race; past open review items only with `confirm`. */
@@ -157,7 +134,7 @@ export function useMarkOfficial(raceId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (confirm: boolean) =>
-      api<OfficialAnswer>(raceDayUrl(["official", raceId]), { method: "POST", json: confirm ? { confirm } : {} }),
+      api<OfficialResult>(raceDayUrl(["official", raceId]), { method: "POST", json: confirm ? { confirm } : {} }),
     onSuccess: ({ race }) => cacheRace(queryClient, race),
   });
 }

@@ -3,7 +3,7 @@
  * one of the race's range. 409 "Startnummer N används redan av …" when it is taken.
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { RunnerRecord } from "../../../../shared/race-protocol";
+import type { RunnerAnswer } from "../../../../shared/race-answers";
 import { api } from "../../../lib/api";
 import { cacheRunner } from "../race-cache";
 import { raceDayUrl } from "./race-day-url";
@@ -16,8 +16,8 @@ export function registerBib({
   raceId: string;
   sort: string;
   bib: number | "next";
-}): Promise<{ runner: RunnerRecord }> {
-  return api<{ runner: RunnerRecord }>(raceDayUrl(["register-bib", raceId, sort, bib]));
+}): Promise<RunnerAnswer> {
+  return api<RunnerAnswer>(raceDayUrl(["register-bib", raceId, sort, bib]));
 }
 
 export function useRegisterBib() {

@@ -3,21 +3,14 @@
  * bibs kept. The server refuses a reset without the word (400), so the word the person typed travels with it.
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { RaceRecord } from "../../../../shared/race-protocol";
+import type { RaceRecordAnswer } from "../../../../shared/race-answers";
 import { api } from "../../../lib/api";
-import type { WithSeq } from "../apply-race-events";
 import { cacheRace } from "../race-cache";
 import { raceQueryOptions } from "./get-race";
 import { raceDayUrl } from "./race-day-url";
 
-export function resetRace({
-  raceId,
-  confirm,
-}: {
-  raceId: string;
-  confirm: string;
-}): Promise<{ race: WithSeq<RaceRecord> }> {
-  return api<{ race: RaceRecord }>(raceDayUrl(["reset", raceId], { confirm }));
+export function resetRace({ raceId, confirm }: { raceId: string; confirm: string }): Promise<RaceRecordAnswer> {
+  return api<RaceRecordAnswer>(raceDayUrl(["reset", raceId], { confirm }));
 }
 
 export function useResetRace() {

@@ -4,21 +4,14 @@
  * runner is gone.
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { RunnerRecord } from "../../../../shared/race-protocol";
+import type { RunnerAnswer } from "../../../../shared/race-answers";
 import { api } from "../../../lib/api";
-import type { WithSeq } from "../apply-race-events";
 import { cacheRunner } from "../race-cache";
 import { auditQueryOptions } from "./get-audit";
 import { raceDayUrl } from "./race-day-url";
 
-export function restoreTime({
-  raceId,
-  seq,
-}: {
-  raceId: string;
-  seq: number;
-}): Promise<{ runner: WithSeq<RunnerRecord> }> {
-  return api(raceDayUrl(["restore-time", raceId, seq]), { method: "POST", json: {} });
+export function restoreTime({ raceId, seq }: { raceId: string; seq: number }): Promise<RunnerAnswer> {
+  return api<RunnerAnswer>(raceDayUrl(["restore-time", raceId, seq]), { method: "POST", json: {} });
 }
 
 export function useRestoreTime() {

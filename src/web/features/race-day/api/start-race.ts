@@ -4,15 +4,10 @@
  * 'same-start' (the first start stands); 202 `{outcome: 'review'}` when a person must decide (a second start far
  * from the first, a start far from the race's day and time, a start for an ended race).
  */
-import type { RaceRecord, ReviewRecord } from "../../../../shared/race-protocol";
+import type { StartAnswer } from "../../../../shared/race-answers";
 import { api } from "../../../lib/api";
-import type { WithSeq } from "../apply-race-events";
 import type { StartItem } from "../tap-queue";
 import { raceDayUrl, SEND_TIMEOUT_MS } from "./race-day-url";
-
-export type StartAnswer =
-  | { started: number; race: WithSeq<RaceRecord>; outcome: "started" | "same-start" | "replayed" }
-  | { outcome: "review"; review: ReviewRecord };
 
 export function startRace(raceId: string, { tap, at, device, err }: StartItem): Promise<StartAnswer> {
   return api<StartAnswer>(raceDayUrl(["start", raceId], { tap, at, err, device }), {
