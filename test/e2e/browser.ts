@@ -4,10 +4,10 @@
  */
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from "playwright-core";
 import { afterEach, expect } from "vitest";
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../../scripts/lib/chromium.mjs";
+import { CHROMIUM_ARGS, TEST_CHROMIUM_PATH } from "../../scripts/lib/chromium.mjs";
 
 export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+  return chromium.launch({ executablePath: TEST_CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
 }
 
 const common: BrowserContextOptions = { locale: "sv-SE", timezoneId: "Europe/Stockholm" };

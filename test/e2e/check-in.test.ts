@@ -12,7 +12,7 @@ import { decode } from "fast-png";
 import { chromium, type APIRequestContext, type Browser } from "playwright-core";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { e2eBaseURL } from "./server-url";
-import { CHROMIUM_PATH, fakeCameraArgs } from "../../scripts/lib/chromium.mjs";
+import { TEST_CHROMIUM_PATH, fakeCameraArgs } from "../../scripts/lib/chromium.mjs";
 import { raceIdForSeason } from "../../src/shared/race-id";
 import { contextsStayOnSite, desktopContext, launchBrowser, phoneContext, signInAsDevAdmin } from "./browser";
 import { writeY4m } from "./fake-camera";
@@ -111,7 +111,7 @@ test("the desk reads the receipt's QR with the camera and checks the family in; 
   await visitor.close();
 
   const camera = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
+    executablePath: TEST_CHROMIUM_PATH,
     headless: true,
     args: fakeCameraArgs(y4mOf(png)),
   });

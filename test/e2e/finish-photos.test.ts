@@ -13,7 +13,7 @@
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { e2eBaseURL } from "./server-url";
-import { CHROMIUM_PATH, fakeCameraArgs } from "../../scripts/lib/chromium.mjs";
+import { TEST_CHROMIUM_PATH, fakeCameraArgs } from "../../scripts/lib/chromium.mjs";
 import { photoUrl } from "../../src/shared/finish-photos";
 import type { RaceAuditEvent } from "../../src/shared/race-protocol";
 import { contextsStayOnSite, launchBrowser } from "./browser";
@@ -33,7 +33,7 @@ let proxy: PhoneProxy;
 beforeAll(async () => {
   const video = writeY4m("malfoto", 384, 216, FPS, numberedFrames(600));
   camera = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
+    executablePath: TEST_CHROMIUM_PATH,
     headless: true,
     args: fakeCameraArgs(video),
   });

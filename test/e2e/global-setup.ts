@@ -1,5 +1,5 @@
 /**
- * The e2e project's global setup: checks for Debian's Chromium, then runs the real `npm start` path
+ * The e2e project's global setup: checks for Debian's Chromium (its headless shell), then runs the real `npm start` path
  * (build into dist/, migrate, seed, wrangler dev) on a free port with a fresh state directory, with a test
  * CAMPAIGN_CODES secret (campaign-secret.ts), and a second server on the same build with a state of its own.
  * The browser files run two at a time (vitest.config.ts), each on the server of its vitest worker (`e2eBaseURL()`,
@@ -12,7 +12,7 @@
 import { existsSync } from "node:fs";
 import type { TestProject } from "vitest/node";
 import { startLocalServer } from "../../scripts/lib/server.mjs";
-import { CHROMIUM_PATH } from "../../scripts/lib/chromium.mjs";
+import { TEST_CHROMIUM_PATH } from "../../scripts/lib/chromium.mjs";
 import { E2E_CAMPAIGN_CODES } from "./campaign-secret";
 
 declare module "vitest" {
@@ -25,9 +25,11 @@ declare module "vitest" {
 const SERVERS = Math.max(1, Number(process.env.E2E_SERVERS ?? "2"));
 
 export default async function setup(project: TestProject) {
-  if (!existsSync(CHROMIUM_PATH)) {
+  if (!existsSync(TEST_CHROMIUM_PATH)) {
     // One line, no stack: the reader needs the command, not our call chain.
-    const error = new Error('Chromium saknas: installera med "apt-get install -y chromium" (Debian) och kör igen.');
+    const error = new Error(
+      'Chromium saknas: installera med "apt-get install -y chromium-headless-shell" (Debian) och kör igen.',
+    );
     error.stack = error.message;
     throw error;
   }
