@@ -124,10 +124,12 @@ export interface MoveResult {
 
 /**
  * What every RPC method of the race object answers: its value, or the race's refusal (a 4xx with a Swedish
- * message; `final`: a distance move that no retry can complete). Real errors are thrown.
+ * message; `final`: a distance move that no retry can complete; `retryAfter`: a 429's seconds to wait). Real errors
+ * are thrown.
  */
 export type RaceAnswer<T> =
-  { ok: true; value: T } | { ok: false; status: RaceErrorStatus; error: string; final?: true; retimes?: Retime[] };
+  | { ok: true; value: T }
+  | { ok: false; status: RaceErrorStatus; error: string; final?: true; retimes?: Retime[]; retryAfter?: number };
 
 /** Rapid timing as the race object sees it now: the merged, numbered slots and who each one is. */
 export interface RapidTiming {
