@@ -1,16 +1,13 @@
 /**
  * The browser's own defences: the security headers every answer of the site carries. One function decides them
- * from the site's settings and whether the answer is one of the admin area's documents (`isAdminDocument`: only
- * those may use the camera and show `blob:` images), and two places send them: the Worker's middleware on everything the Worker answers
- * (src/worker/middleware/security-headers.ts), and the build, which writes the same headers into the static
- * assets' `_headers` file (vite.config.ts, `headersFileRules`), since assets such as the admin area's start pages
- * (admin/_shell.html, which the admin service worker keeps) are served without running the Worker. Both read the
- * same wrangler.toml variables (PUBLIC_ORIGIN, MAP_TILE_URL), so a page gets the same policy whichever of the two
- * served it.
+ * from the site's settings and whether the answer is one of the admin area's documents (`isAdminDocument`,
+ * admin-document.ts: only those may use the camera and show `blob:` images), and two places send them: the
+ * Worker's middleware on everything the Worker answers (src/worker/middleware/security-headers.ts), and the build,
+ * which writes the same headers into the static assets' `_headers` file (vite.config.ts, `headersFileRules`), since
+ * assets such as the admin area's start pages (admin/_shell.html, which the admin service worker keeps) are served
+ * without running the Worker. Both read the same wrangler.toml variables (PUBLIC_ORIGIN, MAP_TILE_URL), so a page
+ * gets the same policy whichever of the two served it.
  */
-import { isAdminDocument } from "./admin-document";
-
-export { isAdminDocument };
 
 /**
  * The pre-rendered pages' one inline script (scripts/prerender.mjs): after the first paint it adds the module
@@ -159,7 +156,8 @@ export const ADMIN_DOCUMENT_HEADERS = ["content-security-policy", "permissions-p
  * public/_headers): every path gets the public site's headers; `/admin` and `/admin/*` (the admin area's pages the
  * assets serve by themselves: admin/_shell.html, admin/_race-shell.html, which the admin service worker keeps) have
  * the two that differ taken off (`! name`, the file's syntax for dropping what an earlier rule set) and the admin
- * area's set instead.
+ * area's set instead: the paths `isAdminDocument` (admin-document.ts) names. This file imports nothing, so the Node
+ * scripts read it as it is (scripts/lib/deploy-checks.mjs).
  */
 export function headersFileRules(settings: Omit<SecuritySettings, "admin">): string {
   const pub = securityHeaders({ ...settings, admin: false });

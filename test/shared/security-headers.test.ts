@@ -6,12 +6,12 @@
  * test/e2e/security-headers.test.ts.
  */
 import { createHash } from "node:crypto";
+import { isAdminDocument } from "../../src/shared/admin-document";
 import { describe, expect, it } from "vitest";
 import {
   ADMIN_DOCUMENT_HEADERS,
   contentSecurityPolicy,
   headersFileRules,
-  isAdminDocument,
   mapTileSource,
   PAGE_LOADER_SCRIPT,
   PAGE_LOADER_SCRIPT_HASH,

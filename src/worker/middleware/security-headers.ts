@@ -1,5 +1,6 @@
 import { createMiddleware } from "hono/factory";
-import { isAdminDocument, securityHeaders } from "../../shared/security-headers";
+import { isAdminDocument } from "../../shared/admin-document";
+import { securityHeaders } from "../../shared/security-headers";
 import type { AppEnv } from "../env";
 import { setAnswerHeaders } from "../lib/answer-headers";
 

@@ -15,7 +15,8 @@
  *   admin area's for `/admin` and `/admin/…`: src/shared/security-headers.ts), set by the security middleware.
  */
 import type { Context } from "hono";
-import { ADMIN_DOCUMENT_HEADERS, isAdminDocument } from "../../shared/security-headers";
+import { isAdminDocument } from "../../shared/admin-document";
+import { ADMIN_DOCUMENT_HEADERS } from "../../shared/security-headers";
 import type { AppEnv } from "../env";
 
 /** The server's own paths (run_worker_first in wrangler.toml, less the pre-rendered pages): JSON 404s. */
