@@ -5,7 +5,7 @@ import react from "@vitejs/plugin-react";
 import { defineConfig, type Plugin } from "vite";
 import { unstable_readConfig } from "wrangler";
 import { chunkGroup } from "./scripts/lib/chunk-groups.mjs";
-import { securityHeaders } from "./src/shared/security-headers";
+import { headersFileRules } from "./src/shared/security-headers";
 
 // `npm run dev` passes STATE_DIR so the dev server uses the same local D1/Durable Object state that
 // scripts/start.mjs migrated and seeded (default .wrangler/state, the plugin's own default).
@@ -39,24 +39,21 @@ function siteSettings() {
 const site = siteSettings();
 
 /**
- * The static assets are served without the Worker (the SPA shell for /anmalan/2 or /admin/race/{id}, the
- * scripts, the pictures), so their security headers go into the built `_headers` file: the same headers the
+ * The static assets are served without the Worker (the admin area's start pages admin/_shell.html and
+ * admin/_race-shell.html, the scripts, the pictures), so their security headers go into the built `_headers` file: the same headers the
  * Worker's middleware sends, from the same settings (src/shared/security-headers.ts). public/_headers keeps the
- * rules written by hand; this adds one rule for every path after them.
+ * rules written by hand; this adds one rule for every path after them, and the admin area's two differing headers.
  */
 function securityHeadersFile(): Plugin {
   return {
     name: "loppet:security-headers-file",
     applyToEnvironment: (environment) => environment.name === "client",
     async writeBundle(options) {
-      const headers = securityHeaders({ publicOrigin: site.publicOrigin, mapTileUrl: site.mapTileUrl });
-      const rule = Object.entries(headers).map(([name, value]) => `  ${name}: ${value}`);
+      const rules = headersFileRules({ publicOrigin: site.publicOrigin, mapTileUrl: site.mapTileUrl });
       const block = [
         "",
         "# Security headers (added by the build from wrangler.toml; src/shared/security-headers.ts).",
-        "/*",
-        ...rule,
-        "",
+        rules,
       ];
       await appendFile(path.join(options.dir!, "_headers"), block.join("\n"));
     },

@@ -186,7 +186,7 @@ export type RaceAuditEvent = {
  * properties (not their class), so the Worker recognises one by name and maps `status` to its HTTP answer.
  */
 export const RACE_ERROR_NAME = "RaceError";
-export type RaceErrorStatus = 400 | 404 | 409 | 422;
+export type RaceErrorStatus = 400 | 404 | 409 | 422 | 429;
 
 export class RaceError extends Error {
   readonly status: RaceErrorStatus;
@@ -194,12 +194,19 @@ export class RaceError extends Error {
   readonly final?: true;
   /** An action that would re-time runners it does not name: who, and which time each would get. */
   readonly retimes?: Retime[];
-  constructor(status: RaceErrorStatus, message: string, options: { final?: boolean; retimes?: Retime[] } = {}) {
+  /** A 429: the seconds until the call is taken again (the answer's `Retry-After`). */
+  readonly retryAfter?: number;
+  constructor(
+    status: RaceErrorStatus,
+    message: string,
+    options: { final?: boolean; retimes?: Retime[]; retryAfter?: number } = {},
+  ) {
     super(message);
     this.name = RACE_ERROR_NAME;
     this.status = status;
     if (options.final) this.final = true;
     if (options.retimes) this.retimes = options.retimes;
+    if (options.retryAfter !== undefined) this.retryAfter = options.retryAfter;
   }
 }
 

@@ -1,10 +1,12 @@
 /**
  * The browser's own defences: the security headers every answer of the site carries. One function decides them
- * from the site's settings, and two places send them: the Worker's middleware on everything the Worker answers
- * (src/worker/middleware/security-headers.ts), and the build, which writes the same headers into the static
- * assets' `_headers` file (vite.config.ts), since assets such as the SPA shell for /anmalan/2 or /admin/race/{id}
- * are served without running the Worker. Both read the same wrangler.toml variables (PUBLIC_ORIGIN,
- * MAP_TILE_URL), so a page gets the same policy whichever of the two served it.
+ * from the site's settings and whether the answer is one of the admin area's documents (`isAdminDocument`,
+ * admin-document.ts: only those may use the camera and show `blob:` images), and two places send them: the
+ * Worker's middleware on everything the Worker answers (src/worker/middleware/security-headers.ts), and the build,
+ * which writes the same headers into the static assets' `_headers` file (vite.config.ts, `headersFileRules`), since
+ * assets such as the admin area's start pages (admin/_shell.html, which the admin service worker keeps) are served
+ * without running the Worker. Both read the same wrangler.toml variables (PUBLIC_ORIGIN, MAP_TILE_URL), so a page
+ * gets the same policy whichever of the two served it.
  */
 
 /**
@@ -35,12 +37,8 @@ export const GOOGLE_SIGN_IN = {
 /** One year. Without includeSubDomains: the club's other subdomains may not all be served over https. */
 export const HSTS_MAX_AGE = 31_536_000;
 
-/**
- * The camera for our own origin only: one document serves every screen, and a visitor may move from a public
- * page to the bib desk without loading a new one. Everything else a page could ask the browser for is denied.
- */
-export const PERMISSIONS_POLICY = [
-  "camera=(self)",
+/** Everything a page could ask the browser for, denied; the camera only on the admin area's documents. */
+const DENIED_FEATURES = [
   "microphone=()",
   "geolocation=()",
   "payment=()",
@@ -57,7 +55,12 @@ export const PERMISSIONS_POLICY = [
   "publickey-credentials-get=()",
   "xr-spatial-tracking=()",
   "browsing-topics=()",
-].join(", ");
+];
+
+/** The public site's documents: no camera either. */
+export const PERMISSIONS_POLICY = ["camera=()", ...DENIED_FEATURES].join(", ");
+/** The admin area's documents: the camera for our own origin (Målfoto, the bib desk), nothing else. */
+export const ADMIN_PERMISSIONS_POLICY = ["camera=(self)", ...DENIED_FEATURES].join(", ");
 
 export interface SecuritySettings {
   /** The site's address (wrangler.toml PUBLIC_ORIGIN): the live sockets' host, and https or not. */
@@ -69,6 +72,11 @@ export interface SecuritySettings {
    * React refresh preamble), so its pages allow inline scripts. Never set for a build.
    */
   viteDevServer?: boolean;
+  /**
+   * An admin area's document (`isAdminDocument`): the camera allowed, and `blob:` images (Målfoto's frames shown
+   * from the phone's memory before they are sent). The public site's documents get neither.
+   */
+  admin?: boolean;
 }
 
 /**
@@ -105,9 +113,9 @@ export function contentSecurityPolicy(settings: SecuritySettings): string {
     // React's style attributes in the pre-rendered HTML and the inlined stylesheets (scripts/prerender.mjs) are
     // inline styles; a style cannot run code.
     `style-src 'self' 'unsafe-inline' ${GOOGLE_SIGN_IN.style}`,
-    // data: for Leaflet's stylesheet images, blob: for pictures made in the page; the QR images are our own
-    // (/qr-v2), as are the gallery photos (/galleri-bilder/…).
-    `img-src 'self' data: blob:${tiles ? ` ${tiles}` : ""}`,
+    // data: for Leaflet's stylesheet images; blob: (pictures made in the page) only in the admin area; the QR
+    // images are our own (/qr-v2), as are the gallery photos (/galleri-bilder/…).
+    `img-src 'self' data:${settings.admin ? " blob:" : ""}${tiles ? ` ${tiles}` : ""}`,
     "font-src 'self'",
     `connect-src 'self' ${socketSource(settings.publicOrigin)} ${GOOGLE_SIGN_IN.connect}`,
     `frame-src ${GOOGLE_SIGN_IN.frame}`,
@@ -132,10 +140,33 @@ export function securityHeaders(settings: SecuritySettings): Record<string, stri
     // The origin, never the path, to other sites: a map tile server asks for a referrer, and a path such as
     // /kvitto/{id} names a family's registration.
     "referrer-policy": "strict-origin-when-cross-origin",
-    "permissions-policy": PERMISSIONS_POLICY,
+    "permissions-policy": settings.admin ? ADMIN_PERMISSIONS_POLICY : PERMISSIONS_POLICY,
   };
   if (new URL(settings.publicOrigin).protocol === "https:") {
     headers["strict-transport-security"] = `max-age=${HSTS_MAX_AGE}`;
   }
   return headers;
+}
+
+/** The headers the admin area's documents get instead of the public site's (the rest are the same). */
+export const ADMIN_DOCUMENT_HEADERS = ["content-security-policy", "permissions-policy"] as const;
+
+/**
+ * The security headers' rules for the static assets' `_headers` file (vite.config.ts appends them after
+ * public/_headers): every path gets the public site's headers; `/admin` and `/admin/*` (the admin area's pages the
+ * assets serve by themselves: admin/_shell.html, admin/_race-shell.html, which the admin service worker keeps) have
+ * the two that differ taken off (`! name`, the file's syntax for dropping what an earlier rule set) and the admin
+ * area's set instead: the paths `isAdminDocument` (admin-document.ts) names. This file imports nothing, so the Node
+ * scripts read it as it is (scripts/lib/deploy-checks.mjs).
+ */
+export function headersFileRules(settings: Omit<SecuritySettings, "admin">): string {
+  const pub = securityHeaders({ ...settings, admin: false });
+  const admin = securityHeaders({ ...settings, admin: true });
+  const lines = ["/*", ...Object.entries(pub).map(([name, value]) => `  ${name}: ${value}`)];
+  for (const path of ["/admin", "/admin/*"]) {
+    lines.push(path);
+    for (const name of ADMIN_DOCUMENT_HEADERS) lines.push(`  ! ${name}`);
+    for (const name of ADMIN_DOCUMENT_HEADERS) lines.push(`  ${name}: ${admin[name]}`);
+  }
+  return lines.join("\n") + "\n";
 }

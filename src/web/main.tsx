@@ -11,6 +11,8 @@ import { readPageData, seedPageData } from "./app/page-data";
 import { preloadScreens } from "./app/routes";
 import { createQueryClient } from "./app/query-client";
 import { reloadOnStaleChunks } from "./lib/chunk-reload";
+// Read at start-up, before any move between screens: the document's area is the address it was loaded with.
+import "./lib/document-area";
 import "./styles/theme.css";
 
 // A deploy while the page is open: a lazy screen whose chunk is gone reloads the page once onto the new code.

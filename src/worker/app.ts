@@ -133,6 +133,7 @@ export function createApp() {
       const body: { error: string; errors?: Record<string, string>; retimes?: Retime[] } = { error: err.message };
       if (err.errors) body.errors = err.errors;
       if (err.retimes) body.retimes = err.retimes;
+      if (err.retryAfter !== undefined) c.header("retry-after", String(err.retryAfter));
       return c.json(body, err.status);
     }
     if (err instanceof HTTPException) {

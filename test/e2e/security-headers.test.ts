@@ -4,7 +4,9 @@
  * security headers; every inline script of a served page is one the policy allows by hash (or a JSON data
  * block); and in Chromium every public page and the main admin screens still work under the policy, with no
  * Content Security Policy violation and no rejected Permissions-Policy feature reported. A deliberate inline
- * script shows the detector itself reports one.
+ * script shows the detector itself reports one. The admin area's documents (deep links, and the start pages the
+ * assets serve from the built `_headers`) alone may use the camera and show `blob:` images, and the public site's
+ * 'Admin' link loads such a document.
  */
 import { createHash } from "node:crypto";
 import type { Browser, BrowserContext, Page } from "playwright-core";
@@ -42,25 +44,47 @@ describe("security headers from npm start", () => {
       "pre-rendered page (Worker)": await head("/banor", NAVIGATION_HEADERS),
       "config (Worker)": await head("/api/config"),
       "unknown API path (Worker)": await head("/api/nothing-here"),
-      "SPA shell for a deep link (assets)": shell,
-      "admin deep link (assets)": await head("/admin/race/race-250913-56", NAVIGATION_HEADERS),
+      "SPA shell for a deep link (Worker)": shell,
       "entry script (assets)": await head(entry!),
       "icon (assets)": await head("/favicon.svg"),
     };
-    const policies = new Set<string>();
-    for (const [what, { res }] of Object.entries(answers)) {
-      for (const name of SECURITY_HEADERS) expect(res.headers.get(name), `${what}: ${name}`).toBeTruthy();
-      expect(res.headers.get("x-content-type-options"), what).toBe("nosniff");
-      expect(res.headers.get("strict-transport-security"), what).toBeNull();
-      policies.add(res.headers.get("content-security-policy")!);
-      policies.add(res.headers.get("permissions-policy")!);
+    // The admin area's documents: deep links (the Worker, from the address) and its start pages the assets serve
+    // by themselves, which the admin service worker keeps (the built `_headers`' /admin/* rule).
+    const admin = {
+      "admin deep link (Worker)": await head("/admin/race/race-250913-56", NAVIGATION_HEADERS),
+      "admin (Worker)": await head("/admin", NAVIGATION_HEADERS),
+      "admin start page (assets)": await head("/admin/_shell", NAVIGATION_HEADERS),
+      "race screen's start page (assets)": await head("/admin/_race-shell", NAVIGATION_HEADERS),
+    };
+    const policies = { public: new Set<string>(), admin: new Set<string>() };
+    for (const [area, group] of [
+      ["public", answers],
+      ["admin", admin],
+    ] as const) {
+      for (const [what, { res, body }] of Object.entries(group)) {
+        if (area === "admin") {
+          expect(res.status, what).toBe(200);
+          expect(body, what).toContain('<div id="root">');
+        }
+        for (const name of SECURITY_HEADERS) expect(res.headers.get(name), `${what}: ${name}`).toBeTruthy();
+        expect(res.headers.get("x-content-type-options"), what).toBe("nosniff");
+        expect(res.headers.get("strict-transport-security"), what).toBeNull();
+        policies[area].add(`${res.headers.get("content-security-policy")}\n${res.headers.get("permissions-policy")}`);
+      }
     }
-    // One policy, whichever of the two served the answer.
-    expect(policies.size).toBe(2);
-    const csp = answers["SPA shell for a deep link (assets)"].res.headers.get("content-security-policy")!;
+    // One policy for each area, whichever of the two served the answer.
+    expect(policies.public.size).toBe(1);
+    expect(policies.admin.size).toBe(1);
+    const [csp, permissions] = [...policies.public][0]!.split("\n") as [string, string];
+    const [adminCsp, adminPermissions] = [...policies.admin][0]!.split("\n") as [string, string];
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).toContain(`connect-src 'self' ws://localhost:* `);
     expect(csp).not.toMatch(/script-src[^;]*'unsafe-inline'/);
+    // Only the admin area may use the camera (Målfoto, the bib desk) and show blob: images; nothing else differs.
+    expect(permissions).toContain("camera=()");
+    expect(adminPermissions).toBe(permissions.replace("camera=()", "camera=(self)"));
+    expect(csp).toMatch(/img-src 'self' data:;/);
+    expect(adminCsp).toBe(csp.replace("img-src 'self' data:", "img-src 'self' data: blob:"));
   });
 
   test("every inline script of a served page is allowed by its hash, or is a JSON data block", async () => {
@@ -183,6 +207,33 @@ describe("every page works under the policy (Chromium)", () => {
     const violations: string[] = [];
     for (const [path, ready] of PUBLIC_PAGES) violations.push(...(await visit(page, path, ready)));
     expect(violations).toEqual([]);
+    expect(reported).toEqual([]);
+  });
+
+  test("the camera only in the admin area's documents; the public site's 'Admin' link loads one", async () => {
+    const { page, reported } = await watchedContext();
+    // Wide enough for the top bar's menu (a phone has it in the drawer).
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const camera = () =>
+      page.evaluate(() => {
+        const policy = (document as Document & { featurePolicy?: { allowsFeature(f: string): boolean } }).featurePolicy;
+        return policy ? policy.allowsFeature("camera") : "no featurePolicy";
+      });
+    await visit(page, "/");
+    expect(await camera()).toBe(false);
+    await signInAsDevAdmin(page);
+    expect(await camera()).toBe(true);
+    // Back on the public site in a new document, an admin follows 'Admin' in the menu: a new document again (a move
+    // inside the public one would keep its policy, and the bib desk's and Målfoto's camera would be refused).
+    await visit(page, "/banor", (p) => p.locator(".leaflet-container").waitFor());
+    expect(await camera()).toBe(false);
+    await page.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
+    await page.locator(".top-bar").getByRole("link", { name: "Admin" }).click();
+    await page.waitForURL("**/admin/list-by-race");
+    expect(
+      await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument),
+    ).toBeUndefined();
+    expect(await camera()).toBe(true);
     expect(reported).toEqual([]);
   });
 

@@ -1,11 +1,12 @@
 /**
  * Målfoto's record in the race room (src/durable/race/rules/photos.ts), on Node's SQLite: which taps may have photos,
- * a resend, the race's bound on its photos' bytes with its Swedish message, the deletions, and the paired runner's
- * photos in its export and erasure. The R2 side and the routes are tested on workerd
+ * a resend, the race's bound on its photos' bytes with its Swedish message, the upload rate limit per admin session,
+ * the deletions, and the paired runner's photos in its export and erasure (a frame sent after it refused). The R2 side and the routes are tested on workerd
  * (test/durable/race/finish-photos.test.ts).
  */
 import { describe, expect, it } from "vitest";
 import { FULL_MESSAGE } from "../../src/shared/finish-photos";
+import { PHOTO_BURST, PHOTO_RATE_PER_S, RATE_MESSAGE } from "../../src/durable/race/rules/photo-uploads";
 import { newRoom, refusal, runner, tapId } from "./room-helpers";
 
 const MINUTE = 60_000;
@@ -93,7 +94,65 @@ describe("Målfoto in the race room", () => {
     expect(race.room.hasPhoto(tile, 1)).toBe(false);
     expect(race.room.hasPhoto(slot, 1)).toBe(false);
     expect(race.room.hasPhoto(stray, 1)).toBe(true);
-    // A second erasure finds nothing more.
-    expect(race.room.anonymise(ella.id, { firstname: "Anonym", lastname: "Löpare" })!.value?.photos).toBeUndefined();
+    // A phone that was offline during the erasure sends the other frames of her taps later: refused, nothing kept.
+    for (const tap of [tile, slot]) {
+      expect(refusal(() => race.run({ type: "record-photo", tapId: tap, frame: 0, bytes: 10 }))).toMatchObject({
+        status: 409,
+      });
+    }
+    expect(race.room.history(ella.id)!.photos.filter((p) => !p.removed)).toEqual([]);
+    // A second erasure finds nothing more to remove, and still names the taps whose R2 objects must be gone.
+    const second = race.room.anonymise(ella.id, { firstname: "Anonym", lastname: "Löpare" })!;
+    expect(second.value?.photos).toBeUndefined();
+    expect(second.value?.photoObjects?.sort()).toEqual([tile, slot].sort());
+    expect(second.owed.events).toEqual([]);
+    // Another runner's photos are untouched and still taken.
+    expect(race.run({ type: "record-photo", tapId: stray, frame: 0, bytes: 10 }).outcome).toBe("recorded");
+  });
+
+  it("limits each admin session's uploads in the race, and a burst of real taps passes", () => {
+    const { race, rapid } = startedRace();
+    const send = (tap: string, frame: number, uploader = "session-a") =>
+      race.run({ type: "record-photo", tapId: tap, frame, bytes: 10, uploader });
+    // Ten 'Mål!' presses in three seconds, three frames each, every frame sent twice (a phone that lost the answers).
+    const taps = Array.from({ length: 10 }, () => rapid());
+    for (const [i, tap] of taps.entries()) {
+      race.clock.advance(300);
+      for (const frame of [0, 1, 2]) expect(send(tap, frame).outcome).toBe("recorded");
+      if (i % 2 === 0) for (const frame of [0, 1, 2]) expect(send(tap, frame).outcome).toBe("replayed");
+    }
+    for (const tap of taps) for (const frame of [0, 1, 2]) send(tap, frame);
+    // A client that keeps sending: the rest of the burst, then a 429 that writes nothing and says when to try again.
+    const flood = rapid();
+    const audited = race.audit("photo").length;
+    let taken = 0;
+    for (;;) {
+      try {
+        send(flood, taken % 3);
+        taken++;
+      } catch (err) {
+        expect(err).toMatchObject({ name: "RaceError", status: 429, message: RATE_MESSAGE, retryAfter: 1 });
+        break;
+      }
+      if (taken > PHOTO_BURST) throw new Error("the burst was not bounded");
+    }
+    // The taps' 30 frames, 15 of them resent at once and all 30 once more, took 75 of the burst; the 2.7 s they
+    // took gave back 5.4 (PHOTO_RATE_PER_S): 50 more are taken, 3 of them recorded, then the 429.
+    expect(PHOTO_RATE_PER_S).toBe(2);
+    expect(taken).toBe(PHOTO_BURST - 75 + 5);
+    expect(race.audit("photo")).toHaveLength(audited + 3);
+    expect(refusal(() => send(flood, 0))).toMatchObject({ status: 429 });
+    // Another session in the same race has its own bucket; a command without a session (no route sends one) has none.
+    expect(send(rapid(), 1, "session-b").outcome).toBe("recorded");
+    expect(race.run({ type: "record-photo", tapId: rapid(), frame: 1, bytes: 10 }).outcome).toBe("recorded");
+    // After one token's time the session may send one more, then is refused again.
+    race.clock.advance(1000 / PHOTO_RATE_PER_S);
+    expect(send(rapid(), 1).outcome).toBe("recorded");
+    expect(refusal(() => send(rapid(), 1))).toMatchObject({ status: 429 });
+    // A minute's pause fills it again: a whole burst passes (a phone back online with 40 taps waiting).
+    race.clock.advance(60_000);
+    const after = rapid();
+    for (let i = 0; i < PHOTO_BURST; i++) send(after, i % 3);
+    expect(refusal(() => send(after, 0))).toMatchObject({ status: 429 });
   });
 });

@@ -95,8 +95,14 @@ interface CommandTable {
   "mark-official": { command: { confirm: boolean }; answer: OfficialResult };
 
   // ——— Målfoto (rules/photos.ts) ———
-  /** Frame `frame` of tap `tapId`'s photo, `bytes` long, is in R2; `limit`: the race's bound (RACE_PHOTO_BYTES). */
-  "record-photo": { command: { tapId: string; frame: number; bytes: number; limit?: number }; answer: PhotoResult };
+  /**
+   * Frame `frame` of tap `tapId`'s photo, `bytes` long, is in R2; `limit`: the race's bound (RACE_PHOTO_BYTES);
+   * `uploader`: the admin session sending it, whose uploads are rate-limited (rules/photo-uploads.ts).
+   */
+  "record-photo": {
+    command: { tapId: string; frame: number; bytes: number; limit?: number; uploader?: string };
+    answer: PhotoResult;
+  };
   /** 'Radera målfoton' (organiser) or the 30-day cron (retention): every photo of the race. */
   "delete-photos": { command: { reason: PhotoDeletion }; answer: { deleted: number; taps: string[] } };
 }

@@ -18,6 +18,7 @@ export async function answer<T>(run: () => Promise<T>): Promise<RaceAnswer<T>> {
     const refusal: RaceAnswer<T> = { ok: false, status: err.status, error: err.message };
     if (err.final) refusal.final = true;
     if (err.retimes) refusal.retimes = err.retimes;
+    if (err.retryAfter !== undefined) refusal.retryAfter = err.retryAfter;
     return refusal;
   }
 }

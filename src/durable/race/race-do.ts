@@ -167,7 +167,7 @@ export class RaceDO extends DurableObject<Env> {
     id: string,
     replacement: Replacement,
     by: ChangeAuthor = {},
-  ): Promise<RaceAnswer<{ runner: RunnerRecord | null; photos?: string[] } | null>> {
+  ): Promise<RaceAnswer<{ runner: RunnerRecord | null; photos?: string[]; photoObjects?: string[] } | null>> {
     return answer(async () => {
       const applied = this.room.anonymise(id, replacement, by);
       return applied ? this.carry(applied) : null;

@@ -71,6 +71,7 @@ import { end } from "./rules/end";
 import { anonymiseRunner, runnerHistory, type Replacement, type RunnerHistory } from "./rules/erase";
 import { finish, restore, restoreTime } from "./rules/finish";
 import { beginMove, cancelMove, checkMove, endMove } from "./rules/move";
+import { PhotoUploadBudget } from "./rules/photo-uploads";
 import { deletePhotos, hasPhoto, liveTapsWithPhotos, photosChangedSince, recordPhoto } from "./rules/photos";
 import { rapidTap } from "./rules/rapid";
 import { rapidView, reconcile } from "./rules/reconcile";
@@ -220,6 +221,8 @@ type Decided<K extends RaceCommand["type"]> = Decision<AnswerOf<{ type: K }>>;
 
 export class RaceRoom {
   private readonly store: RaceStore;
+  /** Målfoto's uploads per admin session, in memory only (rules/photo-uploads.ts). */
+  private readonly photoUploads = new PhotoUploadBudget();
 
   constructor(
     sql: SqlPort,
@@ -251,6 +254,10 @@ export class RaceRoom {
    */
   apply<C extends RaceCommand>(command: C, by: ChangeAuthor = {}): Applied<AnswerOf<C>> {
     this.store.requireMeta();
+    // Målfoto's upload rate limit, before the rule decides anything (a 429 writes nothing).
+    if (command.type === "record-photo" && command.uploader !== undefined) {
+      this.photoUploads.take(command.uploader, this.clock.now());
+    }
     const rule = (context: RuleContext) => decide(context, command) as Decision<AnswerOf<C>>;
     if (!isGuarded(this.store, command)) return this.settle(by, rule);
     const before = finishes(this.store);
@@ -342,7 +349,7 @@ export class RaceRoom {
     runnerId: string,
     replacement: Replacement,
     by: ChangeAuthor = {},
-  ): Applied<{ runner: RunnerRecord | null; photos?: string[] } | null> | null {
+  ): Applied<{ runner: RunnerRecord | null; photos?: string[]; photoObjects?: string[] } | null> | null {
     if (!this.exists()) return null;
     return this.settle(by, (context) => anonymiseRunner(context, runnerId, replacement));
   }

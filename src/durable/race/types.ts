@@ -90,10 +90,12 @@ export interface TapInput {
 
 /**
  * What every RPC method of the race object answers: its value, or the race's refusal (a 4xx with a Swedish
- * message; `final`: a distance move that no retry can complete). Real errors are thrown.
+ * message; `final`: a distance move that no retry can complete; `retryAfter`: a 429's seconds to wait). Real errors
+ * are thrown.
  */
 export type RaceAnswer<T> =
-  { ok: true; value: T } | { ok: false; status: RaceErrorStatus; error: string; final?: true; retimes?: Retime[] };
+  | { ok: true; value: T }
+  | { ok: false; status: RaceErrorStatus; error: string; final?: true; retimes?: Retime[]; retryAfter?: number };
 
 /** A runner D1 already places in a race, read when the race's object is made (d1.ts) and joining it then. */
 export type KnownParticipant = {

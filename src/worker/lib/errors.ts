@@ -12,6 +12,8 @@ export class ApiError extends Error {
     message: string,
     readonly errors?: Record<string, string>,
     readonly retimes?: Retime[],
+    /** A 429's seconds to wait: the answer's `Retry-After` (app.ts). */
+    readonly retryAfter?: number,
   ) {
     super(message);
   }

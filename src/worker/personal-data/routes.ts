@@ -4,7 +4,7 @@
  * with it) or picked by id from a search by name:
  * - GET  /admin/api/personal-data?email=… | ?phone=… | ?runner=…   what is stored, summed up;
  * - GET  /admin/api/personal-data/export?…                         all of it as one JSON file (attachment), with what
- *   the race objects hold (bib, finish, the race-day log lines and review items about each runner);
+ *   the race objects hold (bib, finish, the race-day log lines, review items and finish photos about each runner);
  * - POST /admin/api/personal-data/erase {email | phone | runner, confirm}  erasure; `confirm` is the same typed again;
  * - GET  /admin/api/personal-data/box-office?q=…                   box-office runners by phone number or name.
  *
@@ -30,6 +30,7 @@ import type { ErasedCounts } from "../../shared/personal-data";
 import { Hono, type Context } from "hono";
 import { z } from "zod";
 import { phoneDigits } from "../../shared/box-office";
+import { photoUrl } from "../../shared/finish-photos";
 import { boxOfficeRunnersByName, boxOfficeRunnersByPhone } from "../box-office/box-office-db";
 import { adminDevice } from "../session/admin-sign-in";
 import { audit } from "../db/audit";
@@ -278,7 +279,7 @@ personalDataRoutes.get("/export", validate("query", personQuery), async (c) => {
       payments: paymentsOf(data.payments.filter((p) => p.registration_id === null)),
     },
     // What the race objects hold about each runner: its record (bib, finish), the race-day log lines about it
-    // (values as they were at the time) and the review items made from taps on it.
+    // (values as they were at the time), the review items made from taps on it, and its finish photos.
     raceDay: raceDay.map((h) => ({
       runnerId: h.runnerId,
       race: h.part,
@@ -292,6 +293,13 @@ personalDataRoutes.get("/export", validate("query", personQuery), async (c) => {
         detail: parseJson(e.payload),
       })),
       review: h.reviews,
+      // Målfoto: the finish photos of the taps paired with the runner (admin addresses; deleted by the erasure).
+      photos: h.photos.map((p) => ({
+        tap: p.id,
+        at: new Date(p.at).toISOString(),
+        device: p.device,
+        frames: p.frames.map((frame) => ({ frame, address: photoUrl(h.part, p.id, frame) })),
+      })),
     })),
     emails: data.emails.map(exported),
     loginCodes: data.loginCodes.map(exported),

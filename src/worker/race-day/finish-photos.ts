@@ -4,8 +4,9 @@
  * (src/durable/race/rules/photos.ts), kept in step.
  *
  * Upload (`storePhoto`, the phone's queue sends each frame once its tap has reached the race):
- *   checked JPEG → the race records the frame (`record-photo`: the tap must be the race's, the race's bound not
- *   passed; a resend answers `replayed`) → the object is put → the race is asked whether it still keeps the frame.
+ *   checked JPEG → the race records the frame (`record-photo`: within the session's upload rate, else 429 with
+ *   Retry-After (rules/photo-uploads.ts); the tap must be the race's, the race's bound not passed; a resend answers
+ *   `replayed`) → the object is put → the race is asked whether it still keeps the frame.
  * - A refusal (4xx) stores nothing: the race wrote nothing and no object was put.
  * - A resend whose object is there puts nothing (`replayed` + the object found): nothing is stored twice.
  * - A put that failed leaves the race's record without its object; the phone keeps the photo and sends it again,
@@ -27,11 +28,16 @@ import type { PhotoResult } from "../../shared/race-answers";
 export async function storePhoto(
   env: Env,
   raceId: string,
-  photo: { tapId: string; frame: number; bytes: Uint8Array },
+  photo: { tapId: string; frame: number; bytes: Uint8Array; uploader: string },
   by: ChangeAuthor,
 ): Promise<PhotoResult> {
-  const { tapId, frame, bytes } = photo;
-  const result = await runOnRace(env, raceId, { type: "record-photo", tapId, frame, bytes: bytes.length }, by);
+  const { tapId, frame, bytes, uploader } = photo;
+  const result = await runOnRace(
+    env,
+    raceId,
+    { type: "record-photo", tapId, frame, bytes: bytes.length, uploader },
+    by,
+  );
   const key = photoKey(raceId, tapId, frame);
   if (result.outcome === "replayed" && (await env.FINISH_PHOTOS.head(key)) !== null) return result;
   await env.FINISH_PHOTOS.put(key, bytes, {

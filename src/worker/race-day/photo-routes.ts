@@ -2,7 +2,8 @@
  * Målfoto's calls (issue 44; docs/api.md, "Målfoto"), admin and same-origin guarded like every race-day call:
  * - PUT /admin/api/races/photo/{race}/{tap}/{frame}?device: one frame (0 before, 1 nearest, 2 after the press) as
  *   `image/jpeg`, the body at most MAX_PHOTO_BYTES: the one body of the API that is not JSON and is exempt from
- *   its 64 KiB limit (app.ts, json-body.ts). 201 recorded, 200 a resend (nothing stored again).
+ *   its 64 KiB limit (app.ts, json-body.ts). 201 recorded, 200 a resend (nothing stored again); 429 with
+ *   `Retry-After` past the admin session's upload rate in the race (src/durable/race/rules/photo-uploads.ts).
  * - GET  /admin/api/races/photo/{race}/{tap}/{frame}: the JPEG, never cached, while the race keeps it.
  * - POST /admin/api/races/photos-delete/{race} {}: 'Radera målfoton': every photo of the race, at once.
  * Bad input is a Swedish 4xx with nothing stored (finish-photos.ts says in which order what is written).
@@ -81,7 +82,8 @@ photoRoutes.put(
     const result = await storePhoto(
       c.env,
       raceId,
-      { tapId, frame, bytes },
+      // The rate limit counts per admin session (the admin guard set it; "okänd" never happens on this route).
+      { tapId, frame, bytes, uploader: c.var.admin?.id ?? "okänd" },
       { actor: c.var.admin?.email ?? "okänd", ...(device ? { device } : {}) },
     );
     return c.json(result satisfies PhotoResult, result.outcome === "recorded" ? 201 : 200);

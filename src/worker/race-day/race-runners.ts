@@ -40,7 +40,7 @@ export function raceStub(env: Env, part: string): RaceObject {
 export async function answered<T>(call: Promise<RaceAnswer<T>>): Promise<T> {
   const answer = await call;
   if (answer.ok) return answer.value;
-  throw new ApiError(answer.status, answer.error, undefined, answer.retimes);
+  throw new ApiError(answer.status, answer.error, undefined, answer.retimes, answer.retryAfter);
 }
 
 /** One command on the race `part` (RaceDO.run): its answer, or the race's refusal as the Worker's 4xx. */
@@ -344,8 +344,9 @@ export async function eraseFromRaces(
       const erased = await answered(raceStub(env, part).anonymiseRunner(runner.id, replacement, by));
       if (erased === null) continue;
       touched++;
-      // Målfoto: the photos of the runner's taps are its personal data; the race removed them, their objects go.
-      if (erased.photos?.length) await deleteTapPhotos(env, part, erased.photos);
+      // Målfoto: the photos of the runner's taps are its personal data; the race removed them, their objects go
+      // (every tap that ever had one, each time: an R2 deletion that failed is made good by erasing again).
+      if (erased.photoObjects?.length) await deleteTapPhotos(env, part, erased.photoObjects);
     }
   }
   return touched;

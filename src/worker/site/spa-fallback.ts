@@ -11,9 +11,12 @@
  *   addresses get the admin area's start page, which names the admin shell's code and GET /api/config at once,
  *   and the race screen (/admin/race/{id}) its own, which names the race screen's code too, plus the race's GET
  *   added here (scripts/service-workers.mjs makes both pages). Without them (vite dev, a build without that step)
- *   the plain shell.
+ *   the plain shell. Its Content-Security-Policy and Permissions-Policy are those of the address asked for (the
+ *   admin area's for `/admin` and `/admin/…`: src/shared/security-headers.ts), set by the security middleware.
  */
 import type { Context } from "hono";
+import { isAdminDocument } from "../../shared/admin-document";
+import { ADMIN_DOCUMENT_HEADERS } from "../../shared/security-headers";
 import type { AppEnv } from "../env";
 
 /** The server's own paths (run_worker_first in wrangler.toml, less the pre-rendered pages): JSON 404s. */
@@ -75,7 +78,7 @@ async function spaPage(c: Context<AppEnv>): Promise<Response> {
   const path = c.req.path;
   const segment = RACE_SCREEN.exec(path)?.[1];
   const raceId = segment === undefined ? null : raceIdOf(segment);
-  let served = segment !== undefined ? RACE_SHELL : path.startsWith("/admin/") ? ADMIN_SHELL : SHELL;
+  let served = segment !== undefined ? RACE_SHELL : isAdminDocument(path) ? ADMIN_SHELL : SHELL;
   let page = await asset(c.env.ASSETS, c.req.raw, served);
   if (!isHtml(page) && served !== SHELL) {
     await page.body?.cancel();
@@ -86,6 +89,9 @@ async function spaPage(c: Context<AppEnv>): Promise<Response> {
 
   const headers = new Headers(page.headers);
   headers.set("cache-control", "no-cache");
+  // The document's policy follows the address asked for, not the page the assets served (the plain shell stands
+  // in for an admin page when that was not built): the security middleware sets it from the request's path.
+  for (const name of ADMIN_DOCUMENT_HEADERS) headers.delete(name);
   if (raceId === null || served !== RACE_SHELL) {
     return new Response(page.body, { status: 200, headers });
   }

@@ -15,76 +15,28 @@ import { photoKey } from "../../../src/shared/finish-photos";
 import { raceId } from "../../../src/shared/race-id";
 import type { PhotoRecord, RunnerRecord } from "../../../src/shared/race-protocol";
 import { stockholmDate } from "../../../src/shared/stockholm";
-import { call, CLIENT_HEADERS, get, loginAdmin, post, waitFor, type CookieJar } from "../../worker/helpers";
+import { call, get, loginAdmin, post, waitFor, type CookieJar } from "../../worker/helpers";
 import { testRace } from "../../worker/race-calls";
-import { addRunner, dataFrames, json, newRace, subscribe, tapId, useRaceYear } from "./race-helpers";
+import {
+  addRunner,
+  dataFrames,
+  jpeg,
+  json,
+  newRace,
+  objects,
+  rapidTap,
+  subscribe,
+  tapId,
+  upload,
+  useRaceYear,
+} from "./race-helpers";
 
 useRaceYear(2077);
-
-/** A JPEG-shaped body `bytes` long whose frame header says `width`×`height` (module comment). */
-function jpeg(width = 960, height = 540, bytes = 3000, fill = 7): Uint8Array {
-  const sof = [
-    0xff,
-    0xc0,
-    0x00,
-    0x11,
-    0x08,
-    height >> 8,
-    height & 255,
-    width >> 8,
-    width & 255,
-    3,
-    1,
-    0x22,
-    0,
-    2,
-    0x11,
-  ];
-  sof.push(1, 3, 0x11, 1);
-  const out: number[] = [0xff, 0xd8];
-  let padding = bytes - 2 - sof.length - 2;
-  while (padding > 0) {
-    const length = Math.min(padding, 65_000);
-    const body = Math.max(length - 4, 0);
-    out.push(0xff, 0xfe, (body + 2) >> 8, (body + 2) & 255, ...new Array<number>(body).fill(fill));
-    padding -= body + 4;
-  }
-  out.push(...sof, 0xff, 0xd9);
-  return new Uint8Array(out);
-}
-
-function upload(
-  jar: CookieJar | undefined,
-  part: string,
-  tap: string,
-  frame: number | string,
-  body: BodyInit,
-  type = "image/jpeg",
-) {
-  return call(`/admin/api/races/photo/${part}/${tap}/${frame}?device=phone-a`, {
-    ...(jar ? { jar } : {}),
-    method: "PUT",
-    headers: { "content-type": type, ...CLIENT_HEADERS },
-    body,
-  });
-}
-
-async function objects(part: string): Promise<string[]> {
-  return (await env.FINISH_PHOTOS.list({ prefix: `${part}/` })).objects.map((o) => o.key).sort();
-}
 
 async function startedRace(jar: CookieJar) {
   const part = await newRace(jar);
   await json(await get(`/admin/api/races/start/${part}?tap=${tapId()}&at=${Date.now() - 600_000}`, { jar }));
   return part;
-}
-
-async function rapidTap(jar: CookieJar, part: string, device = "phone-a", ago = 1000): Promise<string> {
-  const tap = tapId();
-  await json(
-    await post(`/admin/api/races/rapid/${part}?tap=${tap}&at=${Date.now() - ago}&device=${device}`, {}, { jar }),
-  );
-  return tap;
 }
 
 async function runCron() {

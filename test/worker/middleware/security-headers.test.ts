@@ -82,6 +82,38 @@ describe("security headers on the Worker's answers", () => {
     expect(res.headers.get("permissions-policy")).toBe(LOCAL["permissions-policy"]);
   });
 
+  it("the admin area's documents get its policy (camera, blob: images), whatever page the assets served", async () => {
+    const ADMIN = securityHeaders({ publicOrigin: "http://localhost:8787", admin: true });
+    // An assets server as the built `_headers` makes it: every page with the public site's headers (its /* rule).
+    const served: string[] = [];
+    const publicAssets = {
+      fetch: async (req: Request) => {
+        served.push(new URL(req.url).pathname);
+        return new Response('<!doctype html><html lang="sv"><body><div id="root"></div></body></html>', {
+          headers: { ...HTML, ...LOCAL },
+        });
+      },
+      connect() {
+        throw new Error("not used");
+      },
+    } as unknown as Fetcher;
+    const open = (path: string) => call(path, { env: { ASSETS: publicAssets }, headers: { accept: "text/html" } });
+    for (const path of ["/admin", "/admin/race/race-260912-56", "/admin/incheckning", "/admin/login"]) {
+      const res = await open(path);
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get("permissions-policy"), path).toBe(ADMIN["permissions-policy"]);
+      expect(res.headers.get("content-security-policy"), path).toBe(ADMIN["content-security-policy"]);
+    }
+    // `/admin` is the admin area's page too (not the public shell).
+    expect(served[0]).toBe("/admin/_shell");
+    for (const path of ["/anmalan/2", "/kvitto/0123456789ABCDEF0123456789ABCDEF", "/banor", "/administration"]) {
+      const res = await open(path);
+      expect(res.status, path).toBe(200);
+      expectHeaders(res);
+      expect(res.headers.get("permissions-policy"), path).toContain("camera=()");
+    }
+  });
+
   it("leaves a socket upgrade as it is, and the socket works", async () => {
     const hub = await openSocket("/ws/races", { jar: await loginAdmin() });
     hub.send({ action: "ping" });
@@ -94,7 +126,7 @@ describe("security headers on the Worker's answers", () => {
     });
     const csp = res.headers.get("content-security-policy")!;
     expect(csp).toContain("connect-src 'self' wss://byloppet.se https://accounts.google.com/gsi/");
-    expect(csp).toContain("img-src 'self' data: blob: https://tile.openstreetmap.org");
+    expect(csp).toContain("img-src 'self' data: https://tile.openstreetmap.org;");
     expect(csp).toContain("upgrade-insecure-requests");
     expect(res.headers.get("strict-transport-security")).toBe("max-age=31536000");
 

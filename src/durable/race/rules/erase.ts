@@ -12,9 +12,11 @@
  * (club emptied), every event about the runner (its payload's `id` is the runner's) has every name and club value
  * it carries replaced, whatever the value was at the time, and each review item of the runner is renamed (rapid
  * timing's items also in their sentence, and where they suggest the runner for a mistyped bib). The
- * erasure is logged by id only. The photos of the taps paired with the runner (Målfoto, rules/photos.ts) are removed
- * and their tap ids answered, so the Worker deletes their R2 objects. Times, bib, age and group stay: the race's results still need them and they name
- * nobody. A race with nothing about the runner, or where it is anonymous already, writes nothing (so an erasure
+ * erasure is logged by id only. The photos of the taps paired with the runner (Målfoto, rules/photos.ts) are removed,
+ * every frame of those taps is closed (a phone that uploads one later is refused), and every such tap that ever had
+ * a photo is answered (`photoObjects`, at each erasure, repeated ones too), so the Worker deletes their R2 objects
+ * and an R2 deletion that failed is made good by erasing again. Times, bib, age and group stay: the race's results
+ * still need them and they name nobody. A race with nothing about the runner, or where it is anonymous already, writes nothing (so an erasure
  * asks every race of the season, twice, and a repeated one changes nothing). An ended race is treated like any
  * other. The rule reads and writes in one synchronous step: a tap or an edit lands before or after it, never
  * between (an edit after it is a new name, which only a new erasure removes).
@@ -30,7 +32,7 @@ import { photoEvents, reviewRecord, runnerRecord } from "../records";
 import type { RaceStore, ReviewRow, RunnerRow } from "../storage";
 import { checkId, checkName } from "./checks";
 import { decided, type Decision, type RuleContext } from "./decision";
-import { removeRunnerPhotos, runnerPhotoTaps } from "./photos";
+import { removeRunnerPhotos, runnerFramesOpen, runnerPhotoObjects, runnerPhotoTaps } from "./photos";
 
 /** Payload keys that hold a person's name or club (an edit's `changes` hold [old, new] under the same keys). */
 const NAME_KEYS = ["firstname", "lastname", "company", "name"] as const;
@@ -202,7 +204,7 @@ export function anonymiseRunner(
   { store, now, by }: RuleContext,
   id: string,
   replacement: Replacement,
-): Decision<{ runner: RunnerRecord | null; photos?: string[] } | null> {
+): Decision<{ runner: RunnerRecord | null; photos?: string[]; photoObjects?: string[] } | null> {
   const meta = store.requireMeta();
   const runnerId = checkId(id);
   const names: Replacement = { firstname: checkName(replacement.firstname), lastname: checkName(replacement.lastname) };
@@ -227,20 +229,26 @@ export function anonymiseRunner(
   const renameRow =
     row !== null && (row.firstname !== names.firstname || row.lastname !== names.lastname || row.company !== "");
   const live = (r: typeof row) => r !== null && r.moving_to === null;
-  // Målfoto: the photos of the runner's taps are its personal data; removed here, their R2 objects by the Worker.
+  // Målfoto: the photos of the runner's taps are its personal data; removed here (and every frame of those taps the
+  // race has not had closed, so a late upload is refused), their R2 objects deleted by the Worker.
   const photos = runnerPhotoTaps(store, runnerId);
+  const openFrames = runnerFramesOpen(store, runnerId);
+  const photoObjects = runnerPhotoObjects(store, runnerId);
   // Already anonymous here (a repeated erasure, the route's second pass): nothing is written.
   if (
     rewritten.length === 0 &&
     renamedReviews.length === 0 &&
     rapidItems.length === 0 &&
     !renameRow &&
-    photos.length === 0
+    openFrames.length === 0
   ) {
-    return decided({ runner: live(row) ? runnerRecord(row!, meta) : null });
+    return decided({
+      runner: live(row) ? runnerRecord(row!, meta) : null,
+      ...(photoObjects.length ? { photoObjects } : {}),
+    });
   }
   store.write("runner-anonymised", { id: runnerId, ...(photos.length ? { photos: photos.length } : {}) }, by, (seq) => {
-    removeRunnerPhotos(store, photos, seq);
+    removeRunnerPhotos(store, openFrames, seq, now, by.actor ?? "system");
     for (const event of rewritten) store.sql("UPDATE events SET payload = ? WHERE seq = ?", event.after, event.seq);
     for (const item of renamedReviews)
       store.sql("UPDATE review SET name = ?, seq = ? WHERE id = ?", fullName, seq, item.id);
@@ -260,7 +268,11 @@ export function anonymiseRunner(
   });
   const after = store.runnerRow(runnerId);
   return decided(
-    { runner: live(after) ? runnerRecord(after!, meta) : null, ...(photos.length ? { photos } : {}) },
+    {
+      runner: live(after) ? runnerRecord(after!, meta) : null,
+      ...(photos.length ? { photos } : {}),
+      ...(photoObjects.length ? { photoObjects } : {}),
+    },
     {
       photos,
       runners: after ? [runnerId] : [],

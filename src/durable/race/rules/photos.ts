@@ -25,7 +25,13 @@
  * object and puts it). A deletion that lands between the record and the put is caught by the Worker asking
  * `hasPhoto` after the put (it removes its object when the answer is no).
  */
-import { FULL_MESSAGE, isPhotoFrame, MAX_PHOTO_BYTES, RACE_PHOTO_BYTES } from "../../../shared/finish-photos";
+import {
+  FULL_MESSAGE,
+  isPhotoFrame,
+  MAX_PHOTO_BYTES,
+  PHOTO_FRAMES,
+  RACE_PHOTO_BYTES,
+} from "../../../shared/finish-photos";
 import { RaceError } from "../../../shared/race-protocol";
 import type { PhotoResult } from "../../../shared/race-answers";
 import { photoRecord } from "../records";
@@ -133,6 +139,19 @@ export function liveTapsWithPhotos(store: RaceStore): string[] {
  * on it, and the 'Mål!' taps of the slot it is paired with (by a typed bib or by hand) or pinned to it.
  */
 export function runnerPhotoTaps(store: RaceStore, runnerId: string): string[] {
+  const ids = runnerTaps(store, runnerId);
+  if (ids.length === 0) return [];
+  const marks = ids.map(() => "?").join(", ");
+  return store
+    .sql<{ tap_id: string }>(
+      `SELECT DISTINCT tap_id FROM photos WHERE removed = 0 AND tap_id IN (${marks}) ORDER BY tap_id`,
+      ...ids,
+    )
+    .map((r) => r.tap_id);
+}
+
+/** Every tap paired with the runner (`runnerPhotoTaps`' sources), whether or not it has photos. */
+function runnerTaps(store: RaceStore, runnerId: string): string[] {
   const ids = new Set<string>();
   for (const r of store.sql<{ tap_id: string }>(
     "SELECT tap_id FROM taps WHERE runner_id = ? AND kind = 'finish'",
@@ -148,20 +167,69 @@ export function runnerPhotoTaps(store: RaceStore, runnerId: string): string[] {
     for (const tap of slot?.taps ?? []) ids.add(tap.id);
     ids.add(slotKey);
   }
-  if (ids.size === 0) return [];
-  const marks = [...ids].map(() => "?").join(", ");
+  return [...ids].sort();
+}
+
+/**
+ * The frames of the runner's taps that an erasure has yet to close: a frame kept now, or one the race never had (a
+ * phone may still hold it, offline or behind in its queue). `removeRunnerPhotos` closes them.
+ */
+export function runnerFramesOpen(store: RaceStore, runnerId: string): { tapId: string; frame: number }[] {
+  const open: { tapId: string; frame: number }[] = [];
+  for (const tapId of runnerTaps(store, runnerId)) {
+    const closed = new Set(
+      store
+        .sql<{ frame: number }>("SELECT frame FROM photos WHERE tap_id = ? AND removed = 1", tapId)
+        .map((r) => r.frame),
+    );
+    for (let frame = 0; frame < PHOTO_FRAMES; frame++) if (!closed.has(frame)) open.push({ tapId, frame });
+  }
+  return open;
+}
+
+/**
+ * In an erasure's write (rules/erase.ts): every open frame of the runner's taps (`runnerFramesOpen`) removed, and a
+ * frame the race never had recorded as removed (0 bytes), so the same frame sent later (a phone that was offline
+ * during the erasure) is refused like any deleted one and the runner's photo never comes back.
+ */
+export function removeRunnerPhotos(
+  store: RaceStore,
+  frames: readonly { tapId: string; frame: number }[],
+  seq: number,
+  now: number,
+  actor: string,
+): void {
+  for (const { tapId, frame } of frames) {
+    const tap = tapOf(store, tapId);
+    store.sql(
+      `INSERT INTO photos (tap_id, frame, bytes, tap_at, device, actor, received, removed, seq)
+         VALUES (?, ?, 0, ?, ?, ?, ?, 1, ?)
+         ON CONFLICT (tap_id, frame) DO UPDATE SET removed = 1, seq = excluded.seq`,
+      tapId,
+      frame,
+      tap?.at ?? now,
+      tap?.device ?? null,
+      actor.slice(0, 200),
+      now,
+      seq,
+    );
+  }
+}
+
+/**
+ * The runner's taps that have or had a photo object (every frame row but an erasure's 0-byte ones): an erasure
+ * deletes their R2 objects each time it runs, so an R2 deletion that failed is made good by repeating the erasure.
+ */
+export function runnerPhotoObjects(store: RaceStore, runnerId: string): string[] {
+  const ids = runnerTaps(store, runnerId);
+  if (ids.length === 0) return [];
+  const marks = ids.map(() => "?").join(", ");
   return store
     .sql<{ tap_id: string }>(
-      `SELECT DISTINCT tap_id FROM photos WHERE removed = 0 AND tap_id IN (${marks}) ORDER BY tap_id`,
+      `SELECT DISTINCT tap_id FROM photos WHERE bytes > 0 AND tap_id IN (${marks}) ORDER BY tap_id`,
       ...ids,
     )
     .map((r) => r.tap_id);
-}
-
-/** The runner's photos removed, in an erasure's write (rules/erase.ts). */
-export function removeRunnerPhotos(store: RaceStore, taps: readonly string[], seq: number): void {
-  for (const tapId of taps)
-    store.sql("UPDATE photos SET removed = 1, seq = ? WHERE tap_id = ? AND removed = 0", seq, tapId);
 }
 
 /** Whether the race keeps this frame now (the Worker asks after its R2 put: module comment). */

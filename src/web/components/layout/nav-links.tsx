@@ -1,5 +1,6 @@
 import { NavLink } from "react-router";
 import { useConfig } from "../../lib/config/get-config";
+import { ADMIN_DOCUMENT } from "../../lib/document-area";
 import { NAV_ITEMS } from "../../lib/site";
 
 /**
@@ -20,7 +21,8 @@ export function NavLinks({ onNavigate }: { onNavigate?: () => void }) {
       ))}
       {config?.isAdmin && (
         <li>
-          <NavLink to="/admin" className="nav-link" onClick={onNavigate}>
+          {/* From a public document, a new one: only the admin area's may use the camera (document-area.ts). */}
+          <NavLink to="/admin" className="nav-link" onClick={onNavigate} reloadDocument={!ADMIN_DOCUMENT}>
             Admin
           </NavLink>
         </li>
