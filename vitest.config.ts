@@ -1,8 +1,21 @@
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { BaseSequencer, type TestSpecification } from "vitest/node";
 import { unstable_readConfig } from "wrangler";
 import { DEV_SECRETS } from "./scripts/lib/settings.mjs";
+
+/**
+ * Browser files last: their servers start in the background while the Node and workerd files run
+ * (test/e2e/global-setup.ts), so both cores work from the first second instead of waiting for the build.
+ */
+class BrowserFilesLast extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const browser = (file: TestSpecification) => file.project.name === "e2e";
+    return [...sorted.filter((file) => !browser(file)), ...sorted.filter(browser)];
+  }
+}
 
 // Three layers, one command (`npm test`): pure rules in Node, Worker + Durable Objects on workerd with a
 // migrated D1, and end-to-end in Debian Chromium against `npm start`'s server.
@@ -40,6 +53,7 @@ export default defineConfig(async () => {
       // Vitest's default is one worker less than the cores: on a 2-core machine one file at a time for every project.
       // Two keep both cores busy: two files at a time from any project (two browser files never on one server).
       maxWorkers: 2,
+      sequence: { sequencer: BrowserFilesLast },
       projects: [
         // Node: the shared rules, the SPA's own pure helpers, and the race room's rules on Node's built-in SQLite.
         {
@@ -69,6 +83,8 @@ export default defineConfig(async () => {
             include: ["test/e2e/**/*.test.ts"],
             environment: "node",
             globalSetup: ["./test/e2e/global-setup.ts"],
+            // Waits for the file's server, which the global setup starts in the background.
+            setupFiles: ["./test/e2e/server-ready.ts"],
             testTimeout: 60_000,
             hookTimeout: 180_000,
             // A page's list arriving after a fetch takes over a second when the machine is busy (CI shares two

@@ -12,13 +12,33 @@ import { withoutVarOverrides } from "./settings.mjs";
 
 /** A port nobody listens on right now (the OS picks it). */
 export function freePort() {
+  return listenOnce(0);
+}
+
+/**
+ * A free port below Linux's ephemeral range (32768–60999), for a server that binds it only later (the browser
+ * tests' servers, chosen before their build): a process that asks the OS for any port in the meantime (a workerd
+ * test runtime) is never given one from here, so it cannot take it first.
+ */
+export async function freePortForLater() {
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 10_000);
+    const free = await listenOnce(port).then(
+      () => true,
+      () => false,
+    );
+    if (free) return port;
+  }
+}
+
+function listenOnce(port) {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.unref();
     probe.on("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
+    probe.listen(port, "127.0.0.1", () => {
+      const { port: bound } = probe.address();
+      probe.close(() => resolve(bound));
     });
   });
 }

@@ -1,17 +1,26 @@
 /**
- * The e2e project's global setup: checks for Debian's Chromium (its headless shell), then runs the real `npm start` path
- * (build into dist/, migrate, seed, wrangler dev) on a free port with a fresh state directory, with a test
- * CAMPAIGN_CODES secret (campaign-secret.ts), and a second server on the same build with a state of its own.
- * The browser files run two at a time (vitest.config.ts), each on the server of its vitest worker (`e2eBaseURL()`,
- * server-url.ts): two files running at once never share a server, so a file that counts the season's registrations
- * or results sees only what the files before it on its server left, as when they ran one after another.
- * Teardown stops both process groups. E2E_BASE_URL=http://localhost:8787 runs the tests against a server you
- * already started instead (one server: run them one file at a time with `--no-file-parallelism`;
- * client-bundle.test.ts then reads the dist/ that server was built into).
+ * The e2e project's global setup: checks for Debian's Chromium (its headless shell),
+ * then runs the real `npm start` path (build into dist/, migrate, seed, wrangler dev) on free ports with fresh state
+ * directories, with a test CAMPAIGN_CODES secret (campaign-secret.ts): one server per vitest worker (E2E_SERVERS,
+ * 2 by default), the first building, the others serving that build. The browser files run two at a time
+ * (vitest.config.ts), each on the server of its vitest worker (`e2eBaseURL()`, server-url.ts): two files running at once never share a server, so a
+ * file that counts the season's registrations or results sees only what the files before it on its server left, as
+ * when they ran one after another.
+ *
+ * The servers start in the background: vitest runs every project's global setup before any test file, so a setup
+ * that waited for the build and the servers (about 50 s) held the Node and workerd files back too. The ports are
+ * chosen here and handed to the files at once; the sequencer (vitest.config.ts) runs the browser files last, and
+ * each waits for its server in server-ready.ts, which fails with the server's own output should it not come up
+ * (written to the `serverFailure` file). Teardown waits for the start and stops every process group.
+ * E2E_BASE_URL=http://localhost:8787 runs the tests against a server you already started instead (one server: run
+ * them one file at a time with `--no-file-parallelism`; client-bundle.test.ts then reads the dist/ that server was
+ * built into).
  */
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import type { TestProject } from "vitest/node";
-import { startLocalServer } from "../../scripts/lib/server.mjs";
+import { freePortForLater, startLocalServer } from "../../scripts/lib/server.mjs";
 import { TEST_CHROMIUM_PATH } from "../../scripts/lib/chromium.mjs";
 import { E2E_CAMPAIGN_CODES } from "./campaign-secret";
 
@@ -19,10 +28,14 @@ declare module "vitest" {
   export interface ProvidedContext {
     /** One server per vitest worker that runs browser files (E2E_SERVERS, 2 by default). */
     baseURLs: string[];
+    /** A file that holds why the servers did not start, once they have failed ("" with E2E_BASE_URL). */
+    serverFailure: string;
   }
 }
 
 const SERVERS = Math.max(1, Number(process.env.E2E_SERVERS ?? "2"));
+
+type Server = Awaited<ReturnType<typeof startLocalServer>>;
 
 export default async function setup(project: TestProject) {
   if (!existsSync(TEST_CHROMIUM_PATH)) {
@@ -35,27 +48,42 @@ export default async function setup(project: TestProject) {
   }
   if (process.env.E2E_BASE_URL) {
     project.provide("baseURLs", [new URL(process.env.E2E_BASE_URL).origin]);
+    project.provide("serverFailure", "");
     return;
   }
   const options = {
     echo: process.env.E2E_SERVER_LOG === "1",
     env: { CAMPAIGN_CODES: JSON.stringify(E2E_CAMPAIGN_CODES) },
   };
-  // The first builds dist/; the others serve that build, started side by side once it exists.
-  const first = await startLocalServer(options);
-  const others = await Promise.allSettled(
-    Array.from({ length: SERVERS - 1 }, () => startLocalServer({ ...options, build: false })),
-  );
-  const servers = [first, ...others.flatMap((s) => (s.status === "fulfilled" ? [s.value] : []))];
-  const stopAll = () => Promise.all(servers.map((s) => s.stop())).then(() => undefined);
-  const failed = others.find((s) => s.status === "rejected");
-  if (failed) {
-    await stopAll();
-    throw failed.reason;
+  const ports: number[] = [];
+  while (ports.length < SERVERS) {
+    const port = await freePortForLater();
+    if (!ports.includes(port)) ports.push(port);
   }
+  const dir = mkdtempSync(path.join(tmpdir(), "loppet-e2e-"));
+  const failure = path.join(dir, "server-failure.txt");
   project.provide(
     "baseURLs",
-    servers.map((s) => s.baseURL),
+    ports.map((port) => `http://localhost:${port}`),
   );
-  return stopAll;
+  project.provide("serverFailure", failure);
+
+  const servers: Server[] = [];
+  // The first builds dist/; the others serve that build, started side by side once it exists. A failure is
+  // written where the files look (server-ready.ts), never thrown here: nothing awaits this until teardown.
+  const starting = (async () => {
+    servers.push(await startLocalServer({ ...options, port: ports[0] }));
+    const others = await Promise.allSettled(
+      ports.slice(1).map((port) => startLocalServer({ ...options, port, build: false })),
+    );
+    for (const s of others) if (s.status === "fulfilled") servers.push(s.value);
+    const failed = others.find((s) => s.status === "rejected");
+    if (failed) throw failed.reason;
+  })().catch((err: unknown) => writeFileSync(failure, err instanceof Error ? err.message : String(err)));
+
+  return async () => {
+    await starting;
+    await Promise.all(servers.map((s) => s.stop()));
+    rmSync(dir, { recursive: true, force: true });
+  };
 }
