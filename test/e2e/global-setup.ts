@@ -3,9 +3,9 @@
  * then runs the real `npm start` path (build into dist/, migrate, seed, wrangler dev) on free ports with fresh state
  * directories, with a test CAMPAIGN_CODES secret (campaign-secret.ts): one server per vitest worker (E2E_SERVERS,
  * 2 by default), the first building, the others serving that build. The browser files run two at a time
- * (vitest.config.ts), each on the server of its vitest worker (`e2eBaseURL()`, server-url.ts): two files running at once never share a server, so a
- * file that counts the season's registrations or results sees only what the files before it on its server left, as
- * when they ran one after another.
+ * (vitest.config.ts), each on the server of its vitest worker (`e2eBaseURL()`, server-url.ts): two files running at
+ * once never share a server, so a file that counts the season's registrations or results sees only what the files
+ * before it on its server left, as when they ran one after another.
  *
  * The servers start in the background: vitest runs every project's global setup before any test file, so a setup
  * that waited for the build and the servers (about 50 s) held the Node and workerd files back too. The ports are
