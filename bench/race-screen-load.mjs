@@ -177,7 +177,7 @@ function watchTiles(count) {
   });
 }
 
-const TRACE_CATEGORIES = [
+export const TRACE_CATEGORIES = [
   "devtools.timeline",
   "v8",
   "v8.execute",
@@ -193,7 +193,7 @@ const TRACE_CATEGORIES = [
  * paint, idle). Nested events are each counted, so the lines overlap; RunTask is the main thread's busy time. Then
  * the functions that took the most time themselves (V8's sampling profiler in the same trace).
  */
-function printMainThread(buffer, wallMs, file) {
+export function printMainThread(buffer, wallMs, file) {
   writeFileSync(file, buffer);
   const events = JSON.parse(buffer.toString()).traceEvents ?? [];
   const mains = new Set(

@@ -5,7 +5,7 @@
  * fingers zoom). The camera is finish-camera.ts, the queue photo-queue.ts; the race says which taps have photos
  * (`photo-{tap}` records on the socket), so every phone shows another phone's photos.
  */
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState, type PointerEvent as ReactPointerEvent } from "react";
 import { photoUrl } from "../../../shared/finish-photos";
 import type { PhotoRecord } from "../../../shared/race-protocol";
 import { SEASON } from "../../../shared/season";
@@ -17,6 +17,7 @@ import { raceDayUrl } from "./api/race-day-url";
 import { messageOf } from "./race-alerts";
 import type { RapidRecords } from "./apply-race-events";
 import { FinishCamera, type CameraState } from "./finish-camera";
+import { NO_ZOOM, pan, pinch, type Point, type Zoom } from "./photo-zoom";
 import { dropRacePhotos, onPhotoQueue, queuedPhotos, queuePhoto, sendPhotos } from "./photo-queue";
 import type { RaceQueue } from "./tap-queue-provider";
 import { knownItems } from "./tap-queue";
@@ -272,7 +273,7 @@ export function PhotoStrip({
         <DialogContent title="Målfoto">
           <div className="photo-large">
             {open?.frames.map((frame) => (
-              <img
+              <ZoomablePhoto
                 key={frame}
                 src={photoUrl(raceId, open.id, frame)}
                 alt={["Bilden före", "Bilden närmast trycket", "Bilden efter"][frame] ?? "Målfoto"}
@@ -282,5 +283,79 @@ export function PhotoStrip({
         </DialogContent>
       </Dialog>
     </>
+  );
+}
+
+/**
+ * One enlarged frame that two fingers zoom (photo-zoom.ts: within 1–5×, the image always covering its box) and one
+ * finger pans once zoomed; unzoomed, one finger scrolls the frames as the page would. A double tap (or click) goes
+ * back to the whole frame. Pointer events on a box with `touch-action: none`, so the browser neither zooms the page
+ * nor takes the gesture over. A finger lifted or added mid-gesture starts the gesture again from where it is.
+ */
+function ZoomablePhoto({ src, alt }: { src: string; alt: string }) {
+  const [zoom, setZoom] = useState<Zoom>(NO_ZOOM);
+  const box = useRef<HTMLDivElement>(null);
+  const current = useRef<Zoom>(NO_ZOOM);
+  const pointers = useRef(new Map<number, Point>());
+  // Where the gesture began: the zoom then and the fingers (box coordinates) then.
+  const began = useRef<{ zoom: Zoom; points: Point[] } | null>(null);
+
+  const apply = (next: Zoom) => {
+    current.current = next;
+    setZoom(next);
+  };
+  const at = (e: ReactPointerEvent): Point => {
+    const rect = box.current!.getBoundingClientRect();
+    return { x: e.clientX - rect.left, y: e.clientY - rect.top };
+  };
+  const restart = () => {
+    began.current =
+      pointers.current.size > 0 ? { zoom: current.current, points: [...pointers.current.values()] } : null;
+  };
+  const size = () => ({ width: box.current!.clientWidth, height: box.current!.clientHeight });
+
+  return (
+    <div
+      ref={box}
+      className="photo-zoom"
+      data-zoomed={zoom.scale > 1 ? "" : undefined}
+      onPointerDown={(e) => {
+        e.currentTarget.setPointerCapture(e.pointerId);
+        pointers.current.set(e.pointerId, at(e));
+        restart();
+      }}
+      onPointerMove={(e) => {
+        if (!pointers.current.has(e.pointerId) || !began.current) return;
+        const previous = pointers.current.get(e.pointerId)!;
+        const point = at(e);
+        pointers.current.set(e.pointerId, point);
+        const { zoom: start, points } = began.current;
+        const now = [...pointers.current.values()];
+        if (points.length >= 2 && now.length >= 2) {
+          apply(pinch(start, [points[0]!, points[1]!], [now[0]!, now[1]!], size()));
+        } else if (start.scale > 1) {
+          apply(pan(start, point.x - points[0]!.x, point.y - points[0]!.y, size()));
+        } else {
+          // Unzoomed: one finger scrolls the frames, as it would without this box.
+          box.current!.closest(".photo-large")?.scrollBy(0, previous.y - point.y);
+        }
+      }}
+      onPointerUp={(e) => {
+        pointers.current.delete(e.pointerId);
+        restart();
+      }}
+      onPointerCancel={(e) => {
+        pointers.current.delete(e.pointerId);
+        restart();
+      }}
+      onDoubleClick={() => apply(NO_ZOOM)}
+    >
+      <img
+        src={src}
+        alt={alt}
+        draggable={false}
+        style={{ transform: `translate(${zoom.x}px, ${zoom.y}px) scale(${zoom.scale})` }}
+      />
+    </div>
   );
 }

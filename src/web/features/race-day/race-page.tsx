@@ -381,6 +381,7 @@ function RaceScreen({ raceId }: { raceId: string }) {
         onOpenChange={setLogOpen}
         context={logContext}
         onError={(message) => report(message)}
+        photosOf={(tap) => photosOf(rapid, [tap])}
       />
       <BibDialog raceId={raceId} runner={runnerBySort(bibSort)} onClose={() => setBibSort(null)} />
       <RunnerMenu
