@@ -222,7 +222,7 @@ export async function run({ baseURL }) {
         await finish.click();
         await phone.waitForTimeout(300);
       }
-      if (traced) printMainThread(await camera.stopTracing(), Date.now() - began, traced);
+      if (traced) printMainThread(await camera.stopTracing(), Date.now() - began, traced, `a round, camera ${mode}`);
       const { queued, delay } = await phone.evaluate(() => ({ queued: window.__queued, delay: window.__delay }));
       samples[mode].push(...queued);
       delays[mode].push(...delay);

@@ -18,7 +18,7 @@ import { messageOf } from "./race-alerts";
 import type { RapidRecords } from "./apply-race-events";
 import { FinishCamera, type CameraState } from "./finish-camera";
 import { NO_ZOOM, pan, pinch, type Point, type Zoom } from "./photo-zoom";
-import { dropRacePhotos, onPhotoQueue, queuedPhotos, queuePhoto, sendPhotos } from "./photo-queue";
+import { countPhotos, dropRacePhotos, onPhotoQueue, queuePhoto, sendPhotos } from "./photo-queue";
 import type { RaceQueue } from "./tap-queue-provider";
 import { knownItems } from "./tap-queue";
 import { useAdminRole } from "../../lib/config/get-config";
@@ -46,8 +46,6 @@ function storeSwitch(raceId: string, on: boolean): void {
 export interface FinishPhotos {
   enabled: boolean;
   state: CameraState;
-  /** Frames waiting on this phone. */
-  waiting: number;
   setEnabled: (on: boolean) => void;
   /** After the tap is queued: keep the frames nearest `pressedAt` (performance clock) for tap `tap`. */
   keep: (tap: string, pressedAt: number) => void;
@@ -59,7 +57,6 @@ export function useFinishPhotos(raceId: string, queue: RaceQueue, onError: (mess
   const [enabled, setEnabledState] = useState(() => SEASON.finishPhotos && storedSwitch(raceId));
   const [state, setState] = useState<CameraState>({ kind: "off" });
   const [video, setVideo] = useState<HTMLVideoElement | null>(null);
-  const [waiting, setWaiting] = useState(0);
   const camera = useRef<FinishCamera | null>(null);
   // The newest queue and error callback, for the sending loop and the camera's callback (kept after each render).
   const taps = useRef(queue.queue);
@@ -107,22 +104,13 @@ export function useFinishPhotos(raceId: string, queue: RaceQueue, onError: (mess
           running = false;
         });
     };
-    const count = () =>
-      void queuedPhotos(raceId).then(
-        (frames) => setWaiting(frames.length),
-        () => setWaiting(0),
-      );
-    count();
-    const stopCount = onPhotoQueue(() => {
-      count();
-      send();
-    });
+    const stopQueue = onPhotoQueue(send);
     const stopResults = onResult(() => send());
     window.addEventListener("online", send);
     const timer = setInterval(send, SEND_EVERY_MS);
     send();
     return () => {
-      stopCount();
+      stopQueue();
       stopResults();
       window.removeEventListener("online", send);
       clearInterval(timer);
@@ -137,7 +125,7 @@ export function useFinishPhotos(raceId: string, queue: RaceQueue, onError: (mess
     [raceId],
   );
   const keep = useCallback((tap: string, pressedAt: number) => camera.current?.keep(tap, pressedAt), []);
-  return { enabled, state, waiting, setEnabled, keep, attachVideo: setVideo };
+  return { enabled, state, setEnabled, keep, attachVideo: setVideo };
 }
 
 const STATE_TEXT: Record<CameraState["kind"], string> = {
@@ -189,6 +177,31 @@ function DeletePhotos({ raceId, onDone }: { raceId: string; onDone: (message: st
   );
 }
 
+/**
+ * How many of the race's frames wait on this phone. Kept here, not in the race screen: the count changes several
+ * times a press (stored, then each frame sent), and each change re-rendering the whole race screen cost a slowed
+ * phone's main thread time a next press waited behind.
+ */
+function useWaitingPhotos(raceId: string): number {
+  const [waiting, setWaiting] = useState(0);
+  useEffect(() => {
+    if (!SEASON.finishPhotos) return;
+    let current = true;
+    const count = () =>
+      void countPhotos(raceId).then(
+        (n) => current && setWaiting(n),
+        () => current && setWaiting(0),
+      );
+    count();
+    const stop = onPhotoQueue(count);
+    return () => {
+      current = false;
+      stop();
+    };
+  }, [raceId]);
+  return waiting;
+}
+
 /** The switch, the preview and what waits on the phone; nothing when the season has no Målfoto. */
 export function CameraSwitch({
   raceId,
@@ -204,8 +217,9 @@ export function CameraSwitch({
 }) {
   // 'Radera målfoton' is an organiser's (the Worker refuses a volunteer: middleware/route-roles.ts).
   const organiser = useAdminRole() === "organiser";
+  const waiting = useWaitingPhotos(raceId);
   if (!SEASON.finishPhotos) return null;
-  const { enabled, state, waiting, attachVideo } = photos;
+  const { enabled, state, attachVideo } = photos;
   return (
     <section className="finish-camera" aria-label="Målfoto">
       <label className="finish-camera-switch">
