@@ -1,8 +1,8 @@
 /**
  * Målfoto on the race screen (issue 44): the switch (remembered per race on this phone; absent when the season has
  * no Målfoto), the camera's small preview, the photos waiting on the phone, and the photos shown where a time is
- * decided (the slot dialog, 'Att granska'): a strip of each tap's nearest frame, tapped to enlarge all three (two
- * fingers zoom). The camera is finish-camera.ts, the queue photo-queue.ts; the race says which taps have photos
+ * decided (the slot dialog, 'Att granska', the log's rows about a tap): a strip of each tap's nearest frame, tapped
+ * to enlarge all three (two fingers zoom one: `ZoomablePhoto`). The camera is finish-camera.ts, the queue photo-queue.ts; the race says which taps have photos
  * (`photo-{tap}` records on the socket), so every phone shows another phone's photos.
  */
 import { useCallback, useEffect, useRef, useState, type PointerEvent as ReactPointerEvent } from "react";
