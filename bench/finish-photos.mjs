@@ -9,7 +9,13 @@
  *    median and p95 of each mode over all its rounds, and their ratio (target: within 1.1×).
  * 2. Photo to the second phone: SECOND presses before the start (each goes to 'Att granska'); a second phone (not
  *    slowed) has the race screen open, and the time from the press on the first phone to the photo showing (loaded)
- *    in the second phone's review item, both on this machine's clock. Figures: each, and their median.
+ *    in the second phone's review item, both on this machine's clock. Figures: each, and their median, and the
+ *    photos' journey (`journey`: the first phone's uploads with their answers, the second phone's socket frames that
+ *    name a photo and its requests for them, in seconds from the start).
+ * Diagnosis: `inputDelayMs`, the part of press → queued before the page's first pointerdown listener ran (the main
+ * thread was busy with something else); MALFOTO_TRACE=<file> traces the first round of each mode (Chromium's trace,
+ * written to <file>.off.json and <file>.on.json) and sums the renderer's main thread as bench/race-screen-load.mjs
+ * does (its V8 samples are the renderer's, workers included).
  */
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
