@@ -9,13 +9,20 @@
  *    median and p95 of each mode over all its rounds, and their ratio (target: within 1.1×).
  * 2. Photo to the second phone: SECOND presses before the start (each goes to 'Att granska'); a second phone (not
  *    slowed) has the race screen open, and the time from the press on the first phone to the photo showing (loaded)
- *    in the second phone's review item, both on this machine's clock. Figures: each, and their median.
+ *    in the second phone's review item, both on this machine's clock. Figures: each, and their median, and the
+ *    photos' journey (`journey`: the first phone's uploads with their answers, the second phone's socket frames that
+ *    name a photo and its requests for them, in seconds from the start).
+ * Diagnosis: `inputDelayMs`, the part of press → queued before the page's first pointerdown listener ran (the main
+ * thread was busy with something else); MALFOTO_TRACE=<file> traces the first round of each mode (Chromium's trace,
+ * written to <file>.off.json and <file>.on.json) and sums the renderer's main thread as bench/race-screen-load.mjs
+ * does (its V8 samples are the renderer's, workers included).
  */
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { chromium } from "playwright-core";
 import { CHROMIUM_ARGS, CHROMIUM_PATH, fakeCameraArgs } from "../scripts/lib/chromium.mjs";
+import { printMainThread, TRACE_CATEGORIES } from "./race-screen-load.mjs";
 
 const ROUNDS = Number(process.env.MALFOTO_ROUNDS ?? 6);
 const PRESSES = 20;
@@ -24,6 +31,7 @@ const TARGET_RATIO = 1.1;
 const CLIENT = { "x-loppet-client": "1" };
 const NETWORK = { offline: false, latency: 150, downloadThroughput: 1_600_000 / 8, uploadThroughput: 750_000 / 8 };
 const CPU_SLOWDOWN = 4;
+const TRACE = process.env.MALFOTO_TRACE;
 
 function quantile(values, q) {
   const sorted = [...values].sort((a, b) => a - b);
@@ -90,7 +98,16 @@ async function makeRace(context) {
 function watchPresses() {
   window.__press = null;
   window.__queued = [];
-  window.addEventListener("pointerdown", (e) => (window.__press = e.timeStamp), { capture: true });
+  window.__delay = [];
+  window.addEventListener(
+    "pointerdown",
+    (e) => {
+      window.__press = e.timeStamp;
+      // The input delay: how long the event waited for the main thread before its first listener ran.
+      window.__delay.push(performance.now() - e.timeStamp);
+    },
+    { capture: true },
+  );
   const setItem = Storage.prototype.setItem;
   Storage.prototype.setItem = function (key, value) {
     setItem.call(this, key, value);
@@ -128,6 +145,31 @@ export async function run({ baseURL }) {
 
     // 2. Photo to the second phone, before the start.
     const other = await (await signedIn(plain, baseURL)).newPage();
+    // What happened to the photos on their way, on this machine's clock: the first phone's uploads (answer and
+    // status), the second phone's socket frames that name a photo and its requests for them.
+    const start = Date.now();
+    const journey = [];
+    const note = (what) => journey.push(`${((Date.now() - start) / 1000).toFixed(1)} s ${what}`);
+    const photoPath = (url) => new URL(url).pathname.replace(/^.*\/photo\//, "");
+    phone.on("requestfinished", async (req) => {
+      if (!req.url().includes("/races/photo/")) return;
+      note(`telefon 1 ${req.method()} ${photoPath(req.url())} → ${(await req.response())?.status()}`);
+    });
+    phone.on("requestfailed", (req) => {
+      if (req.url().includes("/races/photo/")) note(`telefon 1 ${req.method()} ${photoPath(req.url())} misslyckades`);
+    });
+    other.on("requestfinished", async (req) => {
+      if (!req.url().includes("/races/photo/")) return;
+      note(`telefon 2 ${req.method()} ${photoPath(req.url())} → ${(await req.response())?.status()}`);
+    });
+    other.on("websocket", (ws) =>
+      ws.on("framereceived", ({ payload }) => {
+        const text = String(payload);
+        for (const m of text.matchAll(/"id":"(photo-[^"]+|[^"]+)","frames":\[([0-9,]*)\]/g))
+          note(`telefon 2 socket ${m[1]} bilder [${m[2]}]`);
+        if (text.includes("review")) note(`telefon 2 socket ${text.slice(0, 160)}`);
+      }),
+    );
     await other.goto(`/admin/race/${part}`);
     await other.getByText("socket ansluten").waitFor({ timeout: 60_000 });
     // Each review item's photo, by tap (the address's second-last segment), when it first shows loaded, in the
@@ -159,11 +201,13 @@ export async function run({ baseURL }) {
       return at === undefined ? null : at - t;
     });
     const arrived = toSecond.filter((x) => x !== null);
+    note("slut på väntan");
 
     // 1. Press → queued, camera off and on in alternating rounds, the race started.
     await phone.getByRole("button", { name: /^Starta/ }).click();
     await phone.getByRole("timer").waitFor({ timeout: 30_000 });
     const samples = { off: [], on: [] };
+    const delays = { off: [], on: [] };
     const rounds = [];
     for (let r = 0; r < ROUNDS; r += 1) {
       const mode = r % 2 === 0 ? "off" : "on";
@@ -172,13 +216,22 @@ export async function run({ baseURL }) {
         await box.check();
         await cameraOn();
       } else if (await box.isChecked()) await box.uncheck();
-      await phone.evaluate(() => (window.__queued = []));
+      await phone.evaluate(() => {
+        window.__queued = [];
+        window.__delay = [];
+      });
+      // MALFOTO_TRACE=<file>: the first round of each mode is traced (Chromium's trace), the main thread summed.
+      const traced = TRACE && r < 2 ? `${TRACE}.${mode}.json` : null;
+      if (traced) await camera.startTracing(phone, { categories: TRACE_CATEGORIES });
+      const began = Date.now();
       for (let i = 0; i < PRESSES; i += 1) {
         await finish.click();
         await phone.waitForTimeout(300);
       }
-      const queued = await phone.evaluate(() => window.__queued);
+      if (traced) printMainThread(await camera.stopTracing(), Date.now() - began, traced, `a round, camera ${mode}`);
+      const { queued, delay } = await phone.evaluate(() => ({ queued: window.__queued, delay: window.__delay }));
       samples[mode].push(...queued);
+      delays[mode].push(...delay);
       rounds.push({
         mode,
         median: round1(quantile(queued, 0.5)),
@@ -196,10 +249,13 @@ export async function run({ baseURL }) {
     };
     const figures = {
       pressToQueuedMs: { off, on, ratio, rounds, target: TARGET_RATIO },
+      /** Of press → queued, the part before the page's first listener ran (the main thread was busy). */
+      inputDelayMs: { off: stat(delays.off), on: stat(delays.on) },
       photoToSecondPhoneMs: {
         each: toSecond,
         median: quantile(arrived, 0.5),
         missing: toSecond.length - arrived.length,
+        journey,
       },
       loadAverage: loads.map((l) => Math.round(l * 100) / 100),
     };
@@ -207,6 +263,7 @@ export async function run({ baseURL }) {
       `Tryck → i kön (4× CPU, 150 ms, 1,6 Mbit/s), ${ROUNDS} omgångar om ${PRESSES}:`,
       `  kameran av: median ${off.median} ms, p95 ${off.p95} ms; på: median ${on.median} ms, p95 ${on.p95} ms`,
       `  kvot på/av: median ${ratio.median}, p95 ${ratio.p95} (mål ≤ ${TARGET_RATIO})`,
+      `  varav väntan på huvudtråden före första lyssnaren: av median ${figures.inputDelayMs.off.median} ms, på ${figures.inputDelayMs.on.median} ms`,
       `Målfoto till andra telefonen: ${toSecond.map((x) => x ?? "kom inte").join(", ")} ms (median ${quantile(arrived, 0.5)} ms)`,
       `Belastning: ${figures.loadAverage.join(" → ")}`,
     ].join("\n");

@@ -177,7 +177,7 @@ function watchTiles(count) {
   });
 }
 
-const TRACE_CATEGORIES = [
+export const TRACE_CATEGORIES = [
   "devtools.timeline",
   "v8",
   "v8.execute",
@@ -193,7 +193,7 @@ const TRACE_CATEGORIES = [
  * paint, idle). Nested events are each counted, so the lines overlap; RunTask is the main thread's busy time. Then
  * the functions that took the most time themselves (V8's sampling profiler in the same trace).
  */
-function printMainThread(buffer, wallMs, file) {
+export function printMainThread(buffer, wallMs, file, what = "the repeat load") {
   writeFileSync(file, buffer);
   const events = JSON.parse(buffer.toString()).traceEvents ?? [];
   const mains = new Set(
@@ -207,7 +207,7 @@ function printMainThread(buffer, wallMs, file) {
   const sums = new Map();
   for (const e of timed.filter((x) => x.pid === busiest)) sums.set(e.name, (sums.get(e.name) ?? 0) + e.dur / 1000);
   const top = [...sums].sort((a, b) => b[1] - a[1]).slice(0, 18);
-  console.log(`    main thread of the repeat load (${wallMs} ms wall, trace in ${file}):`);
+  console.log(`    main thread of ${what} (${wallMs} ms wall, trace in ${file}):`);
   for (const [name, ms] of top) console.log(`      ${Math.round(ms).toString().padStart(6)} ms  ${name}`);
   // V8's samples: ProfileChunk events carry the call tree's new nodes, the sampled node ids and the time deltas.
   const nodes = new Map();

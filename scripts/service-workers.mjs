@@ -100,6 +100,17 @@ function guidePictures() {
     .map((file) => ({ url: `/${GUIDE_PICTURES}/${file}`, revision: hashOf(readFileSync(path.join(dir, file))) }));
 }
 
+/**
+ * The scripts these files start by address rather than import: Vite lists a `new Worker(new URL(…))` file among
+ * its chunk's assets (Målfoto's camera worker, src/web/features/race-day/finish-camera-worker.ts). Precached like
+ * the code that starts them, so the camera works on a phone that has lost its signal. Not in the start pages:
+ * they are fetched when started, never preloaded.
+ */
+function scriptAssets(files) {
+  const byFile = new Map(Object.values(manifest).map((c) => [c.file, c]));
+  return [...files].flatMap((file) => (byFile.get(file)?.assets ?? []).filter((a) => a.endsWith(".js")));
+}
+
 function fileEntries(files) {
   return [...files].sort().map((file) => ({ url: `/${file}`, revision: null }));
 }
@@ -168,8 +179,9 @@ async function main() {
     startPage(shell, { code: raceScreenCode, data: ["/api/config"] }),
   );
 
+  const adminCode = closure(ENTRY, ...screensIn("admin"));
   const adminPrecache = [
-    ...fileEntries(closure(ENTRY, ...screensIn("admin"))),
+    ...fileEntries(new Set([...adminCode, ...scriptAssets(adminCode)])),
     pageEntry("admin/_shell.html"),
     pageEntry("admin/_race-shell.html"),
     ...guidePictures(),

@@ -19,7 +19,7 @@ import type { RaceAuditEvent } from "../../src/shared/race-protocol";
 import { contextsStayOnSite, launchBrowser } from "./browser";
 import { FRAME_NUMBER_READER, numberedFrames, writeY4m } from "./fake-camera";
 import { startPhoneProxy, type PhoneProxy } from "./phone-proxy";
-import { adminPhone, createRace, openRace, serverToday } from "./race-day-support";
+import { addRunner, adminPhone, createRace, openRace, serverToday, tile } from "./race-day-support";
 
 const baseURL = e2eBaseURL();
 const onSite = contextsStayOnSite();
@@ -73,7 +73,8 @@ function storedNumber(page: Page, part: string, tap: string, frame: number): Pro
 test("each 'Mål!' keeps the frame nearest its press; a second phone sees the photo in 'Att granska'; offline photos follow their taps once", async () => {
   const phone = await adminPhone(camera, proxy.baseURL, onSite);
   await phone.context().grantPermissions(["camera"], { origin: proxy.baseURL });
-  const other = await adminPhone(plain, baseURL, onSite);
+  // A touch screen: the enlarged photo is pinched with two fingers (the end of the test).
+  const other = await adminPhone(plain, baseURL, onSite, { hasTouch: true, isMobile: true });
   const race = await createRace(phone, await serverToday(phone));
   const part = race.part;
   await openRace(phone, part);
@@ -186,4 +187,48 @@ test("each 'Mål!' keeps the frame nearest its press; a second phone sees the ph
   const frames = photoRows.map((e) => `${payload(e).tapId}/${payload(e).frame}`);
   expect(new Set(frames).size).toBe(frames.length);
   expect(frames.filter((f) => offline.some((t) => f.startsWith(t)))).toHaveLength(9);
+
+  // A finish tile's tap keeps its photo too; the log shows each tap's photo on its row (a tile's finish, a 'Mål!'
+  // press) on the other phone, tapped to enlarge.
+  await addRunner(phone, part, "Fotofinish", 77);
+  await phone.getByRole("button", { name: "Löpare", exact: true }).click();
+  await tile(phone, "Fotofinish").locator(".tile").click();
+  await expect.poll(async () => (await photoEvents()).length, { timeout: 30_000 }).toBe(45);
+  // The log as loaded with the screen, then brought up to date.
+  await other.locator(".race-log summary").click();
+  await other.locator(".race-log").getByRole("button", { name: "Uppdatera" }).click();
+  const rowPhoto = (text: RegExp) => other.locator(".log-line").filter({ hasText: text }).locator(".photo-thumb img");
+  const tilePhoto = rowPhoto(/Fotofinish Testsson \(77\) i mål /);
+  await expect
+    .poll(() => tilePhoto.evaluate((img: HTMLImageElement) => img.naturalWidth), { timeout: 15_000 })
+    .toBeGreaterThan(0);
+  await expect.poll(() => rowPhoto(/rapid-tap|Mål!|måltid/i).count()).toBeGreaterThanOrEqual(13);
+  // A row about a photo is no tap: no photo of its own.
+  expect(await rowPhoto(/Målfoto \d av 3 sparat/).count()).toBe(0);
+  await tilePhoto.click();
+  const nearest = other.getByRole("img", { name: "Bilden närmast trycket" });
+  await nearest.waitFor();
+  await expect.poll(() => nearest.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+
+  // Two fingers apart on the enlarged photo zoom the image, not the page.
+  const width = () => nearest.evaluate((img) => img.getBoundingClientRect().width);
+  const before = await width();
+  const box = (await nearest.boundingBox())!;
+  const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];
+  const cdp = await other.context().newCDPSession(other);
+  const fingers = (type: "touchStart" | "touchMove", apart: number) =>
+    cdp.send("Input.dispatchTouchEvent", {
+      type,
+      touchPoints: [
+        { x: x - apart / 2, y, id: 0 },
+        { x: x + apart / 2, y, id: 1 },
+      ],
+    });
+  await fingers("touchStart", 40);
+  for (const apart of [60, 90, 120]) await fingers("touchMove", apart);
+  await cdp.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
+  // Three times as far apart: three times the size (within a pixel's rounding), the page's own zoom untouched.
+  await expect.poll(width).toBeGreaterThan(before * 2.9);
+  expect(await width()).toBeLessThan(before * 3.1);
+  expect(await other.evaluate(() => window.visualViewport?.scale)).toBe(1);
 }, 180_000);

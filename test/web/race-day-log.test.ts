@@ -7,6 +7,7 @@ import {
   deviceNumbers,
   logLines,
   runnersFromLog,
+  tapOf,
   type LogContext,
 } from "../../src/web/features/race-day/race-log";
 
@@ -274,5 +275,19 @@ describe("Målfoto in the log", () => {
     expect(say("photos-deleted", { reason: "retention", frames: 9, taps: 3 }, null)).toBe(
       "Målfotona raderade 30 dagar efter loppet",
     );
+  });
+
+  it("a row about a tap names the tap, so the log shows its photos; other rows name none", () => {
+    const rows = [
+      event("finish", { id: "ella", bib: 200, tapId: "tile0001", at: T(10, 58, 9), outcome: "recorded" }),
+      event("rapid-tap", { tapId: "rapid001", at: T(10, 58, 9), receivedAt: T(10, 58, 10) }),
+      event("review-added", { id: "early001", kind: "rapid", reason: "Loppet har inte startat.", at: T(9, 0, 0) }),
+      event("review-added", { id: "start001", kind: "start", reason: "Två starter.", at: T(10, 0, 0) }),
+      event("finish", { id: "ella", bib: 200, tapId: null, at: T(10, 58, 9), outcome: "rerecorded" }),
+      event("photo", { tapId: "rapid001", frame: 1, bytes: 1000 }),
+      event("start", { at: T(10, 0, 0), tapId: "start002" }),
+    ];
+    expect(rows.map(tapOf)).toEqual(["tile0001", "rapid001", "early001", undefined, undefined, undefined, undefined]);
+    expect(logLines(rows, ctx).map((l) => l.tap)).toEqual(rows.map(tapOf));
   });
 });

@@ -1,12 +1,15 @@
 /**
  * The race's audit trail ('Logg') as Swedish sentences: when, what (with the device at the end) and who. Loaded
  * when opened. A finish that replaced a time has 'Återställ', which gives the runner the replaced time back in one
- * action (audited too).
+ * action (audited too). A row about a tap (a finish tile's, a 'Mål!' press, a tap sent to 'Att granska') shows the
+ * tap's Målfoto as the race knows it now (finish-photos.tsx: the nearest frame, tapped to enlarge all three); a
+ * photo that arrives or is deleted while the log is open shows or goes without a reload, as the socket says.
  */
 import type { UseQueryResult } from "@tanstack/react-query";
-import type { RaceAuditEvent } from "../../../shared/race-protocol";
+import type { PhotoRecord, RaceAuditEvent } from "../../../shared/race-protocol";
 import { Button } from "../../components/ui/button";
 import { useRestoreTime } from "./api/restore-time";
+import { PhotoStrip } from "./finish-photos";
 import { messageOf } from "./race-alerts";
 import { logLines, type LogContext } from "./race-log";
 
@@ -17,9 +20,11 @@ export interface AuditLogProps {
   onOpenChange: (open: boolean) => void;
   context: LogContext;
   onError: (message: string) => void;
+  /** The photos the race keeps of a tap (none: the row shows none). */
+  photosOf: (tap: string) => readonly PhotoRecord[];
 }
 
-export function AuditLog({ raceId, audit, open, onOpenChange, context, onError }: AuditLogProps) {
+export function AuditLog({ raceId, audit, open, onOpenChange, context, onError, photosOf }: AuditLogProps) {
   return (
     <details className="race-log" open={open} onToggle={(e) => onOpenChange(e.currentTarget.open)}>
       <summary>Logg</summary>
@@ -29,7 +34,9 @@ export function AuditLog({ raceId, audit, open, onOpenChange, context, onError }
           {audit.error.message}
         </p>
       )}
-      {open && audit.data && <LogList raceId={raceId} events={audit.data} context={context} onError={onError} />}
+      {open && audit.data && (
+        <LogList raceId={raceId} events={audit.data} context={context} onError={onError} photosOf={photosOf} />
+      )}
       {open && (
         <Button size="small" loading={audit.isFetching} onClick={() => void audit.refetch()}>
           Uppdatera
@@ -44,11 +51,13 @@ function LogList({
   events,
   context,
   onError,
+  photosOf,
 }: {
   raceId: string;
   events: readonly RaceAuditEvent[];
   context: LogContext;
   onError: (message: string) => void;
+  photosOf: (tap: string) => readonly PhotoRecord[];
 }) {
   const restore = useRestoreTime();
   if (events.length === 0) return <p className="muted">Inga händelser ännu.</p>;
@@ -73,8 +82,18 @@ function LogList({
               Återställ
             </Button>
           )}
+          {line.tap !== undefined && <LinePhotos raceId={raceId} photos={photosOf(line.tap)} />}
         </li>
       ))}
     </ol>
+  );
+}
+
+function LinePhotos({ raceId, photos }: { raceId: string; photos: readonly PhotoRecord[] }) {
+  if (photos.length === 0) return null;
+  return (
+    <div className="log-photos">
+      <PhotoStrip raceId={raceId} photos={photos} />
+    </div>
   );
 }

@@ -9,22 +9,21 @@
  *
  * Invariants:
  * - The press is never slower: the caller queues the tap first, then calls `keep(tap, pressedAt)`, which only
- *   notes the press (no pixels are touched in the press's handler). The frames are chosen in a later frame callback
- *   and encoded after it, off the press's path.
+ *   posts the press to the worker. The page's main thread touches no pixels at all: each frame callback hands the
+ *   frame the video shows to finish-camera-worker.ts as a `VideoFrame` (transferred, not copied), which scales it
+ *   into the rolling buffer, chooses a press's frames and encodes them as JPEG on its own thread. (Copying each
+ *   frame here with createImageBitmap took 39% of a slowed phone's main thread, and a press waited behind it:
+ *   bench/finish-photos.mjs.) A browser without `VideoFrame` makes the scaled copy here and transfers that.
  * - The frame kept for a press is the buffered frame whose presentation time is nearest `pressedAt` (both on the
  *   page's performance clock), chosen once a frame after it has arrived (so 'after' exists); a press older than the
  *   buffer keeps what the buffer has.
- * - Memory is bounded: BUFFER_FRAMES bitmaps at most, each closed when it leaves the buffer; a press waits at most
- *   PRESS_WAIT_MS for its next frame, then keeps what there is.
+ * - Memory is bounded: the worker's buffer (BUFFER_FRAMES bitmaps, each closed when it leaves), at most a few
+ *   frames waiting to be scaled (more are let go at once); a press waits at most PRESS_WAIT_MS for its next frame.
+ * - Stopping ends the worker: a press whose photos were still being chosen or encoded keeps none; its tap is queued.
  * Failure cases: encoding or storing a photo fails (the phone is out of storage): the photo is lost, never the tap.
  */
 import { PHOTO_LONG_SIDE } from "../../../shared/finish-photos";
-
-/** Frames kept in memory: at 30 fps a third of a second either side of a press. */
-const BUFFER_FRAMES = 12;
-/** A press with no frame after it this long keeps the frames there are. */
-const PRESS_WAIT_MS = 1_000;
-const JPEG_QUALITY = 0.72;
+import type { WorkerIn, WorkerOut } from "./finish-camera-worker";
 
 export type CameraState =
   { kind: "off" } | { kind: "starting" } | { kind: "on" } | { kind: "unavailable"; reason: string };
@@ -33,11 +32,6 @@ export type CameraState =
 export interface KeptPhoto {
   tap: string;
   frames: { frame: number; blob: Blob }[];
-}
-
-interface BufferedFrame {
-  at: number;
-  bitmap: ImageBitmap;
 }
 
 type VideoWithFrames = HTMLVideoElement & {
@@ -58,9 +52,8 @@ export function cameraProblem(err: unknown): string {
 
 export class FinishCamera {
   private stream: MediaStream | null = null;
+  private worker: Worker | null = null;
   private handle: number | null = null;
-  private buffer: BufferedFrame[] = [];
-  private presses: { tap: string; at: number }[] = [];
   private state: CameraState = { kind: "off" };
   private listeners = new Set<(state: CameraState) => void>();
 
@@ -80,7 +73,12 @@ export class FinishCamera {
 
   async start(): Promise<void> {
     if (this.state.kind === "on" || this.state.kind === "starting") return;
-    if (!navigator.mediaDevices?.getUserMedia || !this.video.requestVideoFrameCallback) {
+    if (
+      !navigator.mediaDevices?.getUserMedia ||
+      !this.video.requestVideoFrameCallback ||
+      typeof Worker !== "function" ||
+      typeof OffscreenCanvas !== "function"
+    ) {
       this.set({ kind: "unavailable", reason: "Webbläsaren kan inte ta målfoton." });
       return;
     }
@@ -95,6 +93,11 @@ export class FinishCamera {
         return;
       }
       this.stream = stream;
+      const worker = new Worker(new URL("./finish-camera-worker.ts", import.meta.url), { type: "module" });
+      worker.onmessage = (event: MessageEvent<WorkerOut>) => {
+        if (this.worker === worker) this.onKept({ tap: event.data.tap, frames: event.data.frames });
+      };
+      this.worker = worker;
       this.video.muted = true;
       this.video.playsInline = true;
       this.video.srcObject = stream;
@@ -113,16 +116,16 @@ export class FinishCamera {
     this.stream?.getTracks().forEach((t) => t.stop());
     this.stream = null;
     this.video.srcObject = null;
-    for (const f of this.buffer) f.bitmap.close();
-    this.buffer = [];
-    this.presses = [];
+    // The worker closes its bitmaps and ends; a photo it is still encoding is not kept.
+    this.worker?.postMessage({ type: "stop" } satisfies WorkerIn);
+    this.worker = null;
     if (this.state.kind !== "unavailable") this.set({ kind: "off" });
   }
 
-  /** A press at `pressedAt` (performance clock): its frames are kept from the next frame callback on. */
+  /** A press at `pressedAt` (performance clock): its frames are kept from the next frame on. */
   keep(tap: string, pressedAt: number): void {
     if (this.state.kind !== "on") return;
-    this.presses.push({ tap, at: pressedAt });
+    this.worker?.postMessage({ type: "press", tap, at: pressedAt } satisfies WorkerIn);
   }
 
   private set(state: CameraState): void {
@@ -139,65 +142,36 @@ export class FinishCamera {
     });
   }
 
+  /**
+   * The frame the video shows now, to the worker: as a VideoFrame (a reference to the camera's frame, no pixels
+   * copied on this thread), transferred. A browser without VideoFrame copies it here, scaled, as before.
+   */
   private onFrame(at: number): void {
+    const worker = this.worker;
     const { videoWidth: w, videoHeight: h } = this.video;
-    if (w === 0 || h === 0) return;
+    if (!worker || w === 0 || h === 0) return;
+    if (typeof VideoFrame === "function") {
+      let frame: VideoFrame;
+      try {
+        frame = new VideoFrame(this.video);
+      } catch {
+        return;
+      }
+      worker.postMessage({ type: "frame", at, frame } satisfies WorkerIn, [frame]);
+      return;
+    }
     const scale = Math.min(1, PHOTO_LONG_SIDE / Math.max(w, h));
-    const width = Math.round(w * scale);
-    const height = Math.round(h * scale);
-    // The current frame, copied now (createImageBitmap takes the frame the video shows at the call).
-    const copy = createImageBitmap(this.video, { resizeWidth: width, resizeHeight: height, resizeQuality: "low" });
-    void copy.then(
+    void createImageBitmap(this.video, {
+      resizeWidth: Math.round(w * scale),
+      resizeHeight: Math.round(h * scale),
+      resizeQuality: "low",
+    }).then(
       (bitmap) => {
-        if (!this.stream) return bitmap.close();
-        this.buffer.push({ at, bitmap });
-        this.settle(at);
-        while (this.buffer.length > BUFFER_FRAMES) this.buffer.shift()!.bitmap.close();
+        if (this.worker === worker)
+          worker.postMessage({ type: "frame", at, frame: bitmap } satisfies WorkerIn, [bitmap]);
+        else bitmap.close();
       },
       () => undefined,
     );
   }
-
-  /** Every press whose nearest frame has a frame after it (or that waited PRESS_WAIT_MS) gets its frames kept. */
-  private settle(latest: number): void {
-    this.presses = this.presses.filter((press) => {
-      const nearest = nearestFrame(this.buffer, press.at);
-      if (nearest === -1) return false;
-      if (nearest === this.buffer.length - 1 && latest - press.at < PRESS_WAIT_MS) return true;
-      this.choose(press, nearest);
-      return false;
-    });
-  }
-
-  private choose(press: { tap: string; at: number }, nearest: number): void {
-    const buffer = this.buffer;
-    const chosen = [nearest - 1, nearest, nearest + 1]
-      .map((index, frame) => ({ frame, source: buffer[index] }))
-      .filter((c): c is { frame: number; source: BufferedFrame } => c.source !== undefined)
-      // Drawn now (the bitmaps may leave the buffer before the encoding ends).
-      .map(({ frame, source }) => ({ frame, canvas: drawn(source.bitmap) }));
-    void Promise.all(
-      chosen.map(async ({ frame, canvas }) => ({ frame, blob: await canvas.convertToBlob(JPEG_QUALITY_OPTIONS) })),
-    ).then(
-      (frames) => this.onKept({ tap: press.tap, frames }),
-      () => undefined,
-    );
-  }
-}
-
-/** The index of the buffered frame nearest `at` (-1: none). */
-function nearestFrame(buffer: readonly BufferedFrame[], at: number): number {
-  let nearest = -1;
-  for (let i = 0; i < buffer.length; i += 1) {
-    if (nearest === -1 || Math.abs(buffer[i]!.at - at) < Math.abs(buffer[nearest]!.at - at)) nearest = i;
-  }
-  return nearest;
-}
-
-const JPEG_QUALITY_OPTIONS = { type: "image/jpeg", quality: JPEG_QUALITY };
-
-function drawn(bitmap: ImageBitmap): OffscreenCanvas {
-  const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
-  canvas.getContext("2d")!.drawImage(bitmap, 0, 0);
-  return canvas;
 }

@@ -1,11 +1,11 @@
 /**
  * Målfoto on the race screen (issue 44): the switch (remembered per race on this phone; absent when the season has
  * no Målfoto), the camera's small preview, the photos waiting on the phone, and the photos shown where a time is
- * decided (the slot dialog, 'Att granska'): a strip of each tap's nearest frame, tapped to enlarge all three (two
- * fingers zoom). The camera is finish-camera.ts, the queue photo-queue.ts; the race says which taps have photos
+ * decided (the slot dialog, 'Att granska', the log's rows about a tap): a strip of each tap's nearest frame, tapped
+ * to enlarge all three (two fingers zoom one: `ZoomablePhoto`). The camera is finish-camera.ts, the queue photo-queue.ts; the race says which taps have photos
  * (`photo-{tap}` records on the socket), so every phone shows another phone's photos.
  */
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState, type PointerEvent as ReactPointerEvent } from "react";
 import { photoUrl } from "../../../shared/finish-photos";
 import type { PhotosDeleted } from "../../../shared/race-answers";
 import type { PhotoRecord } from "../../../shared/race-protocol";
@@ -18,7 +18,8 @@ import { raceDayUrl } from "./api/race-day-url";
 import { messageOf } from "./race-alerts";
 import type { RapidRecords } from "./apply-race-events";
 import { FinishCamera, type CameraState } from "./finish-camera";
-import { dropRacePhotos, onPhotoQueue, queuedPhotos, queuePhoto, sendPhotos } from "./photo-queue";
+import { NO_ZOOM, pan, pinch, type Point, type Zoom } from "./photo-zoom";
+import { countPhotos, dropRacePhotos, onPhotoQueue, queuePhoto, sendPhotos } from "./photo-queue";
 import type { RaceQueue } from "./tap-queue-provider";
 import { knownItems } from "./tap-queue";
 import { useAdminRole } from "../../lib/config/get-config";
@@ -46,8 +47,6 @@ function storeSwitch(raceId: string, on: boolean): void {
 export interface FinishPhotos {
   enabled: boolean;
   state: CameraState;
-  /** Frames waiting on this phone. */
-  waiting: number;
   setEnabled: (on: boolean) => void;
   /** After the tap is queued: keep the frames nearest `pressedAt` (performance clock) for tap `tap`. */
   keep: (tap: string, pressedAt: number) => void;
@@ -59,7 +58,6 @@ export function useFinishPhotos(raceId: string, queue: RaceQueue, onError: (mess
   const [enabled, setEnabledState] = useState(() => SEASON.finishPhotos && storedSwitch(raceId));
   const [state, setState] = useState<CameraState>({ kind: "off" });
   const [video, setVideo] = useState<HTMLVideoElement | null>(null);
-  const [waiting, setWaiting] = useState(0);
   const camera = useRef<FinishCamera | null>(null);
   // The newest queue and error callback, for the sending loop and the camera's callback (kept after each render).
   const taps = useRef(queue.queue);
@@ -107,22 +105,13 @@ export function useFinishPhotos(raceId: string, queue: RaceQueue, onError: (mess
           running = false;
         });
     };
-    const count = () =>
-      void queuedPhotos(raceId).then(
-        (frames) => setWaiting(frames.length),
-        () => setWaiting(0),
-      );
-    count();
-    const stopCount = onPhotoQueue(() => {
-      count();
-      send();
-    });
+    const stopQueue = onPhotoQueue(send);
     const stopResults = onResult(() => send());
     window.addEventListener("online", send);
     const timer = setInterval(send, SEND_EVERY_MS);
     send();
     return () => {
-      stopCount();
+      stopQueue();
       stopResults();
       window.removeEventListener("online", send);
       clearInterval(timer);
@@ -137,7 +126,7 @@ export function useFinishPhotos(raceId: string, queue: RaceQueue, onError: (mess
     [raceId],
   );
   const keep = useCallback((tap: string, pressedAt: number) => camera.current?.keep(tap, pressedAt), []);
-  return { enabled, state, waiting, setEnabled, keep, attachVideo: setVideo };
+  return { enabled, state, setEnabled, keep, attachVideo: setVideo };
 }
 
 const STATE_TEXT: Record<CameraState["kind"], string> = {
@@ -189,6 +178,31 @@ function DeletePhotos({ raceId, onDone }: { raceId: string; onDone: (message: st
   );
 }
 
+/**
+ * How many of the race's frames wait on this phone. Kept here, not in the race screen: the count changes several
+ * times a press (stored, then each frame sent), and each change re-rendering the whole race screen cost a slowed
+ * phone's main thread time a next press waited behind.
+ */
+function useWaitingPhotos(raceId: string): number {
+  const [waiting, setWaiting] = useState(0);
+  useEffect(() => {
+    if (!SEASON.finishPhotos) return;
+    let current = true;
+    const count = () =>
+      void countPhotos(raceId).then(
+        (n) => current && setWaiting(n),
+        () => current && setWaiting(0),
+      );
+    count();
+    const stop = onPhotoQueue(count);
+    return () => {
+      current = false;
+      stop();
+    };
+  }, [raceId]);
+  return waiting;
+}
+
 /** The switch, the preview and what waits on the phone; nothing when the season has no Målfoto. */
 export function CameraSwitch({
   raceId,
@@ -204,8 +218,9 @@ export function CameraSwitch({
 }) {
   // 'Radera målfoton' is an organiser's (the Worker refuses a volunteer: middleware/route-roles.ts).
   const organiser = useAdminRole() === "organiser";
+  const waiting = useWaitingPhotos(raceId);
   if (!SEASON.finishPhotos) return null;
-  const { enabled, state, waiting, attachVideo } = photos;
+  const { enabled, state, attachVideo } = photos;
   return (
     <section className="finish-camera" aria-label="Målfoto">
       <label className="finish-camera-switch">
@@ -273,7 +288,7 @@ export function PhotoStrip({
         <DialogContent title="Målfoto">
           <div className="photo-large">
             {open?.frames.map((frame) => (
-              <img
+              <ZoomablePhoto
                 key={frame}
                 src={photoUrl(raceId, open.id, frame)}
                 alt={["Bilden före", "Bilden närmast trycket", "Bilden efter"][frame] ?? "Målfoto"}
@@ -283,5 +298,79 @@ export function PhotoStrip({
         </DialogContent>
       </Dialog>
     </>
+  );
+}
+
+/**
+ * One enlarged frame that two fingers zoom (photo-zoom.ts: within 1–5×, the image always covering its box) and one
+ * finger pans once zoomed; unzoomed, one finger scrolls the frames as the page would. A double tap (or click) goes
+ * back to the whole frame. Pointer events on a box with `touch-action: none`, so the browser neither zooms the page
+ * nor takes the gesture over. A finger lifted or added mid-gesture starts the gesture again from where it is.
+ */
+function ZoomablePhoto({ src, alt }: { src: string; alt: string }) {
+  const [zoom, setZoom] = useState<Zoom>(NO_ZOOM);
+  const box = useRef<HTMLDivElement>(null);
+  const current = useRef<Zoom>(NO_ZOOM);
+  const pointers = useRef(new Map<number, Point>());
+  // Where the gesture began: the zoom then and the fingers (box coordinates) then.
+  const began = useRef<{ zoom: Zoom; points: Point[] } | null>(null);
+
+  const apply = (next: Zoom) => {
+    current.current = next;
+    setZoom(next);
+  };
+  const at = (e: ReactPointerEvent): Point => {
+    const rect = box.current!.getBoundingClientRect();
+    return { x: e.clientX - rect.left, y: e.clientY - rect.top };
+  };
+  const restart = () => {
+    began.current =
+      pointers.current.size > 0 ? { zoom: current.current, points: [...pointers.current.values()] } : null;
+  };
+  const size = () => ({ width: box.current!.clientWidth, height: box.current!.clientHeight });
+
+  return (
+    <div
+      ref={box}
+      className="photo-zoom"
+      data-zoomed={zoom.scale > 1 ? "" : undefined}
+      onPointerDown={(e) => {
+        e.currentTarget.setPointerCapture(e.pointerId);
+        pointers.current.set(e.pointerId, at(e));
+        restart();
+      }}
+      onPointerMove={(e) => {
+        if (!pointers.current.has(e.pointerId) || !began.current) return;
+        const previous = pointers.current.get(e.pointerId)!;
+        const point = at(e);
+        pointers.current.set(e.pointerId, point);
+        const { zoom: start, points } = began.current;
+        const now = [...pointers.current.values()];
+        if (points.length >= 2 && now.length >= 2) {
+          apply(pinch(start, [points[0]!, points[1]!], [now[0]!, now[1]!], size()));
+        } else if (start.scale > 1) {
+          apply(pan(start, point.x - points[0]!.x, point.y - points[0]!.y, size()));
+        } else {
+          // Unzoomed: one finger scrolls the frames, as it would without this box.
+          box.current!.closest(".photo-large")?.scrollBy(0, previous.y - point.y);
+        }
+      }}
+      onPointerUp={(e) => {
+        pointers.current.delete(e.pointerId);
+        restart();
+      }}
+      onPointerCancel={(e) => {
+        pointers.current.delete(e.pointerId);
+        restart();
+      }}
+      onDoubleClick={() => apply(NO_ZOOM)}
+    >
+      <img
+        src={src}
+        alt={alt}
+        draggable={false}
+        style={{ transform: `translate(${zoom.x}px, ${zoom.y}px) scale(${zoom.scale})` }}
+      />
+    </div>
   );
 }

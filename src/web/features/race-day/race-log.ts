@@ -33,6 +33,8 @@ export interface LogLine {
   text: string;
   /** A finish that replaced a time: 'Återställ' gives the runner that time back (restore-time/{race}/{seq}). */
   restoreSeq?: number;
+  /** The tap the row is about (a finish tile's tap, a 'Mål!' press, a tap sent to 'Att granska'): its Målfoto. */
+  tap?: string;
 }
 
 type Payload = Record<string, unknown>;
@@ -93,8 +95,18 @@ export function logLines(events: readonly RaceAuditEvent[], ctx: LogContext): Lo
       text,
     };
     if (restoreSeq !== undefined) line.restoreSeq = restoreSeq;
+    const tap = tapOf(e);
+    if (tap !== undefined) line.tap = tap;
     return line;
   });
+}
+
+/** The tap a row is about, for its photos: a finish's or a slot's tap, a tap item sent to review (not a start). */
+export function tapOf(event: Pick<RaceAuditEvent, "type" | "payload">): string | undefined {
+  if (event.type !== "finish" && event.type !== "rapid-tap" && event.type !== "review-added") return undefined;
+  const p = parsePayload(event.payload);
+  if (event.type === "review-added") return p.kind === "start" ? undefined : str(p.id);
+  return str(p.tapId);
 }
 
 /** One row as a sentence, with the device that made it at the end. */

@@ -98,13 +98,17 @@ function RaceScreen({ raceId }: { raceId: string }) {
   const [logOpen, setLogOpen] = useState(false);
   const [thisDevice] = useState(deviceId);
   const rapid = useRapid(raceId);
+  // The slots and typed bibs without the photos: a Målfoto record (three a press with the camera on) changes neither,
+  // so the slot rows and the timers derived from them are not computed again for it.
+  const { slots: rapidSlots, bibs: rapidBibs } = rapid;
+  const timing = useMemo(() => ({ slots: rapidSlots, bibs: rapidBibs }), [rapidSlots, rapidBibs]);
   const [mode, setMode] = useState<TimingMode>(() => storedMode(raceId));
   const chooseMode = (next: TimingMode) => {
     setMode(next);
     storeMode(raceId, next);
   };
   const [slotKey, setSlotKey] = useState<string | null>(null);
-  const timers = useMemo(() => timingDevices(rapid), [rapid]);
+  const timers = useMemo(() => timingDevices(timing), [timing]);
 
   // The log also numbers the devices the review list and two timers name, so it is read when they name any.
   const audit = useAudit(raceId, logOpen || reviews.length > 0 || timers.length > 1);
@@ -174,8 +178,8 @@ function RaceScreen({ raceId }: { raceId: string }) {
   // The merged slots, as the race object numbers them (a pending 'Starta' changes nothing they depend on).
   const raceRecord = snapshot?.[0];
   const slots = useMemo(
-    () => (raceRecord ? slotRows(raceRecord, rapid, runners, items, thisDevice) : []),
-    [raceRecord, rapid, runners, items, thisDevice],
+    () => (raceRecord ? slotRows(raceRecord, timing, runners, items, thisDevice) : []),
+    [raceRecord, timing, runners, items, thisDevice],
   );
 
   const known = knownItems(queue.queue);
@@ -381,6 +385,7 @@ function RaceScreen({ raceId }: { raceId: string }) {
         onOpenChange={setLogOpen}
         context={logContext}
         onError={(message) => report(message)}
+        photosOf={(tap) => photosOf(rapid, [tap])}
       />
       <BibDialog raceId={raceId} runner={runnerBySort(bibSort)} onClose={() => setBibSort(null)} />
       <RunnerMenu

@@ -1,0 +1,137 @@
+/// <reference lib="webworker" />
+/**
+ * Målfoto's pixel work, off the page's main thread (finish-camera.ts starts it): the rolling buffer of scaled frames,
+ * the choice of the frame nearest each press (with the one before and after) and their JPEG encoding. The main
+ * thread only hands over each camera frame as it is (a `VideoFrame`, transferred, no copy) with its presentation time,
+ * and each press's moment; so a press's handler never waits behind a frame being copied or encoded.
+ *
+ * Messages in (`WorkerIn`): a frame (`VideoFrame` or, from a browser without one, an `ImageBitmap` the page made),
+ * a press, `stop`. Out (`WorkerOut`): the frames kept for a press.
+ *
+ * Invariants (as finish-camera.ts states them): the frame kept for a press is the buffered frame whose presentation
+ * time is nearest the press (both on the page's clock, which the page gives with each message: this worker's own
+ * clock starts elsewhere), chosen once a frame after it has arrived or PRESS_WAIT_MS passed; at most BUFFER_FRAMES
+ * bitmaps, each closed when it leaves; every `VideoFrame` is closed as soon as it is scaled (the camera reuses its
+ * buffers).
+ */
+import { PHOTO_LONG_SIDE } from "../../../shared/finish-photos";
+
+/** Frames kept in memory: at 30 fps a third of a second either side of a press. */
+const BUFFER_FRAMES = 12;
+/** A press with no frame after it this long keeps the frames there are. */
+const PRESS_WAIT_MS = 1_000;
+const JPEG = { type: "image/jpeg", quality: 0.72 };
+
+export type WorkerIn =
+  | { type: "frame"; at: number; frame: VideoFrame | ImageBitmap }
+  | { type: "press"; tap: string; at: number }
+  | { type: "stop" };
+
+export interface WorkerOut {
+  type: "kept";
+  tap: string;
+  frames: { frame: number; blob: Blob }[];
+}
+
+interface BufferedFrame {
+  at: number;
+  bitmap: ImageBitmap;
+}
+
+const scope = self as unknown as DedicatedWorkerGlobalScope;
+let buffer: BufferedFrame[] = [];
+let presses: { tap: string; at: number }[] = [];
+let stopped = false;
+// Frames are scaled one after another, so the buffer gets them in their order.
+let scaling: Promise<void> = Promise.resolve();
+/** Frames waiting to be scaled; beyond MAX_WAITING a frame is let go at once (a phone too busy to keep up). */
+let waiting = 0;
+const MAX_WAITING = 3;
+
+scope.onmessage = (event: MessageEvent<WorkerIn>) => {
+  const message = event.data;
+  if (message.type === "stop") {
+    stopped = true;
+    for (const f of buffer) f.bitmap.close();
+    buffer = [];
+    presses = [];
+    scope.close();
+  } else if (message.type === "press") {
+    if (!stopped) presses.push({ tap: message.tap, at: message.at });
+  } else {
+    const { at, frame } = message;
+    if (stopped || waiting >= MAX_WAITING) {
+      frame.close();
+      return;
+    }
+    waiting += 1;
+    scaling = scaling.then(() => add(at, frame)).finally(() => (waiting -= 1));
+  }
+};
+
+async function add(at: number, frame: VideoFrame | ImageBitmap): Promise<void> {
+  let bitmap: ImageBitmap;
+  try {
+    if (stopped) return;
+    bitmap = await scaled(frame);
+  } catch {
+    return;
+  } finally {
+    // A VideoFrame holds one of the camera's buffers: given back now. (A scaled bitmap is the frame itself.)
+    if ("codedWidth" in frame) frame.close();
+  }
+  if (stopped) return bitmap.close();
+  buffer.push({ at, bitmap });
+  settle(at);
+  while (buffer.length > BUFFER_FRAMES) buffer.shift()!.bitmap.close();
+}
+
+function scaled(frame: VideoFrame | ImageBitmap): Promise<ImageBitmap> {
+  if (!("codedWidth" in frame)) return Promise.resolve(frame);
+  const w = frame.displayWidth;
+  const h = frame.displayHeight;
+  const scale = Math.min(1, PHOTO_LONG_SIDE / Math.max(w, h));
+  return createImageBitmap(frame, {
+    resizeWidth: Math.round(w * scale),
+    resizeHeight: Math.round(h * scale),
+    resizeQuality: "low",
+  });
+}
+
+/** Every press whose nearest frame has a frame after it (or that waited PRESS_WAIT_MS) gets its frames kept. */
+function settle(latest: number): void {
+  presses = presses.filter((press) => {
+    const nearest = nearestFrame(press.at);
+    if (nearest === -1) return false;
+    if (nearest === buffer.length - 1 && latest - press.at < PRESS_WAIT_MS) return true;
+    choose(press.tap, nearest);
+    return false;
+  });
+}
+
+function choose(tap: string, nearest: number): void {
+  const chosen = [nearest - 1, nearest, nearest + 1]
+    .map((index, frame) => ({ frame, source: buffer[index] }))
+    .filter((c): c is { frame: number; source: BufferedFrame } => c.source !== undefined)
+    // Drawn now (the bitmaps may leave the buffer before the encoding ends).
+    .map(({ frame, source }) => ({ frame, canvas: drawn(source.bitmap) }));
+  void Promise.all(chosen.map(async ({ frame, canvas }) => ({ frame, blob: await canvas.convertToBlob(JPEG) }))).then(
+    (frames) => scope.postMessage({ type: "kept", tap, frames } satisfies WorkerOut),
+    () => undefined,
+  );
+}
+
+/** The index of the buffered frame nearest `at` (-1: none). */
+function nearestFrame(at: number): number {
+  let nearest = -1;
+  for (let i = 0; i < buffer.length; i += 1) {
+    if (nearest === -1 || Math.abs(buffer[i]!.at - at) < Math.abs(buffer[nearest]!.at - at)) nearest = i;
+  }
+  return nearest;
+}
+
+function drawn(bitmap: ImageBitmap): OffscreenCanvas {
+  const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+  canvas.getContext("2d")!.drawImage(bitmap, 0, 0);
+  return canvas;
+}
