@@ -1,4 +1,6 @@
 /** The race's 'Logg' as Swedish sentences: every event type of the race contract, device numbers, 'Återställ'. */
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { RaceAuditEvent, ReviewRecord } from "../../src/shared/race-protocol";
 import {
@@ -289,5 +291,73 @@ describe("Målfoto in the log", () => {
     ];
     expect(rows.map(tapOf)).toEqual(["tile0001", "rapid001", "early001", undefined, undefined, undefined, undefined]);
     expect(logLines(rows, ctx).map((l) => l.tap)).toEqual(rows.map(tapOf));
+  });
+});
+
+describe("times first, bibs later in the log", () => {
+  const slot = { slot: "t1", number: 3, at: T(10, 58, 9) };
+  it("presses, typed bibs and what became of each finish time are sentences", () => {
+    expect(say("rapid-tap", { tapId: "t1", at: T(10, 58, 9), receivedAt: T(10, 58, 10) })).toBe(
+      "Mål! tryckt 10:58:09, telefon 3",
+    );
+    expect(say("bib-entered", { entry: "e1", bib: 200 })).toBe("Startnummer 200 inskrivet, telefon 3");
+    expect(say("bib-entered", { entry: "r1", bib: 200, review: "r1" }, null)).toBe(
+      "Startnummer 200 inskrivet (från granskning)",
+    );
+    expect(say("bib-changed", { entry: "e1", bib: 201, previous: 200 }, null)).toBe("Startnummer 200 ändrat till 201");
+    expect(say("bib-removed", { entry: "e1", bib: 200 }, null)).toBe("Startnummer 200 borttaget");
+    expect(say("bib-restored", { entry: "e1", bib: 200 }, null)).toBe("Startnummer 200 tillbaka");
+    expect(say("bib-removed-with-slot", { entry: "e1", bib: 200, ...slot }, null)).toBe(
+      "Startnummer 200 och måltid #3 (10:58:09) borttagna",
+    );
+    expect(say("slot-paired", { id: "ella", bib: 200, ...slot, previous: null }, null)).toBe(
+      "Ella Berg (200) i mål 10:58:09 (måltid #3)",
+    );
+    expect(say("slot-time-used", { id: "ella", bib: 200, ...slot, previous: T(10, 58, 2) }, null)).toBe(
+      "Ella Berg (200) i mål 10:58:09 (måltid #3), ersatte 10:58:02",
+    );
+    expect(say("slot-unpaired", { id: "ella", bib: 200, previous: T(10, 58, 9) }, null)).toBe(
+      "Ella Berg (200) inte längre i mål (10:58:09)",
+    );
+    expect(say("slot-assigned", { tap: "t1", ...slot, id: "ella", bib: 200 }, null)).toBe(
+      "Måltid #3 (10:58:09) kopplad till Ella Berg (200)",
+    );
+    expect(say("slot-unassigned", { taps: ["t1"], slot: "t1", id: "ella" }, null)).toBe(
+      "Måltiden inte längre kopplad till Ella Berg (200)",
+    );
+    expect(say("slot-discarded", { taps: ["t1"], ...slot }, null)).toBe("Måltid #3 (10:58:09) kastad");
+    expect(say("slot-restored", { taps: ["t1"], discard: 4 }, null)).toBe("Kastad måltid tillbaka");
+    expect(say("slot-kept", { taps: ["t1"], ...slot }, null)).toBe("Måltid #3 (10:58:09) behållen");
+    expect(say("main-timer", { device: "dev-2", previous: null }, null)).toBe("Huvudtidtagare: telefon 2");
+    expect(say("results-official", { openReviews: 0, runners: 60, finished: 58 }, null)).toBe(
+      "Resultaten markerade som officiella (58 av 60 i mål)",
+    );
+    expect(say("results-preliminary", {}, null)).toBe("Resultaten preliminära igen");
+    expect(
+      say(
+        "dns-not-picked-up",
+        {
+          runners: [
+            { id: "ella", bib: 200 },
+            { id: "bo", bib: null },
+          ],
+        },
+        null,
+      ),
+    ).toBe("2 löpare utan hämtad nummerlapp markerade ej start");
+    expect(say("review-updated", { opened: ["a", "b"], changed: [], resolved: ["c"] }, null)).toBe(
+      "Att granska: 2 nya, 0 ändrade, 1 lösta",
+    );
+  });
+
+  it("every change the race object writes has a sentence, never its raw type", () => {
+    const rules = path.join(import.meta.dirname, "../../src/durable/race/rules");
+    const types = new Set<string>();
+    for (const file of readdirSync(rules)) {
+      const text = readFileSync(path.join(rules, file), "utf8");
+      for (const m of text.matchAll(/\.write\(\s*"([a-z-]+)"/g)) types.add(m[1]!);
+    }
+    expect(types.size).toBeGreaterThan(30);
+    for (const type of types) expect(say(type, {}, null), type).not.toMatch(new RegExp(`^${type}\\b`));
   });
 });

@@ -187,6 +187,56 @@ function sentence(type: string, p: Payload, ctx: LogContext): { text: string; re
       return { text: `Granskning använd: ${reviewText(p, ctx)}` };
     case "review-discarded":
       return { text: `Granskning kastad: ${reviewText(p, ctx)}` };
+    // Times first, bibs later (rapid timing): the presses, the typed bibs and what became of each finish time.
+    case "rapid-tap":
+      return {
+        text: `Mål! tryckt ${t(p.at)}${num(p.clampedFrom) !== null ? " (före starten, satt till starten)" : ""}`,
+      };
+    case "bib-entered":
+      return { text: `Startnummer ${bibText(p.bib)} inskrivet${str(p.review) ? " (från granskning)" : ""}` };
+    case "bib-changed":
+      return { text: `Startnummer ${bibText(p.previous)} ändrat till ${bibText(p.bib)}` };
+    case "bib-removed":
+      return { text: `Startnummer ${bibText(p.bib)} borttaget` };
+    case "bib-restored":
+      return { text: `Startnummer ${bibText(p.bib)} tillbaka` };
+    case "bib-removed-with-slot":
+      return { text: `Startnummer ${bibText(p.bib)} och ${slotText(p, t)} borttagna` };
+    case "slot-paired":
+    case "slot-time-used":
+      return {
+        text: `${who()} i mål ${t(p.at)} (${slotText(p, t, false)})${
+          num(p.previous) !== null && num(p.previous) !== num(p.at) ? `, ersatte ${t(p.previous)}` : ""
+        }`,
+      };
+    case "slot-unpaired":
+      return { text: `${who()} inte längre i mål${num(p.previous) !== null ? ` (${t(p.previous)})` : ""}` };
+    case "slot-assigned":
+      return { text: `${capitalised(slotText(p, t))} kopplad till ${who()}` };
+    case "slot-unassigned":
+      return { text: `Måltiden inte längre kopplad till ${who()}` };
+    case "slot-discarded":
+      return { text: `${capitalised(slotText(p, t))} kastad` };
+    case "slot-restored":
+      return { text: "Kastad måltid tillbaka" };
+    case "slot-kept":
+      return { text: `${capitalised(slotText(p, t))} behållen` };
+    case "main-timer":
+      return { text: `Huvudtidtagare: ${deviceLabel(str(p.device), ctx) || "ingen"}` };
+    case "results-official":
+      return { text: `Resultaten markerade som officiella (${num(p.finished) ?? 0} av ${num(p.runners) ?? 0} i mål)` };
+    case "results-preliminary":
+      return { text: "Resultaten preliminära igen" };
+    case "dns-not-picked-up": {
+      const n = Array.isArray(p.runners) ? p.runners.length : 0;
+      return { text: `${n === 1 ? "1 löpare" : `${n} löpare`} utan hämtad nummerlapp markerade ej start` };
+    }
+    case "review-updated": {
+      const count = (v: unknown) => (Array.isArray(v) ? v.length : 0);
+      return {
+        text: `Att granska: ${count(p.opened)} nya, ${count(p.changed)} ändrade, ${count(p.resolved)} lösta`,
+      };
+    }
     case "photo":
       return { text: `Målfoto ${(num(p.frame) ?? 0) + 1} av 3 sparat` };
     case "photos-deleted":
@@ -200,6 +250,18 @@ function sentence(type: string, p: Payload, ctx: LogContext): { text: string; re
       return { text: `${type}${Object.keys(p).length > 0 ? ` ${payloadSummary(p)}` : ""}` };
   }
 }
+
+/** The bib's number as the log writes it, or 'okänt'. */
+const bibText = (v: unknown): string => (num(v) !== null ? `${num(v)}` : "okänt");
+
+/** 'måltid #3 (10:58:09)': a slot as the rapid panel numbers it. */
+function slotText(p: Payload, t: (v: unknown) => string, withTime = true): string {
+  const number = num(p.number);
+  const name = number !== null ? `måltid #${number}` : "måltiden";
+  return withTime && num(p.at) !== null ? `${name} (${t(p.at)})` : name;
+}
+
+const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /** A start that reached the server this much after its press was queued offline: the log says when it arrived. */
 const LATE_MS = 10_000;
