@@ -280,7 +280,7 @@ export function PhotoStrip({
               onViewed?.();
             }}
           >
-            <img src={photoUrl(raceId, p.id, middle(p))} alt="Målfoto" />
+            <PhotoImage src={photoUrl(raceId, p.id, middle(p))} alt="Målfoto" />
           </button>
         ))}
       </div>
@@ -365,12 +365,37 @@ function ZoomablePhoto({ src, alt }: { src: string; alt: string }) {
       }}
       onDoubleClick={() => apply(NO_ZOOM)}
     >
-      <img
+      <PhotoImage
         src={src}
         alt={alt}
         draggable={false}
         style={{ transform: `translate(${zoom.x}px, ${zoom.y}px) scale(${zoom.scale})` }}
       />
     </div>
+  );
+}
+
+/** Tries after a missing photo: 1, 2, 4 and 8 s. */
+const PHOTO_RETRIES_MS = [1_000, 2_000, 4_000, 8_000];
+
+/**
+ * A photo as the admin route serves it, asked for again while it is missing. The race announces a frame before the
+ * Worker has put it in R2 (src/worker/race-day/photo-routes.ts records first, so a refused frame is never stored):
+ * a second phone that asks in that moment gets a 404, and the next try finds it.
+ */
+function PhotoImage(props: React.ImgHTMLAttributes<HTMLImageElement> & { src: string }) {
+  const [attempt, setAttempt] = useState(0);
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  useEffect(() => () => void (timer.current && clearTimeout(timer.current)), []);
+  const wait = PHOTO_RETRIES_MS[attempt];
+  return (
+    <img
+      {...props}
+      key={attempt}
+      onError={() => {
+        if (wait === undefined) return;
+        timer.current = setTimeout(() => setAttempt((n) => n + 1), wait);
+      }}
+    />
   );
 }
