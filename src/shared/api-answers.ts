@@ -37,6 +37,16 @@ export interface CampaignList {
   configErrors: readonly string[];
 }
 
+/** The body of POST /admin/api/kampanjkoder: a new code (400 `{error, errors}` per field; 409 when it exists). */
+export interface NewCampaign {
+  code: string;
+  rule: CampaignRule;
+  /** Last valid day, 'YYYY-MM-DD' (Stockholm); null or absent = no end. */
+  validUntil?: string | null;
+  maxUses?: number | null;
+  note?: string;
+}
+
 // ---- ePassi invitations: GET /admin/api/invite/epassi ----------------------------------------------------
 
 export type CodeState = "unused" | "reserved" | "used" | "disabled";

@@ -20,20 +20,13 @@
  */
 import { Hono, type Context } from "hono";
 import { z } from "zod";
-import { ADMIN_ROLES, ORGANISERS_ONLY, type AdminList } from "../../shared/admin-roles";
+import { ADMIN_ROLES, ORGANISERS_ONLY, type AdminChange, type AdminList } from "../../shared/admin-roles";
 import { database } from "../db/client";
 import type { AppEnv } from "../env";
 import { ApiError, conflict, forbidden, notFound } from "../lib/errors";
 import { validate } from "../middleware/validate";
 import { adminDevice } from "./admin-sign-in";
-import {
-  adminRole,
-  changeAdmins,
-  listAdmins,
-  parseAdminEmails,
-  sessionsRevokedAt,
-  type AdminChange,
-} from "./admins-db";
+import { adminRole, changeAdmins, listAdmins, parseAdminEmails, sessionsRevokedAt } from "./admins-db";
 import { forgetRaceDaySession } from "./race-day-sessions";
 import { closeSessionSockets } from "./session-sockets";
 

@@ -5,13 +5,9 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { api, ApiError } from "../../../lib/api";
 import { registrationQueryOptions } from "./get-registration";
-import type { Registration, RunnerMap } from "./types";
+import type { RunnerUpdate } from "../../../../shared/registration-schema";
+import type { Registration } from "./types";
 import { campaignQueryKeyRoot } from "./validate-kampanj";
-
-export interface RunnerUpdate {
-  runners: RunnerMap;
-  version: number;
-}
 
 export function updateRunners(body: RunnerUpdate): Promise<Registration> {
   return api<Registration>("/update", { method: "POST", json: body });
