@@ -14,6 +14,7 @@
  * - one sender per race across tabs (a Web Lock); the server stores a frame sent twice once anyway.
  * A frame the phone cannot store (IndexedDB full or missing) is lost; the tap never is.
  */
+import { errorAnswerOf } from "../../../shared/api-answers";
 import { photoUrl } from "../../../shared/finish-photos";
 import { ApiError, apiResponse } from "../../lib/api";
 import { deviceId } from "../../lib/device-id";
@@ -144,7 +145,7 @@ export async function sendPhotos(race: string, hooks: PhotoSendHooks): Promise<n
         );
         status = res.status;
         if (final(status)) {
-          const body = (await res.json().catch(() => null)) as { error?: string } | null;
+          const body = errorAnswerOf(await res.json().catch(() => null));
           if (body?.error) hooks.onRefused?.(body.error);
         }
       } catch (err) {
