@@ -38,3 +38,15 @@ export interface AdminEntry {
 export interface AdminList {
   admins: AdminEntry[];
 }
+
+/**
+ * A change on the admins screen. The path names the type, the rest is the body: POST /admin/api/admins
+ * {email, role} (add), POST /admin/api/admins/change-role {email, role}, POST /admin/api/admins/remove {email}.
+ */
+export type AdminChange =
+  | { type: "add"; email: string; role: AdminRole }
+  | { type: "change-role"; email: string; role: AdminRole }
+  | { type: "remove"; email: string };
+
+/** The body of one change: the change without its type. */
+export type AdminChangeBody<T extends AdminChange["type"]> = Omit<Extract<AdminChange, { type: T }>, "type">;

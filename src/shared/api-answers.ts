@@ -9,6 +9,66 @@ import type { MailingsResumed } from "./mailings";
 import type { RefundRecord, RefundStatus } from "./registrations-overview";
 import type { CampaignRule, PriceTier } from "./season";
 import type { AdminRole } from "./admin-roles";
+import type { Retime } from "./race-protocol";
+import type { Registration } from "./registration-view";
+
+// ---- Every refusal: the body of a 4xx or 5xx (src/worker/app.ts onError) ----------------------------------
+
+/**
+ * A Swedish message for the person; `errors` one message per field of a form; `retimes` the runners a race-day
+ * decision would give new times (409, nothing changed: the phone shows them and sends the decision again with
+ * `confirm`, race-requests.ts).
+ */
+export interface ErrorAnswer {
+  error: string;
+  errors?: Record<string, string>;
+  retimes?: Retime[];
+}
+
+/** POST /update's 409 when another tab saved first: the registration as it is now, which the page shows. */
+export interface RegistrationConflict extends ErrorAnswer {
+  registration: Registration;
+}
+
+const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null;
+
+function isRetime(x: unknown): x is Retime {
+  const time = (t: unknown) => t === null || typeof t === "number";
+  return (
+    isRecord(x) &&
+    typeof x.runnerId === "string" &&
+    typeof x.sort === "string" &&
+    (x.bib === null || typeof x.bib === "number") &&
+    typeof x.name === "string" &&
+    time(x.from) &&
+    time(x.to) &&
+    time(x.started)
+  );
+}
+
+/**
+ * The error answer a body is, or null when it is none (a proxy's page, no body): `error` must be text; `errors`
+ * and `retimes` are kept only when well formed.
+ */
+export function errorAnswerOf(body: unknown): ErrorAnswer | null {
+  if (!isRecord(body) || typeof body.error !== "string") return null;
+  const answer: ErrorAnswer = { error: body.error };
+  const { errors, retimes } = body;
+  if (isRecord(errors) && Object.values(errors).every((m) => typeof m === "string")) {
+    answer.errors = errors as Record<string, string>;
+  }
+  if (Array.isArray(retimes) && retimes.every(isRetime)) answer.retimes = retimes;
+  return answer;
+}
+
+/** The registration a refusal carries (RegistrationConflict), or null. */
+export function registrationOf(body: unknown): Registration | null {
+  if (!errorAnswerOf(body) || !isRecord(body) || !isRecord(body.registration)) return null;
+  const registration = body.registration;
+  return typeof registration.email === "string" && isRecord(registration.deltagare)
+    ? (registration as unknown as Registration)
+    : null;
+}
 
 // ---- Campaign codes: GET /admin/api/kampanjkoder ---------------------------------------------------------
 
@@ -35,6 +95,16 @@ export interface CampaignsAnswer {
 export interface CampaignList {
   campaigns: Campaign[];
   configErrors: readonly string[];
+}
+
+/** The body of POST /admin/api/kampanjkoder: a new code (400 `{error, errors}` per field; 409 when it exists). */
+export interface NewCampaign {
+  code: string;
+  rule: CampaignRule;
+  /** Last valid day, 'YYYY-MM-DD' (Stockholm); null or absent = no end. */
+  validUntil?: string | null;
+  maxUses?: number | null;
+  note?: string;
 }
 
 // ---- ePassi invitations: GET /admin/api/invite/epassi ----------------------------------------------------

@@ -83,6 +83,13 @@ export interface DeskRunner {
 /** A family at the desk: a registration ('anmalan'), or one box-office runner ('kassa'). */
 export type DeskFamilyKind = "anmalan" | "kassa";
 
+/** The path of `GET /admin/api/checkin/family/{kind}/{id}`: which family. */
+export interface FamilyKey {
+  kind: DeskFamilyKind;
+  /** The registration's id, or the box-office participant's. */
+  id: string;
+}
+
 export interface DeskFamily {
   kind: DeskFamilyKind;
   /** The registration's id, or the box-office participant's. */
@@ -116,6 +123,14 @@ export interface PickupRequest {
   actionId: string;
   /** When the volunteer pressed, on the server's clock (epoch ms). */
   at?: number;
+  device?: string;
+}
+
+/** `POST /admin/api/checkin/bib`: the next free bib of the runner's distance, or a typed one. */
+export interface GiveBib {
+  raceId: string;
+  runnerId: string;
+  bib: number | "next";
   device?: string;
 }
 

@@ -1,6 +1,6 @@
 /**
  * The runner form's rules, shared by the browser (validation on submit) and the Worker (/update re-checks every
- * runner, DESIGN.md: validate at the edge). Plain checks instead of zod because src/shared imports nothing.
+ * runner, DESIGN.md: validate at the edge). The bodies of POST /update and POST /code are declared here too. Plain checks instead of zod because src/shared imports nothing.
  *
  * Spec: first and last name required ('Ange namn'); age a number, a value above 1000 is a birth year ('Ange
  * ålder'); distance one of the open distances ('Välj en distans'); group Ingen, Dam or Herr; company optional.
@@ -51,6 +51,25 @@ export interface RunnerFields {
    * such a runner, absent for every competing runner.
    */
   companion?: true;
+}
+
+/** The runner map as POST /update takes it: the spec's fields only (ids, bibs and prices are the server's). */
+export type RunnerMap = Record<string, RunnerFields>;
+
+/**
+ * The body of POST /update: the whole runner map, based on the version the page last saw (a 409
+ * `{error, registration}` when another tab saved first).
+ */
+export interface RunnerUpdate {
+  runners: RunnerMap;
+  version: number;
+}
+
+/** The body of POST /code: the e-mailed code traded for a session (the spec sends the code as text). */
+export interface CodeConfirmation {
+  email: string;
+  codeId: string;
+  code: string;
 }
 
 export type RunnerField = keyof RunnerFields;

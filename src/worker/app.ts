@@ -5,7 +5,7 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
-import type { Retime } from "../shared/race-protocol";
+import type { ErrorAnswer } from "../shared/api-answers";
 import type { AppEnv } from "./env";
 import { ApiError } from "./lib/errors";
 import { appContext } from "./middleware/context";
@@ -130,7 +130,7 @@ export function createApp() {
 
   app.onError((err, c) => {
     if (err instanceof ApiError) {
-      const body: { error: string; errors?: Record<string, string>; retimes?: Retime[] } = { error: err.message };
+      const body: ErrorAnswer = { error: err.message };
       if (err.errors) body.errors = err.errors;
       if (err.retimes) body.retimes = err.retimes;
       if (err.retryAfter !== undefined) c.header("retry-after", String(err.retryAfter));
@@ -139,10 +139,10 @@ export function createApp() {
     if (err instanceof HTTPException) {
       // Hono's own messages are English ("Malformed JSON in request body"); the person gets a Swedish one.
       const message = /json/i.test(err.message) ? "Förfrågan innehåller ogiltig JSON." : "Ogiltig förfrågan.";
-      return c.json({ error: message }, err.status);
+      return c.json({ error: message } satisfies ErrorAnswer, err.status);
     }
     console.error("unhandled", c.req.method, c.req.path, err);
-    return c.json({ error: "Något gick fel på servern. Försök igen om en stund." }, 500);
+    return c.json({ error: "Något gick fel på servern. Försök igen om en stund." } satisfies ErrorAnswer, 500);
   });
 
   return app;

@@ -4,6 +4,8 @@
  * it where older Safari sends neither Sec-Fetch-Site nor Origin.
  */
 
+import { errorAnswerOf, type ErrorAnswer } from "../../shared/api-answers";
+
 const CLIENT_HEADER = "x-loppet-client";
 
 /** A non-2xx answer (status 0: the network failed). `message` is the server's Swedish `error` text when it sent one. */
@@ -16,6 +18,11 @@ export class ApiError extends Error {
     this.name = "ApiError";
     this.status = status;
     this.body = body;
+  }
+
+  /** The server's error answer (shared/api-answers.ts), or null when the body is none. */
+  get answer(): ErrorAnswer | null {
+    return errorAnswerOf(this.body);
   }
 
   /** The server's field errors (`{error, errors}`), if any. */
@@ -75,7 +82,8 @@ async function readBody(res: Response): Promise<unknown> {
 }
 
 function errorText(status: number, body: unknown): string {
-  if (isRecord(body) && typeof body.error === "string" && body.error) return body.error;
+  const answer = errorAnswerOf(body);
+  if (answer?.error) return answer.error;
   if (status === 0 || status >= 500) return "Något gick fel på servern. Försök igen om en stund.";
   return `Något gick fel (${status}).`;
 }

@@ -28,8 +28,8 @@ import { builtinCampaigns, isRefusedWord } from "./builtin-campaigns";
 import { database } from "../db/client";
 import type { AppEnv } from "../env";
 import { ApiError, notFound } from "../lib/errors";
-import { validate } from "../middleware/validate";
-import type { CampaignsAnswer } from "../../shared/api-answers";
+import { validate, wireSchema } from "../middleware/validate";
+import type { CampaignsAnswer, NewCampaign } from "../../shared/api-answers";
 
 export const campaignRoutes = new Hono<AppEnv>();
 
@@ -45,21 +45,23 @@ const MSG = {
   body: "Ogiltig kampanjkod.",
 } as const;
 
-const newCampaignBody = z.object(
-  {
-    code: z
-      .string({ error: MSG.code })
-      .transform(normalizeCode)
-      .pipe(z.string().regex(CAMPAIGN_CODE_PATTERN, MSG.code)),
-    rule: z.enum(CAMPAIGN_RULES, { error: MSG.rule }),
-    validUntil: z
-      .string({ error: MSG.validUntil })
-      .refine((s) => isIsoDate(s), MSG.validUntil)
-      .nullish(),
-    maxUses: z.number({ error: MSG.maxUses }).refine(isValidMaxUses, MSG.maxUses).nullish(),
-    note: z.string({ error: MSG.note }).trim().max(CAMPAIGN_NOTE_MAX, MSG.note).optional().default(""),
-  },
-  { error: MSG.body },
+const newCampaignBody = wireSchema<NewCampaign>()(
+  z.object(
+    {
+      code: z
+        .string({ error: MSG.code })
+        .transform(normalizeCode)
+        .pipe(z.string().regex(CAMPAIGN_CODE_PATTERN, MSG.code)),
+      rule: z.enum(CAMPAIGN_RULES, { error: MSG.rule }),
+      validUntil: z
+        .string({ error: MSG.validUntil })
+        .refine((s) => isIsoDate(s), MSG.validUntil)
+        .nullish(),
+      maxUses: z.number({ error: MSG.maxUses }).refine(isValidMaxUses, MSG.maxUses).nullish(),
+      note: z.string({ error: MSG.note }).trim().max(CAMPAIGN_NOTE_MAX, MSG.note).optional().default(""),
+    },
+    { error: MSG.body },
+  ),
 );
 
 const codeParam = z.object({ code: z.string().max(40) });

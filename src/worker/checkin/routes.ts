@@ -6,14 +6,21 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
-import { CHECKIN_MSG, MAX_DESK_RUNNERS, parseCheckinCode, type DeskFamilyKind } from "../../shared/checkin";
+import {
+  CHECKIN_MSG,
+  MAX_DESK_RUNNERS,
+  parseCheckinCode,
+  type FamilyKey,
+  type GiveBib,
+  type PickupRequest,
+} from "../../shared/checkin";
 import { isRaceId } from "../../shared/race-id";
 import { isDeviceId, isTapId } from "../../shared/race-protocol";
 import type { ChangeAuthor } from "../../durable/race/types";
 import { database } from "../db/client";
 import type { AppEnv } from "../env";
 import { ApiError } from "../lib/errors";
-import { validate } from "../middleware/validate";
+import { validate, wireSchema } from "../middleware/validate";
 import { bibAtDesk, familyByCode, familyByKind, pickUp, searchFamilies } from "./checkin";
 import { checkinQrPng, checkinQrSvg } from "./checkin-qr";
 import { participantRace } from "../db/checkin-db";
@@ -52,25 +59,30 @@ checkinRoutes.get(
 
 checkinRoutes.get(
   "/family/:kind/:id",
-  validate("param", z.object({ kind: z.enum(["anmalan", "kassa"], { error: CHECKIN_MSG.noFamily }), id })),
+  validate(
+    "param",
+    wireSchema<FamilyKey>()(z.object({ kind: z.enum(["anmalan", "kassa"], { error: CHECKIN_MSG.noFamily }), id })),
+  ),
   async (c) => {
     const { kind, id: familyId } = c.req.valid("param");
-    return c.json(await familyByKind(c.env, database(c.env.DB), kind as DeskFamilyKind, familyId));
+    return c.json(await familyByKind(c.env, database(c.env.DB), kind, familyId));
   },
 );
 
-const pickupBody = z.object(
-  {
-    runners: z
-      .array(z.object({ id, raceId: z.string().max(64).refine(isRaceId, MSG.race).nullable() }), { error: MSG.body })
-      .min(1, MSG.body)
-      .max(MAX_DESK_RUNNERS, MSG.body),
-    pickedUp: z.boolean({ error: MSG.body }),
-    actionId: z.string({ error: MSG.action }).refine(isTapId, MSG.action),
-    at: z.number({ error: MSG.at }).int(MSG.at).positive(MSG.at).optional(),
-    device,
-  },
-  { error: MSG.body },
+const pickupBody = wireSchema<PickupRequest>()(
+  z.object(
+    {
+      runners: z
+        .array(z.object({ id, raceId: z.string().max(64).refine(isRaceId, MSG.race).nullable() }), { error: MSG.body })
+        .min(1, MSG.body)
+        .max(MAX_DESK_RUNNERS, MSG.body),
+      pickedUp: z.boolean({ error: MSG.body }),
+      actionId: z.string({ error: MSG.action }).refine(isTapId, MSG.action),
+      at: z.number({ error: MSG.at }).int(MSG.at).positive(MSG.at).optional(),
+      device,
+    },
+    { error: MSG.body },
+  ),
 );
 
 checkinRoutes.post("/pickup", validate("json", pickupBody), async (c) => {
@@ -78,14 +90,16 @@ checkinRoutes.post("/pickup", validate("json", pickupBody), async (c) => {
   return c.json(await pickUp(c.env, database(c.env.DB), body, author(c, body.device)));
 });
 
-const bibBody = z.object(
-  {
-    raceId: z.string().max(64).refine(isRaceId, MSG.race),
-    runnerId: id,
-    bib: z.union([z.literal("next"), z.number().int().min(1).max(99_999)], { error: MSG.bib }),
-    device,
-  },
-  { error: MSG.body },
+const bibBody = wireSchema<GiveBib>()(
+  z.object(
+    {
+      raceId: z.string().max(64).refine(isRaceId, MSG.race),
+      runnerId: id,
+      bib: z.union([z.literal("next"), z.number().int().min(1).max(99_999)], { error: MSG.bib }),
+      device,
+    },
+    { error: MSG.body },
+  ),
 );
 
 checkinRoutes.post("/bib", validate("json", bibBody), async (c) => {

@@ -32,6 +32,7 @@ import type {
   SlotResult,
   StartAnswer,
 } from "../../shared/race-answers";
+import type { ChangeDistance, DecisionBody, ReviewItemKey, SlotAssignBody } from "../../shared/race-requests";
 import {
   DNS_NOT_PICKED_UP_WORD,
   MAX_RETIMES,
@@ -51,7 +52,7 @@ import { createRace, getRace, raceRecordFromRow, reserveRunnerId } from "./races
 import type { AppEnv, SessionInfo } from "../env";
 import { badRequest, conflict, notFound } from "../lib/errors";
 import { isSiteOrigin } from "../middleware/same-origin";
-import { validate } from "../middleware/validate";
+import { validate, wireSchema } from "../middleware/validate";
 import { answered, changeRunnerDistance, raceStub, runOnRace } from "./race-runners";
 import { deleteRacePhotos } from "./photo-objects";
 
@@ -262,14 +263,15 @@ const retimeConfirm = z
   )
   .max(MAX_RETIMES, "Ogiltig bekräftelse av nya tider.");
 /** `photo: true`: the organiser decided with the item's or slot's finish photo open (Målfoto; the log says so). */
-const confirmBody = z.object(
-  { confirm: retimeConfirm.optional(), photo: z.literal(true).optional() },
-  { error: "Ogiltig förfrågan." },
+const confirmBody = wireSchema<DecisionBody>()(
+  z.object({ confirm: retimeConfirm.optional(), photo: z.literal(true).optional() }, { error: "Ogiltig förfrågan." }),
 );
 
-const reviewParam = raceParam.extend({
-  itemId: z.string().refine(isReviewId, "Det finns inget sådant att granska."),
-});
+const reviewParam = wireSchema<ReviewItemKey>()(
+  raceParam.extend({
+    itemId: z.string().refine(isReviewId, "Det finns inget sådant att granska."),
+  }),
+);
 
 raceDayRoutes.get("/review/:raceId", validate("param", raceParam), async (c) =>
   c.json((await answered(raceStub(c.env, c.req.valid("param").raceId).reviews())) satisfies ReviewRecord[]),
@@ -413,19 +415,21 @@ raceDayRoutes.post(
   validate("query", deviceQuery),
   validate(
     "json",
-    z.union(
-      [
-        z.object({ bib: typedBib, confirm: retimeConfirm.optional(), photo: z.literal(true).optional() }),
-        z.object({
-          sort: z
-            .string()
-            .max(120)
-            .refine((s) => runnerIdFromSort(s) !== null, MSG.runner),
-          confirm: retimeConfirm.optional(),
-          photo: z.literal(true).optional(),
-        }),
-      ],
-      { error: "Ange startnummer eller löpare." },
+    wireSchema<SlotAssignBody>()(
+      z.union(
+        [
+          z.object({ bib: typedBib, confirm: retimeConfirm.optional(), photo: z.literal(true).optional() }),
+          z.object({
+            sort: z
+              .string()
+              .max(120)
+              .refine((s) => runnerIdFromSort(s) !== null, MSG.runner),
+            confirm: retimeConfirm.optional(),
+            photo: z.literal(true).optional(),
+          }),
+        ],
+        { error: "Ange startnummer eller löpare." },
+      ),
     ),
   ),
   async (c) => {
@@ -521,7 +525,10 @@ raceDayRoutes.post(
 
 raceDayRoutes.get(
   "/change-distance/:targetRaceId/:raceId/:sort",
-  validate("param", runnerParam.extend({ targetRaceId: z.string().max(64).refine(isRaceId, MSG.race) })),
+  validate(
+    "param",
+    wireSchema<ChangeDistance>()(runnerParam.extend({ targetRaceId: z.string().max(64).refine(isRaceId, MSG.race) })),
+  ),
   validate("query", deviceQuery),
   async (c) => {
     const { targetRaceId, raceId, sort } = c.req.valid("param");

@@ -33,7 +33,14 @@ import { z } from "zod";
 import type { AgeCounts } from "../../shared/age";
 import { normalizeCode } from "../../shared/campaign";
 import { listTotal } from "../../shared/pricing";
-import { checkRunnerMap, MAX_RUNNERS, RUNNER_MESSAGES } from "../../shared/registration-schema";
+import type { RegistrationConflict } from "../../shared/api-answers";
+import {
+  checkRunnerMap,
+  MAX_RUNNERS,
+  RUNNER_MESSAGES,
+  type CodeConfirmation,
+  type RunnerUpdate,
+} from "../../shared/registration-schema";
 import { SEASON } from "../../shared/season";
 import { isRegistrationOpen } from "../../shared/season-rules";
 import { emailSender } from "../adapters/email";
@@ -65,7 +72,7 @@ import { loginCodeEmail, loginLinkUrl } from "../session/login-code-email";
 import type { AppEnv } from "../env";
 import { ApiError, badRequest, conflict, forbidden, tooMany, unauthorized } from "../lib/errors";
 import { allowed, clientKey, visitorLimits } from "../middleware/rate-limit";
-import { validate } from "../middleware/validate";
+import { validate, wireSchema } from "../middleware/validate";
 import { ALREADY_PAID, recordFreePayment, startSwishPayment, withdrawOpenPayments } from "../payments/payments";
 import { startSession } from "../session/sessions";
 import type { Booking, CampaignResult, CodeRequest } from "../../shared/api-answers";
@@ -136,14 +143,16 @@ const email = z
 
 const emailBody = z.object({ email }, { error: MSG.invalidEmail });
 
-const codeBody = z.object(
-  {
-    email,
-    codeId: z.string({ error: MSG.unusable }).min(1, MSG.unusable).max(100, MSG.unusable),
-    // Spec: the code is sent as text; a number from an older client is taken too.
-    code: z.union([z.string().max(20), z.number().int().nonnegative()], { error: MSG.codeFormat }).transform(String),
-  },
-  { error: "Ange e-postadress och koden från mejlet." },
+const codeBody = wireSchema<CodeConfirmation>()(
+  z.object(
+    {
+      email,
+      codeId: z.string({ error: MSG.unusable }).min(1, MSG.unusable).max(100, MSG.unusable),
+      // Spec: the code is sent as text; a number from an older client is taken too.
+      code: z.union([z.string().max(20), z.number().int().nonnegative()], { error: MSG.codeFormat }).transform(String),
+    },
+    { error: "Ange e-postadress och koden från mejlet." },
+  ),
 );
 
 const linkBody = z.object(
@@ -151,13 +160,15 @@ const linkBody = z.object(
   { error: MSG.linkInvalid },
 );
 
-const updateBody = z.object(
-  {
-    // Checked by checkRunnerMap below, which names the bad runner and field; a missing map is its error too.
-    runners: z.unknown().optional(),
-    version: z.number({ error: MSG.version }).int(MSG.version).min(0, MSG.version).optional(),
-  },
-  { error: RUNNER_MESSAGES.runners },
+const updateBody = wireSchema<RunnerUpdate>()(
+  z.object(
+    {
+      // Checked by checkRunnerMap below, which names the bad runner and field; a missing map is its error too.
+      runners: z.unknown().optional(),
+      version: z.number({ error: MSG.version }).int(MSG.version).min(0, MSG.version).optional(),
+    },
+    { error: RUNNER_MESSAGES.runners },
+  ),
 );
 
 const count = z.number({ error: MSG.count }).int(MSG.count).min(0, MSG.count).max(MAX_RUNNERS, MSG.count);
@@ -327,7 +338,7 @@ registrationRoutes.post("/update", requireVisitor, visitorLimits("update"), vali
       {
         error,
         registration: await registrationView(db, email, await findRegistration(db, SEASON.year, email), now),
-      },
+      } satisfies RegistrationConflict,
       409,
     );
   if (expectedVersion !== registration.version) return conflictAnswer();

@@ -12,7 +12,7 @@
  * An actor named in ADMIN_EMAILS has no row to read: the variable cannot change while a request runs.
  */
 import { eq } from "drizzle-orm";
-import type { AdminEntry, AdminRole } from "../../shared/admin-roles";
+import type { AdminChange, AdminEntry, AdminRole } from "../../shared/admin-roles";
 import { isAdminRole } from "../../shared/admin-roles";
 import type { Db } from "../db/client";
 import { admins } from "../db/schema";
@@ -71,11 +71,6 @@ export interface AdminActor {
   fixed: boolean;
   device: string | null;
 }
-
-export type AdminChange =
-  | { type: "add"; email: string; role: AdminRole }
-  | { type: "change-role"; email: string; role: AdminRole }
-  | { type: "remove"; email: string };
 
 /** ?2 the actor's address, ?3 1 when ADMIN_EMAILS names it. */
 const ACTOR_IS_ORGANISER = `(?3 = 1 OR EXISTS (SELECT 1 FROM admins WHERE email = ?2 AND role = 'organiser'))`;

@@ -20,20 +20,19 @@
  */
 import { Hono, type Context } from "hono";
 import { z } from "zod";
-import { ADMIN_ROLES, ORGANISERS_ONLY, type AdminList } from "../../shared/admin-roles";
+import {
+  ADMIN_ROLES,
+  ORGANISERS_ONLY,
+  type AdminChange,
+  type AdminChangeBody,
+  type AdminList,
+} from "../../shared/admin-roles";
 import { database } from "../db/client";
 import type { AppEnv } from "../env";
 import { ApiError, conflict, forbidden, notFound } from "../lib/errors";
-import { validate } from "../middleware/validate";
+import { validate, wireSchema } from "../middleware/validate";
 import { adminDevice } from "./admin-sign-in";
-import {
-  adminRole,
-  changeAdmins,
-  listAdmins,
-  parseAdminEmails,
-  sessionsRevokedAt,
-  type AdminChange,
-} from "./admins-db";
+import { adminRole, changeAdmins, listAdmins, parseAdminEmails, sessionsRevokedAt } from "./admins-db";
 import { forgetRaceDaySession } from "./race-day-sessions";
 import { closeSessionSockets } from "./session-sockets";
 
@@ -58,8 +57,9 @@ const email = z
   .pipe(z.email({ error: MSG.email }));
 const role = z.enum(ADMIN_ROLES, { error: MSG.role });
 
-const addBody = z.object({ email, role });
-const removeBody = z.object({ email });
+// The add's body and change-role's are the same {email, role}.
+const addBody = wireSchema<AdminChangeBody<"add" | "change-role">>()(z.object({ email, role }));
+const removeBody = wireSchema<AdminChangeBody<"remove">>()(z.object({ email }));
 
 adminsRoutes.get("/", async (c) => {
   const body: AdminList = { admins: await listAdmins(database(c.env.DB), c.env.ADMIN_EMAILS) };

@@ -14,6 +14,7 @@
  * - one sender per race across tabs (a Web Lock); the server stores a frame sent twice once anyway.
  * A frame the phone cannot store (IndexedDB full or missing) is lost; the tap never is.
  */
+import { errorAnswerOf } from "../../../shared/api-answers";
 import { photoUrl } from "../../../shared/finish-photos";
 import { ApiError, apiResponse } from "../../lib/api";
 import { deviceId } from "../../lib/device-id";
@@ -151,7 +152,7 @@ export async function sendPhotos(race: string, hooks: PhotoSendHooks): Promise<n
         status = res.status;
         // The answer is read to its end either way: left unread, the timeout above aborted it 30 s later (the
         // benchmark's log showed every stored frame's request as failed then).
-        const body = (await res.json().catch(() => null)) as { error?: string } | null;
+        const body = errorAnswerOf(await res.json().catch(() => null));
         if (final(status) && body?.error) hooks.onRefused?.(body.error);
       } catch (err) {
         status = err instanceof ApiError ? err.status : 0;

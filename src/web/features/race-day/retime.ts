@@ -10,8 +10,8 @@ import { ApiError } from "../../lib/api";
 /** The runners a refused call lists for confirmation, or null when it was refused for another reason. */
 export function retimesOf(err: unknown): Retime[] | null {
   if (!(err instanceof ApiError) || err.status !== 409) return null;
-  const body = err.body as { retimes?: unknown } | null;
-  return Array.isArray(body?.retimes) && body.retimes.length > 0 ? (body.retimes as Retime[]) : null;
+  const retimes = err.answer?.retimes;
+  return retimes && retimes.length > 0 ? retimes : null;
 }
 
 /** What the phone sends back once the organiser has confirmed the list. */

@@ -109,7 +109,7 @@ export function ReviewList({ raceId, reviews, runnerLabel, deviceLabel, onError,
   const busy = (id: string, action: "apply" | "discard") =>
     decide.isPending && decide.variables?.itemId === id && decide.variables.action === action;
   const run = (review: ReviewRecord, action: "apply" | "discard", done?: () => void) => {
-    const photo = viewed.has(review.id);
+    const photo = viewed.has(review.id) || undefined;
     decide.mutate(
       { raceId, itemId: review.id, action, photo },
       {

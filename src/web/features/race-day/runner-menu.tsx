@@ -122,7 +122,7 @@ function ConfirmMove({
       return;
     }
     change.mutate(
-      { target, raceId: race.part, sort: runner.sort },
+      { targetRaceId: target, raceId: race.part, sort: runner.sort },
       { onSuccess: onDone, onError: (err) => setError(messageOf(err)) },
     );
   }

@@ -15,7 +15,8 @@ import type { PhotoRecord, RetimeConfirm } from "../../../shared/race-protocol";
 import { Button } from "../../components/ui/button";
 import { Dialog, DialogContent } from "../../components/ui/dialog";
 import { Field } from "../../components/ui/field";
-import { useChangeBib, useSlotAction, type SlotAction } from "./api/rapid-timing";
+import type { SlotAction } from "../../../shared/race-requests";
+import { useChangeBib, useSlotAction } from "./api/rapid-timing";
 import { messageOf } from "./race-alerts";
 import { bibText, fullName, isWaiting, type RunnerView } from "./race-view";
 import { slotText, type SlotRow } from "./rapid-view";
@@ -63,7 +64,7 @@ export function SlotDialog({
 
   /** The slot action; refused for a confirmation, the dialog gives way to the list of who else changes. */
   function send(chosen: SlotAction, inline: boolean) {
-    const slotAction = viewed ? { ...chosen, photo: true } : chosen;
+    const slotAction: SlotAction = viewed ? { ...chosen, photo: true } : chosen;
     action.mutate(slotAction, {
       onSuccess: close,
       onError: (err) => {

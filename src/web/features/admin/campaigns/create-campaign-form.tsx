@@ -6,7 +6,8 @@ import { isIsoDate } from "../../../../shared/stockholm";
 import { Button } from "../../../components/ui/button";
 import { Field } from "../../../components/ui/field";
 import { ApiError } from "../../../lib/api";
-import { useCreateCampaign, type NewCampaign } from "./api/create-campaign";
+import type { NewCampaign } from "../../../../shared/api-answers";
+import { useCreateCampaign } from "./api/create-campaign";
 import { RULE_WORDS } from "./campaign-words";
 
 const FIELDS = ["code", "rule", "validUntil", "maxUses", "note"] as const;

@@ -7,11 +7,11 @@
  */
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useState } from "react";
-import { formatCheckinCode, parseCheckinCode, type DeskSearchHit } from "../../../../shared/checkin";
+import { formatCheckinCode, parseCheckinCode, type DeskSearchHit, type FamilyKey } from "../../../../shared/checkin";
 import { distanceLabel, toDistance } from "../../../../shared/distances";
 import { Button } from "../../../components/ui/button";
 import { useDocumentTitle } from "../../../lib/use-document-title";
-import { familyByCode, useFamily, type FamilyKey } from "./api/get-family";
+import { familyByCode, useFamily } from "./api/get-family";
 import { useSearchFamilies } from "./api/search-families";
 import { FamilyCard } from "./family-card";
 import { QrScanner } from "./qr-scanner";

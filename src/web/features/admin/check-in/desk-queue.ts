@@ -5,9 +5,8 @@
  * seen with 'replayed' and changes nothing. Only the server's considered no (a 4xx other than a lost sign-in,
  * 408 or 429) takes an action out unsent, with the server's message on screen.
  */
-import type { DeskFamily, DeskRunner, PickupRequest } from "../../../../shared/checkin";
+import type { DeskFamily, DeskRunner, FamilyKey, PickupRequest } from "../../../../shared/checkin";
 import { ApiError } from "../../../lib/api";
-import type { FamilyKey } from "./api/get-family";
 
 export interface PendingPickup extends PickupRequest {
   family: FamilyKey;

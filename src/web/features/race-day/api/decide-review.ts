@@ -6,22 +6,11 @@
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { ReviewDecision } from "../../../../shared/race-answers";
-import type { RetimeConfirm } from "../../../../shared/race-protocol";
+import type { DecideReview } from "../../../../shared/race-requests";
 import { api } from "../../../lib/api";
 import { cacheRace, cacheRunner, uncacheDecidedReview } from "../race-cache";
 import { auditQueryOptions } from "./get-audit";
 import { raceDayUrl } from "./race-day-url";
-
-/** The call's arguments: the item, apply or discard, and what goes in the body. */
-export interface DecideReview {
-  raceId: string;
-  itemId: string;
-  action: "apply" | "discard";
-  /** The organiser's yes to the runners the decision re-times (retime.ts). */
-  confirm?: RetimeConfirm[];
-  /** Målfoto: decided with the item's finish photo open (the log says so). */
-  photo?: boolean;
-}
 
 export function decideReview({ raceId, itemId, action, confirm, photo }: DecideReview): Promise<ReviewDecision> {
   return api<ReviewDecision>(raceDayUrl(["review", raceId, itemId, action]), {

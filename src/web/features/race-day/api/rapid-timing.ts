@@ -18,6 +18,7 @@ import type {
   SlotResult,
 } from "../../../../shared/race-answers";
 import type { BibEntryRecord, RaceEvent, RetimeConfirm, SlotRecord, WithSeq } from "../../../../shared/race-protocol";
+import type { SlotAction } from "../../../../shared/race-requests";
 import { api } from "../../../lib/api";
 import { applyRapid, EMPTY_RAPID, isStaleAnswer, seqOf, type RapidRecords } from "../apply-race-events";
 import { cacheRace, cacheRunner, liveSeq } from "../race-cache";
@@ -96,10 +97,6 @@ export function useChangeBib(raceId: string) {
     onSuccess: (answer) => settleBib(queryClient, raceId, answer),
   });
 }
-
-export type SlotAction = { tap: string; confirm?: RetimeConfirm[]; photo?: boolean } & (
-  { bib: string } | { sort: string } | { discard: true }
-);
 
 /** One slot by hand: this runner (a bib typed, or a tile tapped), or out as a stray tap. */
 export function useSlotAction(raceId: string) {

@@ -3,16 +3,11 @@
  * asked); 403 means registration is closed; any other status has a Swedish `{error}`.
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import type { CodeConfirmation } from "../../../../shared/registration-schema";
 import { api } from "../../../lib/api";
 import { configQueryOptions } from "../../../lib/config/get-config";
 import { registrationQueryOptions } from "./get-registration";
 import type { Registration } from "./types";
-
-export interface CodeConfirmation {
-  email: string;
-  codeId: string;
-  code: string;
-}
 
 export function confirmCode(body: CodeConfirmation): Promise<Registration | undefined> {
   return api<Registration | undefined>("/code", { method: "POST", json: body });

@@ -9,6 +9,3 @@ export type Runner = RegistrationRunner;
 
 /** A runner of the family's last season, offered back with the age already moved on by the server. */
 export type PreviousRunner = RunnerFields;
-
-/** The runner map as /update takes it: the spec's fields only (ids, bibs and prices are the server's). */
-export type RunnerMap = Record<string, RunnerFields>;

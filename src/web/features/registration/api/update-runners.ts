@@ -5,23 +5,18 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { api, ApiError } from "../../../lib/api";
 import { registrationQueryOptions } from "./get-registration";
-import type { Registration, RunnerMap } from "./types";
+import { registrationOf } from "../../../../shared/api-answers";
+import type { RunnerUpdate } from "../../../../shared/registration-schema";
+import type { Registration } from "./types";
 import { campaignQueryKeyRoot } from "./validate-kampanj";
-
-export interface RunnerUpdate {
-  runners: RunnerMap;
-  version: number;
-}
 
 export function updateRunners(body: RunnerUpdate): Promise<Registration> {
   return api<Registration>("/update", { method: "POST", json: body });
 }
 
-/** The registration a 409/403 answer carries, if any. */
+/** The registration a 409 answer carries (RegistrationConflict), if any. */
 function registrationInError(err: unknown): Registration | null {
-  if (!(err instanceof ApiError) || typeof err.body !== "object" || err.body === null) return null;
-  const registration = (err.body as { registration?: unknown }).registration;
-  return typeof registration === "object" && registration !== null ? (registration as Registration) : null;
+  return err instanceof ApiError ? registrationOf(err.body) : null;
 }
 
 export function useUpdateRunners() {

@@ -4,14 +4,9 @@
  * POST /admin/api/admins/remove {email}.
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { AdminList, AdminRole } from "../../../../../shared/admin-roles";
+import type { AdminChange, AdminList } from "../../../../../shared/admin-roles";
 import { api } from "../../../../lib/api";
 import { adminsQueryOptions } from "./get-admins";
-
-export type AdminChange =
-  | { type: "add"; email: string; role: AdminRole }
-  | { type: "change-role"; email: string; role: AdminRole }
-  | { type: "remove"; email: string };
 
 const PATH: Record<AdminChange["type"], string> = {
   add: "/admin/api/admins",

@@ -5,6 +5,7 @@
  */
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import type { RegistrationAnalytics } from "../../../../../shared/analytics";
+import { errorAnswerOf } from "../../../../../shared/api-answers";
 import { apiResponse } from "../../../../lib/api";
 
 export async function getRegistrationAnalytics(): Promise<RegistrationAnalytics> {
@@ -15,8 +16,8 @@ export async function getRegistrationAnalytics(): Promise<RegistrationAnalytics>
   } catch {
     // Not JSON (a proxy's error page): only the status says what happened.
   }
-  const error = typeof body === "object" && body !== null ? (body as { error?: unknown }).error : undefined;
-  if (typeof error === "string" && error !== "") throw new Error(error);
+  const error = errorAnswerOf(body)?.error;
+  if (error) throw new Error(error);
   if (!res.ok) throw new Error(`HTTP error! status: ${res.status}`);
   if (typeof body !== "object" || body === null || !("summary" in body) || !("yearComparison" in body)) {
     throw new Error("Svaret från servern gick inte att läsa.");

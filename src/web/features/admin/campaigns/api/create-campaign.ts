@@ -1,16 +1,8 @@
 /** POST /admin/api/kampanjkoder: a new code. 400 `{error, errors}` per field; 409 when the code exists. */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { CampaignRule } from "../../../../../shared/season";
+import type { NewCampaign } from "../../../../../shared/api-answers";
 import { api } from "../../../../lib/api";
 import { campaignsQueryOptions, type Campaign } from "./get-campaigns";
-
-export interface NewCampaign {
-  code: string;
-  rule: CampaignRule;
-  validUntil?: string | null;
-  maxUses?: number | null;
-  note?: string;
-}
 
 export function createCampaign(body: NewCampaign): Promise<Campaign> {
   return api<Campaign>("/admin/api/kampanjkoder", { method: "POST", json: body });

@@ -3,13 +3,8 @@
  * GET /admin/api/checkin/code/{code}: the family a check-in code (the QR, or typed) names.
  */
 import { queryOptions, useQuery, type QueryClient } from "@tanstack/react-query";
-import type { DeskFamily, DeskFamilyKind } from "../../../../../shared/checkin";
+import type { DeskFamily, FamilyKey } from "../../../../../shared/checkin";
 import { api } from "../../../../lib/api";
-
-export interface FamilyKey {
-  kind: DeskFamilyKind;
-  id: string;
-}
 
 export const familyQueryOptions = ({ kind, id }: FamilyKey) =>
   queryOptions({
