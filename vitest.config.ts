@@ -51,10 +51,8 @@ export default defineConfig(async () => {
       // The log shows what failed: a passing test's console output (the outbox's lines, the runtime's) is dropped.
       silent: "passed-only" as const,
       // Vitest's default is one worker less than the cores: on a 2-core machine one file at a time for every project.
-      // Three files at a time from any project (two browser files never on one server): a browser file waits on its
-      // pages and sockets for a good part of its time (on the headless shell one used about 0.6 of a core), so on
-      // 2 cores the browser files took 452 s two at a time and 399 s three at a time.
-      maxWorkers: 3,
+      // Two keep both cores busy: two files at a time from any project (two browser files never on one server).
+      maxWorkers: 2,
       sequence: { sequencer: BrowserFilesLast },
       projects: [
         // Node: the shared rules, the SPA's own pure helpers, and the race room's rules on Node's built-in SQLite.
@@ -93,7 +91,7 @@ export default defineConfig(async () => {
             // cores with the server): expect.poll's 1 s default failed a start-list test that way. Waiting is not a
             // verdict; each poll still ends at its first success.
             expect: { poll: { timeout: 15_000 } },
-            // Three files at a time, each on the server of its vitest worker (global-setup.ts, server-url.ts).
+            // Two files at a time, each on the server of its vitest worker (global-setup.ts, server-url.ts).
           },
         },
         // Load tests, run by hand (`npm run bench spectators-crowd`), never by `npm test`: only with BENCH_LOAD=1.

@@ -2,7 +2,7 @@
  * The e2e project's global setup: checks for Debian's Chromium (its headless shell),
  * then runs the real `npm start` path (build into dist/, migrate, seed, wrangler dev) on free ports with fresh state
  * directories, with a test CAMPAIGN_CODES secret (campaign-secret.ts): one server per vitest worker (E2E_SERVERS,
- * 3 by default), the first building, the others serving that build. The browser files run three at a time
+ * 2 by default), the first building, the others serving that build. The browser files run two at a time
  * (vitest.config.ts), each on the server of its vitest worker (`e2eBaseURL()`, server-url.ts): two files running at
  * once never share a server, so a file that counts the season's registrations or results sees only what the files
  * before it on its server left, as when they ran one after another.
@@ -26,14 +26,14 @@ import { E2E_CAMPAIGN_CODES } from "./campaign-secret";
 
 declare module "vitest" {
   export interface ProvidedContext {
-    /** One server per vitest worker that runs browser files (E2E_SERVERS, 3 by default: maxWorkers). */
+    /** One server per vitest worker that runs browser files (E2E_SERVERS, 2 by default). */
     baseURLs: string[];
     /** A file that holds why the servers did not start, once they have failed ("" with E2E_BASE_URL). */
     serverFailure: string;
   }
 }
 
-const SERVERS = Math.max(1, Number(process.env.E2E_SERVERS ?? "3"));
+const SERVERS = Math.max(1, Number(process.env.E2E_SERVERS ?? "2"));
 
 type Server = Awaited<ReturnType<typeof startLocalServer>>;
 
