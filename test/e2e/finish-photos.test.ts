@@ -152,16 +152,20 @@ test("each 'Mål!' keeps the frame nearest its press; a second phone sees the ph
     const pressedAt = presses[i]!;
     const nearest = seen.reduce((a, b) => (Math.abs(b.at - pressedAt) < Math.abs(a.at - pressedAt) ? b : a));
     const index = seen.indexOf(nearest);
-    expect(await storedNumber(phone, part, tap, 1), `press ${i + 1}`).toBe(nearest.n);
-    // The frames before and after are the camera buffer's neighbours of the nearest one. A busy machine can make the
+    // The nearest frame, or on a busy machine its neighbour: the camera and this test each read the video's current
+    // frame in a frame callback of their own, and the video can move on between the two (a CI run kept 52 where the
+    // page had seen 53 at the press). At 10 frames a second that is 100 ms, never a frame further.
+    const kept = await storedNumber(phone, part, tap, 1);
+    expect([seen[index - 1]?.n, nearest.n, seen[index + 1]?.n], `press ${i + 1}: ${kept}`).toContain(kept);
+    // The frames before and after are the camera buffer's neighbours of the kept one. A busy machine can make the
     // buffer miss a frame the page saw (a CI run kept 24 where the page saw 25 before it), so: earlier (later) than
-    // the nearest, and no further than two of the page's frames away.
+    // the kept one, and no further than three of the page's frames from the nearest.
     const before = await storedNumber(phone, part, tap, 0);
     const after = await storedNumber(phone, part, tap, 2);
-    expect(before).toBeLessThan(nearest.n);
-    expect(before).toBeGreaterThanOrEqual(seen[Math.max(0, index - 2)]!.n);
-    expect(after).toBeGreaterThan(nearest.n);
-    expect(after).toBeLessThanOrEqual(seen[Math.min(seen.length - 1, index + 2)]!.n);
+    expect(before).toBeLessThan(kept);
+    expect(before).toBeGreaterThanOrEqual(seen[Math.max(0, index - 3)]!.n);
+    expect(after).toBeGreaterThan(kept);
+    expect(after).toBeLessThanOrEqual(seen[Math.min(seen.length - 1, index + 3)]!.n);
   }
 
   // Cut off: three presses wait on the phone, taps in the tap queue and photos in IndexedDB.
