@@ -222,7 +222,9 @@ test("each 'Mål!' keeps the frame nearest its press; a second phone sees the ph
   await nearest.waitFor();
   await expect.poll(() => nearest.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
 
-  // Two fingers apart on the enlarged photo zoom the image, not the page.
+  // Two fingers apart on the enlarged photo zoom the image, not the page. The dialog's opening animation ends
+  // first: fingers put down while it still moves can land beside the photo.
+  await other.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished)));
   const width = () => nearest.evaluate((img) => img.getBoundingClientRect().width);
   const before = await width();
   const box = (await nearest.boundingBox())!;
