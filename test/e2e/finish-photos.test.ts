@@ -224,7 +224,14 @@ test("each 'Mål!' keeps the frame nearest its press; a second phone sees the ph
 
   // Two fingers apart on the enlarged photo zoom the image, not the page. The dialog's opening animation ends
   // first: fingers put down while it still moves can land beside the photo.
-  await other.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished)));
+  await other.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => a.effect?.getTiming().iterations !== Infinity)
+        .map((a) => a.finished),
+    ),
+  );
   const width = () => nearest.evaluate((img) => img.getBoundingClientRect().width);
   const before = await width();
   const box = (await nearest.boundingBox())!;
