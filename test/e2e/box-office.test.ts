@@ -224,7 +224,10 @@ test("a parent whose child registered online gets a companion place on a 390 px 
   await form.getByRole("button", { name: "Nästa" }).click();
 
   const done = kassa.getByRole("region", { name: "Klart!" });
-  await done.waitFor();
+  // A failure says what the volunteer would see instead (a refusal, or still waiting for the race).
+  await done.waitFor().catch(async (e: Error) => {
+    throw new Error(`${e.message}\nThe screen: ${await kassa.locator(".box-office").innerText()}`);
+  });
   expect(await done.textContent()).toContain(
     `Gun ${lastname} springer med barn på 1,6 km (ej tävlande, ingen nummerlapp). Tillagd i familjens anmälan (${email}).`,
   );

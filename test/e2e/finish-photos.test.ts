@@ -234,8 +234,24 @@ test("each 'Mål!' keeps the frame nearest its press; a second phone sees the ph
   );
   const width = () => nearest.evaluate((img) => img.getBoundingClientRect().width);
   const before = await width();
-  const box = (await nearest.boundingBox())!;
-  const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];
+  // The photo's middle in view and under nothing else (the dialog scrolls its three frames), read until it stays put.
+  await nearest.scrollIntoViewIfNeeded();
+  const middle = () =>
+    nearest.evaluate((img) => {
+      const r = img.getBoundingClientRect();
+      const [x, y] = [r.x + r.width / 2, r.y + r.height / 2];
+      return { x, y, hit: document.elementFromPoint(x, y) === img };
+    });
+  let at = await middle();
+  await expect
+    .poll(async () => {
+      const now = await middle();
+      const still = now.hit && now.x === at.x && now.y === at.y;
+      at = now;
+      return still;
+    })
+    .toBe(true);
+  const { x, y } = at;
   const cdp = await other.context().newCDPSession(other);
   const fingers = (type: "touchStart" | "touchMove", apart: number) =>
     cdp.send("Input.dispatchTouchEvent", {
