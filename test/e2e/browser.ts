@@ -39,29 +39,40 @@ export const NAVIGATION_HEADERS = {
 };
 
 /**
- * For a test file whose pages must fetch only from the site itself (DESIGN.md: nothing reaches the internet).
- * Call at the file's top level and hand it every context a test opens: after each test the contexts are closed
- * and the test fails if any of their pages requested a URL outside the origin the context was opened on.
+ * For a test file whose pages must fetch only from the site itself (DESIGN.md: nothing reaches the internet) and
+ * work within its security headers. Call at the file's top level and hand it every context a test opens: after each
+ * test the contexts are closed and the test fails if any of their pages requested a URL outside the origin the
+ * context was opened on, or had Chromium report a Content Security Policy violation or a feature the
+ * Permissions-Policy refused (its console message, as test/e2e/security-headers.test.ts shows the browser writes
+ * one). So every journey of these files checks the policies on every page it opens.
  */
 export function contextsStayOnSite(): (context: BrowserContext, baseURL: string) => BrowserContext {
-  let opened: { context: BrowserContext; requested: string[]; origin: string }[] = [];
+  let opened: { context: BrowserContext; requested: string[]; refused: string[]; origin: string }[] = [];
   afterEach(async () => {
     const closing = opened;
     opened = [];
     await Promise.all(closing.map(({ context }) => context.close()));
-    for (const { requested, origin } of closing) {
+    for (const { requested, refused, origin } of closing) {
       // A recorder that saw nothing would prove nothing.
       expect(requested.length).toBeGreaterThan(0);
       expect(requested.filter((url) => !url.startsWith(`${origin}/`) && !/^(data|blob):/.test(url))).toEqual([]);
+      expect(refused).toEqual([]);
     }
   });
   return (context, baseURL) => {
     const requested: string[] = [];
+    const refused: string[] = [];
     context.on("request", (request) => requested.push(request.url()));
-    opened.push({ context, requested, origin: new URL(baseURL).origin });
+    context.on("console", (message) => {
+      if (POLICY_REPORT.test(message.text())) refused.push(`${message.page()?.url() ?? ""}: ${message.text()}`);
+    });
+    opened.push({ context, requested, refused, origin: new URL(baseURL).origin });
     return context;
   };
 }
+
+/** What Chromium writes to the console when the page's Content Security Policy or Permissions-Policy refuses it. */
+export const POLICY_REPORT = /Content Security Policy|Permissions-Policy|Permissions Policy/i;
 
 /** Two animation frames: React has committed what it was given and the browser has painted it. */
 export async function nextPaint(page: Page): Promise<void> {

@@ -1,21 +1,21 @@
 /**
  * Child-safe publishing (issue 28, item 5) in real Chromium at 390 px. The season setting is off in the suite's
- * shared server, so this file starts a second server of its own from the same build (`build: false`, a fresh state
- * directory) with development's switch CHILD_SAFE_PUBLISHING=true (src/shared/dev-season.ts): no second build,
- * only a second migrate, seed and wrangler dev. On the season's 0.8 race a family's two runners finish, the child
- * (11, the oldest age the rule withholds) first and their sibling (12) after: while the race runs the public JSON
- * shows the child as still out; once it has ended, the public JSON, `/resultat` and `/startlistor` show the child as
- * 'Fullföljt' without a time or a placing and the sibling placed first among the published runners; the family's own page (`/anmalan/3`) shows the child's time, the reason it has no placing, and
- * the sibling's placing. No page scrolls sideways.
+ * servers: this file switches it on for its own server while it runs (POST /dev/season, shared/dev-season.ts; the
+ * files of one server run one after another) and back to the build's value when done, and resets the 0.8 race before
+ * and after. On the season's 0.8 race a family's two runners finish, the child (11, the oldest age the rule
+ * withholds) first and their sibling (12) after: while the race runs the public JSON shows the child as still out;
+ * once it has ended, the public JSON, `/resultat` and `/startlistor` show the child as 'Fullföljt' without a time or
+ * a placing and the sibling placed first among the published runners; the family's own page (`/anmalan/3`) shows the
+ * child's time, the reason it has no placing, and the sibling's placing. No page scrolls sideways.
  */
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { startLocalServer } from "../../scripts/lib/server.mjs";
 import { WITHHELD_TEXT } from "../../src/shared/child-safe";
 import type { PublicRunnerRecord, RaceRecord, RunnerRecord } from "../../src/shared/race-protocol";
 import { SEASON } from "../../src/shared/season";
 import { contextsStayOnSite, desktopContext, launchBrowser, phoneContext } from "./browser";
 import { adminApi, CLIENT, expectNoSidewaysScroll } from "./public-pages";
+import { e2eBaseURL } from "./server-url";
 
 const SCREENSHOTS = process.env.E2E_SCREENSHOTS;
 const PHONE = { width: 390, height: 844 };
@@ -25,28 +25,36 @@ const TIME = /^\d\d:\d\d\.\d{3}$/;
 const WITHHELD_NOTE =
   "Tiden visas bara för er: barn 11 år och yngre placeras inte och syns som 'Fullföljt' i resultatlistan.";
 
-let server: Awaited<ReturnType<typeof startLocalServer>> | undefined;
-let baseURL = "";
+const baseURL = e2eBaseURL();
 let browser: Browser;
 let admin: BrowserContext;
 const onSite = contextsStayOnSite();
 
+/** Turns this server's child-safe publishing on (true) or back to the build's value (null). */
+async function childSafe(on: true | null) {
+  const res = await admin.request.post("/dev/season", { headers: CLIENT, data: { childSafePublishing: on } });
+  expect(res.status()).toBe(200);
+}
+const resetRace = async () =>
+  expect(
+    (await admin.request.get(`/admin/api/races/reset/${PART}?confirm=APRAKET`, { headers: CLIENT })).status(),
+  ).toBe(200);
+
 beforeAll(async () => {
-  server = await startLocalServer({
-    build: false,
-    echo: process.env.E2E_SERVER_LOG === "1",
-    env: { CHILD_SAFE_PUBLISHING: "true" },
-  });
-  baseURL = server.baseURL;
   browser = await launchBrowser();
   admin = await desktopContext(browser, baseURL);
   await adminApi(admin);
+  await childSafe(true);
+  await resetRace();
 });
 
 afterAll(async () => {
+  if (admin) {
+    await resetRace();
+    await childSafe(null);
+  }
   await admin?.close();
   await browser?.close();
-  await server?.stop();
 });
 
 async function phone(context?: BrowserContext): Promise<Page> {
@@ -148,9 +156,11 @@ test("a child's time and placing are absent from the public pages and present on
   expect(publicJson).not.toContain(childTime.time!);
   expect(publicJson).not.toContain(String(childTime.finished));
 
-  // /resultat opens on the 0.8K, the race with finishers: the sibling first, the child 'Fullföljt', unplaced.
+  // /resultat, the 0.8K (the race files before this one on the server used may have finishers too): the sibling
+  // first, the child 'Fullföljt', unplaced.
   const results = await phone();
   await results.goto("/resultat", { waitUntil: "networkidle" });
+  await results.locator('[role="tab"][aria-controls$="-content-0.8"]').click();
   const panel = results.locator('[role="tabpanel"][data-state="active"]');
   await expect.poll(async () => (await rowsOf(panel)).length, { timeout: 15_000 }).toBe(2);
   const resultRows = await rowsOf(panel);

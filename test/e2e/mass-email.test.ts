@@ -287,10 +287,8 @@ test("at 390 px: mailings left waiting are listed, the results mails one line pe
   expect(results.filter((m) => m.to === email)).toHaveLength(1);
   expect(results.find((m) => m.to === email)!.text).toMatch(/Vera Väntansson: \d\d:\d\d,\d/);
   expect(new Set(results.map((m) => m.to)).size).toBe(results.length);
-  // The first retries after the outage (15 s after each refusal) find the mails sent and send nothing more.
-  await new Promise((r) => setTimeout(r, 16_000));
-  const after = await recent();
-  expect(after.filter((m) => m.subject === subject)).toHaveLength(current.count);
-  expect(after.filter((m) => m.subject === title)).toHaveLength(results.length);
+  // That the queue's own retries after the outage find these mails sent and send nothing more is the consumer's
+  // rule, tested in workerd (test/worker/mass-email/mail-queue.test.ts: a redelivered message sends nothing twice;
+  // waiting-mailings.test.ts: 'Fortsätt' and a retry each send once).
   await request.get(`/admin/api/races/reset/${PART}?confirm=APRAKET`, { headers: HEADERS });
 }, 180_000);

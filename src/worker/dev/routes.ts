@@ -11,6 +11,9 @@
  * - GET /dev/outbox (HTML) and /dev/outbox.json: every mail the 'outbox' transport delivered, whole, newest first
  *   (`?to=` filters by recipient); GET and POST /dev/outbox/settings {refuse}: while `refuse` is true the outbox
  *   refuses every mail as a provider's error answer would (adapters/outbox.ts), so mailings are left waiting;
+ * - POST /dev/season {childSafePublishing: true | false | null}: switches this server's child-safe publishing
+ *   (shared/dev-season.ts; null is the build's value), so one browser file serves the setting on without a server
+ *   of its own; answers the value now in force;
  * - POST /dev/login-codes/:id/expire: lets a login code run out now (the 10-minute rule itself is tested with a
  *   shifted clock; this lets the browser tests show the expired-code message without waiting 10 minutes);
  * - POST /dev/races/:raceId/results-mail: the race's owed results mail goes out now, without waiting for the race
@@ -31,6 +34,7 @@ import { validate } from "../middleware/validate";
 import { devOnly } from "./dev-only";
 import { devJwks, GSI_STAND_IN_SCRIPT, signDevGoogleToken } from "../adapters/google-stand-in";
 import { listOutbox, outboxRefuses, setOutboxRefuses, type OutboxMail } from "../adapters/outbox";
+import { setDevChildSafePublishing } from "../../shared/dev-season";
 
 export const devRoutes = new Hono<AppEnv>();
 export const devLoginRoutes = new Hono<AppEnv>();
@@ -120,6 +124,14 @@ devRoutes.post("/outbox/settings", validate("json", outboxSettings), async (c) =
   await setOutboxRefuses(c.env.DB, refuse);
   return c.json({ refuse });
 });
+
+const devSeason = z.object({
+  childSafePublishing: z.boolean({ error: "childSafePublishing ska vara true, false eller null" }).nullable(),
+});
+
+devRoutes.post("/season", validate("json", devSeason), (c) =>
+  c.json({ childSafePublishing: setDevChildSafePublishing(c.req.valid("json").childSafePublishing) }, 200, NO_STORE),
+);
 
 devRoutes.get("/outbox", validate("query", outboxQuery), async (c) => {
   const mails = await listOutbox(c.env.DB, c.req.valid("query"));

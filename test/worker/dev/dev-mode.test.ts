@@ -3,6 +3,7 @@
  * (the deployed configuration) and works in development.
  */
 import { describe, expect, it } from "vitest";
+import { SEASON } from "../../../src/shared/season";
 import { call, CLIENT_HEADERS, CookieJar, DEV_ADMIN, storedState } from "../helpers";
 
 const PRODUCTION = { DEV_MODE: "false" } as const;
@@ -71,6 +72,12 @@ const AFFORDANCES: { name: string; path: string; init?: RequestInit; works: (res
     works: async (res) => expect(await res.json()).toEqual({ refuse: false }),
   },
   {
+    name: "the season switch, back to the build's value",
+    path: "/dev/season",
+    init: json({ childSafePublishing: null }),
+    works: async (res) => expect(await res.json()).toEqual({ childSafePublishing: SEASON.childSafePublishing }),
+  },
+  {
     name: "the development admin login",
     path: "/admin/api/dev-login",
     init: json({ email: DEV_ADMIN }),
@@ -110,6 +117,23 @@ describe("development mode", () => {
     const res = await call(path, { ...init, env: PRODUCTION });
     expect(res.status).toBe(404);
     expect(await res.json()).toEqual({ error: "Hittades inte" });
+  });
+
+  it("the season switch turns child-safe publishing on and back; anything but true, false or null is a 400", async () => {
+    const built = SEASON.childSafePublishing;
+    try {
+      expect(await (await call("/dev/season", json({ childSafePublishing: !built }))).json()).toEqual({
+        childSafePublishing: !built,
+      });
+      expect(SEASON.childSafePublishing).toBe(!built);
+      const bad = await call("/dev/season", json({ childSafePublishing: "ja" }));
+      expect(bad.status).toBe(400);
+      expect(JSON.stringify(await bad.json())).toContain("childSafePublishing ska vara true, false eller null");
+      expect(SEASON.childSafePublishing).toBe(!built);
+    } finally {
+      await call("/dev/season", json({ childSafePublishing: null }));
+    }
+    expect(SEASON.childSafePublishing).toBe(built);
   });
 
   it("a production admin cannot use the development login even when allowlisted", async () => {
