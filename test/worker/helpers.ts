@@ -165,7 +165,9 @@ export async function openSocket(path: string, init: CallInit = {}): Promise<Tes
   const messages: unknown[] = [];
   let code: number | null = null;
   let read = 0;
-  ws.addEventListener("message", (e) => messages.push(parseFrame(e.data)));
+  ws.addEventListener("message", (e) => {
+    messages.push(parseFrame(e.data));
+  });
   ws.addEventListener("close", (e) => {
     code = e.code;
   });
