@@ -21,6 +21,8 @@ import { FRAME_NUMBER_READER, numberedFrames, writeY4m } from "./fake-camera";
 import { startPhoneProxy, type PhoneProxy } from "./phone-proxy";
 import { addRunner, adminPhone, createRace, openRace, serverToday, tile } from "./race-day-support";
 
+const SCREENSHOTS = process.env.E2E_SCREENSHOTS;
+
 const baseURL = e2eBaseURL();
 const onSite = contextsStayOnSite();
 /** 10 frames a second: a press is never nearer than 50 ms to two frames' midpoint by chance alone. */
@@ -124,8 +126,16 @@ test("each 'Mål!' keeps the frame nearest its press; a second phone sees the ph
     .toBeGreaterThan(0);
   expect(asked).toBeGreaterThan(1);
   await other.unroute("**/admin/api/races/photo/**");
+  if (SCREENSHOTS) await other.screenshot({ path: `${SCREENSHOTS}/malfoto-att-granska-390.png`, fullPage: true });
   await thumb.click();
   await expect.poll(() => other.locator(".photo-large img").count()).toBe(3);
+  // Each frame says which it is; the nearest stands out.
+  expect(await other.locator(".photo-large figcaption").allTextContents()).toEqual([
+    "Före",
+    "Närmast trycket",
+    "Efter",
+  ]);
+  if (SCREENSHOTS) await other.screenshot({ path: `${SCREENSHOTS}/malfoto-forstorad-390.png` });
   await other.keyboard.press("Escape");
 
   // Ten presses, a quarter second apart.
@@ -215,6 +225,10 @@ test("each 'Mål!' keeps the frame nearest its press; a second phone sees the ph
     .poll(() => tilePhoto.evaluate((img: HTMLImageElement) => img.naturalWidth), { timeout: 15_000 })
     .toBeGreaterThan(0);
   await expect.poll(() => rowPhoto(/rapid-tap|Mål!|måltid/i).count()).toBeGreaterThanOrEqual(13);
+  if (SCREENSHOTS) {
+    await tilePhoto.scrollIntoViewIfNeeded();
+    await other.screenshot({ path: `${SCREENSHOTS}/malfoto-logg-390.png` });
+  }
   // A row about a photo is no tap: no photo of its own.
   expect(await rowPhoto(/Målfoto \d av 3 sparat/).count()).toBe(0);
   await tilePhoto.click();
@@ -268,4 +282,5 @@ test("each 'Mål!' keeps the frame nearest its press; a second phone sees the ph
   await expect.poll(width).toBeGreaterThan(before * 2.9);
   expect(await width()).toBeLessThan(before * 3.1);
   expect(await other.evaluate(() => window.visualViewport?.scale)).toBe(1);
+  if (SCREENSHOTS) await other.screenshot({ path: `${SCREENSHOTS}/malfoto-zoomad-390.png` });
 }, 180_000);

@@ -288,11 +288,14 @@ export function PhotoStrip({
         <DialogContent title="Målfoto">
           <div className="photo-large">
             {open?.frames.map((frame) => (
-              <ZoomablePhoto
-                key={frame}
-                src={photoUrl(raceId, open.id, frame)}
-                alt={["Bilden före", "Bilden närmast trycket", "Bilden efter"][frame] ?? "Målfoto"}
-              />
+              // Each frame says which it is, so the volunteer reads the bib on the one nearest the press.
+              <figure key={frame} className="photo-frame" data-nearest={frame === 1 ? "" : undefined}>
+                <ZoomablePhoto
+                  src={photoUrl(raceId, open.id, frame)}
+                  alt={["Bilden före", "Bilden närmast trycket", "Bilden efter"][frame] ?? "Målfoto"}
+                />
+                <figcaption>{["Före", "Närmast trycket", "Efter"][frame]}</figcaption>
+              </figure>
             ))}
           </div>
         </DialogContent>
