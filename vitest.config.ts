@@ -31,6 +31,10 @@ export default defineConfig(async () => {
     cloudflareTest({
       wrangler: { configPath: "./wrangler.toml" },
       remoteBindings: false,
+      // workerd's own diagnostics off: with them on, every file's reset printed each Durable Object it deleted as an
+      // exception with a stack (about 200 lines a run) among the results. A test's console output still shows when
+      // it fails (silent: "passed-only" below).
+      verbose: false,
       miniflare: {
         // Pinned so a `.dev.vars` left by `npm run dev` (shifted clock, other port) can't leak into tests.
         bindings: {
@@ -50,6 +54,8 @@ export default defineConfig(async () => {
     test: {
       // The log shows what failed: a passing test's console output (the outbox's lines, the runtime's) is dropped.
       silent: "passed-only" as const,
+      // One line per file with its time; a passing test gets its own line only past 10 s (the ones worth a look).
+      slowTestThreshold: 10_000,
       // Vitest's default is one worker less than the cores: on a 2-core machine one file at a time for every project.
       // Two keep both cores busy: two files at a time from any project (two browser files never on one server).
       maxWorkers: 2,
@@ -61,6 +67,8 @@ export default defineConfig(async () => {
             name: "shared",
             include: ["test/shared/**/*.test.ts", "test/web/**/*.test.ts", "test/race-room/**/*.test.ts"],
             environment: "node",
+            // The race room runs on Node's built-in SQLite, which warns that it is experimental in every file.
+            execArgv: ["--disable-warning=ExperimentalWarning"],
           },
         },
         {
