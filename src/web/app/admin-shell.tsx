@@ -5,13 +5,13 @@
  * address shows 'Det här får bara arrangörer göra.' in its place, and none of its calls are made.
  * It holds the race-day tap queues, so presses not yet sent go out from whichever admin screen is open.
  */
-import { Suspense, useEffect, useRef, useState } from "react";
+import { Suspense, useEffect, useId, useRef, useState } from "react";
 import { Link, Navigate, NavLink, Outlet, useLocation, useNavigate } from "react-router";
 import { PageLoading } from "../components/layout/page-loading";
 import { Button } from "../components/ui/button";
 import { Dialog, DialogContent } from "../components/ui/dialog";
 import { MenuIcon } from "../components/ui/icons";
-import { Tabs, TabsContent, TabsList, TabsTrigger } from "../components/ui/tabs";
+import { Tabs, TabsList, TabsTrigger } from "../components/ui/tabs";
 import { useConfig } from "../lib/config/get-config";
 import { TapQueueProvider, UnsentTapsNote } from "../features/race-day/tap-queue-provider";
 import { mayAct, ORGANISERS_ONLY } from "../../shared/admin-roles";
@@ -23,6 +23,9 @@ export default function AdminShell() {
   const navigate = useNavigate();
   const [drawerOpen, setDrawerOpen] = useState(false);
   const tabList = useRef<HTMLDivElement>(null);
+  const ids = useId();
+  const panelId = `${ids}-panel`;
+  const tabId = (path: string) => `${ids}-tab-${path}`;
   const isAdmin = config.data?.isAdmin === true;
   // A server from before the roles sends none; its admins could do everything.
   const role = config.data?.adminRole ?? "organiser";
@@ -31,15 +34,26 @@ export default function AdminShell() {
   const screen = screenForPath(pathname);
   const activePath = tabs.find((t) => t.path === screenForPath(pathname)?.path)?.path;
   // On a phone the tabs scroll sideways (ui/tabs.tsx): the open screen's tab is brought into the strip's view,
-  // also when the screen was opened from the drawer or a link. Only the strip scrolls, never the page.
+  // also when the screen was opened from the drawer or a link. Only the strip scrolls, never the page. Measured by
+  // an IntersectionObserver, which reports after the browser's own layout of the new screen: reading the tab's
+  // offsets here made the browser lay out the whole new screen at once, before its first paint (on the race screen
+  // 60 tiles, about 100 ms of a slowed phone: bench/race-screen-load.mjs), and again when it painted.
   useEffect(() => {
     const list = tabList.current;
     const tab = list?.querySelector<HTMLElement>('[data-state="active"]');
     if (!list || !tab) return;
-    const left = tab.offsetLeft - list.offsetLeft;
-    if (left < list.scrollLeft || left + tab.offsetWidth > list.scrollLeft + list.clientWidth) {
-      list.scrollLeft = Math.max(0, left - (list.clientWidth - tab.offsetWidth) / 2);
-    }
+    const observer = new IntersectionObserver(
+      ([entry]) => {
+        observer.disconnect();
+        const strip = entry?.rootBounds;
+        if (!entry || !strip || entry.intersectionRatio >= 1) return;
+        const box = entry.boundingClientRect;
+        list.scrollBy({ left: box.left - strip.left - (strip.width - box.width) / 2 });
+      },
+      { root: list, threshold: 1 },
+    );
+    observer.observe(tab);
+    return () => observer.disconnect();
   }, [activePath, isAdmin]);
   // The admin area's service worker, so the race screens open with no connection (README, "Offline").
   useEffect(() => {
@@ -102,15 +116,27 @@ export default function AdminShell() {
         <Tabs value={activeTab?.path ?? ""} onValueChange={(path) => navigate(path)} activationMode="manual">
           <TabsList ref={tabList} aria-label="Adminsidor" className="admin-tabs">
             {tabs.map((t) => (
-              <TabsTrigger key={t.path} value={t.path}>
+              <TabsTrigger key={t.path} value={t.path} id={tabId(t.path)} aria-controls={panelId}>
                 {t.label}
               </TabsTrigger>
             ))}
           </TabsList>
+          {/* The open screen's tab panel, drawn here rather than by Radix's Tabs.Content: that one mounts through
+              Radix's Presence, which reads the panel's computed style and sets state from its ref, a second render
+              in the same task, so React ran every effect of the newly opened screen (its queries, its socket, the
+              tab strip's scroll below) before the browser could paint it. */}
           {activeTab ? (
-            <TabsContent value={activeTab.path} className="admin-main">
+            <div
+              role="tabpanel"
+              id={panelId}
+              aria-labelledby={tabId(activeTab.path)}
+              data-state="active"
+              data-orientation="horizontal"
+              tabIndex={0}
+              className="tabs-content admin-main"
+            >
               {outlet}
-            </TabsContent>
+            </div>
           ) : (
             <div className="admin-main">{outlet}</div>
           )}

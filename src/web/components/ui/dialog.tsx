@@ -3,10 +3,21 @@
  * close button; `side` turns it into a drawer sliding in from the left or right edge.
  */
 import * as RadixDialog from "@radix-ui/react-dialog";
-import type { ReactNode } from "react";
+import { useState, type ComponentProps, type ReactNode } from "react";
 import { CloseIcon } from "./icons";
 
-export const Dialog = RadixDialog.Root;
+/**
+ * Radix's Dialog.Root, mounted once the dialog is first opened (every dialog here is controlled by `open`). A closed
+ * Radix dialog draws nothing, but its parts still mount through Radix's Presence, whose layout effect sets state:
+ * a synchronous second render, and React then runs all of the screen's effects before the browser may paint. A
+ * screen with several dialogs (the race screen has seven) opened without that. Once opened it stays mounted, so
+ * closing it keeps Radix's behaviour (focus returned, the closing animation).
+ */
+export function Dialog({ open, ...rest }: ComponentProps<typeof RadixDialog.Root>) {
+  const [opened, setOpened] = useState(open === true);
+  if (open === true && !opened) setOpened(true);
+  return opened ? <RadixDialog.Root open={open} {...rest} /> : null;
+}
 
 export interface DialogContentProps {
   title: ReactNode;
