@@ -1,20 +1,28 @@
 /// <reference lib="webworker" />
 /**
  * Målfoto's pixel work, off the page's main thread (finish-camera.ts starts it): the rolling buffer of scaled frames,
- * the choice of the frame nearest each press (with the one before and after) and their JPEG encoding. The main
- * thread only hands over each camera frame as it is (a `VideoFrame`, transferred, no copy) with its presentation time,
- * and each press's moment; so a press's handler never waits behind a frame being copied or encoded.
+ * the choice of the frame nearest each press (with the one before and after) and their JPEG encoding. A press's
+ * handler never waits behind a frame being copied or encoded.
  *
- * Messages in (`WorkerIn`): a frame (`VideoFrame` or, from a browser without one, an `ImageBitmap` the page made),
- * a press, `stop`. Out (`WorkerOut`): the frames kept for a press.
+ * Messages in (`WorkerIn`):
+ * - `camera`: the camera's frames as a stream (a `MediaStreamTrackProcessor`'s readable, transferred: Chromium then
+ *   hands each frame to this thread without the page's main thread). Each `VideoFrame`'s `timestamp` is its capture
+ *   moment on the browser's monotonic clock (microseconds since the device started), not the page's clock:
+ *   camera-clock.ts puts it on the page's clock.
+ * - `captured`: the capture moment of a frame the page showed, on the page's clock (a frame callback's `captureTime`;
+ *   the page asks for a few when the camera starts): sets that clock exactly.
+ * - `frame`: one frame with its moment on the page's clock, from a browser without `MediaStreamTrackProcessor` (the
+ *   page's frame callback, as a `VideoFrame` or a scaled `ImageBitmap`).
+ * - a press (its moment on the page's clock), `stop`.
+ * Out (`WorkerOut`): the frames kept for a press.
  *
- * Invariants (as finish-camera.ts states them): the frame kept for a press is the buffered frame whose presentation
- * time is nearest the press (both on the page's clock, which the page gives with each message: this worker's own
- * clock starts elsewhere), chosen once a frame after it has arrived or PRESS_WAIT_MS passed; at most BUFFER_FRAMES
- * bitmaps, each closed when it leaves; every `VideoFrame` is closed as soon as it is scaled (the camera reuses its
- * buffers).
+ * Invariants (as finish-camera.ts states them): the frame kept for a press is the buffered frame whose moment is
+ * nearest the press, chosen once a frame after it has arrived or PRESS_WAIT_MS passed; at most BUFFER_FRAMES
+ * bitmaps, each closed when it leaves; every `VideoFrame` is closed as soon as it is scaled or let go (the camera
+ * reuses its buffers).
  */
 import { PHOTO_LONG_SIDE } from "../../../shared/finish-photos";
+import { PageClock } from "./camera-clock";
 
 /** Frames kept in memory: at 30 fps a third of a second either side of a press. */
 const BUFFER_FRAMES = 12;
@@ -23,6 +31,8 @@ const PRESS_WAIT_MS = 1_000;
 const JPEG = { type: "image/jpeg", quality: 0.72 };
 
 export type WorkerIn =
+  | { type: "camera"; frames: ReadableStream<VideoFrame>; timeOrigin: number }
+  | { type: "captured"; at: number }
   | { type: "frame"; at: number; frame: VideoFrame | ImageBitmap }
   | { type: "press"; tap: string; at: number }
   | { type: "stop" };
@@ -48,26 +58,59 @@ let scaling: Promise<void> = Promise.resolve();
 let waiting = 0;
 const MAX_WAITING = 3;
 
+let clock: PageClock | null = null;
+let reader: ReadableStreamDefaultReader<VideoFrame> | null = null;
+
 scope.onmessage = (event: MessageEvent<WorkerIn>) => {
   const message = event.data;
   if (message.type === "stop") {
     stopped = true;
+    void reader?.cancel().catch(() => undefined);
     for (const f of buffer) f.bitmap.close();
     buffer = [];
     presses = [];
     scope.close();
   } else if (message.type === "press") {
     if (!stopped) presses.push({ tap: message.tap, at: message.at });
+  } else if (message.type === "camera") {
+    clock = new PageClock();
+    void read(message.frames.getReader(), clock, performance.timeOrigin - message.timeOrigin);
+  } else if (message.type === "captured") {
+    clock?.capturedAt(message.at);
   } else {
-    const { at, frame } = message;
-    if (stopped || waiting >= MAX_WAITING) {
-      frame.close();
-      return;
-    }
-    waiting += 1;
-    scaling = scaling.then(() => add(at, frame)).finally(() => (waiting -= 1));
+    received(message.at, message.frame);
   }
 };
+
+/** The camera's frames as they come, each on the page's clock, until the stream ends or the worker stops. */
+async function read(
+  frames: ReadableStreamDefaultReader<VideoFrame>,
+  pageClock: PageClock,
+  originGap: number,
+): Promise<void> {
+  reader = frames;
+  for (;;) {
+    let next: ReadableStreamReadResult<VideoFrame>;
+    try {
+      next = await frames.read();
+    } catch {
+      return;
+    }
+    if (next.done) return;
+    // Its arrival on the page's clock: this worker's clock starts elsewhere (its time origin, not the page's).
+    const arrival = performance.now() + originGap;
+    received(pageClock.frame(next.value.timestamp / 1000, arrival), next.value);
+  }
+}
+
+function received(at: number, frame: VideoFrame | ImageBitmap): void {
+  if (stopped || waiting >= MAX_WAITING) {
+    frame.close();
+    return;
+  }
+  waiting += 1;
+  scaling = scaling.then(() => add(at, frame)).finally(() => (waiting -= 1));
+}
 
 async function add(at: number, frame: VideoFrame | ImageBitmap): Promise<void> {
   let bitmap: ImageBitmap;
