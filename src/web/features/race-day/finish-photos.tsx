@@ -179,25 +179,37 @@ function DeletePhotos({ raceId, onDone }: { raceId: string; onDone: (message: st
   );
 }
 
+/** The waiting count is read again this long after a change of the queue (one read for a press's changes). */
+const COUNT_AFTER_MS = 500;
+
 /**
  * How many of the race's frames wait on this phone. Kept here, not in the race screen: the count changes several
  * times a press (stored, then each frame sent), and each change re-rendering the whole race screen cost a slowed
- * phone's main thread time a next press waited behind.
+ * phone's main thread time a next press waited behind. For the same reason it is read once for the changes of
+ * COUNT_AFTER_MS (a press's three frames stored and sent), not once for each: a text that changes moves the screen's
+ * layout, which the next touch then waits for.
  */
 function useWaitingPhotos(raceId: string): number {
   const [waiting, setWaiting] = useState(0);
   useEffect(() => {
     if (!SEASON.finishPhotos) return;
     let current = true;
+    let timer: ReturnType<typeof setTimeout> | undefined;
     const count = () =>
       void countPhotos(raceId).then(
         (n) => current && setWaiting(n),
         () => current && setWaiting(0),
       );
     count();
-    const stop = onPhotoQueue(count);
+    const stop = onPhotoQueue(() => {
+      timer ??= setTimeout(() => {
+        timer = undefined;
+        count();
+      }, COUNT_AFTER_MS);
+    });
     return () => {
       current = false;
+      clearTimeout(timer);
       stop();
     };
   }, [raceId]);
