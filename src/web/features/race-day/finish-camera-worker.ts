@@ -1,6 +1,7 @@
 /// <reference lib="webworker" />
 /**
- * Målfoto's pixel work, off the page's main thread (finish-camera.ts starts it): the rolling buffer of scaled frames,
+ * Målfoto's pixel work, off the page's main thread (finish-camera.ts starts it): the rolling buffer of frames (each
+ * camera frame's pixels copied as they are, `RawFrame`),
  * the choice of the frame nearest each press (with the one before and after) and their JPEG encoding. A press's
  * handler never waits behind a frame being copied or encoded.
  *
@@ -18,8 +19,9 @@
  *
  * Invariants (as finish-camera.ts states them): the frame kept for a press is the buffered frame whose moment is
  * nearest the press, chosen once a frame after it has arrived or PRESS_WAIT_MS passed; at most BUFFER_FRAMES
- * bitmaps, each closed when it leaves; every `VideoFrame` is closed as soon as it is scaled or let go (the camera
- * reuses its buffers).
+ * frames (a 1280×720 camera's raw frame is 1.4 MB: about 17 MB, and SPARE_BUFFERS more for reuse), a bitmap closed
+ * when it leaves; every `VideoFrame` is closed as soon as it is copied or let go (the camera reuses its buffers);
+ * only a press's three frames are converted, scaled (PHOTO_LONG_SIDE) and encoded.
  */
 import { PHOTO_LONG_SIDE } from "../../../shared/finish-photos";
 import { PageClock } from "./camera-clock";
@@ -43,20 +45,37 @@ export interface WorkerOut {
   frames: { frame: number; blob: Blob }[];
 }
 
+/**
+ * A camera frame's pixels as the camera gave them (`VideoFrame.copyTo`: a copy of memory, no colour conversion and
+ * no scaling), with what makes a `VideoFrame` of them again. Converting and scaling each of 30 frames a second took
+ * the worker most of a core of this 2-core machine (bench/finish-photos.mjs), which the page's main thread then
+ * lacked; now only a press's three frames are converted and scaled.
+ */
+interface RawFrame {
+  data: ArrayBuffer;
+  init: VideoFrameBufferInit;
+}
+
 interface BufferedFrame {
   at: number;
-  bitmap: ImageBitmap;
+  /** A raw frame, or a bitmap already scaled (a frame in a format that cannot be copied, or the page's copy). */
+  image: RawFrame | ImageBitmap;
 }
+
+/** Buffers of frames that left the buffer, used again for the next frames (no new allocation per frame). */
+let spare: ArrayBuffer[] = [];
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 let buffer: BufferedFrame[] = [];
 let presses: { tap: string; at: number }[] = [];
 let stopped = false;
-// Frames are scaled one after another, so the buffer gets them in their order.
+// Frames are copied one after another, so the buffer gets them in their order.
 let scaling: Promise<void> = Promise.resolve();
-/** Frames waiting to be scaled; beyond MAX_WAITING a frame is let go at once (a phone too busy to keep up). */
+/** Frames waiting to be copied; beyond MAX_WAITING a frame is let go at once (a phone too busy to keep up). */
 let waiting = 0;
 const MAX_WAITING = 3;
+/** Buffers kept for the next frames. */
+const SPARE_BUFFERS = 2;
 
 let clock: PageClock | null = null;
 let reader: ReadableStreamDefaultReader<VideoFrame> | null = null;
@@ -66,8 +85,9 @@ scope.onmessage = (event: MessageEvent<WorkerIn>) => {
   if (message.type === "stop") {
     stopped = true;
     void reader?.cancel().catch(() => undefined);
-    for (const f of buffer) f.bitmap.close();
+    for (const f of buffer) release(f.image);
     buffer = [];
+    spare = [];
     presses = [];
     scope.close();
   } else if (message.type === "press") {
@@ -113,20 +133,49 @@ function received(at: number, frame: VideoFrame | ImageBitmap): void {
 }
 
 async function add(at: number, frame: VideoFrame | ImageBitmap): Promise<void> {
-  let bitmap: ImageBitmap;
+  let image: RawFrame | ImageBitmap;
   try {
     if (stopped) return;
-    bitmap = await scaled(frame);
+    image = await copied(frame);
   } catch {
     return;
   } finally {
-    // A VideoFrame holds one of the camera's buffers: given back now. (A scaled bitmap is the frame itself.)
+    // A VideoFrame holds one of the camera's buffers: given back now. (A bitmap is the frame itself.)
     if ("codedWidth" in frame) frame.close();
   }
-  if (stopped) return bitmap.close();
-  buffer.push({ at, bitmap });
+  if (stopped) return release(image);
+  buffer.push({ at, image });
   settle(at);
-  while (buffer.length > BUFFER_FRAMES) buffer.shift()!.bitmap.close();
+  while (buffer.length > BUFFER_FRAMES) release(buffer.shift()!.image);
+}
+
+/** A frame as the buffer keeps it: its pixels copied as they are (`RawFrame`), or scaled when they cannot be. */
+async function copied(frame: VideoFrame | ImageBitmap): Promise<RawFrame | ImageBitmap> {
+  if (!("codedWidth" in frame) || frame.format === null) return scaled(frame);
+  const size = frame.allocationSize();
+  const reuse = spare.findIndex((b) => b.byteLength === size);
+  const data = reuse === -1 ? new ArrayBuffer(size) : spare.splice(reuse, 1)[0]!;
+  const layout = await frame.copyTo(data);
+  const rect = frame.visibleRect;
+  return {
+    data,
+    init: {
+      format: frame.format,
+      codedWidth: frame.codedWidth,
+      codedHeight: frame.codedHeight,
+      timestamp: frame.timestamp,
+      layout,
+      ...(rect && { visibleRect: { x: rect.x, y: rect.y, width: rect.width, height: rect.height } }),
+      displayWidth: frame.displayWidth,
+      displayHeight: frame.displayHeight,
+      colorSpace: frame.colorSpace.toJSON(),
+    },
+  };
+}
+
+function release(image: RawFrame | ImageBitmap): void {
+  if (image instanceof ImageBitmap) image.close();
+  else if (spare.length < SPARE_BUFFERS) spare.push(image.data);
 }
 
 function scaled(frame: VideoFrame | ImageBitmap): Promise<ImageBitmap> {
@@ -156,12 +205,33 @@ function choose(tap: string, nearest: number): void {
   const chosen = [nearest - 1, nearest, nearest + 1]
     .map((index, frame) => ({ frame, source: buffer[index] }))
     .filter((c): c is { frame: number; source: BufferedFrame } => c.source !== undefined)
-    // Drawn now (the bitmaps may leave the buffer before the encoding ends).
-    .map(({ frame, source }) => ({ frame, canvas: drawn(source.bitmap) }));
-  void Promise.all(chosen.map(async ({ frame, canvas }) => ({ frame, blob: await canvas.convertToBlob(JPEG) }))).then(
+    // Taken now (the frames may leave the buffer, and their memory be used again, before the encoding ends): a bitmap
+    // drawn, a raw frame made a VideoFrame (which copies its pixels).
+    .map(({ frame, source }) => ({
+      frame,
+      image:
+        source.image instanceof ImageBitmap
+          ? drawn(source.image)
+          : new VideoFrame(source.image.data, source.image.init),
+    }));
+  void Promise.all(chosen.map(async ({ frame, image }) => ({ frame, blob: await jpeg(image) }))).then(
     (frames) => scope.postMessage({ type: "kept", tap, frames } satisfies WorkerOut),
     () => undefined,
   );
+}
+
+/** A chosen frame as JPEG: a raw frame converted and scaled first. */
+async function jpeg(image: OffscreenCanvas | VideoFrame): Promise<Blob> {
+  if (image instanceof OffscreenCanvas) return image.convertToBlob(JPEG);
+  let bitmap: ImageBitmap;
+  try {
+    bitmap = await scaled(image);
+  } finally {
+    image.close();
+  }
+  const canvas = drawn(bitmap);
+  bitmap.close();
+  return canvas.convertToBlob(JPEG);
 }
 
 /** The index of the buffered frame nearest `at` (-1: none). */

@@ -9,8 +9,9 @@
  *
  * Invariants:
  * - The press is never slower: the caller queues the tap first, then calls `keep(tap, pressedAt)`, which only
- *   posts the press to the worker. The page's main thread does no work per frame (finish-camera-worker.ts scales
- *   each frame into the rolling buffer, chooses a press's frames and encodes them as JPEG on its own thread):
+ *   posts the press to the worker. The page's main thread does no work per frame (finish-camera-worker.ts copies
+ *   each frame into the rolling buffer, chooses a press's frames, scales them and encodes them as JPEG on its own
+ *   thread):
  *   - In Chromium (`MediaStreamTrackProcessor`): the camera track's frame stream is transferred to the worker once,
  *     and Chromium delivers each frame there without this thread. The video element only shows the preview (the
  *     compositor draws it). (A frame callback per frame made this thread run a rendering step 30 times a second,
@@ -24,8 +25,8 @@
  * - The frame kept for a press is the buffered frame whose moment (above) is nearest `pressedAt` (both on the page's
  *   performance clock), chosen once a frame after it has arrived (so 'after' exists); a press older than the
  *   buffer keeps what the buffer has.
- * - Memory is bounded: the worker's buffer (BUFFER_FRAMES bitmaps, each closed when it leaves), at most a few
- *   frames waiting to be scaled (more are let go at once); a press waits at most PRESS_WAIT_MS for its next frame.
+ * - Memory is bounded: the worker's buffer (BUFFER_FRAMES frames; a bitmap is closed when it leaves), at most a few
+ *   frames waiting to be copied (more are let go at once); a press waits at most PRESS_WAIT_MS for its next frame.
  * - Stopping ends the worker: a press whose photos were still being chosen or encoded keeps none; its tap is queued.
  * Failure cases: encoding or storing a photo fails (the phone is out of storage): the photo is lost, never the tap.
  */
@@ -132,7 +133,7 @@ export class FinishCamera {
     this.stream?.getTracks().forEach((t) => t.stop());
     this.stream = null;
     this.video.srcObject = null;
-    // The worker closes its bitmaps and ends; a photo it is still encoding is not kept.
+    // The worker lets its frames go and ends; a photo it is still encoding is not kept.
     this.worker?.postMessage({ type: "stop" } satisfies WorkerIn);
     this.worker = null;
     if (this.state.kind !== "unavailable") this.set({ kind: "off" });
