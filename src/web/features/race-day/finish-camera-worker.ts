@@ -1,9 +1,9 @@
 /// <reference lib="webworker" />
 /**
  * Målfoto's pixel work, off the page's main thread (finish-camera.ts starts it): the rolling buffer of frames (each
- * camera frame's pixels copied as they are, `RawFrame`),
- * the choice of the frame nearest each press (with the one before and after) and their JPEG encoding. A press's
- * handler never waits behind a frame being copied or encoded.
+ * camera frame's pixels copied as they are, `RawFrame`), the choice of the frame nearest each press (with the one
+ * before and after) and their scaling and JPEG encoding. A press's handler never waits behind a frame being copied or
+ * encoded.
  *
  * Messages in (`WorkerIn`):
  * - `camera`: the camera's frames as a stream (a `MediaStreamTrackProcessor`'s readable, transferred: Chromium then
@@ -48,7 +48,7 @@ export interface WorkerOut {
 /**
  * A camera frame's pixels as the camera gave them (`VideoFrame.copyTo`: a copy of memory, no colour conversion and
  * no scaling), with what makes a `VideoFrame` of them again. Converting and scaling each of 30 frames a second took
- * the worker most of a core of this 2-core machine (bench/finish-photos.mjs), which the page's main thread then
+ * the worker most of a core of the benchmark's 2-core machine (bench/finish-photos.mjs), which the page's main thread then
  * lacked; now only a press's three frames are converted and scaled.
  */
 interface RawFrame {
@@ -70,7 +70,7 @@ let buffer: BufferedFrame[] = [];
 let presses: { tap: string; at: number }[] = [];
 let stopped = false;
 // Frames are copied one after another, so the buffer gets them in their order.
-let scaling: Promise<void> = Promise.resolve();
+let copying: Promise<void> = Promise.resolve();
 /** Frames waiting to be copied; beyond MAX_WAITING a frame is let go at once (a phone too busy to keep up). */
 let waiting = 0;
 const MAX_WAITING = 3;
@@ -129,7 +129,7 @@ function received(at: number, frame: VideoFrame | ImageBitmap): void {
     return;
   }
   waiting += 1;
-  scaling = scaling.then(() => add(at, frame)).finally(() => (waiting -= 1));
+  copying = copying.then(() => add(at, frame)).finally(() => (waiting -= 1));
 }
 
 async function add(at: number, frame: VideoFrame | ImageBitmap): Promise<void> {
