@@ -6,10 +6,10 @@
  * photo that arrives or is deleted while the log is open shows or goes without a reload, as the socket says.
  */
 import type { UseQueryResult } from "@tanstack/react-query";
-import type { PhotoRecord, RaceAuditEvent } from "../../../shared/race-protocol";
+import type { RaceAuditEvent } from "../../../shared/race-protocol";
 import { Button } from "../../components/ui/button";
 import { useRestoreTime } from "./api/restore-time";
-import { PhotoStrip } from "./finish-photos";
+import { PhotoStrip, useTapPhotos } from "./finish-photos";
 import { messageOf } from "./race-alerts";
 import { logLines, type LogContext } from "./race-log";
 
@@ -20,11 +20,9 @@ export interface AuditLogProps {
   onOpenChange: (open: boolean) => void;
   context: LogContext;
   onError: (message: string) => void;
-  /** The photos the race keeps of a tap (none: the row shows none). */
-  photosOf: (tap: string) => readonly PhotoRecord[];
 }
 
-export function AuditLog({ raceId, audit, open, onOpenChange, context, onError, photosOf }: AuditLogProps) {
+export function AuditLog({ raceId, audit, open, onOpenChange, context, onError }: AuditLogProps) {
   return (
     <details className="race-log" open={open} onToggle={(e) => onOpenChange(e.currentTarget.open)}>
       <summary>Logg</summary>
@@ -34,9 +32,7 @@ export function AuditLog({ raceId, audit, open, onOpenChange, context, onError, 
           {audit.error.message}
         </p>
       )}
-      {open && audit.data && (
-        <LogList raceId={raceId} events={audit.data} context={context} onError={onError} photosOf={photosOf} />
-      )}
+      {open && audit.data && <LogList raceId={raceId} events={audit.data} context={context} onError={onError} />}
       {open && (
         <Button size="small" loading={audit.isFetching} onClick={() => void audit.refetch()}>
           Uppdatera
@@ -51,13 +47,11 @@ function LogList({
   events,
   context,
   onError,
-  photosOf,
 }: {
   raceId: string;
   events: readonly RaceAuditEvent[];
   context: LogContext;
   onError: (message: string) => void;
-  photosOf: (tap: string) => readonly PhotoRecord[];
 }) {
   const restore = useRestoreTime();
   if (events.length === 0) return <p className="muted">Inga händelser ännu.</p>;
@@ -82,14 +76,16 @@ function LogList({
               Återställ
             </Button>
           )}
-          {line.tap !== undefined && <LinePhotos raceId={raceId} photos={photosOf(line.tap)} />}
+          {line.tap !== undefined && <LinePhotos raceId={raceId} tap={line.tap} />}
         </li>
       ))}
     </ol>
   );
 }
 
-function LinePhotos({ raceId, photos }: { raceId: string; photos: readonly PhotoRecord[] }) {
+/** The photos the race keeps of the row's tap (none: the row shows none); rendered again only when they change. */
+function LinePhotos({ raceId, tap }: { raceId: string; tap: string }) {
+  const photos = useTapPhotos(raceId, [tap]);
   if (photos.length === 0) return null;
   return (
     <div className="log-photos">

@@ -9,16 +9,24 @@
  *
  * Invariants:
  * - The press is never slower: the caller queues the tap first, then calls `keep(tap, pressedAt)`, which only
- *   posts the press to the worker. The page's main thread touches no pixels at all: each frame callback hands the
- *   frame the video shows to finish-camera-worker.ts as a `VideoFrame` (transferred, not copied), which scales it
- *   into the rolling buffer, chooses a press's frames and encodes them as JPEG on its own thread. (Copying each
- *   frame here with createImageBitmap took 39% of a slowed phone's main thread, and a press waited behind it:
- *   bench/finish-photos.mjs.) A browser without `VideoFrame` makes the scaled copy here and transfers that.
- * - The frame kept for a press is the buffered frame whose presentation time is nearest `pressedAt` (both on the
- *   page's performance clock), chosen once a frame after it has arrived (so 'after' exists); a press older than the
+ *   posts the press to the worker. The page's main thread does no work per frame (finish-camera-worker.ts copies
+ *   each frame into the rolling buffer, chooses a press's frames, scales them and encodes them as JPEG on its own
+ *   thread):
+ *   - In Chromium (`MediaStreamTrackProcessor`): the camera track's frame stream is transferred to the worker once,
+ *     and Chromium delivers each frame there without this thread. The video element only shows the preview (the
+ *     compositor draws it). (A frame callback per frame made this thread run a rendering step 30 times a second,
+ *     and a press waited behind one: bench/finish-photos.mjs.) Each frame's moment is its capture moment; the page
+ *     asks for CALIBRATION_FRAMES frame callbacks when the camera starts, whose `captureTime` puts the camera's clock
+ *     on the page's clock exactly (the worker's `PageClock`).
+ *   - Elsewhere (a browser with frame callbacks but no `MediaStreamTrackProcessor`, or one that cannot transfer the
+ *     stream): each frame callback hands the frame the video shows to the worker as a `VideoFrame` (transferred, not
+ *     copied) with its presentation time; without `VideoFrame`, a scaled copy made here. (Copying each frame here
+ *     with createImageBitmap took 39% of a slowed phone's main thread.)
+ * - The frame kept for a press is the buffered frame whose moment (above) is nearest `pressedAt` (both on the page's
+ *   performance clock), chosen once a frame after it has arrived (so 'after' exists); a press older than the
  *   buffer keeps what the buffer has.
- * - Memory is bounded: the worker's buffer (BUFFER_FRAMES bitmaps, each closed when it leaves), at most a few
- *   frames waiting to be scaled (more are let go at once); a press waits at most PRESS_WAIT_MS for its next frame.
+ * - Memory is bounded: the worker's buffer (BUFFER_FRAMES frames; a bitmap is closed when it leaves), at most a few
+ *   frames waiting to be copied (more are let go at once); a press waits at most PRESS_WAIT_MS for its next frame.
  * - Stopping ends the worker: a press whose photos were still being chosen or encoded keeps none; its tap is queued.
  * Failure cases: encoding or storing a photo fails (the phone is out of storage): the photo is lost, never the tap.
  */
@@ -35,9 +43,17 @@ export interface KeptPhoto {
 }
 
 type VideoWithFrames = HTMLVideoElement & {
-  requestVideoFrameCallback?: (cb: (now: number, meta: { presentationTime?: number }) => void) => number;
+  requestVideoFrameCallback?: (
+    cb: (now: number, meta: { presentationTime?: number; captureTime?: number }) => void,
+  ) => number;
   cancelVideoFrameCallback?: (handle: number) => void;
 };
+
+/** Chromium's processor of a camera track into a stream of `VideoFrame`s (not in TypeScript's DOM types). */
+type TrackProcessor = new (init: { track: MediaStreamTrack }) => { readable: ReadableStream<VideoFrame> };
+
+/** Frame callbacks asked for when the camera starts on the stream path, for their capture moments (module comment). */
+const CALIBRATION_FRAMES = 5;
 
 /** Why the camera cannot be used, in Swedish, from getUserMedia's error. */
 export function cameraProblem(err: unknown): string {
@@ -103,7 +119,8 @@ export class FinishCamera {
       this.video.srcObject = stream;
       await this.video.play();
       this.set({ kind: "on" });
-      this.next();
+      if (this.sendStream(worker, stream)) this.calibrate(CALIBRATION_FRAMES);
+      else this.next();
     } catch (err) {
       this.stop();
       this.set({ kind: "unavailable", reason: cameraProblem(err) });
@@ -116,7 +133,7 @@ export class FinishCamera {
     this.stream?.getTracks().forEach((t) => t.stop());
     this.stream = null;
     this.video.srcObject = null;
-    // The worker closes its bitmaps and ends; a photo it is still encoding is not kept.
+    // The worker lets its frames go and ends; a photo it is still encoding is not kept.
     this.worker?.postMessage({ type: "stop" } satisfies WorkerIn);
     this.worker = null;
     if (this.state.kind !== "unavailable") this.set({ kind: "off" });
@@ -131,6 +148,41 @@ export class FinishCamera {
   private set(state: CameraState): void {
     this.state = state;
     for (const l of this.listeners) l(state);
+  }
+
+  /**
+   * The stream path (module comment): the camera track's frames, as a stream, to the worker. False when this browser
+   * has no processor or cannot transfer its stream (the caller then uses frame callbacks).
+   */
+  private sendStream(worker: Worker, stream: MediaStream): boolean {
+    const Processor = (globalThis as { MediaStreamTrackProcessor?: TrackProcessor }).MediaStreamTrackProcessor;
+    const track = stream.getVideoTracks()[0];
+    if (typeof Processor !== "function" || !track) return false;
+    let frames: ReadableStream<VideoFrame>;
+    try {
+      frames = new Processor({ track }).readable;
+    } catch {
+      return false;
+    }
+    try {
+      worker.postMessage({ type: "camera", frames, timeOrigin: performance.timeOrigin } satisfies WorkerIn, [frames]);
+      return true;
+    } catch {
+      // Not transferable here: the processor lets the track go.
+      void frames.cancel().catch(() => undefined);
+      return false;
+    }
+  }
+
+  /** `left` more frame callbacks, each frame's capture moment to the worker (its clock); then none. */
+  private calibrate(left: number): void {
+    if (left === 0) return;
+    this.handle = this.video.requestVideoFrameCallback!((_now, meta) => {
+      this.handle = null;
+      if (!this.stream || meta.captureTime === undefined) return;
+      this.worker?.postMessage({ type: "captured", at: meta.captureTime } satisfies WorkerIn);
+      this.calibrate(left - 1);
+    });
   }
 
   private next(): void {

@@ -5,7 +5,7 @@
  * to enlarge all three (two fingers zoom one: `ZoomablePhoto`). The camera is finish-camera.ts, the queue photo-queue.ts; the race says which taps have photos
  * (`photo-{tap}` records on the socket), so every phone shows another phone's photos.
  */
-import { useCallback, useEffect, useRef, useState, type PointerEvent as ReactPointerEvent } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState, type PointerEvent as ReactPointerEvent } from "react";
 import { photoUrl } from "../../../shared/finish-photos";
 import type { PhotosDeleted } from "../../../shared/race-answers";
 import type { PhotoRecord } from "../../../shared/race-protocol";
@@ -15,6 +15,7 @@ import { Button } from "../../components/ui/button";
 import { Dialog, DialogContent } from "../../components/ui/dialog";
 import { api } from "../../lib/api";
 import { raceDayUrl } from "./api/race-day-url";
+import { useRapidPart } from "./api/rapid-timing";
 import { messageOf } from "./race-alerts";
 import type { RapidRecords } from "./apply-race-events";
 import { FinishCamera, type CameraState } from "./finish-camera";
@@ -178,25 +179,37 @@ function DeletePhotos({ raceId, onDone }: { raceId: string; onDone: (message: st
   );
 }
 
+/** The waiting count is read again this long after a change of the queue (one read for a press's changes). */
+const COUNT_AFTER_MS = 500;
+
 /**
  * How many of the race's frames wait on this phone. Kept here, not in the race screen: the count changes several
  * times a press (stored, then each frame sent), and each change re-rendering the whole race screen cost a slowed
- * phone's main thread time a next press waited behind.
+ * phone's main thread time a next press waited behind. For the same reason it is read once for the changes of
+ * COUNT_AFTER_MS (a press's three frames stored and sent), not once for each: a text that changes moves the screen's
+ * layout, which the next touch then waits for.
  */
 function useWaitingPhotos(raceId: string): number {
   const [waiting, setWaiting] = useState(0);
   useEffect(() => {
     if (!SEASON.finishPhotos) return;
     let current = true;
+    let timer: ReturnType<typeof setTimeout> | undefined;
     const count = () =>
       void countPhotos(raceId).then(
         (n) => current && setWaiting(n),
         () => current && setWaiting(0),
       );
     count();
-    const stop = onPhotoQueue(count);
+    const stop = onPhotoQueue(() => {
+      timer ??= setTimeout(() => {
+        timer = undefined;
+        count();
+      }, COUNT_AFTER_MS);
+    });
     return () => {
       current = false;
+      clearTimeout(timer);
       stop();
     };
   }, [raceId]);
@@ -207,18 +220,17 @@ function useWaitingPhotos(raceId: string): number {
 export function CameraSwitch({
   raceId,
   photos,
-  hasPhotos,
   onInfo,
 }: {
   raceId: string;
   photos: FinishPhotos;
-  /** The race has photos (on the server or on this phone): 'Radera målfoton' is offered. */
-  hasPhotos: boolean;
   onInfo: (message: string) => void;
 }) {
   // 'Radera målfoton' is an organiser's (the Worker refuses a volunteer: middleware/route-roles.ts).
   const organiser = useAdminRole() === "organiser";
   const waiting = useWaitingPhotos(raceId);
+  // 'Radera målfoton' is offered while the race has photos, on the server or waiting on this phone.
+  const hasPhotos = useRapidPart(raceId, anyPhotos) ?? false;
   if (!SEASON.finishPhotos) return null;
   const { enabled, state, attachVideo } = photos;
   return (
@@ -245,10 +257,41 @@ export function CameraSwitch({
   );
 }
 
+const anyPhotos = (rapid: RapidRecords) => (rapid.photos ?? []).some((p) => !p.removed);
+
 /** The photo records of these taps that still have frames. */
 export function photosOf(rapid: RapidRecords, taps: readonly string[]): PhotoRecord[] {
   const wanted = new Set(taps);
   return (rapid.photos ?? []).filter((p) => wanted.has(p.id) && !p.removed && p.frames.length > 0);
+}
+
+const NO_PHOTOS: readonly PhotoRecord[] = [];
+
+/**
+ * The photo records of these taps, from the race's records as the socket brings them. The component renders again
+ * only when these change: not for another tap's photo, nor for a tap (the race screen itself reads no photos, so a
+ * press's three photo records re-render only where they are shown).
+ */
+export function useTapPhotos(raceId: string, taps: readonly string[]): readonly PhotoRecord[] {
+  const key = JSON.stringify(taps);
+  const select = useMemo(() => {
+    const wanted = JSON.parse(key) as string[];
+    return (rapid: RapidRecords) => photosOf(rapid, wanted);
+  }, [key]);
+  return useRapidPart(raceId, select) ?? NO_PHOTOS;
+}
+
+/** `PhotoStrip` of these taps' photos (`useTapPhotos`). */
+export function TapPhotoStrip({
+  raceId,
+  taps,
+  onViewed,
+}: {
+  raceId: string;
+  taps: readonly string[];
+  onViewed?: () => void;
+}) {
+  return <PhotoStrip raceId={raceId} photos={useTapPhotos(raceId, taps)} onViewed={onViewed} />;
 }
 
 /** Each tap's nearest frame as a thumbnail; a tap enlarges its frames (zoom with two fingers). */

@@ -17,13 +17,13 @@
  *   server confirmed over HTTP meanwhile changes one runner, not the rest: still the copy). A GET refused outright
  *   (404: no such race any more) takes the copy off the screen, which then shows the refusal.
  */
-import { useQueryClient, type UseQueryResult } from "@tanstack/react-query";
+import { hashKey, useQueryClient, type UseQueryResult } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from "react";
 import type { RaceSnapshot } from "../../../shared/race-protocol";
 import { stockholmDate, stockholmParts, formatSwedishDateTime } from "../../../shared/stockholm";
 import { ApiError } from "../../lib/api";
 import { raceQueryOptions } from "./api/get-race";
-import { rapidQueryOptions, useRapid } from "./api/rapid-timing";
+import { rapidQueryOptions } from "./api/rapid-timing";
 import { forgetRaceCopy, loadRace, raceCopyOnScreen, saveRace, showRaceCopy, watchRaceCopies } from "./race-copies";
 
 const SAVE_EVERY_MS = 2_000;
@@ -43,7 +43,6 @@ export function useOfflineRace(raceId: string, race: UseQueryResult<RaceSnapshot
   const shown = useSyncExternalStore(watchRaceCopies, () => raceCopyOnScreen(queryClient, raceId));
   const [waitedLong, setWaitedLong] = useState(false);
   const data = race.data;
-  const rapid = useRapid(raceId);
 
   useEffect(() => {
     const timer = setTimeout(() => setWaitedLong(true), FALLBACK_AFTER_MS);
@@ -81,7 +80,9 @@ export function useOfflineRace(raceId: string, race: UseQueryResult<RaceSnapshot
   }, [shown, refused, queryClient, raceId]);
 
   // Saved as soon as the screen has the server's state, then a while after each change (of the race, or of its rapid
-  // timing records), with whatever is newest then; never while the copy is what is shown.
+  // timing records), with whatever is newest then; never while the copy is what is shown. The rapid records are
+  // watched in the query cache, not read here: a Målfoto record (three a press with the camera on) then renders the
+  // race screen no more than it did before.
   const pending = useRef<RaceSnapshot | null>(null);
   const savedOnce = useRef(false);
   const rapidNow = useCallback(
@@ -89,21 +90,33 @@ export function useOfflineRace(raceId: string, race: UseQueryResult<RaceSnapshot
     [queryClient, raceId],
   );
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const schedule = useCallback(
+    (snapshot: RaceSnapshot) => {
+      if (!savedOnce.current) {
+        savedOnce.current = true;
+        void saveRace(raceId, snapshot, Date.now(), rapidNow()).catch(() => {});
+        return;
+      }
+      pending.current = snapshot;
+      timer.current ??= setTimeout(() => {
+        timer.current = undefined;
+        const newest = pending.current;
+        pending.current = null;
+        if (newest) void saveRace(raceId, newest, Date.now(), rapidNow()).catch(() => {});
+      }, SAVE_EVERY_MS);
+    },
+    [raceId, rapidNow],
+  );
+  useEffect(() => {
+    if (data && shown === null) schedule(data);
+  }, [data, shown, schedule]);
   useEffect(() => {
     if (!data || shown !== null) return;
-    if (!savedOnce.current) {
-      savedOnce.current = true;
-      void saveRace(raceId, data, Date.now(), rapidNow()).catch(() => {});
-      return;
-    }
-    pending.current = data;
-    timer.current ??= setTimeout(() => {
-      timer.current = undefined;
-      const snapshot = pending.current;
-      pending.current = null;
-      if (snapshot) void saveRace(raceId, snapshot, Date.now(), rapidNow()).catch(() => {});
-    }, SAVE_EVERY_MS);
-  }, [data, rapid, raceId, shown, rapidNow]);
+    const key = hashKey(rapidQueryOptions(raceId).queryKey);
+    return queryClient.getQueryCache().subscribe((event) => {
+      if (event.type === "updated" && event.action.type === "success" && event.query.queryHash === key) schedule(data);
+    });
+  }, [data, shown, queryClient, raceId, schedule]);
   // Leaving the screen: what it showed last is saved now rather than lost with the timer.
   useEffect(
     () => () => {

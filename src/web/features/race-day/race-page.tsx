@@ -19,7 +19,7 @@ import { useAudit } from "./api/get-audit";
 import { useEndRace } from "./api/end-race";
 import { useRace } from "./api/get-race";
 import { useReviews } from "./api/get-reviews";
-import { useRapid } from "./api/rapid-timing";
+import { useRapidTiming } from "./api/rapid-timing";
 import { useResetRace } from "./api/reset-race";
 import { useRestoreRunner } from "./api/restore-runner";
 import { AuditLog } from "./audit-log";
@@ -53,7 +53,7 @@ import { ReviewList } from "./review-list";
 import { RunnerMenu } from "./runner-menu";
 import { RunnerTiles } from "./runner-tiles";
 import { useRaceQueue } from "./tap-queue-provider";
-import { CameraSwitch, photosOf, useFinishPhotos } from "./finish-photos";
+import { CameraSwitch, useFinishPhotos } from "./finish-photos";
 import { bibEntryAt, foreignCount, knownItems, makeTapId } from "./tap-queue";
 import { addUndo, cancelUndo, nextDue, splitDue, undoingSorts, type PendingUndo } from "./undo-bar";
 import { useRaceSocket } from "./use-race-socket";
@@ -97,11 +97,9 @@ function RaceScreen({ raceId }: { raceId: string }) {
   const [rerecord, setRerecord] = useState<Rerecord | null>(null);
   const [logOpen, setLogOpen] = useState(false);
   const [thisDevice] = useState(deviceId);
-  const rapid = useRapid(raceId);
-  // The slots and typed bibs without the photos: a Målfoto record (three a press with the camera on) changes neither,
-  // so the slot rows and the timers derived from them are not computed again for it.
-  const { slots: rapidSlots, bibs: rapidBibs } = rapid;
-  const timing = useMemo(() => ({ slots: rapidSlots, bibs: rapidBibs }), [rapidSlots, rapidBibs]);
+  // The taps and typed bibs without the photos: a Målfoto record (three a press with the camera on) does not render
+  // this screen again; the photos are read where they are shown (finish-photos.tsx `useTapPhotos`).
+  const timing = useRapidTiming(raceId);
   const [mode, setMode] = useState<TimingMode>(() => storedMode(raceId));
   const chooseMode = (next: TimingMode) => {
     setMode(next);
@@ -324,20 +322,15 @@ function RaceScreen({ raceId }: { raceId: string }) {
         runnerLabel={labelOfReview}
         deviceLabel={(device) => deviceLabel(device, { devices, thisDevice })}
         onError={(message) => report(message)}
-        photosOf={(review) => photosOf(rapid, [review.id, ...(slotByKey(review.slot ?? null)?.taps ?? [])])}
+        photoTaps={(review) => [review.id, ...(slotByKey(review.slot ?? null)?.taps ?? [])]}
       />
       <ModeSwitch mode={mode} onChange={chooseMode} />
-      <CameraSwitch
-        raceId={raceId}
-        photos={photos}
-        hasPhotos={(rapid.photos ?? []).some((p) => !p.removed)}
-        onInfo={(text) => report(text, "info")}
-      />
+      <CameraSwitch raceId={raceId} photos={photos} onInfo={(text) => report(text, "info")} />
       {mode === "tiles" && <RunnerTiles runners={tileOrder(view)} onTap={tap} onMenu={(r) => setMenuSort(r.sort)} />}
       {mode === "bibs" && (
         <BibKeypad
           raceId={raceId}
-          rapid={rapid}
+          rapid={timing}
           rows={slots}
           started={raceView.started}
           queued={items}
@@ -375,7 +368,7 @@ function RaceScreen({ raceId }: { raceId: string }) {
         runners={view}
         onClose={() => setSlotKey(null)}
         onError={(message) => report(message)}
-        photos={photosOf(rapid, slotByKey(slotKey)?.taps ?? [])}
+        photoTaps={slotByKey(slotKey)?.taps}
       />
       <ResultsTable rows={rows} onUndo={raceView.state === "started" ? undo : undefined} />
       <AuditLog
@@ -385,7 +378,6 @@ function RaceScreen({ raceId }: { raceId: string }) {
         onOpenChange={setLogOpen}
         context={logContext}
         onError={(message) => report(message)}
-        photosOf={(tap) => photosOf(rapid, [tap])}
       />
       <BibDialog raceId={raceId} runner={runnerBySort(bibSort)} onClose={() => setBibSort(null)} />
       <RunnerMenu

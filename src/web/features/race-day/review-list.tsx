@@ -10,7 +10,7 @@
  * socket.
  */
 import { useState } from "react";
-import type { PhotoRecord, ReviewRecord } from "../../../shared/race-protocol";
+import type { ReviewRecord } from "../../../shared/race-protocol";
 import { Button } from "../../components/ui/button";
 import { Dialog, DialogContent } from "../../components/ui/dialog";
 import type { RetimeConfirm } from "../../../shared/race-protocol";
@@ -19,7 +19,7 @@ import { useChangeBib } from "./api/rapid-timing";
 import { messageOf } from "./race-alerts";
 import { stockholmClockTime } from "./race-view";
 import { RetimeDialog, useRetimeConfirmation } from "./retime-dialog";
-import { PhotoStrip } from "./finish-photos";
+import { TapPhotoStrip } from "./finish-photos";
 
 export interface ReviewListProps {
   raceId: string;
@@ -28,8 +28,8 @@ export interface ReviewListProps {
   runnerLabel: (review: ReviewRecord) => string;
   deviceLabel: (device: string | null) => string;
   onError: (message: string) => void;
-  /** Målfoto: the photos of the item's taps (its own tap, or its slot's). */
-  photosOf?: (review: ReviewRecord) => readonly PhotoRecord[];
+  /** Målfoto: the item's taps whose photos it shows (its own tap, or its slot's). */
+  photoTaps?: (review: ReviewRecord) => readonly string[];
 }
 
 /** What the item is, in a few words: 'Måltid 10:58:09 för Ella Berg (200)', 'Start 10:00:00', 'Nr 21 okänt'. */
@@ -86,7 +86,7 @@ export function reviewActions(review: ReviewRecord): { apply: string | null; dis
   }
 }
 
-export function ReviewList({ raceId, reviews, runnerLabel, deviceLabel, onError, photosOf }: ReviewListProps) {
+export function ReviewList({ raceId, reviews, runnerLabel, deviceLabel, onError, photoTaps }: ReviewListProps) {
   const decide = useDecideReview();
   const retime = useRetimeConfirmation();
   // Rapid timing: a typed bib corrected to a suggested runner's bib (the one-tap resolution of a typo).
@@ -140,10 +140,10 @@ export function ReviewList({ raceId, reviews, runnerLabel, deviceLabel, onError,
               <p className="review-meta">
                 {[review.actor, device, `kom in ${stockholmClockTime(review.createdAt)}`].filter(Boolean).join(", ")}
               </p>
-              {photosOf && (
-                <PhotoStrip
+              {photoTaps && (
+                <TapPhotoStrip
                   raceId={raceId}
-                  photos={photosOf(review)}
+                  taps={photoTaps(review)}
                   onViewed={() => setViewed((set) => new Set(set).add(review.id))}
                 />
               )}

@@ -11,7 +11,7 @@
  * organiser's yes (retime-dialog.tsx).
  */
 import { useState, type FormEvent } from "react";
-import type { PhotoRecord, RetimeConfirm } from "../../../shared/race-protocol";
+import type { RetimeConfirm } from "../../../shared/race-protocol";
 import { Button } from "../../components/ui/button";
 import { Dialog, DialogContent } from "../../components/ui/dialog";
 import { Field } from "../../components/ui/field";
@@ -21,7 +21,7 @@ import { messageOf } from "./race-alerts";
 import { bibText, fullName, isWaiting, type RunnerView } from "./race-view";
 import { slotText, type SlotRow } from "./rapid-view";
 import { RetimeDialog, useRetimeConfirmation } from "./retime-dialog";
-import { PhotoStrip } from "./finish-photos";
+import { TapPhotoStrip } from "./finish-photos";
 
 /** Who the organiser chose for the slot: a bib typed, or a runner's tile (with the runner's bib, if any). */
 type Choice = { bib: string; label: string } | { sort: string; bib: number | null; label: string };
@@ -33,7 +33,7 @@ export function SlotDialog({
   runners,
   onClose,
   onError,
-  photos = [],
+  photoTaps = [],
 }: {
   raceId: string;
   row: SlotRow | null;
@@ -41,8 +41,8 @@ export function SlotDialog({
   runners: readonly RunnerView[];
   onClose: () => void;
   onError: (message: string) => void;
-  /** Målfoto: the photos of the slot's taps. */
-  photos?: readonly PhotoRecord[];
+  /** Målfoto: the slot's taps, whose photos it shows. */
+  photoTaps?: readonly string[];
 }) {
   const action = useSlotAction(raceId);
   const change = useChangeBib(raceId);
@@ -147,7 +147,7 @@ export function SlotDialog({
             title={slotText(row, started)}
             description="Vem var det? Skriv startnumret eller tryck på löparen."
           >
-            <PhotoStrip raceId={raceId} photos={photos} onViewed={() => setViewed(true)} />
+            <TapPhotoStrip raceId={raceId} taps={photoTaps} onViewed={() => setViewed(true)} />
             <form className="race-form" onSubmit={submit} noValidate>
               <Field label="Startnummer" error={error}>
                 {(control) => (

@@ -33,11 +33,27 @@ export const rapidQueryOptions = (raceId: string) =>
     staleTime: Infinity,
   });
 
-export function useRapid(raceId: string): RapidRecords {
-  return (
-    useQuery({ ...rapidQueryOptions(raceId), refetchOnWindowFocus: false, refetchOnReconnect: false }).data ??
-    EMPTY_RAPID
-  );
+/** The taps and typed bibs, without Målfoto's records. */
+export type RapidTiming = Pick<RapidRecords, "slots" | "bibs">;
+
+const timingOnly = (rapid: RapidRecords): RapidTiming => ({ slots: rapid.slots, bibs: rapid.bibs });
+
+/**
+ * The race's taps and typed bibs. A Målfoto record (three a press with the camera on) leaves them as they were, and
+ * the selection is shared structurally: the component is not rendered again for it (finish-photos.tsx's hooks
+ * read the photos where they are shown).
+ */
+export function useRapidTiming(raceId: string): RapidTiming {
+  return useRapidPart(raceId, timingOnly) ?? EMPTY_RAPID;
+}
+
+/**
+ * Part of the race's rapid records, chosen by `select` (a stable function): the component renders again only when
+ * the chosen part changes (structural sharing).
+ */
+export function useRapidPart<T>(raceId: string, select: (rapid: RapidRecords) => T): T | undefined {
+  return useQuery({ ...rapidQueryOptions(raceId), select, refetchOnWindowFocus: false, refetchOnReconnect: false })
+    .data;
 }
 
 /** A tap or typed bib from a call's answer, unless the socket already brought a newer state of it. */
