@@ -163,9 +163,17 @@ describe("Målfoto as personal data", () => {
     expect(refused, "no 429 within the burst").not.toBeNull();
     expect(((await refused!.json()) as { error: string }).error).toBe(RATE_MESSAGE);
     expect(Number(refused!.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
-    // A new frame is refused too and nothing is stored; another admin session uploads as before.
-    const fresh = await rapidTap(jar, part);
-    expect((await upload(jar, part, fresh, 1, jpeg())).status).toBe(429);
+    // A new frame is refused too and nothing is stored; another admin session uploads as before. The bucket fills
+    // 2 a second: on a slow machine a token can come back between the refusal and the new frame (then that frame is
+    // taken, as it should be), so the bucket is drained again with resends before each try, on a new tap each time.
+    let fresh = "";
+    for (let attempt = 0; attempt < 10; attempt++) {
+      while ((await upload(jar, part, taps[0]!, 1, jpeg())).status !== 429);
+      fresh = await rapidTap(jar, part);
+      const res = await upload(jar, part, fresh, 1, jpeg());
+      if (res.status === 429) break;
+      expect(res.status).toBe(201);
+    }
     expect(await stored(part, fresh, 1)).toBe(false);
     expect(await testRace(part).hasPhoto(fresh, 1)).toBe(false);
     await json(await upload(other, part, fresh, 1, jpeg()), 201);
