@@ -31,10 +31,6 @@ export default defineConfig(async () => {
     cloudflareTest({
       wrangler: { configPath: "./wrangler.toml" },
       remoteBindings: false,
-      // workerd's own diagnostics off: with them on, every file's reset printed each Durable Object it deleted as an
-      // exception with a stack (about 200 lines a run) among the results. A test's console output still shows when
-      // it fails (silent: "passed-only" below).
-      verbose: false,
       miniflare: {
         // Pinned so a `.dev.vars` left by `npm run dev` (shifted clock, other port) can't leak into tests.
         bindings: {
