@@ -5,6 +5,7 @@
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from "playwright-core";
 import { afterEach, expect } from "vitest";
 import { CHROMIUM_ARGS, TEST_CHROMIUM_PATH } from "../../scripts/lib/chromium.mjs";
+import { adminApi } from "./public-pages";
 
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: TEST_CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
@@ -86,11 +87,7 @@ export async function nextPaint(page: Page): Promise<void> {
  * only needs to be signed in skips the sign-in page's load.
  */
 export async function signInAsDevAdmin(page: Page): Promise<void> {
-  const res = await page.request.post("/admin/api/dev-login", {
-    headers: { "x-loppet-client": "1" },
-    data: { email: "arrangor@example.se" },
-  });
-  expect(res.status()).toBe(200);
+  await adminApi(page.context());
   await page.goto("/admin/list-by-race");
 }
 

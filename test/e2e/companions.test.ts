@@ -214,7 +214,8 @@ async function freeBib(page: Page): Promise<string> {
   const race = (await (
     await page.request.get(`/admin/api/races/get/${raceIdForSeason("0.8")}`, { headers: CLIENT })
   ).json()) as [unknown, ...{ bib?: number | string | null }[]];
-  const taken = new Set(race.slice(1).map((r) => Number((r as { bib?: unknown }).bib)));
+  const [, ...runners] = race;
+  const taken = new Set(runners.map((r) => Number(r.bib)));
   const free = Array.from({ length: 50 }, (_, i) => 150 + i).filter((bib) => !taken.has(bib));
   expect(free.length).toBeGreaterThan(0);
   return String(free[Math.floor(Math.random() * free.length)]);
