@@ -12,6 +12,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { bin, forwardSignals, NODE, output, ROOT, run, toolEnv } from "./lib/proc.mjs";
+import { buildSite } from "./lib/build.mjs";
 import { serverVars, settingsFromEnv } from "./lib/settings.mjs";
 
 const dev = process.argv.includes("--dev");
@@ -50,8 +51,7 @@ async function galleryImages() {
 
 async function build() {
   say("Bygger (vite build + förrendering)");
-  // Always React's production build: a caller's NODE_ENV (vitest sets "test") would otherwise leak into it.
-  await run("npm", ["run", "build"], { env: toolEnv({ NODE_ENV: "production" }) });
+  await buildSite();
 }
 
 async function migrate() {

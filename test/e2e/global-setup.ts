@@ -1,25 +1,28 @@
 /**
- * The e2e project's global setup: checks for Debian's Chromium (its headless shell),
- * then runs the real `npm start` path (build into dist/, migrate, seed, wrangler dev) on free ports with fresh state
- * directories, with a test CAMPAIGN_CODES secret (campaign-secret.ts): one server per vitest worker (E2E_SERVERS,
- * 2 by default), the first building, the others serving that build. The browser files run two at a time
- * (vitest.config.ts), each on the server of its vitest worker (`e2eBaseURL()`, server-url.ts): two files running at
- * once never share a server, so a file that counts the season's registrations or results sees only what the files
- * before it on its server left, as when they ran one after another.
+ * The e2e project's global setup: checks for Debian's Chromium (its headless shell), builds the site once as `npm
+ * start` does (scripts/lib/build.mjs), then runs the rest of the real `npm start` path (migrate, seed, wrangler dev)
+ * on free ports with fresh state directories, with a test CAMPAIGN_CODES secret (campaign-secret.ts): one server per
+ * vitest worker (E2E_SERVERS, 2 by default), each serving its own copy of the build (`e2eDistDir()`; a file may
+ * deploy onto its server by changing that copy, which wrangler dev reloads: offline-deploy.test.ts). The browser
+ * files run two at a time (vitest.config.ts), each on the server of its vitest worker (`e2eBaseURL()`,
+ * server-url.ts): two files running at once never share a server, so a file that counts the season's registrations
+ * or results sees only what the files before it on its server left, as when they ran one after another.
  *
  * The servers start in the background: vitest runs every project's global setup before any test file, so a setup
  * that waited for the build and the servers (about 50 s) held the Node and workerd files back too. The ports are
  * chosen here and handed to the files at once; the sequencer (vitest.config.ts) runs the browser files last, and
- * each waits for its server in server-ready.ts, which fails with the server's own output should it not come up
- * (written to the `serverFailure` file). Teardown waits for the start and stops every process group.
+ * each waits for its server in server-ready.ts, which fails with the build's or the server's own output should it
+ * not come up (written to the `serverFailure` file). Teardown waits for the start and stops every process group.
  * E2E_BASE_URL=http://localhost:8787 runs the tests against a server you already started instead (one server: run
  * them one file at a time with `--no-file-parallelism`; client-bundle.test.ts then reads the dist/ that server was
  * built into).
  */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
+import { buildSite } from "../../scripts/lib/build.mjs";
+import { ROOT } from "../../scripts/lib/proc.mjs";
 import { freePortForLater, startLocalServer } from "../../scripts/lib/server.mjs";
 import { TEST_CHROMIUM_PATH } from "../../scripts/lib/chromium.mjs";
 import { E2E_CAMPAIGN_CODES } from "./campaign-secret";
@@ -28,6 +31,8 @@ declare module "vitest" {
   export interface ProvidedContext {
     /** One server per vitest worker that runs browser files (E2E_SERVERS, 2 by default). */
     baseURLs: string[];
+    /** The copy of the build each of those servers serves, by the same index ("" with E2E_BASE_URL). */
+    distDirs: string[];
     /** A file that holds why the servers did not start, once they have failed ("" with E2E_BASE_URL). */
     serverFailure: string;
   }
@@ -48,6 +53,7 @@ export default async function setup(project: TestProject) {
   }
   if (process.env.E2E_BASE_URL) {
     project.provide("baseURLs", [new URL(process.env.E2E_BASE_URL).origin]);
+    project.provide("distDirs", [""]);
     project.provide("serverFailure", "");
     return;
   }
@@ -62,22 +68,36 @@ export default async function setup(project: TestProject) {
   }
   const dir = mkdtempSync(path.join(tmpdir(), "loppet-e2e-"));
   const failure = path.join(dir, "server-failure.txt");
+  const distDirs = ports.map((_, i) => path.join(dir, `dist-${i + 1}`));
   project.provide(
     "baseURLs",
     ports.map((port) => `http://localhost:${port}`),
   );
+  project.provide("distDirs", distDirs);
   project.provide("serverFailure", failure);
 
   const servers: Server[] = [];
-  // The first builds dist/; the others serve that build, started side by side once it exists. A failure is
-  // written where the files look (server-ready.ts), never thrown here: nothing awaits this until teardown.
+  // The build into dist/, then each server on a copy of it, side by side. A failure is written where the files look
+  // (server-ready.ts), never thrown here: nothing awaits this until teardown.
   const starting = (async () => {
-    servers.push(await startLocalServer({ ...options, port: ports[0] }));
-    const others = await Promise.allSettled(
-      ports.slice(1).map((port) => startLocalServer({ ...options, port, build: false })),
+    let buildOutput = "";
+    const building = buildSite({ env: options.env, stdio: ["ignore", "pipe", "pipe"] });
+    for (const stream of [building.child.stdout, building.child.stderr])
+      stream?.on("data", (chunk: Buffer) => {
+        buildOutput = (buildOutput + chunk.toString()).slice(-12_000);
+        if (options.echo) process.stderr.write(chunk);
+      });
+    await building.catch((err: unknown) => {
+      throw new Error(`${err instanceof Error ? err.message : String(err)}\n${buildOutput}`);
+    });
+    const started = await Promise.allSettled(
+      ports.map((port, i) => {
+        cpSync(path.join(ROOT, "dist"), distDirs[i]!, { recursive: true });
+        return startLocalServer({ ...options, port, distDir: distDirs[i] });
+      }),
     );
-    for (const s of others) if (s.status === "fulfilled") servers.push(s.value);
-    const failed = others.find((s) => s.status === "rejected");
+    for (const s of started) if (s.status === "fulfilled") servers.push(s.value);
+    const failed = started.find((s) => s.status === "rejected");
     if (failed) throw failed.reason;
   })().catch((err: unknown) => writeFileSync(failure, err instanceof Error ? err.message : String(err)));
 

@@ -1,15 +1,30 @@
 /**
  * A deploy while a timing phone has the race screen open (docs/race-day.md, "How a deploy reaches the phones"): the phone
- * runs the old build with its service worker and a finish waiting in its queue; a new build goes live (its own
- * server on the same state, behind the same address); the phone's browser finds the new worker, which takes over
- * and drops the old files; the phone then opens a screen whose old chunk is gone, and reloads once onto the new
- * code, the queued finish still there, which reaches the server once.
+ * runs the old build with its service worker and a finish waiting in its queue; a new build goes live on the same
+ * server and state, behind the same address; the phone's browser finds the new worker, which takes over and drops
+ * the old files; the phone then opens a screen whose old chunk is gone, and reloads once onto the new code, the
+ * queued finish still there, which reaches the server once.
  *
  * The new build is the current one with every built file renamed (as a new build's hashes would be) and its
- * service workers and start pages made again by scripts/service-workers.mjs. This file starts its own two servers.
+ * service workers and start pages made again by scripts/service-workers.mjs. It goes live by replacing the files of
+ * the copy of the build this file's server serves (`e2eDistDir()`, global-setup.ts), which wrangler dev sees and
+ * reloads the Worker and its files for, its state kept; when done the old build goes back the same way. With
+ * E2E_BASE_URL (no copy to deploy onto) the file starts a server of its own on a copy.
  */
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
@@ -19,37 +34,44 @@ import { raceId } from "../../src/shared/race-id";
 import type { RaceAuditEvent, RaceRecord, RaceSnapshot } from "../../src/shared/race-protocol";
 import { launchBrowser, phoneContext, signInAsDevAdmin } from "./browser";
 import { startProxy, type TestProxy } from "./proxy";
+import { e2eBaseURL, e2eDistDir } from "./server-url";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const HEADERS = { "x-loppet-client": "1" };
 
-type Server = Awaited<ReturnType<typeof startLocalServer>>;
-
 let browser: Browser;
 let proxy: TestProxy;
 let work: string;
-let stateDir: string;
+/** The build this file's server serves, which a deploy replaces. */
+let served = e2eDistDir();
+let serverURL = e2eBaseURL();
+let ownServer: Awaited<ReturnType<typeof startLocalServer>> | undefined;
+/** The build as it was, put back when done. */
+let before: string;
 let nextBuild: string;
-const servers: Server[] = [];
 
+/** Every file under dir, relative to it. */
 function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, encoding: "utf8" })
-    .map((f) => path.join(dir, f))
-    .filter((f) => statSync(f).isFile());
+  return readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((f) => statSync(path.join(dir, f)).isFile());
 }
 
 /** dist/ as the next deploy: every built file under a new name, and everything that names them rewritten. */
-function makeNextBuild(to: string): void {
-  cpSync(path.join(ROOT, "dist"), to, { recursive: true });
+function makeNextBuild(from: string, to: string): void {
+  cpSync(from, to, { recursive: true });
   const renamed = new Map<string, string>();
   for (const file of filesUnder(path.join(to, "client", "assets"))) {
     const name = path.basename(file);
     if (!/\.(js|css)$/.test(name)) continue;
     const next = name.replace(/\.(js|css)$/, "-v2.$1");
-    renameSync(file, path.join(path.dirname(file), next));
+    const at = path.join(to, "client", "assets", file);
+    renameSync(at, path.join(path.dirname(at), next));
     renamed.set(name, next);
   }
-  for (const file of [...filesUnder(path.join(to, "client")), path.join(to, "vite-manifest.json")]) {
+  const named = [
+    ...filesUnder(path.join(to, "client")).map((f) => path.join(to, "client", f)),
+    path.join(to, "vite-manifest.json"),
+  ];
+  for (const file of named) {
     if (!/\.(js|css|html|json)$/.test(file)) continue;
     const text = readFileSync(file, "utf8");
     let next = text;
@@ -59,20 +81,64 @@ function makeNextBuild(to: string): void {
   execFileSync(process.execPath, [path.join(ROOT, "scripts", "service-workers.mjs"), to], { cwd: ROOT });
 }
 
+/**
+ * Puts `build` where the server reads its build, in the order a deploy makes it safe: the new build's own files
+ * first (nothing served names them yet), then the files that differ (the pages and service workers that name them),
+ * then the old files go. Resolves once the server serves it: `live` accepts its admin page and a file it dropped is
+ * gone.
+ */
+async function deploy(build: string, live: (html: string) => boolean): Promise<void> {
+  const next = filesUnder(build);
+  const old = filesUnder(served);
+  const same = (file: string) =>
+    existsSync(path.join(served, file)) &&
+    readFileSync(path.join(served, file)).equals(readFileSync(path.join(build, file)));
+  const fresh = next.filter((file) => !existsSync(path.join(served, file)));
+  const changed = next.filter((file) => !fresh.includes(file) && !same(file));
+  for (const file of [...fresh, ...changed]) {
+    mkdirSync(path.dirname(path.join(served, file)), { recursive: true });
+    copyFileSync(path.join(build, file), path.join(served, file));
+  }
+  const dropped = old.filter((file) => !next.includes(file));
+  for (const file of dropped) rmSync(path.join(served, file));
+  const droppedAsset = dropped.find((file) => file.startsWith(path.join("client", "assets") + path.sep))!;
+  // Polled by hand: the old build also goes back in afterAll, where expect.poll cannot run.
+  const asset = `/${path.relative("client", droppedAsset)}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const page = live(await (await fetch(`${serverURL}/admin/`)).text());
+    const status = (await fetch(`${serverURL}${asset}`)).status;
+    if (page && status === 404) return;
+    if (Date.now() > deadline)
+      throw new Error(`Det nya bygget syns inte efter 30 s: adminsidan ${page ? "ny" : "gammal"}, ${asset} ${status}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+const isNext = (html: string) => html.includes("-v2.js");
+
 beforeAll(async () => {
   work = mkdtempSync(path.join(tmpdir(), "loppet-deploy-"));
-  stateDir = path.join(work, "state");
+  if (!served) {
+    served = path.join(work, "dist");
+    cpSync(path.join(ROOT, "dist"), served, { recursive: true });
+    ownServer = await startLocalServer({ distDir: served });
+    serverURL = ownServer.baseURL;
+  }
+  before = path.join(work, "dist-before");
+  cpSync(served, before, { recursive: true });
   nextBuild = path.join(work, "dist-next");
-  makeNextBuild(nextBuild);
+  makeNextBuild(served, nextBuild);
   browser = await launchBrowser();
-  servers.push(await startLocalServer({ build: false, stateDir }));
-  proxy = await startProxy(Number(new URL(servers[0]!.baseURL).port));
+  proxy = await startProxy(Number(new URL(serverURL).port));
 });
 
 afterAll(async () => {
   await browser?.close();
   await proxy?.close();
-  for (const server of servers) await server.stop();
+  // The old build back, for the files after this one on the same server.
+  if (before && !ownServer) await deploy(before, (html) => !isNext(html));
+  await ownServer?.stop();
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
@@ -116,15 +182,8 @@ test("a deploy mid-race: the phone reloads once onto the new code, its queued fi
   await page.locator(".tile-cell").filter({ hasText: "Alfa" }).locator(".tile").click();
   await page.getByText("Ej skickade måltider: 1").waitFor();
 
-  // The deploy: the old server goes, the new build comes up on the same state behind the same address. A real
-  // deploy keeps the real clock; these servers keep a clock of their own that starts at NOW when they come up, so
-  // the new one starts where the old one is, plus a minute (its start-up), never behind the tap just made.
-  const { serverTime } = (await (await page.request.get("/api/config")).json()) as { serverTime: number };
-  await servers[0]!.stop();
-  servers.push(
-    await startLocalServer({ distDir: nextBuild, stateDir, now: new Date(serverTime + 60_000).toISOString() }),
-  );
-  proxy.switchTo(Number(new URL(servers[1]!.baseURL).port));
+  // The deploy: the new build goes live on the same server and state, behind the same address.
+  await deploy(nextBuild, isNext);
 
   // The browser looks for a new worker (it does on every load; here without one): the new one takes over.
   await page.evaluate(

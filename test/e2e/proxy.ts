@@ -1,9 +1,8 @@
 /**
  * A small HTTP proxy in front of a test server, so a browser can lose its connection for real (every request the
  * page or its service worker makes fails, open sockets drop), the way `page.setOffline` does not reliably do for
- * a service worker's own fetches. Also: a path pattern answered 503 (the API down while the site is up), and a
- * switch to another server behind the same address (a deploy). The Host header passes unchanged, so the site sees
- * the proxy's address as its own (cookies, origin checks, the socket URL).
+ * a service worker's own fetches. Also: a path pattern answered 503 (the API down while the site is up). The Host
+ * header passes unchanged, so the site sees the proxy's address as its own (cookies, origin checks, the socket URL).
  */
 import http from "node:http";
 import net from "node:net";
@@ -16,13 +15,10 @@ export interface TestProxy {
   online(): void;
   /** Requests whose path matches get 503 (null: none). */
   fail(pattern: RegExp | null): void;
-  /** From now on, to the server on this port; open connections are cut (a deploy drops them too). */
-  switchTo(port: number): void;
   close(): Promise<void>;
 }
 
 export async function startProxy(upstreamPort: number): Promise<TestProxy> {
-  let upstream = upstreamPort;
   let down = false;
   let failing: RegExp | null = null;
   const open = new Set<net.Socket>();
@@ -45,7 +41,7 @@ export async function startProxy(upstreamPort: number): Promise<TestProxy> {
       return;
     }
     const forward = http.request(
-      { host: "localhost", port: upstream, method: req.method, path: req.url, headers: req.headers },
+      { host: "localhost", port: upstreamPort, method: req.method, path: req.url, headers: req.headers },
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.rawHeaders);
         answer.pipe(res);
@@ -63,7 +59,7 @@ export async function startProxy(upstreamPort: number): Promise<TestProxy> {
   // WebSockets: the upgrade request is written to the server as it came, then bytes flow both ways.
   server.on("upgrade", (req, socket: net.Socket, head: Buffer) => {
     if (down) return void socket.destroy();
-    const back = net.connect({ host: "localhost", port: upstream }, () => {
+    const back = net.connect({ host: "localhost", port: upstreamPort }, () => {
       const lines = [`${req.method} ${req.url} HTTP/1.1`];
       for (let i = 0; i < req.rawHeaders.length; i += 2) lines.push(`${req.rawHeaders[i]}: ${req.rawHeaders[i + 1]}`);
       back.write(lines.join("\r\n") + "\r\n\r\n");
@@ -96,10 +92,6 @@ export async function startProxy(upstreamPort: number): Promise<TestProxy> {
     },
     fail(pattern) {
       failing = pattern;
-    },
-    switchTo(next) {
-      upstream = next;
-      cutAll();
     },
     close: () =>
       new Promise<void>((resolve) => {

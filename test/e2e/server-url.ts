@@ -6,8 +6,21 @@
  */
 import { inject } from "vitest";
 
+/** This vitest worker's place among the servers. */
+function lane(count: number): number {
+  return (Number(process.env.VITEST_POOL_ID ?? "1") - 1) % count;
+}
+
 export function e2eBaseURL(): string {
   const urls = inject("baseURLs");
-  const worker = Number(process.env.VITEST_POOL_ID ?? "1");
-  return urls[(worker - 1) % urls.length]!;
+  return urls[lane(urls.length)]!;
+}
+
+/**
+ * The copy of the build that this file's server serves (global-setup.ts): a file that changes it deploys onto its
+ * server, which reloads (offline-deploy.test.ts), and puts it back when done. "" with E2E_BASE_URL.
+ */
+export function e2eDistDir(): string {
+  const dirs = inject("distDirs");
+  return dirs[lane(dirs.length)]!;
 }
