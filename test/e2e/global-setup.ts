@@ -1,7 +1,7 @@
 /**
- * The e2e project's global setup: checks for Debian's Chromium (its headless shell), builds the site once as `npm
- * start` does (scripts/lib/build.mjs), then runs the rest of the real `npm start` path (migrate, seed, wrangler dev)
- * on free ports with fresh state directories, with a test CAMPAIGN_CODES secret (campaign-secret.ts): one server per
+ * The e2e project's global setup: checks for Debian's Chromium (its headless shell), builds the site once with `npm
+ * start`'s own build step (scripts/lib/build.mjs), then runs the real `npm start` path on that build
+ * (scripts/start.mjs with DIST_DIR: migrate, seed, wrangler dev) on free ports with fresh state directories, with a test CAMPAIGN_CODES secret (campaign-secret.ts): one server per
  * vitest worker (E2E_SERVERS, 2 by default), each serving its own copy of the build (`e2eDistDir()`; a file may
  * deploy onto its server by changing that copy, which wrangler dev reloads: offline-deploy.test.ts). The browser
  * files run two at a time (vitest.config.ts), each on the server of its vitest worker (`e2eBaseURL()`,
