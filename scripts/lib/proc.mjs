@@ -25,7 +25,9 @@ export function bin(name) {
 /**
  * The environment for the tools: project binaries first on PATH (so `npm run build`'s own children find
  * Node 22 too), non-interactive, and nothing leaving the machine at run time: no telemetry, no `Request.cf`
- * download (workers.cloudflare.com), no update check (the banner's).
+ * download (workers.cloudflare.com), no update check (the banner's). Node keeps the code it compiled in
+ * node_modules/.cache (NODE_COMPILE_CACHE; a file that changed is compiled again): each wrangler process loads all
+ * of wrangler, and `npm start` runs five.
  */
 export function toolEnv(extra = {}) {
   const binDirs = [path.join(ROOT, "node_modules", ".bin"), path.dirname(NODE)];
@@ -37,6 +39,7 @@ export function toolEnv(extra = {}) {
     WRANGLER_SEND_ERROR_REPORTS: "false",
     WRANGLER_HIDE_BANNER: "true",
     CLOUDFLARE_CF_FETCH_ENABLED: "false",
+    NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? path.join(ROOT, "node_modules", ".cache", "node-compile"),
     ...extra,
   };
 }
