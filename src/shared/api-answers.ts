@@ -134,6 +134,21 @@ export interface InvitationsAnswer {
 
 // ---- POST /admin/api/invite/epassi -----------------------------------------------------------------------
 
+/**
+ * An ePassi call's refusal (src/worker/epassi/routes.ts): the spec's error body has `message`; it carries the same
+ * text as `error` too (and `errors` per field) like the rest of the API.
+ */
+export interface EpassiErrorAnswer extends ErrorAnswer {
+  message: string;
+}
+
+/** The ePassi refusal a body is, or null (no body, a proxy's page, another shape). */
+export function epassiErrorOf(body: unknown): EpassiErrorAnswer | null {
+  const answer = errorAnswerOf(body);
+  if (!answer || !isRecord(body) || typeof body.message !== "string") return null;
+  return { ...answer, message: body.message };
+}
+
 export interface SentInvitation {
   message: string;
   invitation: Invitation;
