@@ -36,6 +36,12 @@ export interface PaymentRecord {
   kampanj?: string | null;
 }
 
+/**
+ * GET /verify?id={payid}'s answer (the receipt page's poll): the payment record with its payid, 202 while
+ * CREATED, 200 once settled.
+ */
+export type VerifiedPayment = PaymentRecord & { payid: string };
+
 /** A Swish instruction id (our payid): 32 upper-case hex characters, no dashes. */
 export function isSwishPaymentId(x: string): boolean {
   return /^[0-9A-F]{32}$/.test(x);
