@@ -12,6 +12,7 @@ const ROOT = import.meta.dirname;
  *   nothing else of it (type imports included): what two features share lives in components/, lib/ or src/shared.
  * - src/worker: db/, lib/, adapters/ and middleware/ never import a resource folder; no Worker module but index.ts
  *   (which exports the Durable Object classes to the runtime) imports src/durable at run time (types only).
+ * - A dynamic `import("…")` also keeps the direction between src/shared, the server and the SPA (directionRule).
  */
 function importTarget(context, source) {
   if (!source.startsWith(".")) return null;
@@ -28,11 +29,40 @@ function featureOf(file) {
 
 const WORKER_BELOW = ["db", "lib", "adapters", "middleware"];
 
-function folderRule(context, node, source, typeOnly) {
+/** The Worker's one way into the SPA: the server entry that renders the data pages (README, "Architecture"). */
+const PAGE_RENDERER = "#page-renderer";
+const PAGE_RENDERER_USER = "src/worker/site/data-pages.ts";
+const PAGE_RENDERER_MESSAGE = `Only ${PAGE_RENDERER_USER} imports ${PAGE_RENDERER}: the Worker's one way into the SPA.`;
+const CAMPAIGN_WORDS = /(^|\/)(builtin-campaigns|demo-campaigns)$|(^|\/)worker\/(campaigns|dev)\//;
+const CAMPAIGN_WORDS_MESSAGE =
+  "Campaign code words are Worker-only: the browser learns a code's price from /validate-kampanj alone.";
+
+/**
+ * The direction between src/shared, the server and the SPA for a dynamic `import("…")`, which
+ * no-restricted-imports (below, for static imports and exports) does not see: the same rules, the same words.
+ * The message for an import that breaks one, or null.
+ */
+function directionRule(from, source, to) {
+  const under = (file, dir) => file.startsWith(dir + "/");
+  if (under(from, "src/shared") && !source.startsWith("./")) return "src/shared imports only src/shared (./…).";
+  if (under(from, "src/worker") || under(from, "src/durable")) {
+    if (to && under(to, "src/web")) return "Nothing on the server imports the SPA.";
+    if (source === PAGE_RENDERER && from !== PAGE_RENDERER_USER) return PAGE_RENDERER_MESSAGE;
+  }
+  if (under(from, "src/web")) {
+    if (CAMPAIGN_WORDS.test(source)) return CAMPAIGN_WORDS_MESSAGE;
+    if (to && (under(to, "src/worker") || under(to, "src/durable"))) return "The browser never imports server code.";
+  }
+  return null;
+}
+
+function folderRule(context, node, source, typeOnly, dynamic = false) {
   const from = path.relative(ROOT, context.filename).split(path.sep).join("/");
   const to = importTarget(context, source);
-  if (!to) return;
   const report = (message) => context.report({ node, message });
+  const direction = dynamic ? directionRule(from, source, to) : null;
+  if (direction) return report(direction);
+  if (!to) return;
   const under = (file, dir) => file.startsWith(dir + "/");
   if (under(from, "src/web")) {
     if (
@@ -88,7 +118,7 @@ const boundaries = {
           ImportExpression: (node) =>
             node.source.type === "Literal" &&
             typeof node.source.value === "string" &&
-            folderRule(context, node, node.source.value, false),
+            folderRule(context, node, node.source.value, false, true),
         };
       },
     },
@@ -108,8 +138,18 @@ export default tseslint.config(
   },
   // The architecture (README): imports flow one way.
   {
-    // Nothing on the server imports the SPA.
+    // Nothing on the server imports the SPA, but the data pages' renderer: the SPA's server entry (package.json
+    // "imports"), which only src/worker/site/data-pages.ts imports.
     files: ["src/worker/**", "src/durable/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { paths: [{ name: PAGE_RENDERER, message: PAGE_RENDERER_MESSAGE }], patterns: ["**/web/**"] },
+      ],
+    },
+  },
+  {
+    files: [PAGE_RENDERER_USER],
     rules: { "no-restricted-imports": ["error", { patterns: ["**/web/**"] }] },
   },
   {
@@ -148,8 +188,7 @@ export default tseslint.config(
           patterns: [
             {
               group: ["**/builtin-campaigns", "**/demo-campaigns", "**/worker/campaigns/**", "**/worker/dev/**"],
-              message:
-                "Campaign code words are Worker-only: the browser learns a code's price from /validate-kampanj alone.",
+              message: CAMPAIGN_WORDS_MESSAGE,
             },
             { group: ["**/worker/**", "**/durable/**"], message: "The browser never imports server code." },
           ],

@@ -115,6 +115,25 @@ export interface RegistrationAnalytics {
 }
 
 /** Percent change from `previous` to `current`, one decimal; null when there is nothing to compare with. */
+const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null;
+
+/**
+ * Whether an answer is the analytics data (rather than an error or a proxy's page): its parts are there with
+ * their kinds (the figures inside are the Worker's, built typed with this shape).
+ */
+export function isRegistrationAnalytics(x: unknown): x is RegistrationAnalytics {
+  return (
+    isRecord(x) &&
+    isRecord(x.summary) &&
+    typeof x.summary.totalRegistrations === "number" &&
+    Array.isArray(x.yearComparison) &&
+    isRecord(x.distanceAnalysis) &&
+    Array.isArray(x.monthlyTrends) &&
+    Array.isArray(x.monthlyRevenue) &&
+    typeof x.generatedAt === "number"
+  );
+}
+
 export function growthPercent(current: number, previous: number | null | undefined): number | null {
   if (previous === null || previous === undefined || previous === 0) return null;
   return Math.round(((current - previous) / previous) * 1000) / 10;

@@ -70,6 +70,21 @@ export function registrationOf(body: unknown): Registration | null {
     : null;
 }
 
+// ---- Admin sign-in: POST /admin/api/authenticate and /admin/api/dev-login; GET /admin/api/me ---------------
+
+/** A sign-in that started an admin session: who, and with which role (src/worker/session/admin-sign-in.ts). */
+export interface AdminSignedIn {
+  ok: true;
+  email: string;
+  role: AdminRole;
+}
+
+/** GET /admin/api/me: the signed-in admin (the admin guard answers 401 without one). */
+export interface AdminMe {
+  email: string | null;
+  role: AdminRole | null;
+}
+
 // ---- Campaign codes: GET /admin/api/kampanjkoder ---------------------------------------------------------
 
 export interface Campaign {
@@ -134,6 +149,21 @@ export interface InvitationsAnswer {
 
 // ---- POST /admin/api/invite/epassi -----------------------------------------------------------------------
 
+/**
+ * An ePassi call's refusal (src/worker/epassi/routes.ts): the spec's error body has `message`; it carries the same
+ * text as `error` too (and `errors` per field) like the rest of the API.
+ */
+export interface EpassiErrorAnswer extends ErrorAnswer {
+  message: string;
+}
+
+/** The ePassi refusal a body is, or null (no body, a proxy's page, another shape). */
+export function epassiErrorOf(body: unknown): EpassiErrorAnswer | null {
+  const answer = errorAnswerOf(body);
+  if (!answer || !isRecord(body) || typeof body.message !== "string") return null;
+  return { ...answer, message: body.message };
+}
+
 export interface SentInvitation {
   message: string;
   invitation: Invitation;
@@ -177,12 +207,30 @@ export interface RefundAnswer {
   /** The runners the refund deregisters once PAID. */
   deregister: string[];
   /** What the deregistration did; null until the refund is PAID (or when it deregisters nobody). */
-  deregistration: {
-    runners: string[];
-    keptInRace: { id: string; part: string; state: string }[];
-    /** Companions of other payments, refunded from their own (they leave once that is PAID). */
-    companionRefunds?: { id: string; refund: string | null; amount: number; status: RefundStatus; error?: string }[];
-  } | null;
+  deregistration: Deregistration | null;
+}
+
+/** A companion booked by another payment, refunded from it when the refund that took its child out was PAID. */
+export interface CompanionRefund {
+  /** The companion. */
+  id: string;
+  /** Its refund (of its own payment); null when none could be written. */
+  refund: string | null;
+  /** Whole kronor: its booked price. */
+  amount: number;
+  status: RefundStatus;
+  /** Why it was refused (Swedish), for an ERROR. */
+  error?: string;
+}
+
+/** What a PAID refund's deregistration did (src/worker/payments/deregistration.ts). */
+export interface Deregistration {
+  /** The runners deregistered by the refund. */
+  runners: string[];
+  /** Runners left in a race that had started or ended, with that race and its state. */
+  keptInRace: { id: string; part: string; state: string }[];
+  /** Companions of other payments, each refunded from its own (they leave when that refund is PAID); absent if none. */
+  companionRefunds?: CompanionRefund[];
 }
 
 export interface NewRefund {

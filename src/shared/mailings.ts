@@ -3,6 +3,15 @@
  * `GET /admin/api/mailings/waiting` and the resume calls), and the Swedish answers both ends show.
  */
 
+/**
+ * The body of POST /admin/api/send-email-previous-runners and …-current-runners: one subject line (no line breaks)
+ * and the message text, both required (400 with the field's Swedish message).
+ */
+export interface MailingBody {
+  subject: string;
+  message: string;
+}
+
 /** A mass mailing (previous or current runners) with someone still waiting or failed: one line of its own. */
 export interface WaitingMailing {
   id: number;

@@ -36,6 +36,12 @@ export interface PaymentRecord {
   kampanj?: string | null;
 }
 
+/**
+ * GET /verify?id={payid}'s answer (the receipt page's poll): the payment record with its payid, 202 while
+ * CREATED, 200 once settled.
+ */
+export type VerifiedPayment = PaymentRecord & { payid: string };
+
 /** A Swish instruction id (our payid): 32 upper-case hex characters, no dashes. */
 export function isSwishPaymentId(x: string): boolean {
   return /^[0-9A-F]{32}$/.test(x);
@@ -82,4 +88,24 @@ export type PaymentServerFrame =
 
 export function settledFrame(status: SettledStatus): PaymentServerFrame {
   return status === "PAID" ? { payment: "ok" } : { payment: "failed", status };
+}
+
+/**
+ * The payment frame a socket message is, or null for anything else (not JSON, an unknown `payment` value, a
+ * failure without its settled status): the browser checks every frame before it acts on one.
+ */
+export function parsePaymentFrame(text: string): PaymentServerFrame | null {
+  let x: unknown;
+  try {
+    x = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (typeof x !== "object" || x === null) return null;
+  const frame = x as Record<string, unknown>;
+  if (frame.payment === "ok") return { payment: "ok" };
+  const status = frame.status;
+  if (frame.payment === "failed" && isSettledStatus(status) && status !== "PAID") return { payment: "failed", status };
+  if (!("payment" in frame) && typeof frame.error === "string") return { error: frame.error };
+  return null;
 }

@@ -24,6 +24,13 @@ export interface SentToReview {
   review: ReviewRecord;
 }
 
+/** A tap's answer that put it on the review list ('Att granska') instead of into the race. */
+export function isSentToReview(x: unknown): x is SentToReview {
+  if (typeof x !== "object" || x === null) return false;
+  const a = x as { outcome?: unknown; review?: { reason?: unknown } };
+  return a.outcome === "review" && typeof a.review?.reason === "string";
+}
+
 export type StartOutcome = "started" | "same-start" | "replayed";
 
 export interface StartResult {

@@ -48,6 +48,12 @@ export interface WithheldRow {
 /** A line of a published results list: ranked with its time, or withheld. */
 export type PublishedRow = ResultRow | WithheldRow;
 
+/**
+ * A line of GET /api/results/{year}/{distance}: the published row with its time as text, mm:ss.fff, or
+ * 'Fullföljt' for a withheld one.
+ */
+export type PublishedResultLine = PublishedRow & { time: string };
+
 export function isWithheld(row: PublishedRow): row is WithheldRow {
   return "withheld" in row && row.withheld;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { errorAnswerOf, registrationOf } from "../../src/shared/api-answers";
+import { epassiErrorOf, errorAnswerOf, registrationOf } from "../../src/shared/api-answers";
 
 const retime = { runnerId: "r1", sort: "s1", bib: 733, name: "Ella Ek", from: 1000, to: 2000, started: 0 };
 
@@ -37,5 +37,18 @@ describe("registrationOf", () => {
     expect(registrationOf({ registration })).toBeNull();
     expect(registrationOf({ error: "Nej" })).toBeNull();
     expect(registrationOf({ error: "Nej", registration: { email: "a@b.se" } })).toBeNull();
+  });
+});
+
+describe("epassiErrorOf", () => {
+  it("is an ePassi call's refusal: its message, the same error and the field errors", () => {
+    const body = { message: "Ange namn.", error: "Ange namn.", errors: { name: "Ange namn." } };
+    expect(epassiErrorOf(body)).toEqual(body);
+  });
+
+  it("is null without the message or without the error", () => {
+    for (const body of [null, "<html>", { error: "Nej" }, { message: "Nej" }, { message: 7, error: "Nej" }]) {
+      expect(epassiErrorOf(body)).toBeNull();
+    }
   });
 });

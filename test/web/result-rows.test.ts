@@ -15,7 +15,6 @@ import {
   seasonSources,
   sourceDistances,
   startOrder,
-  type ListedRace,
 } from "../../src/web/features/results/result-rows";
 import type { PublicResultSet as ResultSet } from "../../src/shared/page-render";
 
@@ -78,7 +77,7 @@ describe("latestSeason", () => {
   });
 
   it("takes a results status on the race record (the race index's mirror) without counting", () => {
-    const races: ListedRace[] = [{ ...race("race-250913-16", 1600, "started"), results: "preliminary" }];
+    const races: RaceRecord[] = [{ ...race("race-250913-16", 1600, "started"), results: "preliminary" }];
     expect(racesToCount(races, 2025)).toEqual([]);
     expect(latestSeason(SETS, races, 2025)?.sources).toEqual({ "1.6": { kind: "race", part: "race-250913-16" } });
   });

@@ -5,7 +5,7 @@
  * closed socket is reopened with a growing delay; the object answers at once when the payment settled meanwhile.
  */
 import { useEffect, useRef } from "react";
-import { paymentSocketPath, type PaymentClientFrame } from "../../shared/payment-protocol";
+import { parsePaymentFrame, paymentSocketPath, type PaymentClientFrame } from "../../shared/payment-protocol";
 
 const FIRST_RETRY_MS = 1000;
 const MAX_RETRY_MS = 15_000;
@@ -37,21 +37,18 @@ export function usePaymentWait(
         ws.send(JSON.stringify(frame));
       };
       ws.onmessage = (event) => {
-        let frame: unknown;
-        try {
-          frame = JSON.parse(String(event.data));
-        } catch {
-          console.info("Betalningsbesked som inte är JSON:", event.data);
+        const frame = parsePaymentFrame(String(event.data));
+        if (!frame) {
+          console.info("Okänt betalningsbesked:", event.data);
           return;
         }
-        const payment = typeof frame === "object" && frame !== null ? (frame as { payment?: unknown }).payment : null;
-        if (payment === "ok") {
+        if ("payment" in frame && frame.payment === "ok") {
           done = true;
           latest.current.onPaid();
           return;
         }
         console.info("Betalningsbesked:", frame);
-        if (payment === "failed") {
+        if ("payment" in frame) {
           done = true;
           latest.current.onFailed();
         }

@@ -6,9 +6,11 @@
  * that has passed since it was fetched, so a page that starts from it still stamps taps on the server's clock (the
  * offset the device measured then, applied to its clock now).
  */
+import type { Config } from "../../shared/api-answers";
 import { FETCHED_AT_HEADER } from "./names";
 
-export type ConfigCopy = Record<string, unknown> & { serverTime?: unknown };
+/** The copy as it was stored: any field may be missing (a copy from an older server); the reader checks what it uses. */
+export type ConfigCopy = Partial<Config>;
 
 /** The copy's body with `serverTime` as it is `now` (epoch ms, this device's clock); null for a broken copy. */
 export async function readConfigCopy(copy: Response, now: number): Promise<ConfigCopy | null> {

@@ -17,7 +17,7 @@ import type { AppEnv } from "../env";
 import { allInvitations, EPASSI_NOT_FOUND, resendInvitation, sendInvitation } from "./epassi";
 import { ApiError } from "../lib/errors";
 import { validate } from "../middleware/validate";
-import type { InvitationsAnswer, SentInvitation } from "../../shared/api-answers";
+import type { EpassiErrorAnswer, InvitationsAnswer, SentInvitation } from "../../shared/api-answers";
 
 export const epassiRoutes = new Hono<AppEnv>();
 
@@ -27,12 +27,16 @@ epassiRoutes.onError((err, c) => {
   if (err instanceof HTTPException) {
     // A body that is not JSON at all; the same Swedish text as app.ts gives.
     const message = /json/i.test(err.message) ? "Förfrågan innehåller ogiltig JSON." : "Ogiltig förfrågan.";
-    return c.json({ message, error: message }, err.status);
+    return c.json({ message, error: message } satisfies EpassiErrorAnswer, err.status);
   }
   // Anything unexpected goes to app.ts's handler (logged, one generic 500).
   if (!(err instanceof ApiError)) throw err;
   return c.json(
-    { message: err.message, error: err.message, ...(err.errors ? { errors: err.errors } : {}) },
+    {
+      message: err.message,
+      error: err.message,
+      ...(err.errors ? { errors: err.errors } : {}),
+    } satisfies EpassiErrorAnswer,
     err.status,
   );
 });

@@ -32,9 +32,9 @@ import {
 import type { AppEnv } from "../env";
 import { ApiError, notFound } from "../lib/errors";
 import { enqueueRecipients, resumeMailings, type MailMessage } from "./mailings";
-import { validate } from "../middleware/validate";
+import { validate, wireSchema } from "../middleware/validate";
 import type { MailingProgress, MailingResumed, MailingStarted } from "../../shared/api-answers";
-import type { Recipient, RecipientCount } from "../../shared/mailings";
+import type { MailingBody, Recipient, RecipientCount } from "../../shared/mailings";
 
 export const massEmailRoutes = new Hono<AppEnv>();
 export const mailingRoutes = new Hono<AppEnv>();
@@ -55,18 +55,20 @@ export const MSG = {
   missing: "Utskicket finns inte.",
 } as const;
 
-const sendBody = z.object(
-  {
-    // A subject is one header line: a line break in it could add headers to the mail (header injection).
-    subject: z
-      .string({ error: MSG.required })
-      .refine((s) => !SUBJECT_FORBIDDEN.test(s), MSG.subjectLine)
-      .trim()
-      .min(1, MSG.required)
-      .max(SUBJECT_MAX, MSG.subjectLong),
-    message: z.string({ error: MSG.required }).trim().min(1, MSG.required).max(MESSAGE_MAX, MSG.messageLong),
-  },
-  { error: MSG.required },
+const sendBody = wireSchema<MailingBody>()(
+  z.object(
+    {
+      // A subject is one header line: a line break in it could add headers to the mail (header injection).
+      subject: z
+        .string({ error: MSG.required })
+        .refine((s) => !SUBJECT_FORBIDDEN.test(s), MSG.subjectLine)
+        .trim()
+        .min(1, MSG.required)
+        .max(SUBJECT_MAX, MSG.subjectLong),
+      message: z.string({ error: MSG.required }).trim().min(1, MSG.required).max(MESSAGE_MAX, MSG.messageLong),
+    },
+    { error: MSG.required },
+  ),
 );
 
 /** CR, LF and the other control characters, and the Unicode line and paragraph separators. */

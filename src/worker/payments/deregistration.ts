@@ -26,6 +26,7 @@
  * registered; the answer says so, and the organiser can refund it from its own payment.
  */
 import { and, eq, inArray, isNull } from "drizzle-orm";
+import type { CompanionRefund, Deregistration } from "../../shared/api-answers";
 import type { Clock } from "../../shared/clock";
 import { companionKm, strandedCompanions } from "../../shared/companion";
 import { isRefundablePayment } from "../../shared/registrations-overview";
@@ -39,28 +40,6 @@ import { findPayment, parseParticipantIds, paymentRecord, type PaymentRow } from
 import { findRefundByKey, refundedOrPending, type RefundRow } from "./refunds-db";
 
 export const DEREGISTERED = "refund.deregistered";
-
-/** A companion booked by another payment, refunded from it when the refund that took its child out was PAID. */
-export interface CompanionRefund {
-  /** The companion. */
-  id: string;
-  /** Its refund (of its own payment); null when none could be written. */
-  refund: string | null;
-  /** Whole kronor: its booked price. */
-  amount: number;
-  status: "CREATED" | "PAID" | "ERROR";
-  /** Why it was refused (Swedish), for an ERROR. */
-  error?: string;
-}
-
-export interface Deregistration {
-  /** The runners deregistered by the refund. */
-  runners: string[];
-  /** Runners left in a race that had started or ended, with that race and its state. */
-  keptInRace: { id: string; part: string; state: string }[];
-  /** Companions of other payments, each refunded from its own (they leave when that refund is PAID); absent if none. */
-  companionRefunds?: CompanionRefund[];
-}
 
 /** Asks for a companion's refund from its own payment (refunds.ts; passed in, as refunds.ts calls this module). */
 export type RefundCompanion = (c: {

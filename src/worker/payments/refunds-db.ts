@@ -7,10 +7,24 @@
  *   of the request, the check and the callback gets there first.
  */
 import { and, asc, eq, gte, ne, sql } from "drizzle-orm";
+import type { RefundRecord, RefundStatus } from "../../shared/registrations-overview";
 import type { Db } from "../db/client";
 import { auditLog, refunds } from "../db/schema";
 
 export type RefundRow = typeof refunds.$inferSelect;
+
+/** The wire shape of one refund. */
+export function refundRecord(row: RefundRow): RefundRecord {
+  return {
+    id: row.id,
+    amount: row.amount,
+    status: row.status as RefundStatus,
+    date: new Date(row.createdAt).toISOString(),
+    datePaid: row.datePaid === null ? null : new Date(row.datePaid).toISOString(),
+    errorCode: row.errorCode,
+    errorMessage: row.errorMessage,
+  };
+}
 
 export interface NewRefund {
   id: string;

@@ -37,18 +37,13 @@
  *   against the amount; the answer is 502. A later check settles it from Swish, or as ERROR once it is clear that it
  *   never reached Swish (unknown to Swish after NEVER_REACHED_SWISH_AFTER_MS).
  */
+import type { CompanionRefund, Deregistration } from "../../shared/api-answers";
 import { swishClientFor, SwishError, type SwishRefund } from "../adapters/swish";
 import { sameSecret } from "../lib/crypto";
 import { audit } from "../db/audit";
 import { database, type Db } from "../db/client";
 import { findPayment } from "./payments-db";
-import {
-  checkCompanions,
-  checkDeregistration,
-  deregisterRefundRunners,
-  type CompanionRefund,
-  type Deregistration,
-} from "./deregistration";
+import { checkCompanions, checkDeregistration, deregisterRefundRunners } from "./deregistration";
 import {
   findRefund,
   findRefundByKey,

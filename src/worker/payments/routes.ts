@@ -14,7 +14,7 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
-import { isPaymentId, isSwishPaymentId, isSwishToken } from "../../shared/payment-protocol";
+import { isPaymentId, isSwishPaymentId, isSwishToken, type VerifiedPayment } from "../../shared/payment-protocol";
 import { MAX_RUNNERS } from "../../shared/registration-schema";
 import { refundableAmount } from "../../shared/registrations-overview";
 import { tokenQrSvg } from "../adapters/swish";
@@ -22,17 +22,16 @@ import { auditOnce } from "../db/audit";
 import { database, type Db } from "../db/client";
 import { sameSecret } from "../lib/crypto";
 import { findPayment, parseParticipantIds, paymentRecord } from "./payments-db";
-import { refundedOrPending, type RefundRow } from "./refunds-db";
+import { refundedOrPending, refundRecord, type RefundRow } from "./refunds-db";
 import { checkRefund, deregistrationOf, refundCallback, refusalMessage, requestRefund } from "./refunds";
-import { refundRecord } from "../registrations/overview-db";
 import { findRegistrationById } from "../db/registrations-db";
 import type { AppEnv } from "../env";
 import { ApiError, forbidden, notFound } from "../lib/errors";
 import { isSiteOrigin } from "../middleware/same-origin";
 import { visitorLimits } from "../middleware/rate-limit";
-import { validate } from "../middleware/validate";
+import { validate, wireSchema } from "../middleware/validate";
 import { settlePayment } from "./payments";
-import type { RefundAnswer } from "../../shared/api-answers";
+import type { NewRefund, RefundAnswer } from "../../shared/api-answers";
 
 export const paymentRoutes = new Hono<AppEnv>();
 export const swishCallbackRoutes = new Hono<AppEnv>();
@@ -149,10 +148,11 @@ paymentRoutes.get("/verify", visitorLimits("verify"), validate("query", verifyQu
   if (row.status === "CREATED") {
     // The payer may be back before Swish's callback (or the callback may never come): ask Swish now.
     const result = await settlePayment(c.env, row.id, "poll");
-    if (result.status === "CREATED") return c.json({ ...paymentRecord(row), payid: row.id }, 202);
+    if (result.status === "CREATED")
+      return c.json({ ...paymentRecord(row), payid: row.id } satisfies VerifiedPayment, 202);
     row = (await findPayment(db, row.id)) ?? row;
   }
-  return c.json({ ...paymentRecord(row), payid: row.id });
+  return c.json({ ...paymentRecord(row), payid: row.id } satisfies VerifiedPayment);
 });
 
 // ---- Refunds -------------------------------------------------------------------------------------------------
@@ -173,19 +173,21 @@ const runnerIds = z
   .max(MAX_RUNNERS, REFUND_MSG.runner)
   .optional();
 
-const refundBody = z.object(
-  {
-    payid: z.string({ error: REFUND_MSG.payid }).max(100, REFUND_MSG.payid).refine(isPaymentId, REFUND_MSG.payid),
-    amount: z
-      .number({ error: REFUND_MSG.amount })
-      .int(REFUND_MSG.amount)
-      .positive(REFUND_MSG.amount)
-      .max(1_000_000, REFUND_MSG.amount),
-    idempotencyKey: z.string({ error: REFUND_MSG.key }).regex(/^[A-Za-z0-9-]{16,64}$/, REFUND_MSG.key),
-    deregister: runnerIds,
-    companions: runnerIds,
-  },
-  { error: REFUND_MSG.body },
+const refundBody = wireSchema<NewRefund>()(
+  z.object(
+    {
+      payid: z.string({ error: REFUND_MSG.payid }).max(100, REFUND_MSG.payid).refine(isPaymentId, REFUND_MSG.payid),
+      amount: z
+        .number({ error: REFUND_MSG.amount })
+        .int(REFUND_MSG.amount)
+        .positive(REFUND_MSG.amount)
+        .max(1_000_000, REFUND_MSG.amount),
+      idempotencyKey: z.string({ error: REFUND_MSG.key }).regex(/^[A-Za-z0-9-]{16,64}$/, REFUND_MSG.key),
+      deregister: runnerIds,
+      companions: runnerIds,
+    },
+    { error: REFUND_MSG.body },
+  ),
 );
 
 /** What the dialog needs after a refund: the refund, and what is left to refund of its payment. */

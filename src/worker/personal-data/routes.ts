@@ -51,7 +51,12 @@ import type { AppEnv } from "../env";
 import { ApiError, conflict, notFound } from "../lib/errors";
 import { validate } from "../middleware/validate";
 import { eraseFromRaces, raceDayHistory, type StoredRunner } from "../race-day/race-runners";
-import type { BoxOfficeRunnersAnswer, ErasedAnswer } from "../../shared/personal-data";
+import type {
+  BoxOfficeRunnersAnswer,
+  ErasedAnswer,
+  PersonalDataSummary,
+  StoredRunner as SummaryRunner,
+} from "../../shared/personal-data";
 
 export const personalDataRoutes = new Hono<AppEnv>();
 
@@ -202,9 +207,18 @@ function storedRunners(data: StoredPersonalData): StoredRunner[] {
   }));
 }
 
-function summaryRunner(p: Record<string, unknown>) {
-  return { firstname: p.firstname, lastname: p.lastname, age: p.age, distance: p.distance, race: p.race_id };
+/** D1's row as the summary shows it (the columns are NOT NULL but race_id: the values pass as they are). */
+function summaryRunner(p: Record<string, unknown>): SummaryRunner {
+  return {
+    firstname: String(p.firstname),
+    lastname: String(p.lastname),
+    age: Number(p.age),
+    distance: String(p.distance),
+    race: typeof p.race_id === "string" ? p.race_id : null,
+  };
 }
+
+const textOrNull = (v: unknown): string | null => (typeof v === "string" ? v : null);
 
 personalDataRoutes.get("/", validate("query", personQuery), async (c) => {
   const key = personKey(c.req.valid("query"));
@@ -216,8 +230,8 @@ personalDataRoutes.get("/", validate("query", personQuery), async (c) => {
     email: "email" in key ? key.email : null,
     ...("email" in key ? {} : { phone: "phone" in key ? key.phone : null }),
     registrations: data.registrations.map((r) => ({
-      season: r.season,
-      payid: r.payid,
+      season: Number(r.season),
+      payid: textOrNull(r.payid),
       paid: paid.has(r.id),
       runners: data.participants.filter((p) => p.registration_id === r.id).map(summaryRunner),
     })),
@@ -226,12 +240,17 @@ personalDataRoutes.get("/", validate("query", personQuery), async (c) => {
       : {
           boxOffice: data.participants
             .filter((p) => p.registration_id === null)
-            .map((p) => ({ id: p.id, season: p.season, phone: p.phone, ...summaryRunner(p) })),
+            .map((p) => ({
+              id: String(p.id),
+              season: Number(p.season),
+              phone: textOrNull(p.phone),
+              ...summaryRunner(p),
+            })),
         }),
     counts: counts(data),
     openPayment: hasOpenPayment(data),
     admin: data.admins.length > 0,
-  });
+  } satisfies PersonalDataSummary);
 });
 
 personalDataRoutes.get("/box-office", validate("query", searchQuery), async (c) => {

@@ -32,7 +32,19 @@ import type {
   SlotResult,
   StartAnswer,
 } from "../../shared/race-answers";
-import type { ChangeDistance, DecisionBody, ReviewItemKey, SlotAssignBody } from "../../shared/race-requests";
+import type {
+  BibChangeBody,
+  BibEntryBody,
+  ChangeDistance,
+  DecisionBody,
+  MainTimerBody,
+  OfficialBody,
+  RaceBody,
+  ReviewItemKey,
+  RunnerBody,
+  RunnerPatch,
+  SlotAssignBody,
+} from "../../shared/race-requests";
 import {
   DNS_NOT_PICKED_UP_WORD,
   MAX_RETIMES,
@@ -353,14 +365,16 @@ raceDayRoutes.post(
   validate("query", deviceQuery),
   validate(
     "json",
-    z.object(
-      {
-        entry: z.string({ error: MSG.entry }).refine(isTapId, MSG.entry),
-        bib: typedBib,
-        // When it was typed (server clock): one typed before the race's start goes to 'Att granska'.
-        at: z.number({ error: MSG.at }).int(MSG.at).min(1, MSG.at).max(999_999_999_999_999, MSG.at).optional(),
-      },
-      { error: MSG.typedBib },
+    wireSchema<BibEntryBody>()(
+      z.object(
+        {
+          entry: z.string({ error: MSG.entry }).refine(isTapId, MSG.entry),
+          bib: typedBib,
+          // When it was typed (server clock): one typed before the race's start goes to 'Att granska'.
+          at: z.number({ error: MSG.at }).int(MSG.at).min(1, MSG.at).max(999_999_999_999_999, MSG.at).optional(),
+        },
+        { error: MSG.typedBib },
+      ),
     ),
   ),
   async (c) => {
@@ -377,7 +391,12 @@ raceDayRoutes.post(
   "/bibs/:raceId/:entryId/change",
   validate("param", entryParam),
   validate("query", deviceQuery),
-  validate("json", z.object({ bib: typedBib, confirm: retimeConfirm.optional() }, { error: MSG.typedBib })),
+  validate(
+    "json",
+    wireSchema<BibChangeBody>()(
+      z.object({ bib: typedBib, confirm: retimeConfirm.optional() }, { error: MSG.typedBib }),
+    ),
+  ),
   async (c) => {
     const { raceId, entryId } = c.req.valid("param");
     const by = author(c, c.req.valid("query").device);
@@ -464,7 +483,9 @@ raceDayRoutes.post(
   validate("query", deviceQuery),
   validate(
     "json",
-    z.object({ mainTimer: z.union([z.null(), z.string().refine(isDeviceId, MSG.device)], { error: MSG.device }) }),
+    wireSchema<MainTimerBody>()(
+      z.object({ mainTimer: z.union([z.null(), z.string().refine(isDeviceId, MSG.device)], { error: MSG.device }) }),
+    ),
   ),
   async (c) => {
     const by = author(c, c.req.valid("query").device);
@@ -485,9 +506,11 @@ raceDayRoutes.post(
   validate("query", deviceQuery),
   validate(
     "json",
-    z.strictObject(
-      { confirm: z.boolean({ error: "Ange om resultaten ändå ska bli officiella." }).optional() },
-      { error: "Ogiltig förfrågan." },
+    wireSchema<OfficialBody>()(
+      z.strictObject(
+        { confirm: z.boolean({ error: "Ange om resultaten ändå ska bli officiella." }).optional() },
+        { error: "Ogiltig förfrågan." },
+      ),
     ),
   ),
   async (c) => {
@@ -573,17 +596,19 @@ function wholeNumber(message: string) {
 }
 
 /** Spec §5: the create form's three messages; the server says the same. */
-const createRaceBody = z.object(
-  {
-    // raceId() takes years 2000–2099 (race-YYMMDD-NN); anything else is not a date this site can run a race on.
-    date: z.string({ error: MSG.date }).refine((d) => isIsoDate(d) && d.startsWith("20"), MSG.date),
-    distance: wholeNumber(MSG.distance).refine(
-      (m) => Number.isInteger(m) && m > 0 && m % 100 === 0 && m <= 999_900,
-      MSG.hundreds,
-    ),
-    openForReg: z.boolean({ error: "Ange om loppet är öppet för anmälan." }).optional().default(false),
-  },
-  { error: "Ogiltigt lopp." },
+const createRaceBody = wireSchema<RaceBody>()(
+  z.object(
+    {
+      // raceId() takes years 2000–2099 (race-YYMMDD-NN); anything else is not a date this site can run a race on.
+      date: z.string({ error: MSG.date }).refine((d) => isIsoDate(d) && d.startsWith("20"), MSG.date),
+      distance: wholeNumber(MSG.distance).refine(
+        (m) => Number.isInteger(m) && m > 0 && m % 100 === 0 && m <= 999_900,
+        MSG.hundreds,
+      ),
+      openForReg: z.boolean({ error: "Ange om loppet är öppet för anmälan." }).optional().default(false),
+    },
+    { error: "Ogiltigt lopp." },
+  ),
 );
 
 raceDayRoutes.post(
@@ -631,14 +656,16 @@ const runnerFields = {
   company: text(MSG.company),
 };
 
-const addRunnerBody = z.object(
-  {
-    ...runnerFields,
-    bib: bibField.optional(),
-    group: groupField.optional(),
-    company: text(MSG.company).optional(),
-  },
-  { error: "Ogiltig deltagare." },
+const addRunnerBody = wireSchema<RunnerBody>()(
+  z.object(
+    {
+      ...runnerFields,
+      bib: bibField.optional(),
+      group: groupField.optional(),
+      company: text(MSG.company).optional(),
+    },
+    { error: "Ogiltig deltagare." },
+  ),
 );
 
 raceDayRoutes.post("/add-runner/:raceId", validate("param", raceParam), validate("json", addRunnerBody), async (c) => {
@@ -667,16 +694,18 @@ raceDayRoutes.post("/add-runner/:raceId", validate("param", raceParam), validate
   return c.json(added.runner satisfies RunnerRecord);
 });
 
-const updateRunnerBody = z.object(
-  {
-    firstname: runnerFields.firstname.optional(),
-    lastname: runnerFields.lastname.optional(),
-    age: ageField.optional(),
-    bib: bibField.optional(),
-    group: groupField.optional(),
-    company: text(MSG.company).optional(),
-  },
-  { error: "Ogiltig ändring." },
+const updateRunnerBody = wireSchema<RunnerPatch>()(
+  z.object(
+    {
+      firstname: runnerFields.firstname.optional(),
+      lastname: runnerFields.lastname.optional(),
+      age: ageField.optional(),
+      bib: bibField.optional(),
+      group: groupField.optional(),
+      company: text(MSG.company).optional(),
+    },
+    { error: "Ogiltig ändring." },
+  ),
 );
 
 raceDayRoutes.post(

@@ -75,7 +75,7 @@ import { allowed, clientKey, visitorLimits } from "../middleware/rate-limit";
 import { validate, wireSchema } from "../middleware/validate";
 import { ALREADY_PAID, recordFreePayment, startSwishPayment, withdrawOpenPayments } from "../payments/payments";
 import { startSession } from "../session/sessions";
-import type { Booking, CampaignResult, CodeRequest } from "../../shared/api-answers";
+import type { Booking, BookingRequest, CampaignCheck, CampaignResult, CodeRequest } from "../../shared/api-answers";
 
 export const registrationRoutes = new Hono<AppEnv>();
 
@@ -175,11 +175,10 @@ const count = z.number({ error: MSG.count }).int(MSG.count).min(0, MSG.count).ma
 const kampanj = z.string({ error: MSG.badCampaign }).max(40, MSG.badCampaign).optional().default("");
 
 // medBarn: adults running with a child (shared/companion.ts), priced apart; absent means none.
-const campaignBody = z.object(
-  { kampanj, barn: count, vuxna: count, medBarn: count.optional() },
-  { error: MSG.badCampaign },
+const campaignBody = wireSchema<CampaignCheck>()(
+  z.object({ kampanj, barn: count, vuxna: count, medBarn: count.optional() }, { error: MSG.badCampaign }),
 );
-const bookBody = z.object({ kampanj, barn: count, vuxna: count }, { error: MSG.count });
+const bookBody = wireSchema<BookingRequest>()(z.object({ kampanj, barn: count, vuxna: count }, { error: MSG.count }));
 
 // ---------------------------------------------------------------------------------------------------------------
 // Log in with an e-mailed code

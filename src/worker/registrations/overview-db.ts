@@ -18,23 +18,9 @@ import {
   type RefundStatus,
 } from "../../shared/registrations-overview";
 import type { Db } from "../db/client";
-import type { RefundRow } from "../payments/refunds-db";
 
 function iso(ms: number | null): string | null {
   return ms === null ? null : new Date(ms).toISOString();
-}
-
-/** The wire shape of one refund. */
-export function refundRecord(row: RefundRow): RefundRecord {
-  return {
-    id: row.id,
-    amount: row.amount,
-    status: row.status as RefundStatus,
-    date: new Date(row.createdAt).toISOString(),
-    datePaid: iso(row.datePaid),
-    errorCode: row.errorCode,
-    errorMessage: row.errorMessage,
-  };
 }
 
 interface RegistrationCols {

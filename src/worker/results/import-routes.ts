@@ -18,8 +18,8 @@ import { database } from "../db/client";
 import { countResults, replaceCourseRecords, replaceResults } from "./results-db";
 import type { AppEnv } from "../env";
 import { ApiError } from "../lib/errors";
-import { validate } from "../middleware/validate";
-import type { ImportAnswer } from "../../shared/api-answers";
+import { validate, wireSchema } from "../middleware/validate";
+import type { ImportAnswer, ImportRequest } from "../../shared/api-answers";
 
 export const resultsImportRoutes = new Hono<AppEnv>();
 
@@ -35,28 +35,30 @@ const MSG = {
 const text = z.string({ error: MSG.text });
 const dryRun = z.boolean({ error: "dryRun ska vara true eller false." }).optional().default(false);
 
-const importBody = z.discriminatedUnion(
-  "kind",
-  [
-    z.object({
-      kind: z.literal("results"),
-      year: z.union(
-        [
-          z.number(),
-          z
-            .string()
-            .regex(/^\d{4}$/, MSG.year)
-            .transform(Number),
-        ],
-        { error: MSG.year },
-      ),
-      distance: z.enum(DISTANCES as [DistanceKm, ...DistanceKm[]], { error: MSG.distance }),
-      text,
-      dryRun,
-    }),
-    z.object({ kind: z.literal("records"), text, dryRun }),
-  ],
-  { error: MSG.kind },
+const importBody = wireSchema<ImportRequest>()(
+  z.discriminatedUnion(
+    "kind",
+    [
+      z.object({
+        kind: z.literal("results"),
+        year: z.union(
+          [
+            z.number(),
+            z
+              .string()
+              .regex(/^\d{4}$/, MSG.year)
+              .transform(Number),
+          ],
+          { error: MSG.year },
+        ),
+        distance: z.enum(DISTANCES as [DistanceKm, ...DistanceKm[]], { error: MSG.distance }),
+        text,
+        dryRun,
+      }),
+      z.object({ kind: z.literal("records"), text, dryRun }),
+    ],
+    { error: MSG.kind },
+  ),
 );
 
 /** The file's line errors as the `{error, errors}` body: one entry per bad line, keyed by its number. */

@@ -6,7 +6,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { DISTANCES, type DistanceKm } from "../../shared/distances";
 import { publishingRules, WITHHELD_TEXT } from "../../shared/child-safe";
-import { parseResultsFileName, publishedResults } from "../../shared/results-file";
+import { parseResultsFileName, publishedResults, type PublishedResultLine } from "../../shared/results-file";
 import { SEASON } from "../../shared/season";
 import { formatResult } from "../../shared/time-format";
 import { database } from "../db/client";
@@ -62,7 +62,7 @@ resultsRoutes.get("/:year/:distance", validate("param", resultsParams), async (c
   if (rows.length === 0) throw notFound("Det finns inga resultat för det året och den distansen");
   // A withheld line (child-safe publishing) has no place, no time: 'Fullföljt'.
   return c.json(
-    publishedResults(rows, publishingRules(SEASON)).map((r) => ({
+    publishedResults(rows, publishingRules(SEASON)).map((r): PublishedResultLine => ({
       ...r,
       time: r.timeMs === null ? WITHHELD_TEXT : formatResult(r.timeMs),
     })),

@@ -7,6 +7,7 @@
  * `exp` is at most an hour away; the line outlives it (an admin's line is kept, a refused one for
  * RETENTION_MS.refusedSignIns, db/retention.ts).
  */
+import type { AdminSignedIn } from "../../shared/api-answers";
 import type { Context } from "hono";
 import { adminRole } from "./admins-db";
 import { audit } from "../db/audit";
@@ -82,5 +83,5 @@ export async function signInAdmin(
   if (!role) throw unauthorized(NOT_ADMIN);
   const session = await startSession(c, "admin", email);
   c.set("admin", { ...session, role });
-  return c.json({ ok: true, email: session.email, role });
+  return c.json({ ok: true, email: session.email, role } satisfies AdminSignedIn);
 }

@@ -5,6 +5,7 @@
  * anyone not on the allowlist (ADMIN_EMAILS plus the admins table). GET /api/logout ends every session of the
  * browser.
  */
+import type { AdminMe } from "../../shared/api-answers";
 import { Hono } from "hono";
 import { z } from "zod";
 import { verifyGoogleCredential, GoogleCredentialError } from "../adapters/google";
@@ -52,7 +53,9 @@ authRoutes.post("/authenticate", validate("json", authenticateBody), async (c) =
 });
 
 /** Who the admin session belongs to, and its role (the admin guard has already refused everyone else). */
-authRoutes.get("/me", (c) => c.json({ email: c.var.admin?.email ?? null, role: c.var.admin?.role ?? null }));
+authRoutes.get("/me", (c) =>
+  c.json({ email: c.var.admin?.email ?? null, role: c.var.admin?.role ?? null } satisfies AdminMe),
+);
 
 logoutRoutes.get("/", async (c) => {
   const admin = c.var.admin;

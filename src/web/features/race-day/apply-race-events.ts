@@ -15,6 +15,7 @@ import {
   isSlotEvent,
   type BibEntryRecord,
   type PhotoRecord,
+  type RaceControlFrame,
   type RaceEvent,
   type RaceRecord,
   type RaceSnapshot,
@@ -110,10 +111,7 @@ export function applyRapid(rapid: RapidRecords, event: RaceEvent): RapidRecords 
 }
 
 /** What the `hello` before this array said. */
-export interface HelloInfo {
-  seq: number;
-  snapshot: boolean;
-}
+export type HelloInfo = Pick<Extract<RaceControlFrame, { type: "hello" }>, "seq" | "snapshot">;
 
 /** The record as it is now, in place of the one with the same sort (or added at the end). */
 export function upsertRunner(snapshot: RaceSnapshot, runner: RunnerRecord): RaceSnapshot {

@@ -3,6 +3,7 @@
  * spec's words; the server checks again and its message is shown when it disagrees.
  */
 import { raceId } from "../../../shared/race-id";
+import type { NewRace, RunnerBody } from "../../../shared/race-requests";
 import { isIsoDate } from "../../../shared/stockholm";
 
 export const RACE_FORM_ERRORS = {
@@ -16,13 +17,6 @@ export const AGE_ERROR = "felaktig ålder";
 export interface RaceDraft {
   date: string;
   distance: string;
-  openForReg: boolean;
-}
-
-export interface NewRace {
-  raceId: string;
-  date: string;
-  distance: number;
   openForReg: boolean;
 }
 
@@ -54,15 +48,6 @@ export interface RunnerDraft {
   lastname: string;
   age: string;
   bib: string;
-  group: string;
-  company: string;
-}
-
-export interface RunnerBody {
-  firstname: string;
-  lastname: string;
-  age: number;
-  bib: number | null;
   group: string;
   company: string;
 }

@@ -1,24 +1,24 @@
 /** One queued press to its call, and the answer to what the queue does with it (tap-queue.ts, `SendResult`). */
-import type { BibAnswer, FinishAnswer, RapidAnswer, SentToReview, StartAnswer } from "../../../shared/race-answers";
+import {
+  isSentToReview,
+  type BibAnswer,
+  type FinishAnswer,
+  type RapidAnswer,
+  type StartAnswer,
+} from "../../../shared/race-answers";
 import { finishRunner } from "./api/finish-runner";
 import { enterBib, rapidTap } from "./api/rapid-timing";
 import { startRace } from "./api/start-race";
 import { stockholmClockTime } from "./race-view";
 import { resultOfError, reviewMessage, type KnownItem, type SendResult } from "./tap-queue";
 
-const isReview = (x: unknown): x is SentToReview => {
-  if (typeof x !== "object" || x === null) return false;
-  const a = x as { outcome?: unknown; review?: { reason?: unknown } };
-  return a.outcome === "review" && typeof a.review?.reason === "string";
-};
-
 export function finishResult(answer: FinishAnswer): SendResult {
-  if (isReview(answer)) return { kind: "review", review: answer.review, message: reviewMessage(answer.review) };
+  if (isSentToReview(answer)) return { kind: "review", review: answer.review, message: reviewMessage(answer.review) };
   return { kind: "sent", outcome: answer.outcome, runner: answer.runner };
 }
 
 export function startResult(answer: StartAnswer): SendResult {
-  if (isReview(answer)) return { kind: "review", review: answer.review, message: reviewMessage(answer.review) };
+  if (isSentToReview(answer)) return { kind: "review", review: answer.review, message: reviewMessage(answer.review) };
   const result: SendResult = { kind: "sent", outcome: answer.outcome, race: answer.race };
   if (answer.outcome === "same-start" && answer.race.started !== null) {
     result.message = `Samma start som en annan telefon: starten ${stockholmClockTime(answer.race.started)} gäller.`;
@@ -27,7 +27,7 @@ export function startResult(answer: StartAnswer): SendResult {
 }
 
 export function rapidResult(answer: RapidAnswer): SendResult {
-  if (isReview(answer)) return { kind: "review", review: answer.review, message: reviewMessage(answer.review) };
+  if (isSentToReview(answer)) return { kind: "review", review: answer.review, message: reviewMessage(answer.review) };
   return { kind: "sent", outcome: answer.outcome, slot: answer.slot };
 }
 
@@ -36,7 +36,7 @@ export function rapidResult(answer: RapidAnswer): SendResult {
  * before the race's start is a review answer, which takes it out of the queue like any press.
  */
 export function bibEntryResult(answer: BibAnswer): SendResult {
-  if (isReview(answer)) return { kind: "review", review: answer.review, message: reviewMessage(answer.review) };
+  if (isSentToReview(answer)) return { kind: "review", review: answer.review, message: reviewMessage(answer.review) };
   const result: SendResult = { kind: "sent", outcome: answer.outcome, entry: answer.entry };
   if (answer.runner) result.runner = answer.runner;
   return result;

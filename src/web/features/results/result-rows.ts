@@ -56,12 +56,6 @@ export function fileSources(sets: readonly PublicResultSet[], year: number): Sea
   return sources;
 }
 
-/**
- * A race as the race list gives it. Once the race object mirrors its results status into the race index
- * (issue 26), the record carries it as `results` ('preliminary' from the first finish); until then it is absent.
- */
-export type ListedRace = RaceRecord & { results?: string };
-
 /** Finishers counted from a race's public view, by part (the page counts them for started races: below). */
 export type FinisherCounts = ReadonlyMap<string, number>;
 
@@ -75,7 +69,7 @@ export function finishersOf(view: PublicRaceSnapshot): number {
  * Whether a race has results: a counted number of finishers decides; otherwise its results status when the record
  * carries one, else whether it has ended (an ended race is one whose runners all finished or did not start).
  */
-export function raceHasResults(race: ListedRace, finishers: FinisherCounts): boolean {
+export function raceHasResults(race: RaceRecord, finishers: FinisherCounts): boolean {
   const counted = finishers.get(race.part);
   if (counted !== undefined) return counted > 0;
   if (race.results) return true;
@@ -86,7 +80,7 @@ export function raceHasResults(race: ListedRace, finishers: FinisherCounts): boo
  * The races of `year` whose finishers the page has to count from their public view to know whether they have
  * results: started, not ended, and without a results status on the record. Only on race day is there any.
  */
-export function racesToCount(races: readonly ListedRace[], year: number): string[] {
+export function racesToCount(races: readonly RaceRecord[], year: number): string[] {
   return races.filter((r) => r.state === "started" && !r.results && partYear(r.part) === year).map((r) => r.part);
 }
 
@@ -96,7 +90,7 @@ export function racesToCount(races: readonly ListedRace[], year: number): string
  */
 export function seasonSources(
   sets: readonly PublicResultSet[],
-  races: readonly ListedRace[],
+  races: readonly RaceRecord[],
   year: number,
   finishers: FinisherCounts = new Map(),
 ): SeasonResults["sources"] {
@@ -116,7 +110,7 @@ export function seasonSources(
  */
 export function latestSeason(
   sets: readonly PublicResultSet[],
-  races: readonly ListedRace[],
+  races: readonly RaceRecord[],
   seasonYear: number,
   finishers: FinisherCounts = new Map(),
 ): SeasonResults | null {

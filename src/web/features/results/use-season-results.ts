@@ -11,14 +11,14 @@ import { SEASON } from "../../../shared/season";
 import { publicRaceQueryOptions } from "../start-lists/api/public-race-query";
 import { usePublicRaces } from "../start-lists/api/get-public-races";
 import { useResultSets } from "./api/get-result-sets";
-import { finishersOf, racesToCount, type FinisherCounts, type ListedRace } from "./result-rows";
+import { finishersOf, racesToCount, type FinisherCounts } from "./result-rows";
 
 const COUNT_AGAIN_MS = 15_000;
 
 export function useSeasonResults() {
   const sets = useResultSets();
   const races = usePublicRaces();
-  const listed = races.data as ListedRace[] | undefined;
+  const listed = races.data;
   const toCount = useMemo(() => racesToCount(listed ?? [], SEASON.year), [listed]);
   const counted = useQueries({
     queries: toCount.map((part) => ({

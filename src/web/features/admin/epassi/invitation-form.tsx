@@ -8,6 +8,7 @@ import { useRef, useState, type FormEvent } from "react";
 import { checkEpassiInvitation, EPASSI_EMAIL_MAX, EPASSI_MESSAGES, EPASSI_NAME_MAX } from "../../../../shared/campaign";
 import { Button } from "../../../components/ui/button";
 import { Field } from "../../../components/ui/field";
+import { epassiErrorOf } from "../../../../shared/api-answers";
 import { ApiError } from "../../../lib/api";
 import { useSendInvitation } from "./api/send-invitation";
 
@@ -15,21 +16,17 @@ type Errors = Partial<Record<"name" | "email", string>>;
 
 /** The server's `message` (spec), else its `error`; 'Failed to send invitation' when it said nothing. */
 export function failureText(err: unknown): string {
-  if (err instanceof ApiError && typeof err.body === "object" && err.body !== null) {
-    const body = err.body as { message?: unknown; error?: unknown };
-    if (typeof body.message === "string" && body.message) return body.message;
-    if (typeof body.error === "string" && body.error) return body.error;
-  }
-  return EPASSI_MESSAGES.failed;
+  if (!(err instanceof ApiError)) return EPASSI_MESSAGES.failed;
+  return epassiErrorOf(err.body)?.message || err.answer?.error || EPASSI_MESSAGES.failed;
 }
 
 function fieldErrors(err: unknown): Errors {
-  const fields = err instanceof ApiError ? err.errors : undefined;
-  if (typeof fields !== "object" || fields === null) return {};
+  const fields = err instanceof ApiError ? err.answer?.errors : undefined;
+  if (!fields) return {};
   const out: Errors = {};
   for (const key of ["name", "email"] as const) {
-    const message = (fields as Record<string, unknown>)[key];
-    if (typeof message === "string") out[key] = message;
+    const message = fields[key];
+    if (message !== undefined) out[key] = message;
   }
   return out;
 }

@@ -7,7 +7,7 @@ import { parseRecords } from "../../../../shared/records-file";
 import { parseResults, parseResultsFileName } from "../../../../shared/results-file";
 import type { ImportRequest } from "./api/import-results";
 
-export type ImportKind = "results" | "records";
+export type ImportKind = ImportRequest["kind"];
 
 export interface ImportDraft {
   kind: ImportKind;

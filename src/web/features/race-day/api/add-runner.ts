@@ -2,7 +2,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { RunnerRecord } from "../../../../shared/race-protocol";
 import { api } from "../../../lib/api";
-import type { RunnerBody } from "../race-forms";
+import type { RunnerBody } from "../../../../shared/race-requests";
 import { cacheRunner } from "../race-cache";
 import { raceDayUrl } from "./race-day-url";
 

@@ -2,14 +2,14 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { RaceRecord } from "../../../../shared/race-protocol";
 import { api } from "../../../lib/api";
-import type { NewRace } from "../race-forms";
+import type { NewRace, RaceBody } from "../../../../shared/race-requests";
 import { racesQueryOptions } from "./get-races";
 import { raceDayUrl } from "./race-day-url";
 
 export function createRace({ raceId, date, distance, openForReg }: NewRace): Promise<RaceRecord> {
   return api<RaceRecord>(raceDayUrl(["create-race", raceId]), {
     method: "POST",
-    json: { date, distance, openForReg },
+    json: { date, distance, openForReg } satisfies RaceBody,
   });
 }
 

@@ -18,7 +18,14 @@ import type {
   SlotResult,
 } from "../../../../shared/race-answers";
 import type { BibEntryRecord, RaceEvent, RetimeConfirm, SlotRecord, WithSeq } from "../../../../shared/race-protocol";
-import type { SlotAction } from "../../../../shared/race-requests";
+import type {
+  BibChangeBody,
+  BibEntryBody,
+  DecisionBody,
+  MainTimerBody,
+  OfficialBody,
+  SlotAction,
+} from "../../../../shared/race-requests";
 import { api } from "../../../lib/api";
 import { applyRapid, EMPTY_RAPID, isStaleAnswer, seqOf, type RapidRecords } from "../apply-race-events";
 import { cacheRace, cacheRunner, liveSeq } from "../race-cache";
@@ -93,7 +100,7 @@ function settleBib(queryClient: QueryClient, raceId: string, answer: BibEntryRes
 export function enterBib(raceId: string, { tap, bib, device, at }: BibEntryItem): Promise<BibAnswer> {
   return api<BibAnswer>(raceDayUrl(["bibs", raceId], { device }), {
     method: "POST",
-    json: { entry: tap, bib: String(bib), at: Math.round(at) },
+    json: { entry: tap, bib: String(bib), at: Math.round(at) } satisfies BibEntryBody,
     signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
   });
 }
@@ -105,11 +112,15 @@ export function enterBib(raceId: string, { tap, bib, device, at }: BibEntryItem)
 export function useChangeBib(raceId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ entry, bib, confirm }: { entry: string; bib: number | null; confirm?: RetimeConfirm[] }) =>
-      api<BibEntryResult>(raceDayUrl(["bibs", raceId, entry, bib === null ? "remove" : "change"]), {
-        method: "POST",
-        json: { ...(bib === null ? {} : { bib }), ...(confirm ? { confirm } : {}) },
-      }),
+    mutationFn: ({ entry, bib, confirm }: { entry: string; bib: number | null; confirm?: RetimeConfirm[] }) => {
+      const decision: DecisionBody = confirm ? { confirm } : {};
+      return bib === null
+        ? api<BibEntryResult>(raceDayUrl(["bibs", raceId, entry, "remove"]), { method: "POST", json: decision })
+        : api<BibEntryResult>(raceDayUrl(["bibs", raceId, entry, "change"]), {
+            method: "POST",
+            json: { bib, ...decision } satisfies BibChangeBody,
+          });
+    },
     onSuccess: (answer) => settleBib(queryClient, raceId, answer),
   });
 }
@@ -119,7 +130,7 @@ export function useSlotAction(raceId: string) {
   return useMutation({
     mutationFn: (action: SlotAction) => {
       // Målfoto: decided with the slot's finish photo open (the log says so).
-      const confirm = {
+      const confirm: DecisionBody = {
         ...(action.confirm ? { confirm: action.confirm } : {}),
         ...(action.photo ? { photo: true } : {}),
       };
@@ -137,7 +148,10 @@ export function useMainTimer(raceId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (mainTimer: string | null) =>
-      api<RaceRecordAnswer>(raceDayUrl(["main-timer", raceId]), { method: "POST", json: { mainTimer } }),
+      api<RaceRecordAnswer>(raceDayUrl(["main-timer", raceId]), {
+        method: "POST",
+        json: { mainTimer } satisfies MainTimerBody,
+      }),
     onSuccess: ({ race }) => cacheRace(queryClient, race),
   });
 }
@@ -147,7 +161,10 @@ export function useMarkOfficial(raceId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (confirm: boolean) =>
-      api<OfficialResult>(raceDayUrl(["official", raceId]), { method: "POST", json: confirm ? { confirm } : {} }),
+      api<OfficialResult>(raceDayUrl(["official", raceId]), {
+        method: "POST",
+        json: (confirm ? { confirm } : {}) satisfies OfficialBody,
+      }),
     onSuccess: ({ race }) => cacheRace(queryClient, race),
   });
 }

@@ -2,7 +2,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { RunnerRecord } from "../../../../shared/race-protocol";
 import { api } from "../../../lib/api";
-import type { RunnerBody } from "../race-forms";
+import type { RunnerPatch } from "../../../../shared/race-requests";
 import { cacheRunner } from "../race-cache";
 import { raceDayUrl } from "./race-day-url";
 
@@ -13,7 +13,7 @@ export function updateRunner({
 }: {
   raceId: string;
   sort: string;
-  body: Partial<RunnerBody>;
+  body: RunnerPatch;
 }): Promise<RunnerRecord> {
   return api<RunnerRecord>(raceDayUrl(["update-runner", raceId, sort]), { method: "POST", json: body });
 }

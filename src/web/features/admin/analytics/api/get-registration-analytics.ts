@@ -4,7 +4,7 @@
  * for a failed answer; a network failure gives the site's usual Swedish message.
  */
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import type { RegistrationAnalytics } from "../../../../../shared/analytics";
+import { isRegistrationAnalytics, type RegistrationAnalytics } from "../../../../../shared/analytics";
 import { errorAnswerOf } from "../../../../../shared/api-answers";
 import { apiResponse } from "../../../../lib/api";
 
@@ -19,10 +19,8 @@ export async function getRegistrationAnalytics(): Promise<RegistrationAnalytics>
   const error = errorAnswerOf(body)?.error;
   if (error) throw new Error(error);
   if (!res.ok) throw new Error(`HTTP error! status: ${res.status}`);
-  if (typeof body !== "object" || body === null || !("summary" in body) || !("yearComparison" in body)) {
-    throw new Error("Svaret från servern gick inte att läsa.");
-  }
-  return body as RegistrationAnalytics;
+  if (!isRegistrationAnalytics(body)) throw new Error("Svaret från servern gick inte att läsa.");
+  return body;
 }
 
 export const registrationAnalyticsQueryOptions = () =>

@@ -6,12 +6,13 @@ import { useMutation } from "@tanstack/react-query";
 import { api } from "../../../../lib/api";
 import { AUDIENCES, type Audience } from "../audiences";
 import type { MailingStarted } from "../../../../../shared/api-answers";
+import type { MailingBody } from "../../../../../shared/mailings";
 export type { MailingStarted };
 
-export function sendMailing(audience: Audience, body: { subject: string; message: string }): Promise<MailingStarted> {
+export function sendMailing(audience: Audience, body: MailingBody): Promise<MailingStarted> {
   return api<MailingStarted>(AUDIENCES[audience].sendPath, { method: "POST", json: body });
 }
 
 export function useSendMailing(audience: Audience) {
-  return useMutation({ mutationFn: (body: { subject: string; message: string }) => sendMailing(audience, body) });
+  return useMutation({ mutationFn: (body: MailingBody) => sendMailing(audience, body) });
 }
