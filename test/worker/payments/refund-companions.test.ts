@@ -13,9 +13,9 @@ import { SEASON } from "../../../src/shared/season";
 import { swishClientFor } from "../../../src/worker/adapters/swish";
 import { newInstructionId } from "../../../src/worker/payments/payments";
 import { testRace } from "../race-calls";
-import { CookieJar, loginAdmin, post, storedState } from "../helpers";
+import { CookieJar, loginAdmin, post, storedState, waitFor } from "../helpers";
 import { at, getRegistration, login, OPEN_AT, runner, update, type Visitor } from "../registration-helpers";
-import { auditCount, payOnPhone, paymentRow, setCallbacks } from "../swish-helpers";
+import { auditCount, payOnPhone, paymentRow, setCallbacks, setSwishDelay } from "../swish-helpers";
 
 const RACE_08 = raceIdForSeason("0.8", SEASON);
 
@@ -140,6 +140,8 @@ describe("'Ta också bort': the companion leaves with the child", () => {
       const id = ids();
       const { v, payid, fatherPayid, fatherAmount } = await fatherPaidApart(id);
       expect(fatherAmount).toBe(40);
+      // The request's own checks settle both refunds here: Swish's callback racing them is the next test.
+      await setCallbacks("drop");
       const key = crypto.randomUUID();
       const { status, body } = await refund({ payid, amount: 100, deregister: [id.barn], companions: [id.pappa] }, key);
       expect(status).toBe(201);
@@ -166,6 +168,36 @@ describe("'Ta också bort': the companion leaves with the child", () => {
       const family = (await getRegistration(v)).body;
       expect(family.swishtory[fatherPayid]).toMatchObject({ refunds: [{ amount: 40, status: "PAID" }] });
       expect(family.deltagare[id.pappa]).toMatchObject({ deregistered: expect.any(String) });
+    } finally {
+      SEASON.companionPrice = was;
+    }
+  });
+
+  it("Swish's callback for the child's refund racing the request: each refund asked once, the father out once", async () => {
+    const was = SEASON.companionPrice;
+    SEASON.companionPrice = 40;
+    try {
+      const id = ids();
+      const { payid, fatherPayid } = await fatherPaidApart(id);
+      // Swish calls back twice for each refund as soon as it lands, and each answer of its API takes 400 ms: the
+      // callback may settle the child's refund and take the runners out before the request's own check does (a
+      // busy machine made it so in a run of the fast tests). Whichever path writes the deregistration first is the
+      // record; the other asks the father's refund under the same key and gets that one. The answer may find the
+      // father's refund still on its way to Swish (CREATED); it lands PAID all the same.
+      await setCallbacks("duplicate");
+      await setSwishDelay(400);
+      const { status, body } = await refund({ payid, amount: 100, deregister: [id.barn], companions: [id.pappa] });
+      expect(status).toBe(201);
+      expect(body.deregistration?.runners).toEqual([id.barn]);
+      const [told] = body.deregistration!.companionRefunds!;
+      expect(told).toMatchObject({ id: id.pappa, amount: 40, status: expect.stringMatching(/^(CREATED|PAID)$/) });
+      await waitFor(async () => (await refundsOf(fatherPayid))[0]?.status === "PAID", 10_000, "the father's refund");
+      expect(await refundsOf(fatherPayid)).toEqual([
+        { amount: 40, status: "PAID", deregister: JSON.stringify([id.pappa]) },
+      ]);
+      expect(await refundsOf(payid)).toHaveLength(1);
+      await waitFor(async () => (await participant(id.pappa))?.deregistered_at != null, 10_000, "the father out");
+      expect(await auditCount("refund.deregistered", told!.refund!)).toBe(1);
     } finally {
       SEASON.companionPrice = was;
     }
