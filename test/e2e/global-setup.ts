@@ -77,7 +77,7 @@ export default async function setup(project: TestProject) {
   project.provide("serverFailure", failure);
 
   const servers: Server[] = [];
-  // The build into dist/, then each server on a copy of it, side by side. A failure is written where the files look
+  // The build into dist/, then each server on a copy of it. A failure is written where the files look
   // (server-ready.ts), never thrown here: nothing awaits this until teardown.
   const starting = (async () => {
     let buildOutput = "";
@@ -90,15 +90,12 @@ export default async function setup(project: TestProject) {
     await building.catch((err: unknown) => {
       throw new Error(`${err instanceof Error ? err.message : String(err)}\n${buildOutput}`);
     });
-    const started = await Promise.allSettled(
-      ports.map((port, i) => {
-        cpSync(path.join(ROOT, "dist"), distDirs[i]!, { recursive: true });
-        return startLocalServer({ ...options, port, distDir: distDirs[i] });
-      }),
-    );
-    for (const s of started) if (s.status === "fulfilled") servers.push(s.value);
-    const failed = started.find((s) => s.status === "rejected");
-    if (failed) throw failed.reason;
+    // One after another: two wrangler dev processes starting at the same moment can pick the same free port for
+    // their runtime's own sockets, and the second then fails with 'Address already in use' (seen in a CI run).
+    for (const [i, port] of ports.entries()) {
+      cpSync(path.join(ROOT, "dist"), distDirs[i]!, { recursive: true });
+      servers.push(await startLocalServer({ ...options, port, distDir: distDirs[i] }));
+    }
   })().catch((err: unknown) => writeFileSync(failure, err instanceof Error ? err.message : String(err)));
 
   return async () => {
