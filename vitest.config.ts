@@ -63,9 +63,6 @@ export default defineConfig(async () => {
             name: "shared",
             include: ["test/shared/**/*.test.ts", "test/web/**/*.test.ts", "test/race-room/**/*.test.ts"],
             environment: "node",
-            // One Node process per vitest worker for all its files (a fresh process per file cost ~6 s of the suite's
-            // wall time): these files share no state but what each makes itself.
-            isolate: false,
             // The race room runs on Node's built-in SQLite, which warns that it is experimental in every file.
             execArgv: ["--disable-warning=ExperimentalWarning"],
           },
