@@ -65,9 +65,10 @@ const RACE_DAY_CODE = /[\\/]src[\\/]web[\\/]features[\\/]race-day[\\/]/;
 /**
  * Modules only the admin area imports, each a chunk of its own otherwise, built into the race-day chunk too: every
  * admin screen loads that chunk already (the admin shell holds the tap queues), so none downloads more, and the race
- * screen's start page names five files fewer.
+ * screen's start page names six files fewer.
  */
 const WITH_RACE_DAY = [
+  "src/shared/race-answers.ts",
   "src/web/features/admin/admin-screens.ts",
   "src/shared/admin-roles.ts",
   "src/web/lib/device-id.ts",
@@ -77,6 +78,31 @@ const WITH_RACE_DAY = [
   "src/shared/clock-sync.ts",
 ];
 const withRaceDay = (id: string) => WITH_RACE_DAY.some((file) => id.replaceAll("\\", "/").endsWith(`/${file}`));
+
+/**
+ * Public pages and the admin area share a few small chunks of their own otherwise; built into two chunks instead, so
+ * the race screen's start page names seven files, not 24 (below):
+ * - `ui`: Radix's dialog and tabs with what they import, the site's dialog and tabs on them, and React Query's
+ *   mutation hook: the phone menu, the registration form, the results and start lists and the admin screens. A page
+ *   that uses one of these downloads the whole chunk (about 19 kB packed): the results and start lists about 5 kB
+ *   more than with each in a chunk of its own, the registration form 2 kB; every page's entry is 4 kB less (one file
+ *   packs better than nine).
+ * - `common`: race ids, the race protocol, time formats, the load and field wrappers, and registering a service
+ *   worker, a few kB, which the stopwatch, the results pages and the admin area share.
+ */
+const SHARED_UI = [
+  /\/src\/web\/components\/ui\/(dialog|tabs)\.tsx$/,
+  /\/node_modules\/@radix-ui\//,
+  /\/node_modules\/(react-remove-scroll|react-remove-scroll-bar|use-callback-ref|use-sidecar|get-nonce|react-style-singleton|aria-hidden|tslib)\//,
+  /\/node_modules\/@tanstack\/(react-query\/build\/modern\/useMutation|query-core\/build\/modern\/mutationObserver)\.js$/,
+];
+const SHARED_COMMON = [
+  /\/src\/shared\/(race-id|race-protocol|time-format)\.ts$/,
+  /\/src\/web\/components\/ui\/(load-state|field)\.tsx$/,
+  /\/src\/web\/lib\/(register-service-worker|install-loop)\.ts$/,
+];
+const matchesAny = (patterns: RegExp[]) => (id: string) =>
+  patterns.some((pattern) => pattern.test(id.replaceAll("\\", "/")));
 
 export default defineConfig({
   plugins: [react(), cloudflare({ persistState: stateDir ? { path: stateDir } : true }), securityHeadersFile()],
@@ -94,21 +120,30 @@ export default defineConfig({
         manifest: true,
         rollupOptions: {
           output: {
-            // The race-day feature's own code in one chunk (the race screen's start page names 26 files, not 33):
-            // each file the phone asks for costs its main thread a request through the service worker and a module to
-            // link (about a seventh of the main thread's time opening it again on a slow phone:
-            // bench/race-screen-load.mjs, RACE_LOAD_TRACE). Each screen's module
-            // (*-page.tsx, a route of its own) keeps a chunk of its own: Vite's manifest still names the race screen
-            // (scripts/service-workers.mjs), and a screen not yet opened is still fetched when opened (a deploy
-            // in between reloads the page onto the new code: test/e2e/offline-deploy.test.ts).
+            // Fewer, larger files: each file the phone asks for costs its main thread a request through the service
+            // worker and a module to link (opening the race screen again on a slow phone: bench/race-screen-load.mjs,
+            // RACE_LOAD_TRACE), so the race screen's start page names seven scripts (the entry, Rolldown's runtime,
+            // the admin shell, `ui`, `common`, race-day and the race screen), not 24.
+            // - `app`: every module the entry imports, one chunk with the entry (Rolldown otherwise splits off each
+            //   group of them that lazy screens import too: ten files that every page loads). First, so no group
+            //   below takes a module the entry needs, which every page would then download with that group.
+            // - `race-day`: the race-day feature's own code and the modules only the admin area imports
+            //   (WITH_RACE_DAY). Each screen's module (*-page.tsx, a route of its own) keeps a chunk of its own: Vite's
+            //   manifest still names the race screen and the admin shell (scripts/service-workers.mjs), and a screen
+            //   not yet opened is still fetched when opened (a deploy in between reloads the page onto the new code:
+            //   test/e2e/offline-deploy.test.ts).
+            // - `ui` and `common`: what public pages share with the admin area (SHARED_UI, SHARED_COMMON).
+            // Each group takes only the modules it names: what they import stays where it was.
             codeSplitting: {
               groups: [
+                { name: "app", tags: ["$initial"], priority: 1, includeDependenciesRecursively: false },
                 {
                   name: "race-day",
                   test: (id: string) => (RACE_DAY_CODE.test(id) && !id.endsWith("-page.tsx")) || withRaceDay(id),
-                  // Only the feature's own modules: what it shares with public pages stays where it was.
                   includeDependenciesRecursively: false,
                 },
+                { name: "ui", test: matchesAny(SHARED_UI), includeDependenciesRecursively: false },
+                { name: "common", test: matchesAny(SHARED_COMMON), includeDependenciesRecursively: false },
               ],
             },
             // Code only organisers, the stopwatch, the map or the carousel need is built into its own folder
