@@ -62,22 +62,20 @@ function securityHeadersFile(): Plugin {
 
 /** The race-day feature's modules (src/web/features/race-day/), built together (below). */
 const RACE_DAY_CODE = /[\\/]src[\\/]web[\\/]features[\\/]race-day[\\/]/;
+/** Whether a module's id (any path separator) matches one of `patterns`. */
+const matchesAny = (patterns: RegExp[]) => (id: string) =>
+  patterns.some((pattern) => pattern.test(id.replaceAll("\\", "/")));
 /**
  * Modules only the admin area imports, each a chunk of its own otherwise, built into the race-day chunk too: every
  * admin screen loads that chunk already (the admin shell holds the tap queues), so none downloads more, and the race
  * screen's start page names six files fewer.
  */
 const WITH_RACE_DAY = [
-  "src/shared/race-answers.ts",
-  "src/web/features/admin/admin-screens.ts",
-  "src/shared/admin-roles.ts",
-  "src/web/lib/device-id.ts",
-  "src/web/sw/config-copy.ts",
-  "src/shared/race-frames.ts",
-  "src/shared/object-calls.ts",
-  "src/shared/clock-sync.ts",
+  /\/src\/shared\/(race-answers|admin-roles|race-frames|object-calls|clock-sync)\.ts$/,
+  /\/src\/web\/features\/admin\/admin-screens\.ts$/,
+  /\/src\/web\/lib\/device-id\.ts$/,
+  /\/src\/web\/sw\/config-copy\.ts$/,
 ];
-const withRaceDay = (id: string) => WITH_RACE_DAY.some((file) => id.replaceAll("\\", "/").endsWith(`/${file}`));
 
 /**
  * Public pages and the admin area share a few small chunks of their own otherwise; built into two chunks instead, so
@@ -101,8 +99,6 @@ const SHARED_COMMON = [
   /\/src\/web\/components\/ui\/(load-state|field)\.tsx$/,
   /\/src\/web\/lib\/(register-service-worker|install-loop)\.ts$/,
 ];
-const matchesAny = (patterns: RegExp[]) => (id: string) =>
-  patterns.some((pattern) => pattern.test(id.replaceAll("\\", "/")));
 
 export default defineConfig({
   plugins: [react(), cloudflare({ persistState: stateDir ? { path: stateDir } : true }), securityHeadersFile()],
@@ -139,7 +135,8 @@ export default defineConfig({
                 { name: "app", tags: ["$initial"], priority: 1, includeDependenciesRecursively: false },
                 {
                   name: "race-day",
-                  test: (id: string) => (RACE_DAY_CODE.test(id) && !id.endsWith("-page.tsx")) || withRaceDay(id),
+                  test: (id: string) =>
+                    (RACE_DAY_CODE.test(id) && !id.endsWith("-page.tsx")) || matchesAny(WITH_RACE_DAY)(id),
                   includeDependenciesRecursively: false,
                 },
                 { name: "ui", test: matchesAny(SHARED_UI), includeDependenciesRecursively: false },
