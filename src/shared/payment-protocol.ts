@@ -2,6 +2,7 @@
  * The payment wire shapes shared by the browser, the Worker and the payment Durable Object: the payment record
  * (spec: swishtory entries, admin "Payment record"), the `wait-pay` socket frames and the Swish token helpers.
  */
+import { parseJsonObject } from "./json-object";
 
 /** A payment's life: CREATED until Swish (or a campaign code) settles it once, for good. */
 export type PaymentStatus = "CREATED" | "PAID" | "DECLINED" | "ERROR" | "CANCELLED";
@@ -95,14 +96,8 @@ export function settledFrame(status: SettledStatus): PaymentServerFrame {
  * failure without its settled status): the browser checks every frame before it acts on one.
  */
 export function parsePaymentFrame(text: string): PaymentServerFrame | null {
-  let x: unknown;
-  try {
-    x = JSON.parse(text);
-  } catch {
-    return null;
-  }
-  if (typeof x !== "object" || x === null) return null;
-  const frame = x as Record<string, unknown>;
+  const frame = parseJsonObject(text);
+  if (!frame) return null;
   if (frame.payment === "ok") return { payment: "ok" };
   const status = frame.status;
   if (frame.payment === "failed" && isSettledStatus(status) && status !== "PAID") return { payment: "failed", status };

@@ -19,6 +19,7 @@ import {
   type PublicRaceView,
   type PublicRunnerChange,
 } from "./public-view";
+import { parseJsonObject } from "./json-object";
 
 export interface PublicUpdate {
   since: number;
@@ -57,14 +58,8 @@ export function applyUpdate(view: PublicRaceView, update: PublicUpdate): PublicR
 
 /** Parses a server frame (the page's side); null for anything that is not one. */
 export function parseSpectatorFrame(data: unknown): SpectatorFrame | null {
-  if (typeof data !== "string") return null;
-  let frame: unknown;
-  try {
-    frame = JSON.parse(data);
-  } catch {
-    return null;
-  }
-  if (typeof frame !== "object" || frame === null) return null;
+  const frame = typeof data === "string" ? parseJsonObject(data) : null;
+  if (!frame) return null;
   const f = frame as { type?: unknown; seq?: unknown; since?: unknown; view?: unknown; runners?: unknown };
   switch (f.type) {
     case "snapshot":

@@ -4,6 +4,7 @@
  * runs accumulated: nothing counts ticks, so a phone that sleeps or a tab in the background (where timers and
  * animation frames stop) shows the right time the moment it looks again.
  */
+import { parseJsonObject } from "../../../shared/json-object";
 
 export interface StopwatchState {
   /** When the current run began, on the clock below (epoch ms, comparable with Date.now()); null while stopped. */
@@ -66,14 +67,9 @@ const isTime = (v: unknown): v is number => typeof v === "number" && Number.isFi
  */
 export function restore(text: string | null | undefined): StopwatchState {
   if (!text) return INITIAL;
-  let v: unknown;
-  try {
-    v = JSON.parse(text);
-  } catch {
-    return INITIAL;
-  }
-  if (typeof v !== "object" || v === null) return INITIAL;
-  const { runningSince, accumulated, splits, count } = v as Record<string, unknown>;
+  const v = parseJsonObject(text);
+  if (!v) return INITIAL;
+  const { runningSince, accumulated, splits, count } = v;
   if (runningSince !== null && !isTime(runningSince)) return INITIAL;
   if (!isTime(accumulated) || !Array.isArray(splits) || !splits.every(isTime)) return INITIAL;
   if (!Number.isSafeInteger(count) || (count as number) < 0) return INITIAL;
