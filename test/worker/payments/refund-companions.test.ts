@@ -97,6 +97,17 @@ async function refundsOf(payid: string) {
   ).results;
 }
 
+/** A test run with the season's companion price set (0 kr in the season config), put back however it ends. */
+async function atCompanionPrice(price: number, run: () => Promise<void>): Promise<void> {
+  const was = SEASON.companionPrice;
+  SEASON.companionPrice = price;
+  try {
+    await run();
+  } finally {
+    SEASON.companionPrice = was;
+  }
+}
+
 describe("'Ta också bort': the companion leaves with the child", () => {
   it("paid by the same payment: taken out with the child (its 0 kr within the amount), the family page shows both out", async () => {
     const v = await login();
@@ -133,10 +144,8 @@ describe("'Ta också bort': the companion leaves with the child", () => {
     expect(await refundsOf(fatherPayid)).toEqual([]);
   });
 
-  it("paid above 0 kr by his own Swish payment: refunded from it, once, and deregistered by that refund", async () => {
-    const was = SEASON.companionPrice;
-    SEASON.companionPrice = 40;
-    try {
+  it("paid above 0 kr by his own Swish payment: refunded from it, once, and deregistered by that refund", () =>
+    atCompanionPrice(40, async () => {
       const id = ids();
       const { v, payid, fatherPayid, fatherAmount } = await fatherPaidApart(id);
       expect(fatherAmount).toBe(40);
@@ -168,15 +177,10 @@ describe("'Ta också bort': the companion leaves with the child", () => {
       const family = (await getRegistration(v)).body;
       expect(family.swishtory[fatherPayid]).toMatchObject({ refunds: [{ amount: 40, status: "PAID" }] });
       expect(family.deltagare[id.pappa]).toMatchObject({ deregistered: expect.any(String) });
-    } finally {
-      SEASON.companionPrice = was;
-    }
-  });
+    }));
 
-  it("Swish's callback for the child's refund racing the request: each refund asked once, the father out once", async () => {
-    const was = SEASON.companionPrice;
-    SEASON.companionPrice = 40;
-    try {
+  it("Swish's callback for the child's refund racing the request: each refund asked once, the father out once", () =>
+    atCompanionPrice(40, async () => {
       const id = ids();
       const { payid, fatherPayid } = await fatherPaidApart(id);
       // Swish calls back twice for each refund as soon as it lands, and each answer of its API takes 400 ms: the
@@ -198,15 +202,10 @@ describe("'Ta också bort': the companion leaves with the child", () => {
       expect(await refundsOf(payid)).toHaveLength(1);
       await waitFor(async () => (await participant(id.pappa))?.deregistered_at != null, 10_000, "the father out");
       expect(await auditCount("refund.deregistered", told!.refund!)).toBe(1);
-    } finally {
-      SEASON.companionPrice = was;
-    }
-  });
+    }));
 
-  it("Swish refusing the father's refund: the child is out, the father stays registered, and the answer says why", async () => {
-    const was = SEASON.companionPrice;
-    SEASON.companionPrice = 40;
-    try {
+  it("Swish refusing the father's refund: the child is out, the father stays registered, and the answer says why", () =>
+    atCompanionPrice(40, async () => {
       const id = ids();
       const { payid, fatherPayid } = await fatherPaidApart(id);
       // Paid back outside the site already: Swish refuses ours (RF08), which our books cannot know beforehand.
@@ -231,10 +230,7 @@ describe("'Ta också bort': the companion leaves with the child", () => {
       ]);
       expect(await participant(id.barn)).toMatchObject({ deregistered_at: expect.any(Number) });
       expect(await participant(id.pappa)).toMatchObject({ deregistered_at: null });
-    } finally {
-      SEASON.companionPrice = was;
-    }
-  });
+    }));
 });
 
 describe("bad input: a Swedish 4xx naming the runner, nothing written", () => {
