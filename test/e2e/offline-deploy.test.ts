@@ -110,7 +110,7 @@ async function deploy(build: string, live: (html: string) => boolean): Promise<v
     const status = (await fetch(`${serverURL}${asset}`)).status;
     if (page && status === 404) return;
     if (Date.now() > deadline)
-      throw new Error(`Det nya bygget syns inte efter 30 s: adminsidan ${page ? "ny" : "gammal"}, ${asset} ${status}`);
+      throw new Error(`Bygget syns inte efter 30 s: adminsidan ${page ? "rätt" : "fel"}, ${asset} ${status}`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
