@@ -188,7 +188,7 @@ export const TRACE_CATEGORIES = [
 ];
 
 /**
- * RACE_LOAD_TRACE=<file>: the repeat load is traced (Chromium's own trace, written to <file>) and the renderer's main
+ * RACE_LOAD_TRACE=<file>: the repeat load is traced (RACE_LOAD_TRACE_FIRST=<file>: the first load) (Chromium's own trace, written to <file>) and the renderer's main
  * thread summed by event name up to the tiles: where its time went (script compiling and running, style, layout,
  * paint, idle). Nested events are each counted, so the lines overlap; RunTask is the main thread's busy time. Then
  * the functions that took the most time themselves (V8's sampling profiler in the same trace).
@@ -229,7 +229,7 @@ export function printMainThread(buffer, wallMs, file, what = "the repeat load") 
 }
 
 /** One load of the race screen in a new tab of `context`: ms to tiles painted, and the scripts it downloaded. */
-async function load(context, throttled, part, traceFile) {
+async function load(context, throttled, part, traceFile, what = "the repeat load") {
   const page = await context.newPage();
   const session = await context.newCDPSession(page);
   const { targetInfo } = await session.send("Target.getTargetInfo");
@@ -254,7 +254,7 @@ async function load(context, throttled, part, traceFile) {
   const startedAt = Date.now();
   await page.goto(`/admin/race/${part}`, { waitUntil: "commit" });
   const ms = await page.evaluate(() => window.__tilesAt);
-  if (trace) printMainThread(await trace.stopTracing(), Date.now() - startedAt, traceFile);
+  if (trace) printMainThread(await trace.stopTracing(), Date.now() - startedAt, traceFile, what);
   await page.waitForLoadState("networkidle");
   if (process.env.RACE_LOAD_TIMELINE === "1") {
     // Where the time went: the document and every request, start → end (ms since the navigation started).
@@ -296,7 +296,7 @@ export async function run({ baseURL }) {
       const loadAverage1m = Math.round(loadavg()[0] * 100) / 100;
       const throttled = await throttleEverything(browser);
       try {
-        const first = await load(context, throttled, part);
+        const first = await load(context, throttled, part, process.env.RACE_LOAD_TRACE_FIRST, "the first load");
         // The phone keeps the page open until it says it is ready to work offline (the service worker installs
         // meanwhile), then opens it again. A build without that line: until its service worker is ready. (At most
         // 20 s: a build without a service worker never gets ready.)
@@ -306,6 +306,9 @@ export async function run({ baseURL }) {
           await Promise.race([navigator.serviceWorker?.ready, limit]);
           return null;
         });
+        // RACE_LOAD_SHOT=<file.png>: what the phone shows once ready (the whole page, the first round).
+        if (process.env.RACE_LOAD_SHOT && i === 1)
+          await first.page.screenshot({ path: process.env.RACE_LOAD_SHOT, fullPage: true });
         await first.page.close();
         const repeat = await load(context, throttled, part, process.env.RACE_LOAD_TRACE);
         await repeat.page.close();

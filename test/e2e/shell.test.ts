@@ -119,6 +119,46 @@ test("the developer sign-in lets the organiser into the admin shell", async () =
   ).toBe("Anmälningar");
 });
 
+test("the admin tabs: one Tab stop, the arrow keys move along the strip, Enter opens the focused tab's screen", async () => {
+  const page = await open("desktop");
+  await page.goto("/admin/login");
+  await page.getByLabel("E-postadress").fill("arrangor@example.se");
+  await page.getByRole("button", { name: "Logga in (utveckling)" }).click();
+  await page.waitForURL("**/admin/list-by-race");
+
+  const strip = page.getByRole("tablist", { name: "Adminsidor" });
+  const tabs = strip.getByRole("tab");
+  const labels = await tabs.allTextContents();
+  expect(labels.slice(0, 2)).toEqual(["Anmälningar", "Lopp"]);
+  // Only the open screen's tab is in the Tab order, and the panel is labelled by it.
+  expect(await tabs.evaluateAll((all) => all.map((t) => t.getAttribute("tabindex")))).toEqual(
+    labels.map((_, i) => (i === 0 ? "0" : "-1")),
+  );
+  const panel = page.getByRole("tabpanel");
+  expect(await panel.getAttribute("aria-labelledby")).toBe(await tabs.first().getAttribute("id"));
+  const focused = () => page.evaluate(() => document.activeElement?.textContent ?? "");
+
+  await tabs.first().focus();
+  await page.keyboard.press("ArrowRight");
+  expect(await focused()).toBe("Lopp");
+  // Moving the focus opens nothing (manual activation): the screen changes on Enter.
+  expect(new URL(page.url()).pathname).toBe("/admin/list-by-race");
+  await page.keyboard.press("End");
+  expect(await focused()).toBe(labels.at(-1));
+  await page.keyboard.press("ArrowRight");
+  expect(await focused()).toBe("Anmälningar");
+  await page.keyboard.press("ArrowLeft");
+  await page.keyboard.press("Home");
+  await page.keyboard.press("ArrowRight");
+  await page.keyboard.press("Enter");
+  await page.waitForURL("**/admin/race");
+  await strip.getByRole("tab", { name: "Lopp", selected: true }).waitFor();
+  expect(await strip.getByRole("tab", { name: "Anmälningar" }).getAttribute("tabindex")).toBe("-1");
+  expect(await panel.getAttribute("aria-labelledby")).toBe(
+    await strip.getByRole("tab", { name: "Lopp" }).getAttribute("id"),
+  );
+});
+
 test("the developer sign-in refuses an address that is not an admin", async () => {
   const page = await open("desktop");
   await page.goto("/admin/login");

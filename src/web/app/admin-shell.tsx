@@ -1,6 +1,6 @@
 /**
- * The admin area's frame: 'Admin Panel', tabs, and a side drawer with every admin screen. A lazy chunk (with
- * Radix Dialog and Tabs), so visitors never download it. Signed-out visitors and non-admins go to /admin/login. The
+ * The admin area's frame: 'Admin Panel', tabs (ui/nav-tabs.tsx: each opens a screen of its own), and a side drawer
+ * with every admin screen. A lazy chunk, so visitors never download it. Signed-out visitors and non-admins go to /admin/login. The
  * tabs and the drawer list only the screens the admin's role may use (admin-screens.ts); another screen opened by its
  * address shows 'Det här får bara arrangörer göra.' in its place, and none of its calls are made.
  * It holds the race-day tap queues, so presses not yet sent go out from whichever admin screen is open.
@@ -11,7 +11,7 @@ import { PageLoading } from "../components/layout/page-loading";
 import { Button } from "../components/ui/button";
 import { Dialog, DialogContent } from "../components/ui/dialog";
 import { MenuIcon } from "../components/ui/icons";
-import { Tabs, TabsList, TabsTrigger } from "../components/ui/tabs";
+import { NavTabs } from "../components/ui/nav-tabs";
 import { useConfig } from "../lib/config/get-config";
 import { TapQueueProvider, UnsentTapsNote } from "../features/race-day/tap-queue-provider";
 import { mayAct, ORGANISERS_ONLY } from "../../shared/admin-roles";
@@ -33,7 +33,7 @@ export default function AdminShell() {
   const tabs = screens.filter((s) => s.tab);
   const screen = screenForPath(pathname);
   const activePath = tabs.find((t) => t.path === screenForPath(pathname)?.path)?.path;
-  // On a phone the tabs scroll sideways (ui/tabs.tsx): the open screen's tab is brought into the strip's view,
+  // On a phone the tabs scroll sideways (theme.css `.tabs-list`): the open screen's tab is brought into the strip's view,
   // also when the screen was opened from the drawer or a link. Only the strip scrolls, never the page. Measured by
   // an IntersectionObserver, which reports after the browser's own layout of the new screen: reading the tab's
   // offsets here made the browser lay out the whole new screen at once, before its first paint (on the race screen
@@ -113,34 +113,31 @@ export default function AdminShell() {
         </header>
         <UnsentTapsNote />
 
-        <Tabs value={activeTab?.path ?? ""} onValueChange={(path) => navigate(path)} activationMode="manual">
-          <TabsList ref={tabList} aria-label="Adminsidor" className="admin-tabs">
-            {tabs.map((t) => (
-              <TabsTrigger key={t.path} value={t.path} id={tabId(t.path)} aria-controls={panelId}>
-                {t.label}
-              </TabsTrigger>
-            ))}
-          </TabsList>
-          {/* The open screen's tab panel, drawn here rather than by Radix's Tabs.Content: that one mounts through
-              Radix's Presence, which reads the panel's computed style and sets state from its ref, a second render
-              in the same task, so React ran every effect of the newly opened screen (its queries, its socket, the
-              tab strip's scroll below) before the browser could paint it. */}
-          {activeTab ? (
-            <div
-              role="tabpanel"
-              id={panelId}
-              aria-labelledby={tabId(activeTab.path)}
-              data-state="active"
-              data-orientation="horizontal"
-              tabIndex={0}
-              className="tabs-content admin-main"
-            >
-              {outlet}
-            </div>
-          ) : (
-            <div className="admin-main">{outlet}</div>
-          )}
-        </Tabs>
+        <NavTabs
+          ref={tabList}
+          tabs={tabs}
+          activePath={activeTab?.path}
+          onOpen={(path) => void navigate(path)}
+          label="Adminsidor"
+          className="admin-tabs"
+          tabId={tabId}
+          panelId={panelId}
+        />
+        {activeTab ? (
+          <div
+            role="tabpanel"
+            id={panelId}
+            aria-labelledby={tabId(activeTab.path)}
+            data-state="active"
+            data-orientation="horizontal"
+            tabIndex={0}
+            className="tabs-content admin-main"
+          >
+            {outlet}
+          </div>
+        ) : (
+          <div className="admin-main">{outlet}</div>
+        )}
 
         <Dialog open={drawerOpen} onOpenChange={setDrawerOpen}>
           <DialogContent title="Admin Panel" side="left" closeLabel="Stäng menyn" className="nav-drawer">
