@@ -5,11 +5,15 @@
  *   (scripts/service-workers.mjs), so the admin worker holds only the admin area's code and what it shares with the
  *   rest of the site, the timing worker only the stopwatch's. Built files have content hashes in their names: a
  *   new deploy is a new list, and so a new worker script, which the browser notices on the next load. Workbox
- *   fetches the list one file at a time (GoogleChrome/workbox#2528): with a 150 ms round trip that is seconds for
- *   the files the page has not loaded itself, so the install also fetches the built files it does not hold yet
- *   WARM_AT_ONCE at a time as it begins, and Workbox finds them in the browser's HTTP cache (built files are kept
- *   for a year: public/_headers). The entries with a revision (pages, pictures), which Workbox fetches from the
- *   network every time, go first in Workbox's turn, so their round trips overlap that.
+ *   fetches the list one file at a time (GoogleChrome/workbox#2528): with a 150 ms round trip that was seconds for
+ *   the files the page had not loaded itself, and for every page and picture (an entry with a revision, which it
+ *   fetches from the network each time): the guide's eight pictures alone took about 4 s of a slowed phone's install
+ *   (bench/race-screen-load.mjs). So the install first fills the precache itself, WARM_AT_ONCE files at a time, each
+ *   under Workbox's own key for it (a built file from the browser's HTTP cache when the page loaded it, built files
+ *   being kept for a year: public/_headers; a page or picture from the network), and only then lets Workbox walk its
+ *   list: Workbox skips what its cache holds and fetches what is missing itself, so the install still fails unless
+ *   every entry is there. A file that failed stays missing until Workbox's turn; one that came stays for the next
+ *   attempt should this one fail (install-loop.ts).
  * - Take over at once (skipWaiting, clientsClaim) and drop the previous build's files. A page still running the
  *   old code keeps what it has already loaded; should it ask for an old lazy chunk that is gone, the network answers
  *   404 and the page reloads once onto the new code (src/web/lib/chunk-reload.ts). Nothing here ever
@@ -24,9 +28,9 @@
  * - Everything else (the API, sockets, other pages' code) is not handled: it goes to the network as without a
  *   worker.
  */
-import { cacheNames, clientsClaim } from "workbox-core";
+import { clientsClaim } from "workbox-core";
 import { enable as enableNavigationPreload } from "workbox-navigation-preload";
-import { cleanupOutdatedCaches, matchPrecache, precacheAndRoute } from "workbox-precaching";
+import { cleanupOutdatedCaches, PrecacheController, PrecacheRoute } from "workbox-precaching";
 import { NavigationRoute, registerRoute } from "workbox-routing";
 import { NetworkOnly } from "workbox-strategies";
 import type { RouteHandlerCallback } from "workbox-core/types.js";
@@ -50,19 +54,24 @@ export const NETWORK_TIMEOUT_SECONDS = 4;
 const WARM_AT_ONCE = 6;
 
 /**
- * Fetches the built files of `precache` that the precache does not hold yet (a file's precache key is its address:
- * it has no revision) a few at a time into the HTTP cache; a file that fails is left to Workbox's own fetch.
+ * Puts the entries of `precache` that its cache does not hold yet into it, WARM_AT_ONCE at a time, each under
+ * Workbox's key for it; an answer Workbox would refuse (not a plain 200 from this site) or no answer at all is left to
+ * Workbox's own fetch, which then decides the install.
  */
-async function warmHttpCache(precache: PrecacheEntry[]): Promise<void> {
-  const held = await caches.open(cacheNames.precache);
-  const left = precache.filter((entry) => entry.revision === null).map((entry) => entry.url);
+async function fillPrecache(controller: PrecacheController, precache: PrecacheEntry[]): Promise<void> {
+  const held = await caches.open(controller.strategy.cacheName);
+  const left = [...precache];
   const fetchNext = async (): Promise<void> => {
-    for (let url = left.shift(); url !== undefined; url = left.shift()) {
+    for (let entry = left.shift(); entry !== undefined; entry = left.shift()) {
       try {
-        if (await held.match(new URL(url, self.location.href).href)) continue;
-        const res = await fetch(url, { credentials: "same-origin" });
-        // Read to the end: only a whole answer is kept.
-        await res.arrayBuffer();
+        const key = controller.getCacheKeyForURL(entry.url);
+        if (!key || (await held.match(key))) continue;
+        // As Workbox asks: a page or picture fresh from the network, a built file from wherever the browser has it.
+        const res = await fetch(entry.url, {
+          credentials: "same-origin",
+          cache: entry.revision ? "reload" : "default",
+        });
+        if (res.status === 200 && res.type === "basic" && !res.redirected) await held.put(key, res);
       } catch {
         // No signal, or the server failed this one: Workbox's own fetch of it decides the install.
       }
@@ -94,8 +103,20 @@ export function startWorker(
   void self.skipWaiting();
   clientsClaim();
   cleanupOutdatedCaches();
-  self.addEventListener("install", (event) => event.waitUntil(warmHttpCache(precache).catch(() => undefined)));
-  precacheAndRoute([...precache].sort((a, b) => Number(a.revision === null) - Number(b.revision === null)));
+  const controller = new PrecacheController();
+  controller.addToCacheList(precache);
+  registerRoute(new PrecacheRoute(controller));
+  // Workbox's turn after the precache is filled (above); its own waitUntil is allowed while this one is pending.
+  self.addEventListener("install", (event) =>
+    event.waitUntil(
+      fillPrecache(controller, precache)
+        .catch(() => undefined)
+        .then(() => controller.install(event)),
+    ),
+  );
+  // Drops this precache's entries that are not in this build's list.
+  self.addEventListener("activate", (event) => event.waitUntil(controller.activate(event)));
+  const matchPrecache = (url: string) => controller.matchPrecache(url);
   enableNavigationPreload();
 
   // Handled all the same (the navigation preload's answer is theirs), only without a timeout or a page instead.
