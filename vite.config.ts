@@ -78,13 +78,10 @@ const WITH_RACE_DAY = [
 ];
 
 /**
- * Public pages and the admin area share a few small chunks of their own otherwise; built into four chunks instead, so
+ * Public pages and the admin area share a few small chunks of their own otherwise; built into three chunks instead, so
  * the race screen's start page names seven files, not 24 (below):
- * - `ui`: the site's dialog wrapper, the small parts of Radix that its dialog and tabs share, and React Query's
- *   mutation hook: what the registration form, the results and start lists and every admin screen load with their
- *   first screen.
- * - `dialog`: Radix's dialog with what only it imports, which ui/dialog.tsx loads when a screen first draws a dialog
- *   (about 10 kB packed, not needed before a tap).
+ * - `ui`: Radix's dialog with what it imports, the site's dialog on it, and React Query's mutation hook: the phone
+ *   menu, the registration form, the results and start lists and every admin screen (about 14 kB packed).
  * - `tabs`: Radix's tabs with their roving focus (the results, start lists and registrations overview; the admin
  *   shell's tabs are ui/nav-tabs.tsx), so the registration form and the race screen do not download them.
  * - `common`: race ids, the race protocol, time formats, the load and field wrappers, and registering a service
@@ -92,11 +89,6 @@ const WITH_RACE_DAY = [
  * A page that uses a part of one downloads the whole chunk; each page's entry is smaller than with each module in a
  * chunk of its own (fewer files pack better).
  */
-const DIALOG = [
-  /\/src\/web\/components\/ui\/dialog-parts\.tsx$/,
-  /\/node_modules\/@radix-ui\/react-(dialog|dismissable-layer|focus-scope|focus-guards|portal)\//,
-  /\/node_modules\/(react-remove-scroll|react-remove-scroll-bar|use-callback-ref|use-sidecar|get-nonce|react-style-singleton|aria-hidden|tslib)\//,
-];
 const TABS = [
   /\/src\/web\/components\/ui\/tabs\.tsx$/,
   /\/node_modules\/@radix-ui\/react-(tabs|roving-focus|collection|direction|use-is-hydrated)\//,
@@ -104,6 +96,7 @@ const TABS = [
 const SHARED_UI = [
   /\/src\/web\/components\/ui\/dialog\.tsx$/,
   /\/node_modules\/@radix-ui\//,
+  /\/node_modules\/(react-remove-scroll|react-remove-scroll-bar|use-callback-ref|use-sidecar|get-nonce|react-style-singleton|aria-hidden|tslib)\//,
   /\/node_modules\/@tanstack\/(react-query\/build\/modern\/useMutation|query-core\/build\/modern\/mutationObserver)\.js$/,
 ];
 const SHARED_COMMON = [
@@ -140,7 +133,7 @@ export default defineConfig({
             //   manifest still names the race screen and the admin shell (scripts/service-workers.mjs), and a screen
             //   not yet opened is still fetched when opened (a deploy in between reloads the page onto the new code:
             //   test/e2e/offline-deploy.test.ts).
-            // - `ui`, `dialog`, `tabs` and `common`: what public pages share with the admin area (above).
+            // - `ui`, `tabs` and `common`: what public pages share with the admin area (above).
             // Each group takes only the modules it names: what they import stays where it was.
             codeSplitting: {
               groups: [
@@ -151,9 +144,8 @@ export default defineConfig({
                     (RACE_DAY_CODE.test(id) && !id.endsWith("-page.tsx")) || matchesAny(WITH_RACE_DAY)(id),
                   includeDependenciesRecursively: false,
                 },
-                { name: "dialog", test: matchesAny(DIALOG), includeDependenciesRecursively: false },
                 { name: "tabs", test: matchesAny(TABS), includeDependenciesRecursively: false },
-                // After `dialog` and `tabs`: the Radix modules they did not take.
+                // After `tabs`: the Radix modules it did not take.
                 { name: "ui", test: matchesAny(SHARED_UI), includeDependenciesRecursively: false },
                 { name: "common", test: matchesAny(SHARED_COMMON), includeDependenciesRecursively: false },
               ],

@@ -5,8 +5,7 @@
  *
  * 1. What each worker precaches (src/web/sw/names.ts for where each is served):
  *    - /admin/sw.js: the entry and every admin screen with what they import (static imports only, so a screen's own
- *      lazy extras such as the analytics page's chart library stay out), Radix's dialog (loaded by the dialogs on
- *      their first draw), the admin start pages, the pictures of the
+ *      lazy extras such as the analytics page's chart library stay out), the admin start pages, the pictures of the
  *      volunteers' guide ('Hjälp', public/hjalp/), the icon;
  *    - /tidtagning-sw.js: the entry and the stopwatch with what it imports, the pre-rendered /tidtagning, the icon.
  *    Built files carry content hashes in their names and are listed without a revision; pages with the hash of
@@ -33,11 +32,6 @@ const manifestPath = path.join(distDir, "vite-manifest.json");
 
 const ADMIN_SHELL = "src/web/app/admin-shell.tsx";
 const RACE_SCREEN = "src/web/features/race-day/race-page.tsx";
-/**
- * The chunk vite.config.ts builds Radix's dialog into (its group's name), loaded by ui/dialog.tsx when a screen
- * first draws a dialog: precached with the admin screens.
- */
-const DIALOG_CHUNK = "dialog";
 /** Vite's own name for the HTML entry. */
 const ENTRY = "index.html";
 const ICON = "/favicon.svg";
@@ -80,12 +74,6 @@ function closure(...keys) {
 }
 
 const entry = chunk(ENTRY);
-/** The manifest's key of a chunk vite.config.ts's groups name (a group's chunk has no source file of its own). */
-function groupChunk(name) {
-  const key = Object.keys(manifest).find((k) => manifest[k].name === name && !manifest[k].isEntry);
-  if (!key) throw new Error(`Vites manifest saknar gruppen ${name}: ändra scripts/service-workers.mjs.`);
-  return key;
-}
 /** The screens the entry's routes load lazily, whose code is built into assets/{folder}/. */
 const screensIn = (folder) =>
   (entry.dynamicImports ?? []).filter((key) => chunk(key).file.startsWith(`assets/${folder}/`));
@@ -191,7 +179,7 @@ async function main() {
     startPage(shell, { code: raceScreenCode, data: ["/api/config"] }),
   );
 
-  const adminCode = closure(ENTRY, ...screensIn("admin"), groupChunk(DIALOG_CHUNK));
+  const adminCode = closure(ENTRY, ...screensIn("admin"));
   const adminPrecache = [
     ...fileEntries(new Set([...adminCode, ...scriptAssets(adminCode)])),
     pageEntry("admin/_shell.html"),
