@@ -2,9 +2,10 @@
  * Radix Dialog, wrapped and styled once. `DialogContent` always has a title (screen readers announce it) and a
  * close button; `side` turns it into a drawer sliding in from the left or right edge.
  *
- * Radix's code comes with the screen (vite.config.ts's `ui` chunk), not on a dialog's first open: the browser keeps a
- * failed dynamic import for the page's life, so a phone that lost its signal before the code came could not open a
- * dialog again until a reload (tried: 65 ms sooner tiles on the slowed race screen, bench/race-screen-load.mjs).
+ * Radix's code comes with the screen (vite.config.ts's `ui` chunk), not on a dialog's first open. That was tried (the
+ * slowed race screen's tiles came about 65 ms sooner: bench/race-screen-load.mjs), but a dynamic import that failed
+ * for lack of signal failed again after the signal was back (Chromium keeps a failed module for the page's life), so
+ * a phone that lost its signal before the code came could not open a dialog until a reload.
  */
 import * as RadixDialog from "@radix-ui/react-dialog";
 import { useState, type ComponentProps, type ReactNode } from "react";
