@@ -121,12 +121,10 @@ test("the developer sign-in lets the organiser into the admin shell", async () =
 
 test("the admin tabs: one Tab stop, the arrow keys move along the strip, Enter opens the focused tab's screen", async () => {
   const page = await open("desktop");
-  await page.goto("/admin/login");
-  await page.getByLabel("E-postadress").fill("arrangor@example.se");
-  await page.getByRole("button", { name: "Logga in (utveckling)" }).click();
-  await page.waitForURL("**/admin/list-by-race");
+  await signInAsDevAdmin(page);
 
   const strip = page.getByRole("tablist", { name: "Adminsidor" });
+  await strip.getByRole("tab", { name: "Anmälningar", selected: true }).waitFor();
   const tabs = strip.getByRole("tab");
   const labels = await tabs.allTextContents();
   expect(labels.slice(0, 2)).toEqual(["Anmälningar", "Lopp"]);
