@@ -6,8 +6,9 @@
  *
  * Not Radix's Tabs: its roving focus counts its tabs from a layout effect that sets state, a synchronous second
  * render while the screen is being committed, and React then runs every effect of the newly opened screen (its
- * queries, its socket, its copies) before the browser may paint it. On the race screen of a slowed phone that kept
- * its 60 tiles off the screen about 60 ms longer (bench/race-screen-load.mjs, RACE_LOAD_TRACE).
+ * queries, its socket, its copies) before the browser may paint it: about 55 ms of a slowed phone's main thread in
+ * a trace of the race screen's first load, whose tiles came 2,033 → 1,857 ms after the navigation without it
+ * (bench/race-screen-load.mjs, RACE_LOAD_TRACE_FIRST; medians of 3 and 5).
  */
 import type { KeyboardEvent, Ref } from "react";
 
